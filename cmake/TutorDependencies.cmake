@@ -1,0 +1,31 @@
+# Finds every third-party package through find_package. A missing one stops configuration with
+# a message that names the package and the command that installs it, so a learner on a fresh
+# machine never has to decode CMake's generic "could not find a package configuration file".
+
+function(tutor_require_package package)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "VERSION;DEBIAN;HOMEBREW;WHAT" "FIND_ARGS")
+  find_package(${package} ${arg_VERSION} ${arg_FIND_ARGS} QUIET)
+  if(NOT ${package}_FOUND)
+    set(wanted "${package}")
+    if(arg_VERSION)
+      string(APPEND wanted " ${arg_VERSION} or newer")
+    endif()
+    message(FATAL_ERROR
+      "Missing dependency: ${wanted} (${arg_WHAT}).\n"
+      "Install it, then configure again:\n"
+      "  Debian/Ubuntu:  sudo apt-get install ${arg_DEBIAN}\n"
+      "  macOS:          brew install ${arg_HOMEBREW}\n"
+      "or run ./setup, which installs everything the course needs.")
+  endif()
+endfunction()
+
+tutor_require_package(doctest VERSION 2.4
+  DEBIAN doctest-dev HOMEBREW doctest WHAT "the test framework lessons and labs verify with")
+tutor_require_package(Eigen3 FIND_ARGS NO_MODULE
+  DEBIAN libeigen3-dev HOMEBREW eigen WHAT "the linear algebra the engine computes with")
+tutor_require_package(fmt VERSION 9
+  DEBIAN libfmt-dev HOMEBREW fmt WHAT "the formatting library lessons print with")
+tutor_require_package(cxxopts VERSION 3.1
+  DEBIAN libcxxopts-dev HOMEBREW cxxopts WHAT "the command-line parser of the course programs")
+tutor_require_package(benchmark VERSION 1.7
+  DEBIAN libbenchmark-dev HOMEBREW google-benchmark WHAT "Google Benchmark, for the speed targets")

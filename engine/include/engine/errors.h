@@ -1,0 +1,53 @@
+#pragma once
+// The engine's exceptions mirror c10's (c10/util/Exception.h): Error for what Python shows as
+// RuntimeError, and subclasses for the other Python exception types PyTorch raises. Each one
+// knows its Python name, so a lesson can print exactly the line a learner sees from real
+// PyTorch: "RuntimeError: PyTorch is not linked with support for mps devices".
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace engine {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+  virtual std::string_view python_type() const noexcept { return "RuntimeError"; }
+};
+
+class NotImplementedError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "NotImplementedError"; }
+};
+
+class TypeError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "TypeError"; }
+};
+
+class ValueError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "ValueError"; }
+};
+
+class IndexError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "IndexError"; }
+};
+
+// Python-side checks such as torch.cuda's "Torch not compiled with CUDA enabled".
+class AssertionError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "AssertionError"; }
+};
+
+// "RuntimeError: ..." as the last line of a Python traceback shows it.
+std::string python_message(const Error& error);
+
+}  // namespace engine

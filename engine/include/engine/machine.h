@@ -1,0 +1,71 @@
+#pragma once
+// The simulated computers. A profile holds what decides how PyTorch's MPS backend behaves on a
+// machine: the operating system, the CPU and the architecture the Python interpreter runs as,
+// whether the installed PyTorch build has MPS, the Metal GPU, unified memory and the numbers
+// the cost model needs. Every number carries its source in machine_profiles.cpp.
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace engine {
+
+enum class OperatingSystem { MacOS, Linux };
+enum class Architecture { Arm64, X86_64 };
+
+std::string_view architecture_name(Architecture arch) noexcept;  // "arm64", "x86_64"
+
+struct OsVersion {
+  int major = 0;
+  int minor = 0;
+  int patch = 0;
+  auto operator<=>(const OsVersion&) const = default;
+  std::string str() const;  // "15.6.1", "12.0"
+};
+
+struct GpuSpec {
+  std::string_view name;
+  bool low_power = false;          // integrated Intel GPUs: MPS skips them
+  bool supports_mac2_family = true;  // MTLGPUFamilyMac2, i.e. Metal 2; MPS skips GPUs without it
+  double fp32_flops = 0;           // peak FP32 operations per second
+  double memory_bandwidth = 0;     // bytes per second
+};
+
+struct MachineProfile {
+  std::string_view name;     // what --machine takes
+  std::string_view summary;  // one line for --list-machines
+  OperatingSystem os = OperatingSystem::MacOS;
+  OsVersion os_version;
+  Architecture cpu_architecture = Architecture::Arm64;     // the hardware
+  Architecture python_architecture = Architecture::Arm64;  // what the interpreter runs as
+  bool cpu_has_avx2 = false;         // selects PyTorch's AVX2 CPU kernels (and randn's sampler)
+  bool torch_built_with_mps = true;  // torch.backends.mps.is_built() of the installed build
+  std::optional<GpuSpec> gpu;
+  bool unified_memory = true;
+  std::uint64_t memory_bytes = 0;
+  std::uint64_t recommended_working_set_bytes = 0;  // MTLDevice.recommendedMaxWorkingSetSize
+  std::uint64_t other_apps_bytes = 0;               // memory the rest of the machine holds
+  double kernel_launch_seconds = 0;  // fixed device-side cost of one MPS kernel
+  double host_dispatch_seconds = 0;  // host time to dispatch and encode one MPS op
+
+  // An x86_64 interpreter on Apple silicon runs translated by Rosetta 2.
+  bool runs_under_rosetta() const noexcept {
+    return os == OperatingSystem::MacOS && cpu_architecture == Architecture::Arm64 &&
+           python_architecture == Architecture::X86_64;
+  }
+  // "macOS 15.6.1", "Linux"
+  std::string os_description() const;
+};
+
+// The course's reference machine: the M3 Max MacBook Pro of the nanoGPT measurements.
+const MachineProfile& default_machine();
+// Every machine --machine accepts, default first; "host" models this computer.
+std::span<const MachineProfile* const> machines();
+const MachineProfile* find_machine(std::string_view name);
+// "m3-max-64gb, m1-8gb, ..." for messages that list the choices.
+std::string machine_names();
+
+}  // namespace engine

@@ -1,0 +1,97 @@
+#include "engine/device.h"
+
+#include <array>
+#include <cctype>
+#include <string>
+
+#include "engine/errors.h"
+
+namespace engine {
+namespace {
+
+// c10::DeviceType's names in the order PyTorch 2.x lists them in its parse error.
+constexpr std::array<std::string_view, 20> kPyTorchDeviceNames = {
+    "cpu", "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",  "ve",
+    "fpga", "maia", "xla", "lazy", "vulkan", "mps",   "meta",   "hpu",   "mtia", "privateuseone"};
+
+std::string joined_device_names() {
+  std::string names;
+  for (std::string_view name : kPyTorchDeviceNames) {
+    if (!names.empty()) names += ", ";
+    names += name;
+  }
+  return names;
+}
+
+DeviceType parse_type(const std::string& name) {
+  if (name == "cpu") return DeviceType::CPU;
+  if (name == "cuda") return DeviceType::CUDA;
+  if (name == "mps") return DeviceType::MPS;
+  if (name == "meta") return DeviceType::Meta;
+  for (std::string_view known : kPyTorchDeviceNames) {
+    if (known == name) {
+      throw Error("'" + name + "' is a PyTorch device type the course engine does not emulate; "
+                  "it models cpu, cuda, mps and meta");
+    }
+  }
+  throw Error("Expected one of " + joined_device_names() +
+              " device type at start of device string: " + name);
+}
+
+// The grammar of c10::Device(const std::string&): ([a-zA-Z_]+)(?::([1-9]\d*|0))?
+Device parse_device(const std::string& spec) {
+  if (spec.empty()) throw Error("Device string must not be empty");
+  const auto colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  const std::string index = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  auto is_name_char = [](unsigned char c) { return std::isalpha(c) || c == '_'; };
+  auto is_digit = [](unsigned char c) { return std::isdigit(c) != 0; };
+  bool valid = !name.empty();
+  for (unsigned char c : name) valid = valid && is_name_char(c);
+  if (colon != std::string::npos) {
+    valid = valid && !index.empty() && (index == "0" || index[0] != '0');
+    for (unsigned char c : index) valid = valid && is_digit(c);
+  }
+  if (!valid) throw Error("Invalid device string: '" + spec + "'");
+  int parsed_index = -1;
+  if (!index.empty()) {
+    if (index.size() > 3 || std::stoi(index) > 127) {
+      throw Error("Could not parse device index '" + index + "' in device string '" + spec + "'");
+    }
+    parsed_index = std::stoi(index);
+  }
+  return Device(parse_type(name), static_cast<std::int8_t>(parsed_index));
+}
+
+}  // namespace
+
+std::string_view device_type_name(DeviceType type) {
+  switch (type) {
+    case DeviceType::CPU: return "cpu";
+    case DeviceType::CUDA: return "cuda";
+    case DeviceType::MPS: return "mps";
+    case DeviceType::Meta: return "meta";
+  }
+  return "unknown";
+}
+
+Device::Device(DeviceType type, std::int8_t index) : type_(type), index_(index) {
+  if (index < -1) {
+    throw Error("Device index must be -1 or non-negative, got " + std::to_string(index));
+  }
+  if (type == DeviceType::CPU && index > 0) {
+    throw Error("CPU device index must be -1 or zero, got " + std::to_string(index));
+  }
+}
+
+Device::Device(const std::string& spec) : Device(parse_device(spec)) {}
+
+Device::Device(const char* spec) : Device(std::string(spec)) {}
+
+std::string Device::str() const {
+  std::string text(device_type_name(type_));
+  if (has_index()) text += ":" + std::to_string(index_);
+  return text;
+}
+
+}  // namespace engine

@@ -1,0 +1,22 @@
+#pragma once
+// Internal: PyTorch's rules for operations whose inputs live on different devices.
+
+#include <initializer_list>
+#include <string_view>
+
+#include "engine/tensor.h"
+
+namespace engine::detail {
+
+// TensorIterator's rule (aten/src/ATen/TensorIterator.cpp, compute_types): the common device is
+// that of the first operand not on the cpu; any operand elsewhere raises "Expected all tensors
+// to be on the same device, but found at least two devices, mps:0 and cpu!", whatever the
+// operand order.
+Device common_device(std::initializer_list<const Tensor*> operands);
+
+// The MPS linear kernel's checks (aten/src/ATen/native/mps/operations/Linear.mm): the input,
+// then the weight, then the bias must be on mps ("Tensor for argument input is on cpu but
+// expected on mps").
+void check_mps_linear_arguments(const Tensor& input, const Tensor& weight, const Tensor& bias);
+
+}  // namespace engine::detail

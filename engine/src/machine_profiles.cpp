@@ -1,0 +1,175 @@
+// The named machine profiles. Sources, by the tag in each comment:
+//   [seed-003]   the nanoGPT measurements of the course (M3 Max, 64 GB, macOS Sequoia 15.6.1)
+//   [ref-7]      reference/mps-semantics.md section 7 (Apple-silicon numbers, with their own
+//                sources: Apple press pages, hmc-tech.com, llama.cpp and Ollama logs)
+//   [pt-82707]   pytorch/pytorch#82707: ~3 us of GPU time per trivial kernel (M1 Max)
+//   [pt-148219]  pytorch/pytorch#148219: ~20 us host dispatch per MPSGraph op (M1 Pro, 2025)
+//   [gemm-base]  reference/build-and-gemm-baseline.md (the course's Linux build machine)
+//   [scenario]   a course scenario, not a measurement: what else is open on the machine
+// The two overhead constants are M1-era measurements reused for every Apple GPU; the timing
+// model calibrates them against [seed-003].
+
+#include <string>
+
+#include "engine/machine.h"
+
+namespace engine {
+namespace {
+
+constexpr std::uint64_t kGiB = 1ULL << 30;
+constexpr std::uint64_t kMiB = 1ULL << 20;
+
+constexpr double kAppleKernelLaunch = 3e-6;     // [pt-82707]
+constexpr double kAppleHostDispatch = 20e-6;    // [pt-148219]
+
+MachineProfile m3_max_64gb() {
+  MachineProfile m;
+  m.name = "m3-max-64gb";
+  m.summary = "MacBook Pro, Apple M3 Max (40-core GPU), 64 GB, macOS 15.6.1 (the nanoGPT machine)";
+  m.os = OperatingSystem::MacOS;
+  m.os_version = {15, 6, 1};  // [seed-003]
+  m.cpu_architecture = Architecture::Arm64;
+  m.python_architecture = Architecture::Arm64;
+  m.torch_built_with_mps = true;  // the macOS arm64 wheels are built with MPS
+  m.gpu = GpuSpec{.name = "Apple M3 Max",
+                  .fp32_flops = 14.32e12,       // [ref-7] 40-core GPU at 1398 MHz, third-party
+                  .memory_bandwidth = 400e9};   // [ref-7] Apple: 400 GB/s
+  m.unified_memory = true;
+  m.memory_bytes = 64 * kGiB;                     // [seed-003]
+  m.recommended_working_set_bytes = 49152 * kMiB;  // [ref-7] 64 GB reports 49152 MiB (3/4)
+  m.other_apps_bytes = 8 * kGiB;                   // [scenario] macOS, a browser, an IDE
+  m.kernel_launch_seconds = kAppleKernelLaunch;
+  m.host_dispatch_seconds = kAppleHostDispatch;
+  return m;
+}
+
+MachineProfile m1_8gb() {
+  MachineProfile m;
+  m.name = "m1-8gb";
+  m.summary = "MacBook Air, Apple M1 (8-core GPU), 8 GB, macOS 15.5";
+  m.os = OperatingSystem::MacOS;
+  m.os_version = {15, 5, 0};
+  m.cpu_architecture = Architecture::Arm64;
+  m.python_architecture = Architecture::Arm64;
+  m.torch_built_with_mps = true;
+  m.gpu = GpuSpec{.name = "Apple M1",
+                  .fp32_flops = 2.6e12,          // [ref-7] 8-core M1
+                  .memory_bandwidth = 68.25e9};  // [ref-7] LPDDR4X-4266
+  m.unified_memory = true;
+  m.memory_bytes = 8 * kGiB;
+  // [ref-7] 2/3 of RAM up to 32 GB; 8 GB Macs report a 9.07 GB cap = 1.7 x 5.33 GiB.
+  m.recommended_working_set_bytes = 8 * kGiB * 2 / 3;
+  m.other_apps_bytes = 3 * kGiB;  // [scenario] macOS and a browser
+  m.kernel_launch_seconds = kAppleKernelLaunch;
+  m.host_dispatch_seconds = kAppleHostDispatch;
+  return m;
+}
+
+MachineProfile intel_mac_macos12() {
+  MachineProfile m;
+  m.name = "intel-mac-macos12.0";
+  m.summary = "MacBook Pro 15-inch (2018), Intel, Radeon Pro Vega 20 4 GB, 16 GB, macOS 12.0";
+  m.os = OperatingSystem::MacOS;
+  m.os_version = {12, 0, 0};  // below the 13.0 that PyTorch 2.9 requires for MPS
+  m.cpu_architecture = Architecture::X86_64;
+  m.python_architecture = Architecture::X86_64;
+  m.cpu_has_avx2 = true;           // Coffee Lake has AVX2
+  m.torch_built_with_mps = true;   // x86_64 macOS builds include MPS (for AMD GPUs)
+  // MPS never runs here (the OS is too old), so the GPU's speed is not modelled.
+  m.gpu = GpuSpec{.name = "AMD Radeon Pro Vega 20"};
+  m.unified_memory = false;  // a discrete GPU with its own 4 GB of video memory
+  m.memory_bytes = 16 * kGiB;
+  // [ref-7] discrete GPUs report about their VRAM: "max allowed: 6.77 GB" = 1.7 x 3.98 GiB.
+  m.recommended_working_set_bytes = 4076 * kMiB;
+  m.other_apps_bytes = 4 * kGiB;  // [scenario]
+  return m;
+}
+
+MachineProfile linux_x86_64() {
+  MachineProfile m;
+  m.name = "linux-x86_64";
+  m.summary = "Linux x86_64 box, 2-core AMD EPYC, 24 GB, PyTorch's Linux wheel (no MPS)";
+  m.os = OperatingSystem::Linux;
+  m.cpu_architecture = Architecture::X86_64;
+  m.python_architecture = Architecture::X86_64;
+  m.cpu_has_avx2 = true;            // [gemm-base] Zen 4
+  m.torch_built_with_mps = false;   // Linux wheels are built without MPS
+  m.unified_memory = false;         // no GPU at all
+  m.memory_bytes = 24 * kGiB;       // [gemm-base]
+  m.other_apps_bytes = 1 * kGiB;    // [scenario]
+  return m;
+}
+
+MachineProfile rosetta_x86_64() {
+  MachineProfile m;
+  m.name = "rosetta-x86_64";
+  m.summary = "MacBook Air, Apple M2, 16 GB, macOS 14.6, x86_64 Python under Rosetta 2";
+  m.os = OperatingSystem::MacOS;
+  m.os_version = {14, 6, 0};
+  m.cpu_architecture = Architecture::Arm64;
+  m.python_architecture = Architecture::X86_64;  // an x86_64 interpreter, translated
+  m.cpu_has_avx2 = false;  // Rosetta 2 on macOS 14 does not translate AVX instructions
+  // PyTorch stopped publishing x86_64 macOS wheels after 2.2 (pytorch/pytorch#114602); this
+  // profile models an x86_64 build compiled without MPS, as many such installs were.
+  m.torch_built_with_mps = false;
+  m.gpu = GpuSpec{.name = "Apple M2",
+                  .fp32_flops = 3.6e12,          // [ref-7] 10-core M2
+                  .memory_bandwidth = 100e9};    // [ref-7]
+  m.unified_memory = true;
+  m.memory_bytes = 16 * kGiB;
+  m.recommended_working_set_bytes = 16 * kGiB * 2 / 3;  // [ref-7] 10922.67 MiB on 16 GB
+  m.other_apps_bytes = 4 * kGiB;  // [scenario]
+  m.kernel_launch_seconds = kAppleKernelLaunch;
+  m.host_dispatch_seconds = kAppleHostDispatch;
+  return m;
+}
+
+}  // namespace
+
+MachineProfile make_host_machine();  // host_machine.cpp
+
+std::span<const MachineProfile* const> machines() {
+  static const MachineProfile m3 = m3_max_64gb();
+  static const MachineProfile m1 = m1_8gb();
+  static const MachineProfile intel = intel_mac_macos12();
+  static const MachineProfile linux_box = linux_x86_64();
+  static const MachineProfile rosetta = rosetta_x86_64();
+  static const MachineProfile host = make_host_machine();
+  static const MachineProfile* const all[] = {&m3, &m1, &intel, &linux_box, &rosetta, &host};
+  return all;
+}
+
+const MachineProfile& default_machine() { return *machines().front(); }
+
+const MachineProfile* find_machine(std::string_view name) {
+  for (const MachineProfile* m : machines()) {
+    if (m->name == name) return m;
+  }
+  return nullptr;
+}
+
+std::string machine_names() {
+  std::string names;
+  for (const MachineProfile* m : machines()) {
+    if (!names.empty()) names += ", ";
+    names += m->name;
+  }
+  return names;
+}
+
+std::string_view architecture_name(Architecture arch) noexcept {
+  return arch == Architecture::Arm64 ? "arm64" : "x86_64";
+}
+
+std::string OsVersion::str() const {
+  std::string text = std::to_string(major) + "." + std::to_string(minor);
+  if (patch != 0) text += "." + std::to_string(patch);
+  return text;
+}
+
+std::string MachineProfile::os_description() const {
+  if (os == OperatingSystem::Linux) return "Linux";
+  return "macOS " + os_version.str();
+}
+
+}  // namespace engine

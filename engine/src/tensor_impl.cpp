@@ -1,0 +1,67 @@
+#include "tensor_impl.h"
+
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "engine/errors.h"
+
+namespace engine {
+
+Storage::Storage(std::size_t nbytes) : nbytes_(nbytes) {
+  constexpr std::size_t kAlignment = 64;  // a cache line, and what Eigen's AVX loads like
+  const std::size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
+  if (p == nullptr) throw std::bad_alloc();
+  bytes_.reset(static_cast<std::byte*>(p));
+}
+
+void Storage::Free::operator()(std::byte* p) const noexcept { std::free(p); }
+
+std::int64_t product(IntArrayRef sizes) {
+  std::int64_t n = 1;
+  for (std::int64_t s : sizes) n *= s;
+  return n;
+}
+
+std::int64_t TensorImpl::numel() const { return product(sizes); }
+
+namespace detail {
+
+Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device) {
+  for (std::int64_t s : sizes) {
+    if (s < 0) {
+      throw Error("Trying to create tensor with negative dimension " + std::to_string(s) + ": " +
+                  sizes_string(sizes));
+    }
+  }
+  auto impl = std::make_shared<TensorImpl>();
+  const std::int64_t n = product(sizes);
+  impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(n) * element_size(dtype));
+  impl->sizes = std::move(sizes);
+  impl->dtype = dtype;
+  impl->device = device;
+  return Tensor(std::move(impl));
+}
+
+std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim) {
+  const std::int64_t range = ndim == 0 ? 1 : ndim;  // a 0-dim tensor accepts dims 0 and -1
+  if (dim < -range || dim >= range) {
+    throw IndexError("Dimension out of range (expected to be in range of [" +
+                     std::to_string(-range) + ", " + std::to_string(range - 1) + "], but got " +
+                     std::to_string(dim) + ")");
+  }
+  return dim < 0 ? dim + range : dim;
+}
+
+std::string sizes_string(IntArrayRef sizes) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(sizes[i]);
+  }
+  return text + "]";
+}
+
+}  // namespace detail
+}  // namespace engine

@@ -1,0 +1,80 @@
+#include <doctest/doctest.h>
+
+#include "engine/backends/mps.h"
+#include "engine/errors.h"
+#include "engine/factories.h"
+#include "engine/mps.h"
+#include "engine/sim.h"
+
+namespace {
+
+struct Expected {
+  const char* machine;
+  bool built;
+  bool available;
+};
+
+constexpr Expected kStates[] = {
+    {"m3-max-64gb", true, true},          {"m1-8gb", true, true},
+    {"intel-mac-macos12.0", true, false}, {"linux-x86_64", false, false},
+    {"rosetta-x86_64", false, false},
+};
+
+std::string placement_error(const char* machine) {
+  engine::sim::use_machine(machine);
+  try {
+    engine::zeros({1}, engine::Device("mps"));
+  } catch (const engine::Error& e) {
+    return engine::python_message(e);
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("every named machine is in the expected one of the three states") {
+  for (const Expected& e : kStates) {
+    CAPTURE(e.machine);
+    engine::sim::use_machine(e.machine);
+    CHECK(engine::backends::mps::is_built() == e.built);
+    CHECK(engine::backends::mps::is_available() == e.available);
+    CHECK(engine::mps::device_count() == (e.available ? 1 : 0));
+    CHECK(engine::mps::is_available() == e.available);
+  }
+}
+
+TEST_CASE("placing a tensor on mps fails with the text of the machine's state") {
+  CHECK(placement_error("linux-x86_64") ==
+        "RuntimeError: PyTorch is not linked with support for mps devices");
+  CHECK(placement_error("rosetta-x86_64") ==
+        "RuntimeError: PyTorch is not linked with support for mps devices");
+  CHECK(placement_error("intel-mac-macos12.0") ==
+        "RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be "
+        "queried using `sw_vers`");
+  CHECK(placement_error("m3-max-64gb") == "no error");
+}
+
+TEST_CASE("a tensor created on mps lands on mps:0") {
+  engine::sim::use_machine("m3-max-64gb");
+  CHECK(engine::ones({2}, engine::Device("mps")).device().str() == "mps:0");
+  CHECK_THROWS_AS(engine::ones({2}, engine::Device("mps:1")), engine::Error);
+}
+
+TEST_CASE("no course machine has CUDA, and asking for it raises Python's assertion") {
+  engine::sim::use_machine("linux-x86_64");
+  try {
+    engine::ones({1}, engine::Device("cuda"));
+    FAIL("expected an error");
+  } catch (const engine::Error& e) {
+    CHECK(engine::python_message(e) == "AssertionError: Torch not compiled with CUDA enabled");
+  }
+}
+
+TEST_CASE("is_macos_or_newer compares the simulated macOS version") {
+  engine::sim::use_machine("m3-max-64gb");  // macOS 15.6.1
+  CHECK(engine::backends::mps::is_macos_or_newer(15, 6));
+  CHECK(engine::backends::mps::is_macos_or_newer(14, 0));
+  CHECK_FALSE(engine::backends::mps::is_macos_or_newer(15, 7));
+  engine::sim::use_machine("linux-x86_64");
+  CHECK_FALSE(engine::backends::mps::is_macos_or_newer(10, 0));
+}

@@ -1,0 +1,98 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "engine/errors.h"
+#include "engine/factories.h"
+#include "engine/nn/functional.h"
+#include "engine/nn/linear.h"
+#include "engine/random.h"
+#include "engine/sim.h"
+
+using engine::Device;
+using engine::IntArrayRef;
+using engine::Tensor;
+
+namespace {
+
+std::string error_of(const auto& action) {
+  try {
+    action();
+  } catch (const engine::Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("Linear registers weight (out, in) and bias (out) as its parameters") {
+  engine::sim::restart();
+  engine::nn::Linear layer(768, 3);
+  CHECK(layer->weight.sizes() == IntArrayRef({3, 768}));
+  CHECK(layer->bias.sizes() == IntArrayRef({3}));
+  REQUIRE(layer->parameters().size() == 2);
+  CHECK(layer->parameters()[0].is_same(layer->weight));
+  CHECK(layer->named_parameters()[1].first == "bias");
+}
+
+TEST_CASE("Linear's weights stay within PyTorch's bound 1/sqrt(in_features)") {
+  engine::sim::restart();
+  engine::manual_seed(0);
+  engine::nn::Linear layer(768, 3);
+  const float bound = 1.0f / std::sqrt(768.0f);
+  for (float w : layer->weight.to_vector<float>()) CHECK(std::abs(w) <= bound);
+  for (float b : layer->bias.to_vector<float>()) CHECK(std::abs(b) <= bound);
+}
+
+TEST_CASE("forward computes x W^T + b for every leading dimension") {
+  engine::sim::restart();
+  engine::nn::Linear layer(3, 2);
+  const Tensor x = engine::arange(6, engine::kFloat32).reshape({2, 3});
+  const Tensor y = layer(x);
+  CHECK(y.sizes() == IntArrayRef({2, 2}));
+  const auto w = layer->weight.to_vector<float>(), b = layer->bias.to_vector<float>();
+  const auto xs = x.to_vector<float>(), ys = y.to_vector<float>();
+  for (int row = 0; row < 2; ++row) {
+    for (int out = 0; out < 2; ++out) {
+      float expected = b[out];
+      for (int in = 0; in < 3; ++in) expected += xs[row * 3 + in] * w[out * 3 + in];
+      CHECK(ys[row * 2 + out] == doctest::Approx(expected).epsilon(1e-6));
+    }
+  }
+  CHECK(layer(engine::zeros({4, 5, 3})).sizes() == IntArrayRef({4, 5, 2}));
+  CHECK(layer(engine::zeros({3})).sizes() == IntArrayRef({2}));
+}
+
+TEST_CASE("Module::to moves the parameters in place, so every handle follows") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::nn::Linear layer(3, 2);
+  const Tensor weight_handle = layer->parameters()[0];
+  const auto before = weight_handle.to_vector<float>();
+  layer->to(Device("mps"));
+  CHECK(weight_handle.device().str() == "mps:0");
+  CHECK(weight_handle.to_vector<float>() == before);
+  CHECK(layer(engine::ones({1, 3}, Device("mps"))).device().str() == "mps:0");
+}
+
+TEST_CASE("the MPS linear kernel names the argument that is on the wrong device") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::nn::Linear on_mps(4, 3);
+  on_mps->to(Device("mps"));
+  CHECK(error_of([&] { on_mps(engine::randn({8, 4})); }) ==
+        "Tensor for argument input is on cpu but expected on mps");
+  engine::nn::Linear on_cpu(4, 3);
+  CHECK(error_of([&] { on_cpu(engine::randn({8, 4}, Device("mps"))); }) ==
+        "Tensor for argument weight is on cpu but expected on mps");
+  CHECK(error_of([&] {
+    engine::nn::functional::linear(engine::randn({8, 4}, Device("mps")),
+                                   on_mps->weight, on_cpu->bias);
+  }) == "Tensor for argument bias is on cpu but expected on mps");
+}
+
+TEST_CASE("a batch with the wrong feature size fails with PyTorch's shape message") {
+  engine::sim::restart();
+  engine::nn::Linear layer(3, 2);
+  CHECK(error_of([&] { layer(engine::zeros({2, 4})); }) ==
+        "mat1 and mat2 shapes cannot be multiplied (2x4 and 3x2)");
+}
