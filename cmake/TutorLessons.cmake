@@ -1,0 +1,63 @@
+# tutor_add_lesson(NN_topic): builds lessons/NN_topic.cpp into the executable lessonNN and
+# registers one CTest test per code cell and documented machine, named like
+# lesson.02/sanity_check and lesson.02/sanity_check@linux-x86_64, plus lesson.02/notebook,
+# which runs the whole lesson the way a learner does.
+#
+# The cell tests are discovered after each build by asking the executable itself
+# (lessonNN --list-tests), the way doctest_discover_tests and gtest_discover_tests work: the
+# one parser of the lesson format decides what a cell is, and a malformed lesson fails the
+# build with the file and line of the problem.
+
+set(TUTOR_CELL_TESTS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/TutorCellTests.cmake")
+
+function(tutor_add_lesson name)
+  if(NOT name MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
+    message(FATAL_ERROR "lesson '${name}': expected NN_topic, for example 02_device_checks")
+  endif()
+  set(number "${CMAKE_MATCH_1}")
+  set(target "lesson${number}")
+  set(prefix "lesson.${number}")
+
+  add_executable(${target} "${name}.cpp")
+  target_link_libraries(${target} PRIVATE
+    tutor::notebook tutor::lesson_runtime tutor_warnings tutor_learner_codegen tutor_fast_link)
+  if(TARGET tutor_lesson_pch)
+    target_precompile_headers(${target} REUSE_FROM tutor_lesson_pch)
+  endif()
+
+  set(tests_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_cells.cmake")
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}"
+      -D "EXECUTABLE=$<TARGET_FILE:${target}>"
+      -D "PREFIX=${prefix}"
+      -D "OUTPUT=${tests_file}"
+      -P "${TUTOR_CELL_TESTS_SCRIPT}"
+    BYPRODUCTS "${tests_file}"
+    VERBATIM)
+
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
+  file(WRITE "${include_file}"
+    "if(EXISTS \"${tests_file}\")\n"
+    "  include(\"${tests_file}\")\n"
+    "else()\n"
+    "  add_test(${prefix}/NOT_BUILT ${prefix}/NOT_BUILT)\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+
+  set_property(GLOBAL APPEND PROPERTY TUTOR_LESSON_TARGETS ${target})
+  set_property(GLOBAL APPEND PROPERTY TUTOR_LESSON_SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/${name}.cpp")
+
+  add_test(NAME "${prefix}/notebook" COMMAND ${target})
+  set_tests_properties("${prefix}/notebook" PROPERTIES
+    LABELS "lessons;${prefix}" ENVIRONMENT "NO_COLOR=1")
+endfunction()
+
+# One precompiled header shared by every lesson: doctest's test macros, fmt and the engine's
+# API. Lessons reuse it, so they must compile with exactly its flags (hence the same links).
+function(tutor_add_lesson_pch)
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp" "// owns the lessons' precompiled header\n")
+  add_library(tutor_lesson_pch OBJECT "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp")
+  target_link_libraries(tutor_lesson_pch PRIVATE
+    tutor::notebook tutor::lesson_runtime tutor_warnings tutor_learner_codegen)
+  target_precompile_headers(tutor_lesson_pch PRIVATE <engine/notebook/lesson.h>)
+endfunction()

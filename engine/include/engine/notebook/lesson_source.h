@@ -1,0 +1,74 @@
+#pragma once
+// The literate lesson format: a C++ file in Jupytext's percent format, with each code cell's
+// documented output written right below it. One parser serves every consumer: lesson
+// verification, the terminal notebook, the site generator and the notebook exporter.
+//
+//   // %% [markdown]                  a prose cell: Markdown in // comments
+//   // %%                             an unnamed code cell (includes, helpers)
+//   // %% sanity_check                a named code cell; its name identifies it everywhere
+//   // %% [output]                    the named cell's documented output, one // line each
+//   // %% [output] machine="linux-x86_64,rosetta-x86_64"   what those machines print instead
+//
+// An [output] block without machines applies to every machine that has no block of its own.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engine::notebook {
+
+struct OutputBlock {
+  std::vector<std::string> machines{};  // empty: every machine without a block of its own
+  int marker_line = 0;
+  std::vector<std::string> lines{};
+  // The lines as printed text: each ends with a newline.
+  std::string text() const;
+  bool documents(std::string_view machine) const;
+};
+
+enum class CellKind { Code, Markdown };
+
+struct Cell {
+  CellKind kind = CellKind::Code;
+  std::string name{};   // named code cells only
+  int marker_line = 0;  // 0 for text before the first marker
+  int first_line = 0;   // first content line
+  std::vector<std::string> lines{};  // code as written; Markdown without its "// " prefix
+  std::vector<OutputBlock> outputs{};
+
+  bool is_code() const noexcept { return kind == CellKind::Code; }
+  int last_line() const noexcept { return first_line + static_cast<int>(lines.size()) - 1; }
+  // The block documented for `machine`, else the machine-independent one, else null.
+  const OutputBlock* output_for(std::string_view machine) const;
+};
+
+struct LessonSource {
+  std::string path;
+  std::vector<Cell> cells{};
+
+  const Cell* find(std::string_view name) const;
+  // The code cell whose content contains `line`, or null.
+  const Cell* code_cell_at(int line) const;
+  // The text of the first Markdown heading, or the file name.
+  std::string title() const;
+};
+
+// A malformed lesson, reported as compilers report errors: "path:line: error: message".
+class FormatError : public std::runtime_error {
+ public:
+  FormatError(std::string path, int line, const std::string& message);
+  const std::string& path() const noexcept { return path_; }
+  int line() const noexcept { return line_; }
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  std::string path_;
+  int line_;
+  std::string message_;
+};
+
+LessonSource parse_lesson(std::string_view text, std::string path);
+LessonSource load_lesson(const std::string& path);
+
+}  // namespace engine::notebook

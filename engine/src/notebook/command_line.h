@@ -1,0 +1,27 @@
+#pragma once
+// Internal: the options of a lesson executable.
+
+#include <string>
+
+namespace engine::notebook {
+
+enum class ColorMode { Auto, Always, Never };
+
+struct CommandLine {
+  std::string machine;
+  std::string cell;
+  std::string source;  // read the lesson from here instead of where it was built from
+  bool verify = false;
+  bool minimal = false;
+  bool list_machines = false;
+  bool list_cells = false;
+  bool list_tests = false;
+  bool help = false;
+  ColorMode color = ColorMode::Auto;
+  std::string help_text;
+};
+
+// Throws std::invalid_argument with a one-line explanation for bad options.
+CommandLine parse_command_line(int argc, const char* const* argv);
+
+}  // namespace engine::notebook

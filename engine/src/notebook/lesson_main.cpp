@@ -1,0 +1,95 @@
+// main() of every lesson executable: parse the options, load the lesson the program was built
+// from, then show it as a notebook or verify it for CTest.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "command_line.h"
+#include "engine/errors.h"
+#include "engine/machine.h"
+#include "run_config.h"
+#include "session.h"
+
+namespace {
+
+using namespace engine::notebook;
+
+bool use_color(ColorMode mode) {
+  if (mode != ColorMode::Auto) return mode == ColorMode::Always;
+  const char* no_color = std::getenv("NO_COLOR");  // no-color.org: set and non-empty
+  return isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
+}
+
+void list_machines(std::ostream& out) {
+  out << "Simulated computers (--machine NAME):\n";
+  for (const engine::MachineProfile* m : engine::machines()) {
+    out << "  " << m->name << std::string(22 - std::min<std::size_t>(m->name.size(), 21), ' ')
+        << m->summary << (m == &engine::default_machine() ? "  [default]" : "") << '\n';
+  }
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ostream stdout_stream(std::cout.rdbuf());  // the real stdout, even while cells are captured
+  const std::string path = argc > 0 ? argv[0] : "lesson";
+  const std::string program = path.substr(path.find_last_of('/') + 1);
+  CommandLine options;
+  try {
+    options = parse_command_line(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << program << ": " << e.what() << "\nTry '" << program << " --help'.\n";
+    return 2;
+  }
+  if (options.help) {
+    stdout_stream << options.help_text;
+    return 0;
+  }
+  if (options.list_machines) {
+    list_machines(stdout_stream);
+    return 0;
+  }
+  const engine::MachineProfile* machine = engine::find_machine(options.machine);
+  if (machine == nullptr) {
+    std::cerr << program << ": unknown machine '" << options.machine
+              << "'; choose one of: " << engine::machine_names() << '\n';
+    return 2;
+  }
+  try {
+    Session session(*machine, options.source);
+    Session::activate(&session);
+    if (options.list_cells || options.list_tests) {
+      const auto lines = options.list_cells ? session.runnable_names() : session.test_listing();
+      for (const std::string& line : lines) stdout_stream << line << '\n';
+      return 0;
+    }
+    RunConfig config{.verify = options.verify,
+                     .color = use_color(options.color),
+                     .minimal = options.minimal,
+                     .program = program,
+                     .out = &stdout_stream};
+    if (!options.cell.empty()) {
+      config.only = session.lesson().find(options.cell);
+      if (config.only == nullptr || !session.runs(*config.only)) {
+        std::cerr << program << ": no code cell named '" << options.cell
+                  << "' runs in this lesson; cells: " << joined(session.runnable_names()) << '\n';
+        return 2;
+      }
+    }
+    return run_cells(config);
+  } catch (const FormatError& e) {
+    std::cerr << e.what() << '\n';
+    return 2;
+  }
+}

@@ -1,0 +1,301 @@
+#include "engine/notebook/lesson_source.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "engine/notebook/text_diff.h"
+
+namespace engine::notebook {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t");
+  return s.substr(first, last - first + 1);
+}
+
+bool is_blank(std::string_view line) { return trim(line).empty(); }
+
+// "// %%" alone or followed by a space starts a cell; the text after it describes the cell.
+std::optional<std::string_view> marker_body(std::string_view line) {
+  constexpr std::string_view kMarker = "// %%";
+  if (line.substr(0, kMarker.size()) != kMarker) return std::nullopt;
+  if (line.size() > kMarker.size() && line[kMarker.size()] != ' ') return std::nullopt;
+  return trim(line.substr(kMarker.size()));
+}
+
+// "// text" -> "text", "//" -> "": the comment prefix of prose and output lines.
+std::optional<std::string> comment_text(std::string_view line) {
+  if (line == "//") return std::string();
+  if (line.substr(0, 3) == "// ") return std::string(line.substr(3));
+  return std::nullopt;
+}
+
+bool valid_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+struct Marker {
+  enum Kind { Code, Markdown, Output } kind = Code;
+  std::string name;
+  std::vector<std::string> machines;
+};
+
+std::vector<std::string> split_commas(std::string_view list) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = list.find(',', start);
+    items.emplace_back(trim(list.substr(start, comma - start)));
+    if (comma == std::string_view::npos) return items;
+    start = comma + 1;
+  }
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string path) : path_(std::move(path)) {}
+
+  LessonSource parse(std::string_view text) {
+    const std::vector<std::string> lines = split_lines(text);
+    cells_.push_back(Cell{.kind = CellKind::Code, .marker_line = 0, .first_line = 1});
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      line_no_ = static_cast<int>(i) + 1;
+      std::string_view line = lines[i];
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (auto body = marker_body(line)) {
+        start(parse_marker(*body));
+      } else {
+        add_content(line);
+      }
+    }
+    return finish();
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& message) const {
+    throw FormatError(path_, line_no_, message);
+  }
+
+  Marker parse_marker(std::string_view body) const {
+    Marker m;
+    if (body.empty()) return m;
+    if (body.front() != '[') {
+      if (!valid_name(body)) {
+        fail("cell name '" + std::string(body) +
+             "' must use lowercase letters, digits and underscores (it names a test)");
+      }
+      m.name = body;
+      return m;
+    }
+    const auto close = body.find(']');
+    if (close == std::string_view::npos) fail("unclosed '[' in the cell marker");
+    const std::string_view type = body.substr(1, close - 1);
+    const std::string_view rest = trim(body.substr(close + 1));
+    if (type == "markdown" || type == "md") {
+      if (!rest.empty()) fail("a [markdown] cell takes no name or options");
+      m.kind = Marker::Markdown;
+      return m;
+    }
+    if (type != "output") {
+      fail("unknown cell type [" + std::string(type) +
+           "]; use [markdown], [output], or no type for a code cell");
+    }
+    m.kind = Marker::Output;
+    if (rest.empty()) return m;
+    constexpr std::string_view kKey = "machine=\"";
+    if (rest.substr(0, kKey.size()) != kKey || rest.back() != '"' || rest.size() <= kKey.size() + 1) {
+      fail("expected machine=\"NAME\" or machine=\"NAME,NAME\" after [output], got '" +
+           std::string(rest) + "'");
+    }
+    m.machines = split_commas(rest.substr(kKey.size(), rest.size() - kKey.size() - 1));
+    for (const std::string& machine : m.machines) {
+      if (machine.empty()) fail("empty machine name in '" + std::string(rest) + "'");
+    }
+    return m;
+  }
+
+  void start(const Marker& m) {
+    output_ = nullptr;
+    switch (m.kind) {
+      case Marker::Code:
+        if (!m.name.empty()) {
+          const auto [it, inserted] = names_.emplace(m.name, line_no_);
+          if (!inserted) {
+            fail("duplicate cell name '" + m.name + "' (first used at line " +
+                 std::to_string(it->second) + ")");
+          }
+        }
+        cells_.push_back(Cell{.kind = CellKind::Code, .name = m.name, .marker_line = line_no_,
+                              .first_line = line_no_ + 1});
+        break;
+      case Marker::Markdown:
+        cells_.push_back(Cell{.kind = CellKind::Markdown, .marker_line = line_no_,
+                              .first_line = line_no_ + 1});
+        break;
+      case Marker::Output:
+        attach_output(m.machines);
+        break;
+    }
+  }
+
+  void attach_output(const std::vector<std::string>& machines) {
+    Cell& owner = cells_.back();
+    const bool header_only = cells_.size() == 1 && owner.lines.empty();
+    if (header_only || !owner.is_code()) fail("output block has no code cell before it");
+    if (owner.name.empty()) {
+      fail("output block follows an unnamed code cell; name the cell (// %% my_cell) so its "
+           "output can be checked");
+    }
+    for (const OutputBlock& existing : owner.outputs) {
+      const std::string where = " (line " + std::to_string(existing.marker_line) + ")";
+      if (machines.empty() && existing.machines.empty()) {
+        fail("cell '" + owner.name + "' already has a documented output" + where +
+             "; name the machines this one is for: // %% [output] machine=\"NAME\"");
+      }
+      for (const std::string& machine : machines) {
+        if (existing.documents(machine)) {
+          fail("cell '" + owner.name + "' already documents machine '" + machine + "'" + where);
+        }
+      }
+    }
+    owner.outputs.push_back(OutputBlock{.machines = machines, .marker_line = line_no_});
+    output_ = &owner.outputs.back();
+    output_closed_ = false;
+  }
+
+  void add_content(std::string_view line) {
+    if (output_ != nullptr) {
+      add_output_line(line);
+      return;
+    }
+    Cell& cell = cells_.back();
+    if (cell.kind == CellKind::Markdown && !is_blank(line)) {
+      auto text = comment_text(line);
+      if (!text) {
+        fail("code inside the Markdown cell that starts at line " +
+             std::to_string(cell.marker_line) + "; start a code cell with // %% before it");
+      }
+      cell.lines.push_back(*text);
+      return;
+    }
+    cell.lines.emplace_back(cell.kind == CellKind::Markdown ? std::string_view() : line);
+  }
+
+  void add_output_line(std::string_view line) {
+    if (is_blank(line)) {
+      output_closed_ = true;  // blank lines may separate the block from the next cell
+      return;
+    }
+    auto text = comment_text(line);
+    if (output_closed_ || !text) {
+      fail("unterminated output block (started at line " + std::to_string(output_->marker_line) +
+           "): this line is neither documented output (// text) nor a new // %% cell");
+    }
+    output_->lines.push_back(*text);
+  }
+
+  LessonSource finish() {
+    LessonSource lesson{.path = path_};
+    for (Cell& cell : cells_) {
+      while (!cell.lines.empty() && is_blank(cell.lines.back())) cell.lines.pop_back();
+      while (!cell.lines.empty() && is_blank(cell.lines.front())) {
+        cell.lines.erase(cell.lines.begin());
+        ++cell.first_line;
+      }
+      const bool empty_header = cell.marker_line == 0 && cell.lines.empty();
+      if (!empty_header) lesson.cells.push_back(std::move(cell));
+    }
+    return lesson;
+  }
+
+  std::string path_;
+  int line_no_ = 0;
+  std::vector<Cell> cells_;
+  std::map<std::string, int> names_;
+  OutputBlock* output_ = nullptr;  // the block being read, if any
+  bool output_closed_ = false;
+};
+
+}  // namespace
+
+std::string OutputBlock::text() const {
+  std::string joined;
+  for (const std::string& line : lines) {
+    joined += line;
+    joined += '\n';
+  }
+  return joined;
+}
+
+bool OutputBlock::documents(std::string_view machine) const {
+  for (const std::string& m : machines) {
+    if (m == machine) return true;
+  }
+  return false;
+}
+
+const OutputBlock* Cell::output_for(std::string_view machine) const {
+  const OutputBlock* fallback = nullptr;
+  for (const OutputBlock& block : outputs) {
+    if (block.documents(machine)) return &block;
+    if (block.machines.empty()) fallback = &block;
+  }
+  return fallback;
+}
+
+const Cell* LessonSource::find(std::string_view name) const {
+  for (const Cell& cell : cells) {
+    if (cell.is_code() && cell.name == name) return &cell;
+  }
+  return nullptr;
+}
+
+const Cell* LessonSource::code_cell_at(int line) const {
+  for (const Cell& cell : cells) {
+    if (cell.is_code() && line >= cell.first_line && line <= cell.last_line()) return &cell;
+  }
+  return nullptr;
+}
+
+std::string LessonSource::title() const {
+  for (const Cell& cell : cells) {
+    if (cell.kind != CellKind::Markdown) continue;
+    for (const std::string& line : cell.lines) {
+      if (line.substr(0, 2) == "# ") return line.substr(2);
+    }
+  }
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+FormatError::FormatError(std::string path, int line, const std::string& message)
+    : std::runtime_error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) +
+                         ": error: " + message),
+      path_(std::move(path)),
+      line_(line),
+      message_(message) {}
+
+LessonSource parse_lesson(std::string_view text, std::string path) {
+  return Parser(std::move(path)).parse(text);
+}
+
+LessonSource load_lesson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(path, 0, std::string("cannot read the lesson: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_lesson(text.str(), path);
+}
+
+}  // namespace engine::notebook

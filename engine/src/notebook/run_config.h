@@ -1,0 +1,26 @@
+#pragma once
+// Internal: how main asks the doctest runner to run a lesson's cells.
+
+#include <iosfwd>
+#include <string>
+
+#include "engine/notebook/lesson_source.h"
+
+namespace engine::notebook {
+
+struct RunConfig {
+  bool verify = false;         // doctest's console report (CTest) instead of the notebook view
+  bool color = false;
+  bool minimal = false;        // only what the cells print
+  const Cell* only = nullptr;  // run one cell
+  std::string program;         // for hints such as "lesson02 --cell x"
+  std::ostream* out = nullptr; // the real stdout, never captured
+};
+
+// The configuration of the current run, read by the notebook view.
+const RunConfig& run_config();
+
+// Runs the selected cells of the active session through doctest; returns the exit status.
+int run_cells(const RunConfig& config);
+
+}  // namespace engine::notebook

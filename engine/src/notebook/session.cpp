@@ -1,0 +1,198 @@
+#include "session.h"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "engine/notebook/cell.h"
+#include "engine/notebook/text_diff.h"
+#include "engine/sim.h"
+
+namespace engine::notebook {
+namespace {
+
+std::vector<Registration>& mutable_registrations() {
+  static std::vector<Registration> all;
+  return all;
+}
+
+Session* g_active = nullptr;
+
+// Swaps std::cout and std::cerr for string buffers while a cell runs. The notebook view and
+// doctest write to their own stream over the real stdout, so they are never captured.
+class OutputCapture {
+ public:
+  OutputCapture()
+      : old_out_(std::cout.rdbuf(out_.rdbuf())), old_err_(std::cerr.rdbuf(err_.rdbuf())) {}
+  ~OutputCapture() { restore(); }
+  OutputCapture(const OutputCapture&) = delete;
+  OutputCapture& operator=(const OutputCapture&) = delete;
+
+  void finish(CellRun& run) {
+    restore();
+    run.output = out_.str();
+    run.errors = err_.str();
+    if (!run.output.empty() && run.output.back() != '\n') run.output += '\n';  // implied newline
+  }
+
+ private:
+  void restore() {
+    if (old_out_ == nullptr) return;
+    std::cout.rdbuf(old_out_);
+    std::cerr.rdbuf(old_err_);
+    old_out_ = old_err_ = nullptr;
+  }
+
+  std::ostringstream out_, err_;
+  std::streambuf* old_out_;
+  std::streambuf* old_err_;
+};
+
+std::string mismatch_message(const CellRun& run, const std::string& machine) {
+  const std::string expected = run.documented ? run.documented->text() : "";
+  std::string message = "cell '" + run.cell->name + "' ";
+  if (run.documented == nullptr) {
+    message += "printed output but documents none; add a // %% [output] block below it";
+  } else {
+    message += "printed something other than its documented output on " + machine;
+  }
+  message += "\n(- documented, + printed)\n";
+  message += format_diff(line_diff(expected, run.output));
+  return message;
+}
+
+}  // namespace
+
+CellRegistration::CellRegistration(const char* file, int line, const char* claim) {
+  mutable_registrations().push_back({file, line, claim});
+}
+
+const std::vector<Registration>& registrations() { return mutable_registrations(); }
+
+Session::Session(const MachineProfile& machine, const std::string& source) : machine_(&machine) {
+  const auto& regs = registrations();
+  if (regs.empty()) throw FormatError("lesson", 0, "this program defines no TUTOR_CELL");
+  const std::string& built_from = regs.front().file;
+  lesson_ = load_lesson(source.empty() ? built_from : source);
+  const std::string& path = lesson_.path;
+  for (const Registration& reg : regs) {
+    if (reg.file != built_from) {
+      throw FormatError(reg.file, reg.line, "TUTOR_CELL outside the lesson file " + built_from);
+    }
+    const Cell* cell = lesson_.code_cell_at(reg.line);
+    if (cell == nullptr) throw FormatError(path, reg.line, "TUTOR_CELL outside a code cell");
+    if (cell->name.empty()) {
+      throw FormatError(path, reg.line,
+                        "TUTOR_CELL in an unnamed code cell (line " +
+                            std::to_string(cell->marker_line) + "); name it: // %% my_cell");
+    }
+    if (reg.claim.find_first_of("*?") != std::string::npos) {
+      throw FormatError(path, reg.line, "a claim cannot contain * or ?, which doctest's filters "
+                                        "read as wildcards: \"" + reg.claim + "\"");
+    }
+    for (const Runnable& other : runnable_) {
+      if (other.cell == cell) {
+        throw FormatError(path, reg.line, "cell '" + cell->name + "' already has a TUTOR_CELL at line " +
+                                              std::to_string(other.line) + "; one per cell");
+      }
+      if (other.claim == reg.claim) {
+        throw FormatError(path, reg.line, "the claim \"" + reg.claim + "\" is already made at line " +
+                                              std::to_string(other.line) + "; each cell claims something");
+      }
+    }
+    runnable_.push_back({cell, reg.line, reg.claim});
+  }
+  std::sort(runnable_.begin(), runnable_.end(),
+            [](const Runnable& a, const Runnable& b) { return a.line < b.line; });
+  for (const Cell& cell : lesson_.cells) {
+    for (const OutputBlock& block : cell.outputs) {
+      if (!runs(cell)) {
+        throw FormatError(path, block.marker_line, "cell '" + cell.name +
+                                                       "' documents output but has no TUTOR_CELL to print it");
+      }
+      for (const std::string& machine : block.machines) {
+        if (find_machine(machine) == nullptr) {
+          throw FormatError(path, block.marker_line, "unknown machine '" + machine +
+                                                         "'; known machines: " + machine_names());
+        }
+      }
+    }
+  }
+}
+
+Session& Session::active() { return *g_active; }
+void Session::activate(Session* session) { g_active = session; }
+
+const Cell& Session::cell_registered_at(int line) const {
+  for (const Runnable& entry : runnable_) {
+    if (entry.line == line) return *entry.cell;
+  }
+  throw FormatError(lesson_.path, line, "no cell registered at this line");
+}
+
+bool Session::runs(const Cell& cell) const {
+  return std::any_of(runnable_.begin(), runnable_.end(),
+                     [&](const Runnable& entry) { return entry.cell == &cell; });
+}
+
+const std::string& Session::claim_of(const Cell& cell) const {
+  for (const Runnable& entry : runnable_) {
+    if (entry.cell == &cell) return entry.claim;
+  }
+  throw FormatError(lesson_.path, cell.marker_line, "cell '" + cell.name + "' runs nothing");
+}
+
+std::vector<std::string> Session::runnable_names() const {
+  std::vector<std::string> names;
+  for (const Runnable& entry : runnable_) names.push_back(entry.cell->name);
+  return names;
+}
+
+std::vector<std::string> Session::test_listing() const {
+  std::vector<std::string> lines;
+  for (const Runnable& entry : runnable_) {
+    lines.push_back(entry.cell->name);
+    for (const OutputBlock& block : entry.cell->outputs) {
+      for (const std::string& machine : block.machines) {
+        if (machine != default_machine().name) lines.push_back(entry.cell->name + " " + machine);
+      }
+    }
+  }
+  return lines;
+}
+
+void run_cell(const char* /*file*/, int line, CellBody body) {
+  Session& session = Session::active();
+  CellRun run{.cell = &session.cell_registered_at(line)};
+  sim::use_machine(session.machine());  // every cell starts in a fresh simulated process
+  {
+    OutputCapture capture;
+    try {
+      body();
+    } catch (...) {
+      capture.finish(run);
+      session.record(std::move(run));
+      throw;
+    }
+    capture.finish(run);
+  }
+  run.documented = run.cell->output_for(session.machine().name);
+  run.matches = run.output == (run.documented ? run.documented->text() : std::string());
+  // Outputs are documented for the course's named machines. On "host" (this computer) a
+  // difference is expected and worth showing, but it is not a failure.
+  const bool on_host = session.machine().name == "host";
+  if (!run.matches && on_host && !(run.documented && run.documented->documents("host"))) {
+    run.note = "this computer printed something other than the output documented for the "
+               "course's machines";
+    run.matches = true;
+  }
+  const int report_line = run.documented ? run.documented->marker_line : run.cell->marker_line;
+  const std::string message =
+      run.matches ? "" : mismatch_message(run, std::string(session.machine().name));
+  session.record(std::move(run));
+  if (!message.empty()) {
+    ADD_FAIL_CHECK_AT(session.lesson().path.c_str(), report_line, doctest::String(message.c_str()));
+  }
+}
+
+}  // namespace engine::notebook

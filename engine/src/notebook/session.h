@@ -1,0 +1,71 @@
+#pragma once
+// Internal: one run of a lesson executable. It ties each TUTOR_CELL to its cell in the parsed
+// source, runs cells on the chosen machine, and keeps what each cell printed for the view.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/machine.h"
+#include "engine/notebook/lesson_source.h"
+
+namespace engine::notebook {
+
+struct Registration {
+  std::string file;
+  int line = 0;
+  std::string claim;
+};
+
+// Every TUTOR_CELL of the program, in registration (file) order.
+const std::vector<Registration>& registrations();
+
+struct CellRun {
+  const Cell* cell = nullptr;
+  std::string output{};  // what the cell printed to stdout
+  std::string errors{};  // what it printed to stderr: warnings
+  const OutputBlock* documented = nullptr;
+  bool matches = true;
+  std::string note{};  // shown under the output, not a failure
+};
+
+class Session {
+ public:
+  // Parses the lesson the registered cells come from (or `source`, a copy of it with the same
+  // line numbers) and checks that cells and TUTOR_CELLs agree; throws FormatError naming the
+  // line of any disagreement.
+  explicit Session(const MachineProfile& machine, const std::string& source = "");
+
+  static Session& active();
+  static void activate(Session* session);
+
+  const LessonSource& lesson() const noexcept { return lesson_; }
+  const MachineProfile& machine() const noexcept { return *machine_; }
+
+  const Cell& cell_registered_at(int line) const;
+  bool runs(const Cell& cell) const;  // has a TUTOR_CELL
+  // The claim (doctest test-case name) of a cell that runs.
+  const std::string& claim_of(const Cell& cell) const;
+  // Names of the cells that run, in order.
+  std::vector<std::string> runnable_names() const;
+  // "cell" and "cell machine" lines: what CTest verifies (the default machine for every cell,
+  // plus every machine a cell documents separately).
+  std::vector<std::string> test_listing() const;
+
+  void record(CellRun run) { last_ = std::move(run); }
+  std::optional<CellRun> take_last() { return std::exchange(last_, std::nullopt); }
+
+ private:
+  LessonSource lesson_;
+  const MachineProfile* machine_;
+  struct Runnable {
+    const Cell* cell;
+    int line;  // of its TUTOR_CELL
+    std::string claim;
+  };
+  std::vector<Runnable> runnable_;  // in source order
+  std::optional<CellRun> last_;
+};
+
+}  // namespace engine::notebook

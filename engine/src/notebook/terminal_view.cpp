@@ -1,0 +1,251 @@
+// The lesson as an executed notebook in the terminal: prose, then each code cell and what it
+// printed, in the order of the source. A doctest reporter, so failed checks and exceptions
+// appear under the cell that caused them.
+
+#include <doctest/doctest.h>
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/notebook/text_diff.h"
+#include "engine/version.h"
+#include "run_config.h"
+#include "session.h"
+
+namespace engine::notebook {
+namespace {
+
+class Style {
+ public:
+  explicit Style(bool color) : color_(color) {}
+  std::string operator()(fmt::text_style style, std::string_view text) const {
+    return color_ ? fmt::format(style, "{}", text) : std::string(text);
+  }
+
+ private:
+  bool color_;
+};
+
+const fmt::text_style kHeading = fmt::emphasis::bold | fg(fmt::terminal_color::bright_magenta);
+const fmt::text_style kSubheading = fmt::emphasis::bold | fg(fmt::terminal_color::bright_cyan);
+const fmt::text_style kInlineCode = fg(fmt::terminal_color::cyan);
+const fmt::text_style kBold = fmt::emphasis::bold;
+const fmt::text_style kDim = fmt::emphasis::faint;
+const fmt::text_style kGutter = fg(fmt::terminal_color::blue);
+const fmt::text_style kOutput = fmt::emphasis::bold;
+const fmt::text_style kWarning = fg(fmt::terminal_color::yellow);
+const fmt::text_style kFailure = fg(fmt::terminal_color::bright_red);
+const fmt::text_style kSuccess = fg(fmt::terminal_color::bright_green);
+
+// Inline Markdown: `code` and **bold** get colours; without colour the Markdown stays as
+// written, which reads well as plain text.
+std::string render_inline(std::string_view text, const Style& style, bool color) {
+  if (!color) return std::string(text);
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '`') {
+      const auto end = text.find('`', i + 1);
+      if (end != std::string_view::npos) {
+        out += style(kInlineCode, text.substr(i + 1, end - i - 1));
+        i = end + 1;
+        continue;
+      }
+    }
+    if (text.substr(i, 2) == "**") {
+      const auto end = text.find("**", i + 2);
+      if (end != std::string_view::npos) {
+        out += style(kBold, text.substr(i + 2, end - i - 2));
+        i = end + 2;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+// Columns a line occupies in a terminal: one per UTF-8 code point.
+std::size_t display_width(std::string_view text) {
+  std::size_t width = 0;
+  for (unsigned char c : text) width += (c & 0xC0) != 0x80;
+  return width;
+}
+
+class NotebookReporter : public doctest::IReporter {
+ public:
+  explicit NotebookReporter(const doctest::ContextOptions& options)
+      : out_(*options.cout), config_(run_config()), style_(config_.color), session_(Session::active()) {}
+
+  void report_query(const doctest::QueryData&) override {}
+
+  void test_run_start() override {
+    if (config_.minimal) return;
+    const MachineProfile& m = session_.machine();
+    out_ << style_(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name,
+                                     m.summary, kEmulatedPyTorchVersion))
+         << "\n\n";
+  }
+
+  void test_case_start(const doctest::TestCaseData& test) override {
+    problems_.clear();
+    const Cell& cell = session_.cell_registered_at(static_cast<int>(test.m_line));
+    current_ = &cell;
+    if (config_.minimal) return;
+    if (config_.only == nullptr) print_cells_before(cell);
+    print_code(cell);
+    cursor_ = index_of(cell) + 1;
+  }
+
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+
+  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+    ++cells_run_;
+    std::optional<CellRun> run = session_.take_last();
+    if (run) print_output(*run);
+    for (const std::string& problem : problems_) print_problem(problem);
+    if (!stats.testCaseSuccess) failed_.push_back(current_->name);
+    if (!config_.minimal) out_ << '\n';
+  }
+
+  void test_case_exception(const doctest::TestCaseException& e) override {
+    problems_.push_back(std::string(e.is_crash ? "crashed: " : "raised ") + e.error_string.c_str());
+  }
+
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+
+  void log_assert(const doctest::AssertData& a) override {
+    if (!a.m_failed) return;
+    std::string text = fmt::format("line {}: {}( {} ) failed", a.m_line,
+                                   doctest::assertString(a.m_at), a.m_expr);
+    if (a.m_threw) {
+      text += fmt::format(", it raised {}", a.m_exception.c_str());
+    } else if (a.m_decomp.size() > 0) {
+      text += fmt::format(": {}", a.m_decomp.c_str());
+    }
+    problems_.push_back(text);
+  }
+
+  void log_message(const doctest::MessageData& m) override {
+    problems_.push_back(m.m_string.c_str());
+  }
+
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+
+  void test_run_end(const doctest::TestRunStats&) override {
+    if (!config_.minimal && config_.only == nullptr) print_cells_from(cursor_);
+    if (config_.minimal) return;
+    const std::string machine(session_.machine().name);
+    if (failed_.empty()) {
+      out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {} and printed {} documented output.",
+                                          cells_run_, cells_run_ == 1 ? "" : "s", machine,
+                                          cells_run_ == 1 ? "its" : "their"))
+           << '\n';
+      return;
+    }
+    std::string names;
+    for (const std::string& name : failed_) names += (names.empty() ? "" : ", ") + name;
+    out_ << style_(kFailure, fmt::format("✘ {} of {} cells failed on {}: {}", failed_.size(),
+                                        cells_run_, machine, names))
+         << '\n'
+         << style_(kDim, fmt::format("  details for one cell: {} --verify --cell {}{}", config_.program,
+                                     failed_.front(),
+                                     machine == default_machine().name ? "" : " --machine " + machine))
+         << '\n';
+  }
+
+ private:
+  std::size_t index_of(const Cell& cell) const {
+    return static_cast<std::size_t>(&cell - session_.lesson().cells.data());
+  }
+
+  void print_cells_before(const Cell& cell) {
+    const std::size_t end = index_of(cell);
+    for (; cursor_ < end; ++cursor_) print_cell(session_.lesson().cells[cursor_]);
+  }
+
+  void print_cells_from(std::size_t begin) {
+    const auto& cells = session_.lesson().cells;
+    for (std::size_t i = begin; i < cells.size(); ++i) print_cell(cells[i]);
+  }
+
+  void print_cell(const Cell& cell) {
+    if (cell.is_code()) {
+      print_code(cell);
+      out_ << '\n';
+    } else {
+      print_markdown(cell);
+    }
+  }
+
+  // Headings are underlined (= for a title, - for a section) so they stand out with or
+  // without colour.
+  void print_markdown(const Cell& cell) {
+    for (const std::string& line : cell.lines) {
+      const bool title = line.rfind("# ", 0) == 0;
+      const bool section = line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0;
+      if (title || section) {
+        const std::string text = line.substr(line.find(' ') + 1);
+        out_ << style_(title ? kHeading : kSubheading, text) << '\n'
+             << style_(title ? kHeading : kSubheading,
+                       repeat(title ? "═" : "─", display_width(text)))
+             << '\n';
+      } else {
+        out_ << render_inline(line, style_, config_.color) << '\n';
+      }
+    }
+    out_ << '\n';
+  }
+
+  static std::string repeat(std::string_view piece, std::size_t times) {
+    std::string text;
+    for (std::size_t i = 0; i < times; ++i) text += piece;
+    return text;
+  }
+
+  void print_code(const Cell& cell) {
+    if (!cell.name.empty()) out_ << style_(kGutter, "┌ " + cell.name) << '\n';
+    for (const std::string& line : cell.lines) {
+      out_ << style_(kGutter, "│ ") << line << '\n';
+    }
+  }
+
+  void print_output(const CellRun& run) {
+    const bool show_header = !config_.minimal;
+    if (show_header) out_ << style_(kGutter, "└▶") << '\n';
+    for (const std::string& line : split_lines(run.output)) {
+      out_ << (show_header ? "  " : "") << style_(kOutput, line) << '\n';
+    }
+    for (const std::string& line : split_lines(run.errors)) {
+      out_ << (show_header ? "  " : "") << style_(kWarning, line) << '\n';
+    }
+    if (!run.note.empty() && show_header) out_ << "  " << style_(kDim, "(" + run.note + ")") << '\n';
+  }
+
+  void print_problem(const std::string& problem) {
+    for (const std::string& line : split_lines(problem)) {
+      const bool added = line.rfind("+ ", 0) == 0, same = line.rfind("  ", 0) == 0;
+      const fmt::text_style look = added ? kSuccess : same ? kDim : kFailure;
+      out_ << "  " << style_(look, line) << '\n';
+    }
+  }
+
+  std::ostream& out_;
+  const RunConfig& config_;
+  Style style_;
+  Session& session_;
+  std::size_t cursor_ = 0;
+  const Cell* current_ = nullptr;
+  std::vector<std::string> problems_;
+  std::vector<std::string> failed_;
+  int cells_run_ = 0;
+};
+
+}  // namespace
+}  // namespace engine::notebook
+
+DOCTEST_REGISTER_REPORTER("notebook", 1, engine::notebook::NotebookReporter);

@@ -1,0 +1,32 @@
+# Runs a command and checks its exit status and output, for end-to-end tests.
+#   -D COMMAND=prog;arg;...   the command
+#   -D EXPECT_STATUS=N|nonzero
+#   -D EXPECT_TEXT=text;...   substrings that must appear in stdout+stderr
+#   -D FORBID_TEXT=text;...   substrings that must not appear
+# CTest hands list arguments over with escaped separators (\;); turn them back into lists.
+foreach(list_var COMMAND EXPECT_TEXT FORBID_TEXT)
+  string(REPLACE "\\;" ";" ${list_var} "${${list_var}}")
+endforeach()
+execute_process(COMMAND ${COMMAND}
+  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
+set(all "${out}${err}")
+message("${all}")
+if(EXPECT_STATUS STREQUAL "nonzero")
+  if(status EQUAL 0)
+    message(FATAL_ERROR "expected a failure, but the command succeeded")
+  endif()
+elseif(NOT status STREQUAL EXPECT_STATUS)
+  message(FATAL_ERROR "expected exit status ${EXPECT_STATUS}, got ${status}")
+endif()
+foreach(text IN LISTS EXPECT_TEXT)
+  string(FIND "${all}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "missing from the output: ${text}")
+  endif()
+endforeach()
+foreach(text IN LISTS FORBID_TEXT)
+  string(FIND "${all}" "${text}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "unexpected in the output: ${text}")
+  endif()
+endforeach()

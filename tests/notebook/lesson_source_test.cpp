@@ -1,0 +1,164 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "engine/notebook/lesson_source.h"
+
+using engine::notebook::Cell;
+using engine::notebook::CellKind;
+using engine::notebook::FormatError;
+using engine::notebook::LessonSource;
+using engine::notebook::parse_lesson;
+
+namespace {
+
+constexpr const char* kLesson = R"(// %% [markdown]
+// # A title
+//
+// Some `prose`.
+
+// %%
+#include <cstdio>
+
+// %% first_cell
+TUTOR_CELL("prints two lines") {
+  print("a");
+  print("b");
+}
+// %% [output]
+// a
+//
+// %% [output] machine="linux-x86_64,rosetta-x86_64"
+// other
+
+// %% helper_cell
+int helper() { return 1; }
+)";
+
+// The line and message of the error parsing `text` reports.
+std::string error_at(const std::string& text) {
+  try {
+    parse_lesson(text, "lesson.cpp");
+  } catch (const FormatError& e) {
+    return std::to_string(e.line()) + ": " + e.message();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("the parser splits a lesson into prose and code cells in source order") {
+  const LessonSource lesson = parse_lesson(kLesson, "lesson.cpp");
+  REQUIRE(lesson.cells.size() == 4);
+  CHECK(lesson.cells[0].kind == CellKind::Markdown);
+  CHECK(lesson.cells[0].lines == std::vector<std::string>{"# A title", "", "Some `prose`."});
+  CHECK(lesson.cells[1].kind == CellKind::Code);
+  CHECK(lesson.cells[1].name.empty());
+  CHECK(lesson.cells[1].lines == std::vector<std::string>{"#include <cstdio>"});
+  CHECK(lesson.cells[2].name == "first_cell");
+  CHECK(lesson.cells[3].name == "helper_cell");
+  CHECK(lesson.title() == "A title");
+}
+
+TEST_CASE("cells know the lines they span, for mapping TUTOR_CELL lines back to cells") {
+  const LessonSource lesson = parse_lesson(kLesson, "lesson.cpp");
+  const Cell& cell = *lesson.find("first_cell");
+  CHECK(cell.marker_line == 9);
+  CHECK(cell.first_line == 10);
+  CHECK(cell.last_line() == 13);
+  CHECK(lesson.code_cell_at(10) == &cell);
+  CHECK(lesson.code_cell_at(13) == &cell);
+  CHECK(lesson.code_cell_at(1) == nullptr);  // prose
+  CHECK(lesson.find("missing") == nullptr);
+}
+
+TEST_CASE("output blocks attach to the code cell above them, per machine") {
+  const LessonSource lesson = parse_lesson(kLesson, "lesson.cpp");
+  const Cell& cell = *lesson.find("first_cell");
+  REQUIRE(cell.outputs.size() == 2);
+  CHECK(cell.outputs[0].machines.empty());
+  CHECK(cell.outputs[0].lines == std::vector<std::string>{"a", ""});
+  CHECK(cell.outputs[0].text() == "a\n\n");
+  CHECK(cell.outputs[1].machines == std::vector<std::string>{"linux-x86_64", "rosetta-x86_64"});
+  CHECK(cell.output_for("linux-x86_64")->text() == "other\n");
+  CHECK(cell.output_for("rosetta-x86_64") == &cell.outputs[1]);
+  CHECK(cell.output_for("m3-max-64gb") == &cell.outputs[0]);  // the machine-independent block
+}
+
+TEST_CASE("documented output keeps its indentation after the comment prefix") {
+  const LessonSource lesson =
+      parse_lesson("// %% c\nx\n// %% [output]\n//   indented\n// baseline   : 100%\n", "l.cpp");
+  CHECK(lesson.find("c")->outputs[0].text() == "  indented\nbaseline   : 100%\n");
+}
+
+TEST_CASE("Windows line endings parse like Unix ones") {
+  const LessonSource lesson = parse_lesson("// %% c\r\nx\r\n// %% [output]\r\n// y\r\n", "l.cpp");
+  CHECK(lesson.find("c")->outputs[0].text() == "y\n");
+}
+
+TEST_CASE("an output block that runs into code is unterminated") {
+  CHECK(error_at("// %% c\nx\n// %% [output]\n// y\nint z;\n") ==
+        "5: unterminated output block (started at line 3): this line is neither documented "
+        "output (// text) nor a new // %% cell");
+  CHECK(error_at("// %% c\nx\n// %% [output]\n// y\n\n// z\n").rfind("6: unterminated", 0) == 0);
+  CHECK(error_at("// %% c\nx\n// %% [output]\n//y\n").rfind("4: unterminated", 0) == 0);
+}
+
+TEST_CASE("a duplicate cell name is an error that points at the first use") {
+  CHECK(error_at("// %% a\nx\n// %% b\ny\n// %% a\nz\n") ==
+        "5: duplicate cell name 'a' (first used at line 1)");
+}
+
+TEST_CASE("an output block needs a named code cell right before it") {
+  CHECK(error_at("// %% [output]\n// y\n") == "1: output block has no code cell before it");
+  CHECK(error_at("// %% [markdown]\n// prose\n// %% [output]\n// y\n") ==
+        "3: output block has no code cell before it");
+  CHECK(error_at("// %%\nx\n// %% [output]\n// y\n").rfind(
+            "3: output block follows an unnamed code cell", 0) == 0);
+}
+
+TEST_CASE("a cell documents each machine at most once") {
+  CHECK(error_at("// %% c\nx\n// %% [output]\n// a\n// %% [output]\n// b\n")
+            .rfind("5: cell 'c' already has a documented output (line 3)", 0) == 0);
+  CHECK(error_at("// %% c\nx\n// %% [output] machine=\"m1-8gb\"\n// a\n"
+                 "// %% [output] machine=\"linux-x86_64,m1-8gb\"\n// b\n") ==
+        "5: cell 'c' already documents machine 'm1-8gb' (line 3)");
+}
+
+TEST_CASE("malformed markers are named precisely") {
+  CHECK(error_at("// %% [raw]\n") ==
+        "1: unknown cell type [raw]; use [markdown], [output], or no type for a code cell");
+  CHECK(error_at("// %% Sanity Check\n").rfind("1: cell name 'Sanity Check' must use", 0) == 0);
+  CHECK(error_at("// %% [markdown] intro\n") == "1: a [markdown] cell takes no name or options");
+  CHECK(error_at("// %% c\nx\n// %% [output] machine=m1\n").rfind("3: expected machine=", 0) == 0);
+  CHECK(error_at("// %% c\nx\n// %% [output] machine=\"a,,b\"\n") ==
+        "3: empty machine name in 'machine=\"a,,b\"'");
+  CHECK(error_at("// %% [markdown\n") == "1: unclosed '[' in the cell marker");
+}
+
+TEST_CASE("code inside a Markdown cell is reported with the cell's start") {
+  CHECK(error_at("// %% [markdown]\n// prose\nint x;\n") ==
+        "3: code inside the Markdown cell that starts at line 1; start a code cell with // %% "
+        "before it");
+}
+
+TEST_CASE("a format error reads like a compiler diagnostic, path:line: error: message") {
+  try {
+    parse_lesson("// %% [raw]\n", "lessons/02_x.cpp");
+    FAIL("expected an error");
+  } catch (const FormatError& e) {
+    CHECK(std::string(e.what()).rfind("lessons/02_x.cpp:1: error: unknown cell type", 0) == 0);
+  }
+}
+
+TEST_CASE("a missing lesson file is reported with its path") {
+  CHECK_THROWS_WITH_AS(engine::notebook::load_lesson("/nonexistent/lesson.cpp"),
+                       doctest::Contains("/nonexistent/lesson.cpp: error: cannot read the lesson"),
+                       FormatError);
+}
+
+TEST_CASE("a '// %%' comment without a following space is plain text, not a marker") {
+  const LessonSource lesson = parse_lesson("// %% c\nx = 1;  // %%not a marker\n//%% nor this\n", "l.cpp");
+  REQUIRE(lesson.cells.size() == 1);
+  CHECK(lesson.cells[0].lines.size() == 2);
+}
