@@ -1,0 +1,181 @@
+// %% [markdown]
+// # Lesson 2 · Asking PyTorch whether MPS can run
+//
+// Before any tensor goes near the GPU, a script should find out what the machine offers. PyTorch
+// answers with two functions that sound alike and ask different questions:
+//
+// - `torch.backends.mps.is_built()`: was *this PyTorch build* compiled with the MPS backend?
+//   It is a fact about the installed wheel, the same on every computer it is copied to.
+// - `torch.backends.mps.is_available()`: can *this process* use an MPS device right now? That
+//   needs the build, a recent enough macOS, and a Metal GPU PyTorch accepts. PyTorch computes
+//   the answer once and caches it for the life of the process.
+//
+// Together they give three states, and each calls for something different:
+//
+// 1. not built: the wrong PyTorch for a Mac GPU (a Linux or CPU-only build);
+// 2. built but unavailable: the backend is there, this machine or process cannot use it;
+// 3. available: model and tensors can go to `mps`.
+
+// %%
+#include <engine/notebook/lesson.h>
+
+namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
+namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+
+// %% [markdown]
+// ## The sanity check
+//
+// This check is worth keeping at the top of every training script on a Mac. It records both
+// answers, picks `mps` only when it is usable and `cpu` otherwise, and pushes a tiny batch
+// through a tiny model on the chosen device, so that a broken setup fails here rather than an
+// hour into training. (In Python, scripts that must also run on PyTorch older than 1.12 first
+// test `hasattr(torch.backends, "mps")`; LibTorch has no such gap to guard.)
+
+// %% sanity_check
+TUTOR_CELL("the sanity check selects mps only when the backend is built and available") {
+  const bool mps_built = torch::backends::mps::is_built();
+  const bool mps_available = torch::backends::mps::is_available();
+  const torch::Device device = mps_available ? torch::Device("mps") : torch::Device("cpu");
+
+  const auto x = torch::arange(6, torch::kFloat32).reshape({2, 3}).to(device);
+  torch::nn::Linear model(3, 2);
+  model->to(device);
+  const auto y = model(x);
+
+  print("mps built:", mps_built);
+  print("mps available:", mps_available);
+  print("selected device:", device);
+  print("output shape:", py::tuple(y.sizes()));
+  CHECK(y.device() == model->weight.device());  // the output lands where the model is
+}
+// %% [output]
+// mps built: True
+// mps available: True
+// selected device: mps
+// output shape: (2, 2)
+// %% [output] machine="linux-x86_64,rosetta-x86_64"
+// mps built: False
+// mps available: False
+// selected device: cpu
+// output shape: (2, 2)
+// %% [output] machine="intel-mac-macos12.0"
+// mps built: True
+// mps available: False
+// selected device: cpu
+// output shape: (2, 2)
+
+// %% [markdown]
+// Run the same program on the other machines to see the three states:
+// `lesson02 --machine linux-x86_64` prints what real PyTorch prints on Linux, where the wheels
+// are built without MPS, and `lesson02 --machine intel-mac-macos12.0` shows a build that has
+// the backend on a Mac whose macOS is older than PyTorch 2.9 accepts.
+//
+// ## Placing a tensor on `mps` anyway
+//
+// Skipping the check does not make the GPU appear. Each state that lacks MPS fails in its own
+// words, and the words tell you which state you are in:
+
+// %% placing_on_mps_anyway
+TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine's state") {
+  try {
+    const auto x = torch::zeros({2}, torch::Device("mps"));
+    print("placed on", x.device());
+  } catch (const torch::Error& error) {
+    print(torch::python_message(error));
+  }
+}
+// %% [output]
+// placed on mps:0
+// %% [output] machine="linux-x86_64,rosetta-x86_64"
+// RuntimeError: PyTorch is not linked with support for mps devices
+// %% [output] machine="intel-mac-macos12.0"
+// RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`
+
+// %% [markdown]
+// Both texts are PyTorch's own. The second is printed for *any* built-but-unavailable case,
+// whatever the cause, and its wording moves with the release: 2.5 to 2.9 print it as above,
+// missing space included, while 2.10 raised the requirement to macOS 14.0 and says so. It also
+// misleads in one known case: a process inside a macOS sandbox that hides the GPU gets it on a
+// perfectly modern Mac. Older releases differ too: on
+// PyTorch 1.13 a factory such as `torch.zeros(2, device="mps")` on Linux raised a long
+// `NotImplementedError` from the dispatcher instead.
+//
+// ## `mps` is not `mps:0`
+//
+// A tensor on the MPS backend reports its device with an index, `mps:0`, because the backend
+// has exactly one device. The device you asked for, `torch.device("mps")`, has no index, and
+// PyTorch does not consider the two equal. Compare device *types* when you mean "is it on the
+// GPU?":
+
+// %% device_index
+TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named mps") {
+  if (!torch::mps::is_available()) {
+    print("no mps device on this machine: nothing to compare");
+    return;
+  }
+  const torch::Device requested("mps");
+  const auto t = torch::ones({1}, requested);
+  print("requested:", requested);
+  print("tensor reports:", t.device());
+  print("devices equal:", t.device() == requested);
+  print("device types equal:", t.device().type() == requested.type());
+}
+// %% [output]
+// requested: mps
+// tensor reports: mps:0
+// devices equal: False
+// device types equal: True
+// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// no mps device on this machine: nothing to compare
+
+// %% [markdown]
+// ## Reading the answer as a diagnosis
+//
+// The states are not steps to walk through in order; each one, once observed, says what to fix.
+//
+// | `is_built()` | `is_available()` | what it means | what to do |
+// |---|---|---|---|
+// | False | False | this PyTorch has no MPS: a Linux or CPU-only build, or an x86_64 build under Rosetta | install the macOS arm64 wheel from an arm64 Python |
+// | True | False | the build has MPS, this process cannot use it: macOS too old, no suitable GPU, or a sandbox | update macOS, use Apple silicon, run outside the sandbox; use `cpu` meanwhile |
+// | True | True | MPS is usable | put the model and the batch on `mps`, together |
+//
+// The emulator can run the same question on each of the course's computers. `sim::use_machine`
+// is not PyTorch: it starts a fresh simulated process on another machine, which is how the
+// table below is made in one cell.
+
+// %% every_machine_at_a_glance
+TUTOR_CELL("the course's machines cover all three states") {
+  for (const torch::MachineProfile* machine : torch::machines()) {
+    if (machine->name == "host") continue;  // this computer's answer depends on where you are
+    torch::sim::use_machine(*machine);
+    print(fmt::format("{:<20} built={:<5} available={:<5} device_count={}", machine->name,
+                      py::str(torch::backends::mps::is_built()),
+                      py::str(torch::backends::mps::is_available()), torch::mps::device_count()));
+  }
+}
+// %% [output]
+// m3-max-64gb          built=True  available=True  device_count=1
+// m1-8gb               built=True  available=True  device_count=1
+// intel-mac-macos12.0  built=True  available=False device_count=0
+// linux-x86_64         built=False available=False device_count=0
+// rosetta-x86_64       built=False available=False device_count=0
+
+// %% [markdown]
+// ## Check your reasoning
+//
+// A colleague's script prints `mps built: True` and `mps available: False`. Is their PyTorch
+// the wrong build? (Cover the answer.)
+//
+// No. `is_built()` answered "does this wheel know about MPS?" with yes; the build is fine. What
+// failed is `is_available()`: "can this machine, in this process, use it right now?". Look at
+// the macOS version, the hardware and any sandbox, not at the wheel. Keeping the two questions
+// apart is the whole point of having two functions.
+//
+// ## What to remember
+//
+// - `is_built()` is about the wheel; `is_available()` is about this machine and process.
+// - Three states, three fixes; only the available state puts work on `mps`.
+// - An unusable `mps` fails loudly with a message that names the state.
+// - Tensors report `mps:0`; compare device types, not devices, to ask "on the GPU?".
+//
+// Next, lesson 3 moves a model and a batch to `mps` together and runs a training step.
