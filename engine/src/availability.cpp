@@ -26,16 +26,16 @@ bool probe_mps(const MachineProfile& m) {
 
 namespace backends::mps {
 
-bool is_built() { return detail::process().machine->torch_built_with_mps; }
+bool is_built() { return detail::process().machine.torch_built_with_mps; }
 
 bool is_available() {
   auto& cached = detail::process().mps_available;
-  if (!cached) cached = probe_mps(*detail::process().machine);
+  if (!cached) cached = probe_mps(detail::process().machine);
   return *cached;
 }
 
 bool is_macos_or_newer(int major, int minor) {
-  const MachineProfile& m = *detail::process().machine;
+  const MachineProfile& m = detail::process().machine;
   return m.os == OperatingSystem::MacOS && m.os_version >= OsVersion{major, minor, 0};
 }
 

@@ -11,15 +11,15 @@
 namespace engine::detail {
 
 struct Process {
-  explicit Process(const MachineProfile& profile) : machine(&profile) {}
+  explicit Process(const MachineProfile& profile) : machine(profile) {}
 
-  const MachineProfile* machine;
+  MachineProfile machine;  // a copy: the caller's profile need not outlive the process
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
 
   CpuKernels cpu_kernels() const {
-    if (machine->python_architecture == Architecture::Arm64) return CpuKernels::Arm64;
-    return machine->cpu_has_avx2 ? CpuKernels::X86Avx2 : CpuKernels::X86Baseline;
+    if (machine.python_architecture == Architecture::Arm64) return CpuKernels::Arm64;
+    return machine.cpu_has_avx2 ? CpuKernels::X86Avx2 : CpuKernels::X86Baseline;
   }
 };
 

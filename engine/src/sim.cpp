@@ -17,7 +17,7 @@ Process& process() {
 
 namespace sim {
 
-const MachineProfile& machine() { return *detail::process().machine; }
+const MachineProfile& machine() { return detail::process().machine; }
 
 void use_machine(const MachineProfile& profile) {
   detail::process() = detail::Process(profile);

@@ -20,6 +20,49 @@ void require_float(const Tensor& t, const char* what) {
   }
 }
 
+// The batch dimensions (all but the last two) of two matmul operands, broadcast: each padded
+// with leading 1s to the rank of the result.
+struct Batches {
+  std::vector<std::int64_t> out, a, b;
+};
+
+Batches broadcast_batches(const std::vector<std::int64_t>& a_shape,
+                          const std::vector<std::int64_t>& b_shape) {
+  const std::size_t rank = std::max(a_shape.size(), b_shape.size()) - 2;
+  Batches batches{std::vector<std::int64_t>(rank), std::vector<std::int64_t>(rank, 1),
+                  std::vector<std::int64_t>(rank, 1)};
+  std::copy(a_shape.begin(), a_shape.end() - 2, batches.a.end() - (a_shape.size() - 2));
+  std::copy(b_shape.begin(), b_shape.end() - 2, batches.b.end() - (b_shape.size() - 2));
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::int64_t da = batches.a[i], db = batches.b[i];
+    if (da != db && da != 1 && db != 1) {
+      throw Error("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
+                  std::to_string(db) + ") at non-singleton dimension " + std::to_string(i));
+    }
+    batches.out[i] = std::max(da, db);
+  }
+  return batches;
+}
+
+// The flat batch number of `index` in an operand whose batch sizes are `dims` (1 = broadcast).
+std::int64_t batch_number(const std::vector<std::int64_t>& index,
+                          const std::vector<std::int64_t>& dims) {
+  std::int64_t number = 0;
+  for (std::size_t i = 0; i < dims.size(); ++i) number = number * dims[i] + (dims[i] == 1 ? 0 : index[i]);
+  return number;
+}
+
+[[noreturn]] void throw_shape_mismatch(bool vectors, std::int64_t m, std::int64_t k,
+                                       std::int64_t k2, std::int64_t n) {
+  if (vectors) {
+    throw Error("inconsistent tensor size, expected tensor [" + std::to_string(k) + "] and src [" +
+                std::to_string(k2) + "] to have the same number of elements, but got " +
+                std::to_string(k) + " and " + std::to_string(k2) + " elements respectively");
+  }
+  throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(m) + "x" +
+              std::to_string(k) + " and " + std::to_string(k2) + "x" + std::to_string(n) + ")");
+}
+
 // PyTorch's matmul semantics (aten/src/ATen/native/LinearAlgebra.cpp, matmul): 1-D operands are
 // promoted to matrices and the added dimension is dropped from the result; dimensions before
 // the last two are batch dimensions and broadcast.
@@ -30,50 +73,23 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, Device device) {
   if (b_vector) b_shape.push_back(1);
   const std::int64_t m = a_shape[a_shape.size() - 2], k = a_shape.back();
   const std::int64_t k2 = b_shape[b_shape.size() - 2], n = b_shape.back();
-  if (k != k2) {
-    if (a_vector && b_vector) {
-      throw Error("inconsistent tensor size, expected tensor [" + std::to_string(k) +
-                  "] and src [" + std::to_string(k2) +
-                  "] to have the same number of elements, but got " + std::to_string(k) +
-                  " and " + std::to_string(k2) + " elements respectively");
-    }
-    throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(m) + "x" +
-                std::to_string(k) + " and " + std::to_string(k2) + "x" + std::to_string(n) + ")");
-  }
-  // Broadcast the batch dimensions, aligned from the right.
-  const std::size_t a_batch = a_shape.size() - 2, b_batch = b_shape.size() - 2;
-  const std::size_t batch_rank = std::max(a_batch, b_batch);
-  std::vector<std::int64_t> batch(batch_rank);
-  for (std::size_t i = 0; i < batch_rank; ++i) {
-    const std::int64_t da = i + a_batch >= batch_rank ? a_shape[i + a_batch - batch_rank] : 1;
-    const std::int64_t db = i + b_batch >= batch_rank ? b_shape[i + b_batch - batch_rank] : 1;
-    if (da != db && da != 1 && db != 1) {
-      throw Error("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
-                  std::to_string(db) + ") at non-singleton dimension " + std::to_string(i));
-    }
-    batch[i] = std::max(da, db);
-  }
-  std::vector<std::int64_t> out_shape = batch;
+  if (k != k2) throw_shape_mismatch(a_vector && b_vector, m, k, k2, n);
+
+  const Batches batches = broadcast_batches(a_shape, b_shape);
+  std::vector<std::int64_t> out_shape = batches.out;
   if (!a_vector) out_shape.push_back(m);
   if (!b_vector) out_shape.push_back(n);
   Tensor out = detail::allocate(out_shape, ScalarType::Float, device);
 
-  const std::int64_t batches = product(batch);
   const float* pa = a.impl().data<float>();
   const float* pb = b.impl().data<float>();
   float* pc = out.impl().data<float>();
-  std::vector<std::int64_t> index(batch_rank, 0);
-  for (std::int64_t step = 0; step < batches; ++step) {
-    std::int64_t ia = 0, ib = 0;  // flat batch offsets with broadcasting
-    for (std::size_t i = 0; i < batch_rank; ++i) {
-      const std::int64_t da = i + a_batch >= batch_rank ? a_shape[i + a_batch - batch_rank] : 1;
-      const std::int64_t db = i + b_batch >= batch_rank ? b_shape[i + b_batch - batch_rank] : 1;
-      ia = ia * da + (da == 1 ? 0 : index[i]);
-      ib = ib * db + (db == 1 ? 0 : index[i]);
-    }
-    kernels::matmul(pa + ia * m * k, pb + ib * k * n, pc + step * m * n, m, k, n);
-    for (std::size_t i = batch_rank; i-- > 0;) {  // next batch index, row-major
-      if (++index[i] < batch[i]) break;
+  std::vector<std::int64_t> index(batches.out.size(), 0);
+  for (std::int64_t step = 0; step < product(batches.out); ++step) {
+    kernels::matmul(pa + batch_number(index, batches.a) * m * k,
+                    pb + batch_number(index, batches.b) * k * n, pc + step * m * n, m, k, n);
+    for (std::size_t i = index.size(); i-- > 0;) {  // the next batch index, row-major
+      if (++index[i] < batches.out[i]) break;
       index[i] = 0;
     }
   }

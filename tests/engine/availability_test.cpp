@@ -78,3 +78,32 @@ TEST_CASE("is_macos_or_newer compares the simulated macOS version") {
   engine::sim::use_machine("linux-x86_64");
   CHECK_FALSE(engine::backends::mps::is_macos_or_newer(10, 0));
 }
+
+TEST_CASE("MPS skips low-power GPUs and GPUs without Metal 2, as MPSDevice does") {
+  engine::MachineProfile integrated = engine::default_machine();
+  integrated.gpu->low_power = true;  // an Intel iGPU, say
+  engine::sim::use_machine(integrated);
+  CHECK(engine::backends::mps::is_built());
+  CHECK_FALSE(engine::backends::mps::is_available());
+
+  engine::MachineProfile old_gpu = engine::default_machine();
+  old_gpu.gpu->supports_mac2_family = false;
+  engine::sim::use_machine(old_gpu);
+  CHECK_FALSE(engine::backends::mps::is_available());
+
+  engine::MachineProfile no_gpu = engine::default_machine();
+  no_gpu.gpu.reset();
+  engine::sim::use_machine(no_gpu);
+  CHECK_FALSE(engine::backends::mps::is_available());
+}
+
+TEST_CASE("PyTorch 2.9 enables MPS from macOS 13.0") {
+  engine::MachineProfile ventura = engine::default_machine();
+  ventura.os_version = {13, 0, 0};
+  engine::sim::use_machine(ventura);
+  CHECK(engine::backends::mps::is_available());
+  engine::MachineProfile monterey = engine::default_machine();
+  monterey.os_version = {12, 7, 6};
+  engine::sim::use_machine(monterey);
+  CHECK_FALSE(engine::backends::mps::is_available());
+}

@@ -27,6 +27,12 @@ TEST_CASE("bools and numbers print as Python's print() shows them") {
   CHECK(py::str(2.5f) == "2.5");
 }
 
+TEST_CASE("devices and dtypes print as Python shows them") {
+  CHECK(py::str(engine::Device("mps")) == "mps");
+  CHECK(py::str(engine::kFloat32) == "torch.float32");
+  CHECK(py::str(engine::kInt64) == "torch.int64");
+}
+
 TEST_CASE("shapes print as Python tuples") {
   CHECK(py::tuple({2, 2}) == "(2, 2)");
   CHECK(py::tuple({32, 128, 768}) == "(32, 128, 768)");

@@ -57,7 +57,6 @@ TEST_CASE("the parser splits a lesson into prose and code cells in source order"
   CHECK(lesson.cells[1].lines == std::vector<std::string>{"#include <cstdio>"});
   CHECK(lesson.cells[2].name == "first_cell");
   CHECK(lesson.cells[3].name == "helper_cell");
-  CHECK(lesson.title() == "A title");
 }
 
 TEST_CASE("cells know the lines they span, for mapping TUTOR_CELL lines back to cells") {

@@ -16,18 +16,6 @@ class Error : public std::runtime_error {
   virtual std::string_view python_type() const noexcept { return "RuntimeError"; }
 };
 
-class NotImplementedError : public Error {
- public:
-  using Error::Error;
-  std::string_view python_type() const noexcept override { return "NotImplementedError"; }
-};
-
-class TypeError : public Error {
- public:
-  using Error::Error;
-  std::string_view python_type() const noexcept override { return "TypeError"; }
-};
-
 class ValueError : public Error {
  public:
   using Error::Error;

@@ -10,7 +10,8 @@
 namespace engine::sim {
 
 const MachineProfile& machine();
-// Starts a fresh simulated process on another machine; throws ValueError for an unknown name.
+// Starts a fresh simulated process on a copy of `profile` (a named one, or one a test
+// varies); throws ValueError for an unknown name.
 void use_machine(const MachineProfile& profile);
 void use_machine(std::string_view name);
 // Starts a fresh simulated process on the same machine.

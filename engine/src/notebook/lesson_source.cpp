@@ -268,17 +268,6 @@ const Cell* LessonSource::code_cell_at(int line) const {
   return nullptr;
 }
 
-std::string LessonSource::title() const {
-  for (const Cell& cell : cells) {
-    if (cell.kind != CellKind::Markdown) continue;
-    for (const std::string& line : cell.lines) {
-      if (line.substr(0, 2) == "# ") return line.substr(2);
-    }
-  }
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 FormatError::FormatError(std::string path, int line, const std::string& message)
     : std::runtime_error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) +
                          ": error: " + message),

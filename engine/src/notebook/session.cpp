@@ -80,7 +80,14 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
       throw FormatError(reg.file, reg.line, "TUTOR_CELL outside the lesson file " + built_from);
     }
     const Cell* cell = lesson_.code_cell_at(reg.line);
-    if (cell == nullptr) throw FormatError(path, reg.line, "TUTOR_CELL outside a code cell");
+    const bool there = cell != nullptr &&
+                       cell->lines[static_cast<std::size_t>(reg.line - cell->first_line)].find(
+                           "TUTOR_CELL") != std::string::npos;
+    if (!there) {
+      throw FormatError(path, reg.line, "no TUTOR_CELL on this line any more: the lesson changed "
+                                        "since this program was built; rebuild it "
+                                        "(cmake --build build)");
+    }
     if (cell->name.empty()) {
       throw FormatError(path, reg.line,
                         "TUTOR_CELL in an unnamed code cell (line " +

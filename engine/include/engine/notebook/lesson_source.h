@@ -50,8 +50,6 @@ struct LessonSource {
   const Cell* find(std::string_view name) const;
   // The code cell whose content contains `line`, or null.
   const Cell* code_cell_at(int line) const;
-  // The text of the first Markdown heading, or the file name.
-  std::string title() const;
 };
 
 // A malformed lesson, reported as compilers report errors: "path:line: error: message".
