@@ -24,6 +24,14 @@ Device common_device(std::initializer_list<const Tensor*> operands) {
   return first->device();
 }
 
+Device binary_device(const Tensor& a, const Tensor& b) {
+  if (a.device() != b.device()) {
+    if (a.is_cpu() && a.dim() == 0) return b.device();
+    if (b.is_cpu() && b.dim() == 0) return a.device();
+  }
+  return common_device({&a, &b});
+}
+
 void check_mps_linear_arguments(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   auto require_mps = [](const Tensor& t, const char* argument) {
     if (!t.is_mps()) {

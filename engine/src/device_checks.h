@@ -14,6 +14,10 @@ namespace engine::detail {
 // operand order.
 Device common_device(std::initializer_list<const Tensor*> operands);
 
+// Binary operations (add, mul, ...) allow one exception to that rule: a 0-dim cpu tensor next
+// to a tensor on another device is used as a scalar, and the result lands on the other device.
+Device binary_device(const Tensor& a, const Tensor& b);
+
 // The MPS linear kernel's checks (aten/src/ATen/native/mps/operations/Linear.mm): the input,
 // then the weight, then the bias must be on mps ("Tensor for argument input is on cpu but
 // expected on mps").

@@ -20,15 +20,15 @@ Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_
   const Device device = detail::check_device_usable(options.device_or_cpu());
   Tensor t = detail::allocate(sizes.vec(), options.dtype_or(default_dtype), device);
   fill(t.impl());
+  if (options.requires_grad()) t.set_requires_grad(true);
   return t;
 }
 
 void fill_value(TensorImpl& t, double value) {
-  if (t.dtype == ScalarType::Float) {
-    std::fill_n(t.data<float>(), t.numel(), static_cast<float>(value));
-  } else {
-    std::fill_n(t.data<std::int64_t>(), t.numel(), static_cast<std::int64_t>(value));
-  }
+  detail::visit_dtype(t.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    std::fill_n(t.data<T>(), t.numel(), static_cast<T>(value));
+  });
 }
 
 void require_floating(const TensorOptions& options, const char* op) {
@@ -39,19 +39,19 @@ void require_floating(const TensorOptions& options, const char* op) {
   }
 }
 
+// The values of a list as a 1-D tensor, or of a single value as a 0-dim one.
 template <typename T>
 Tensor from_list(std::initializer_list<T> values, const TensorOptions& options,
-                 ScalarType default_dtype) {
-  return make({static_cast<std::int64_t>(values.size())}, options, default_dtype,
+                 ScalarType default_dtype, bool scalar = false) {
+  const std::vector<std::int64_t> sizes =
+      scalar ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{static_cast<std::int64_t>(values.size())};
+  return make(sizes, options, default_dtype,
               [&](TensorImpl& t) {
                 std::int64_t i = 0;
-                for (T v : values) {
-                  if (t.dtype == ScalarType::Float) {
-                    t.data<float>()[i++] = static_cast<float>(v);
-                  } else {
-                    t.data<std::int64_t>()[i++] = static_cast<std::int64_t>(v);
-                  }
-                }
+                detail::visit_dtype(t.dtype, [&](auto tag) {
+                  using Stored = decltype(tag);
+                  for (T v : values) t.data<Stored>()[i++] = static_cast<Stored>(v);
+                });
               });
 }
 
@@ -94,23 +94,19 @@ Tensor arange(std::int64_t start, std::int64_t end, std::int64_t step, TensorOpt
   }
   const std::int64_t count = (end - start + step - (step > 0 ? 1 : -1)) / step;
   return make({count}, options, ScalarType::Long, [&](TensorImpl& t) {
-    for (std::int64_t i = 0; i < count; ++i) {
-      const std::int64_t v = start + i * step;
-      if (t.dtype == ScalarType::Float) {
-        t.data<float>()[i] = static_cast<float>(v);
-      } else {
-        t.data<std::int64_t>()[i] = v;
-      }
-    }
+    detail::visit_dtype(t.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      for (std::int64_t i = 0; i < count; ++i) t.data<T>()[i] = static_cast<T>(start + i * step);
+    });
   });
 }
 
 Tensor tensor(double value, TensorOptions options) {
-  return from_list({value}, options, ScalarType::Float).reshape({});
+  return from_list({value}, options, ScalarType::Float, true);
 }
 
 Tensor tensor(std::int64_t value, TensorOptions options) {
-  return from_list({value}, options, ScalarType::Long).reshape({});
+  return from_list({value}, options, ScalarType::Long, true);
 }
 
 Tensor tensor(int value, TensorOptions options) {

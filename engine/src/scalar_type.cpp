@@ -3,15 +3,30 @@
 namespace engine {
 
 std::size_t element_size(ScalarType type) noexcept {
-  return type == ScalarType::Float ? sizeof(float) : sizeof(std::int64_t);
+  switch (type) {
+    case ScalarType::Float: return sizeof(float);
+    case ScalarType::Long: return sizeof(std::int64_t);
+    case ScalarType::Bool: return sizeof(bool);
+  }
+  return 0;
 }
 
 std::string_view scalar_type_name(ScalarType type) noexcept {
-  return type == ScalarType::Float ? "Float" : "Long";
+  switch (type) {
+    case ScalarType::Float: return "Float";
+    case ScalarType::Long: return "Long";
+    case ScalarType::Bool: return "Bool";
+  }
+  return "";
 }
 
 std::string_view python_dtype_name(ScalarType type) noexcept {
-  return type == ScalarType::Float ? "torch.float32" : "torch.int64";
+  switch (type) {
+    case ScalarType::Float: return "torch.float32";
+    case ScalarType::Long: return "torch.int64";
+    case ScalarType::Bool: return "torch.bool";
+  }
+  return "";
 }
 
 bool is_floating_point(ScalarType type) noexcept { return type == ScalarType::Float; }

@@ -44,6 +44,17 @@ Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device
   return Tensor(std::move(impl));
 }
 
+Tensor share_values(const Tensor& t, std::vector<std::int64_t> sizes, std::int64_t offset) {
+  const TensorImpl& source = t.impl();
+  auto view = std::make_shared<TensorImpl>();
+  view->storage = source.storage;
+  view->offset = source.offset + offset;
+  view->sizes = std::move(sizes);
+  view->dtype = source.dtype;
+  view->device = source.device;
+  return Tensor(std::move(view));
+}
+
 std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim) {
   const std::int64_t range = ndim == 0 ? 1 : ndim;  // a 0-dim tensor accepts dims 0 and -1
   if (dim < -range || dim >= range) {
@@ -52,6 +63,13 @@ std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim) {
                      std::to_string(dim) + ")");
   }
   return dim < 0 ? dim + range : dim;
+}
+
+void require_float(const Tensor& t, const char* op) {
+  if (t.scalar_type() != ScalarType::Float) {
+    throw Error(std::string("the course engine computes ") + op + " on float32 tensors only, got " +
+                std::string(python_dtype_name(t.scalar_type())));
+  }
 }
 
 std::string sizes_string(IntArrayRef sizes) {

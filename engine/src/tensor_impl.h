@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/autograd.h"
 #include "engine/device.h"
 #include "engine/scalar_type.h"
 #include "engine/tensor.h"
@@ -34,6 +35,12 @@ struct TensorImpl {
   ScalarType dtype = ScalarType::Float;
   Device device = Device(DeviceType::CPU);
 
+  // Autograd: a leaf that requires grad accumulates into `grad`; a computed tensor points to
+  // the node that made it.
+  bool requires_grad = false;
+  Tensor grad;
+  std::shared_ptr<autograd::Node> grad_fn;
+
   std::int64_t numel() const;
   template <typename T>
   T* data() const {
@@ -45,12 +52,28 @@ std::int64_t product(IntArrayRef sizes);
 
 namespace detail {
 
+// Calls f(T{}) with T the C++ type of `dtype`, for code written once for every dtype.
+template <typename F>
+decltype(auto) visit_dtype(ScalarType dtype, F&& f) {
+  switch (dtype) {
+    case ScalarType::Long: return f(std::int64_t{});
+    case ScalarType::Bool: return f(bool{});
+    case ScalarType::Float: break;
+  }
+  return f(float{});
+}
+
 // A new tensor with uninitialised values; `device` must already be usable (see availability.h).
 Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device);
+// A new tensor over the same values as `t` (a view), starting `offset` elements further in,
+// outside any autograd graph.
+Tensor share_values(const Tensor& t, std::vector<std::int64_t> sizes, std::int64_t offset = 0);
 // Wraps a negative dim and checks it, with PyTorch's IndexError text.
 std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim);
 // "[2, 4]", as PyTorch prints sizes inside messages.
 std::string sizes_string(IntArrayRef sizes);
+// Refuses what the engine does not compute: arithmetic on anything but float32.
+void require_float(const Tensor& t, const char* op);
 
 }  // namespace detail
 }  // namespace engine

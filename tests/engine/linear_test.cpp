@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/errors.h"
+#include "test_support.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
 #include "engine/nn/linear.h"
@@ -13,18 +14,7 @@ using engine::Device;
 using engine::IntArrayRef;
 using engine::Tensor;
 
-namespace {
-
-std::string error_of(const auto& action) {
-  try {
-    action();
-  } catch (const engine::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-}  // namespace
+using test_support::error_of;
 
 TEST_CASE("Linear registers weight (out, in) and bias (out) as its parameters") {
   engine::sim::restart();

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "engine/errors.h"
+#include "test_support.h"
 #include "engine/factories.h"
 #include "engine/sim.h"
 #include "engine/tensor.h"
@@ -12,18 +13,12 @@ using engine::IntArrayRef;
 using engine::ScalarType;
 using engine::Tensor;
 
+using test_support::error_of;
+
 namespace {
 
 std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
-std::string error_of(const auto& action) {
-  try {
-    action();
-  } catch (const engine::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 }  // namespace
 

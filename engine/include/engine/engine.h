@@ -2,16 +2,22 @@
 // Everything a lesson or lab uses from the engine. Lean by design: no Eigen, no fmt, so a
 // translation unit that includes it compiles in a fraction of a second.
 
+#include "engine/autograd.h"
 #include "engine/backends/mps.h"
 #include "engine/device.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/machine.h"
 #include "engine/mps.h"
+#include "engine/nn/activation.h"
 #include "engine/nn/functional.h"
 #include "engine/nn/init.h"
 #include "engine/nn/linear.h"
 #include "engine/nn/module.h"
+#include "engine/nn/sequential.h"
+#include "engine/ops.h"
+#include "engine/optim/adam.h"
+#include "engine/optim/sgd.h"
 #include "engine/platform.h"
 #include "engine/python_format.h"
 #include "engine/random.h"

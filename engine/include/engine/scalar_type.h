@@ -1,6 +1,6 @@
 #pragma once
-// Models c10::ScalarType for the dtypes the course needs: float32 for values and int64 for
-// class labels, named as LibTorch names them (torch::kFloat32, torch::kInt64).
+// Models c10::ScalarType for the dtypes the course needs: float32 for values, int64 for class
+// labels, bool for tests such as isfinite, named as LibTorch names them (torch::kFloat32, ...).
 
 #include <cstddef>
 #include <cstdint>
@@ -8,17 +8,18 @@
 
 namespace engine {
 
-enum class ScalarType : std::int8_t { Float, Long };
+enum class ScalarType : std::int8_t { Float, Long, Bool };
 
 inline constexpr ScalarType kFloat = ScalarType::Float;
 inline constexpr ScalarType kFloat32 = ScalarType::Float;
 inline constexpr ScalarType kLong = ScalarType::Long;
 inline constexpr ScalarType kInt64 = ScalarType::Long;
+inline constexpr ScalarType kBool = ScalarType::Bool;
 
 std::size_t element_size(ScalarType type) noexcept;
-// "Float" / "Long", as c10 names them in its messages.
+// "Float", "Long", "Bool", as c10 names them in its messages.
 std::string_view scalar_type_name(ScalarType type) noexcept;
-// "torch.float32" / "torch.int64", as Python prints a dtype.
+// "torch.float32", "torch.int64", "torch.bool", as Python prints a dtype.
 std::string_view python_dtype_name(ScalarType type) noexcept;
 bool is_floating_point(ScalarType type) noexcept;
 
@@ -28,5 +29,7 @@ template <>
 constexpr ScalarType scalar_type_of<float>() { return ScalarType::Float; }
 template <>
 constexpr ScalarType scalar_type_of<std::int64_t>() { return ScalarType::Long; }
+template <>
+constexpr ScalarType scalar_type_of<bool>() { return ScalarType::Bool; }
 
 }  // namespace engine

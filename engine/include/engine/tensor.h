@@ -3,8 +3,10 @@
 // Copying a Tensor shares the values, as in LibTorch; to() makes a copy on another device.
 // Values are real numbers computed on the host for every device, mps included: the emulator
 // changes where PyTorch says the work happens and what it costs, not the arithmetic.
-// Simplifications (the lessons say so where it matters): tensors are always contiguous, and
-// only float32 and int64 exist.
+// Tensors take part in reverse-mode autograd (engine/autograd.h) as in PyTorch.
+// Simplifications (the lessons say so where it matters): tensors are always contiguous, so a
+// slice along any dimension but the first is a copy rather than a view; dtypes are float32,
+// int64 and bool, and arithmetic is float32 only.
 
 #include <cstdint>
 #include <memory>
@@ -17,6 +19,9 @@
 namespace engine {
 
 struct TensorImpl;
+namespace autograd {
+class Node;
+}
 
 class Tensor {
  public:
@@ -35,20 +40,56 @@ class Tensor {
   bool is_mps() const { return device().is_mps(); }
 
   // A copy on `device` (or this tensor itself when it already lives there, as in PyTorch).
+  // Differentiable: gradients flow back to the source device.
   Tensor to(Device device) const;
   Tensor to(ScalarType dtype) const;
   Tensor cpu() const { return to(Device(DeviceType::CPU)); }
 
   // Same values, new shape; one dimension may be -1 and is inferred.
   Tensor reshape(IntArrayRef shape) const;
+  // Elements start <= i < end along `dim` (Python's t[start:end] on dim 0), ends clamped as
+  // Python clamps them.
+  Tensor slice(std::int64_t dim, std::int64_t start, std::int64_t end) const;
+  // Dimensions d0 and d1 swapped (a copy here; a view in PyTorch).
+  Tensor transpose(std::int64_t d0, std::int64_t d1) const;
   Tensor mean(IntArrayRef dims, bool keepdim = false) const;
   Tensor mean() const;  // over every element
+  Tensor sum(IntArrayRef dims, bool keepdim = false) const;
+  Tensor sum() const;
   Tensor matmul(const Tensor& other) const;
+
+  // The single value of a one-element tensor; reading it from mps waits for the device.
+  template <typename T>
+  T item() const;
+
+  // --- autograd -----------------------------------------------------------------------------
+  bool requires_grad() const;
+  // Marks a leaf tensor as a parameter to differentiate; float32 only, as in PyTorch.
+  Tensor& set_requires_grad(bool requires_grad);
+  Tensor& requires_grad_(bool requires_grad = true) { return set_requires_grad(requires_grad); }
+  bool is_leaf() const;
+  // The accumulated gradient of a leaf after backward(); undefined before, or after zero_grad.
+  Tensor grad() const;
+  void set_grad(const Tensor& grad) const;
+  // The function that made this tensor, null for a leaf ("AddmmBackward0", ...).
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
+  // Differentiates this one-element tensor with respect to every leaf that requires grad.
+  void backward() const;
+  // The same values, cut from the graph: shares storage, never requires grad.
+  Tensor detach() const;
+  // A copy of the values that stays in the graph.
+  Tensor clone() const;
+
+  // --- in place, for optimizers: refused on a leaf that requires grad unless under
+  // NoGradGuard, as PyTorch refuses it ----------------------------------------------------------
+  Tensor& add_(const Tensor& other, double alpha = 1.0);
+  Tensor& mul_(double factor);
+  Tensor& zero_();
 
   // The values of a cpu tensor; T must match the dtype.
   template <typename T>
   T* data_ptr() const;
-  // The values copied out, in row-major order.
+  // The values copied out, in row-major order (an engine convenience for tests and lessons).
   template <typename T>
   std::vector<T> to_vector() const;
 

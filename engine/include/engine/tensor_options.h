@@ -28,18 +28,25 @@ class TensorOptions {
     copy.device_ = device;
     return copy;
   }
+  TensorOptions requires_grad(bool enabled) const {
+    TensorOptions copy = *this;
+    copy.requires_grad_ = enabled;
+    return copy;
+  }
 
   // The factory's default when no dtype is given: float32, or int64 for integer arange/tensor.
   ScalarType dtype_or(ScalarType fallback) const { return dtype_.value_or(fallback); }
   Device device_or_cpu() const { return device_.value_or(Device(DeviceType::CPU)); }
-  bool has_dtype() const { return dtype_.has_value(); }
+  bool requires_grad() const { return requires_grad_; }
 
  private:
   std::optional<ScalarType> dtype_;
   std::optional<Device> device_;
+  bool requires_grad_ = false;
 };
 
 inline TensorOptions dtype(ScalarType type) { return TensorOptions().dtype(type); }
 inline TensorOptions device(Device where) { return TensorOptions().device(where); }
+inline TensorOptions requires_grad(bool enabled = true) { return TensorOptions().requires_grad(enabled); }
 
 }  // namespace engine

@@ -4,17 +4,48 @@
 // header pays Eigen's compile time.
 
 #include <cstdint>
+#include <vector>
 
 namespace engine::kernels {
 
-// out[o, i] = mean over r of in[o, r, i], for the view (outer, reduce, inner).
-void mean_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t reduce,
-                    std::int64_t inner);
+enum class BinaryOp { Add, Sub, Mul, Div };
+
+// out = a op b, elementwise with broadcasting: a_strides and b_strides give each operand's
+// element step per output dimension (0 where it is broadcast).
+void binary(BinaryOp op, const float* a, const std::vector<std::int64_t>& a_strides,
+            const float* b, const std::vector<std::int64_t>& b_strides, float* out,
+            const std::vector<std::int64_t>& out_shape);
+// out = x op scalar (scalar_first: scalar op x)
+void binary_scalar(BinaryOp op, const float* x, float scalar, bool scalar_first, float* out,
+                   std::int64_t n);
+
+void relu(const float* x, float* out, std::int64_t n);
+// grad where x > 0, else 0
+void relu_backward(const float* grad, const float* x, float* out, std::int64_t n);
+
+// out[o, i] = sum over r of in[o, r, i], for the view (outer, reduce, inner), scaled.
+void sum_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t reduce,
+                   std::int64_t inner, double scale = 1.0);
+
+// log_softmax over the middle axis of the view (outer, n, inner), and its backward:
+// grad_in = grad_out - exp(out) * sum(grad_out)
+void log_softmax(const float* in, float* out, std::int64_t outer, std::int64_t n,
+                 std::int64_t inner);
+void log_softmax_backward(const float* grad_out, const float* out, float* grad_in,
+                          std::int64_t outer, std::int64_t n, std::int64_t inner);
+
 // c (m, n) = a (m, k) b (k, n)
 void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,
             std::int64_t n);
-// y (rows, out) = x (rows, in) w (out, in)^T + bias (out), bias may be null
+// c (m, n) = a^T b, with a stored as (k, m)
+void matmul_transposed_a(const float* a, const float* b, float* c, std::int64_t m,
+                         std::int64_t k, std::int64_t n);
+// y (rows, out) = x (rows, in) w (out, in)^T + bias (out); bias may be null
 void linear(const float* x, const float* w, const float* bias, float* y, std::int64_t rows,
             std::int64_t in, std::int64_t out);
+
+// out (cols, rows) = in (rows, cols)^T for each of `batches` matrices
+void transpose_last_two(const float* in, float* out, std::int64_t batches, std::int64_t rows,
+                        std::int64_t cols);
 
 }  // namespace engine::kernels

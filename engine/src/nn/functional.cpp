@@ -1,29 +1,39 @@
+// torch.nn.functional.linear (aten/src/ATen/native/Linear.cpp; on mps, the _mps_linear kernel
+// with its own device checks) and its gradient.
+
 #include "engine/nn/functional.h"
 
 #include <string>
 #include <vector>
 
+#include "autograd/record.h"
 #include "device_checks.h"
 #include "engine/errors.h"
+#include "engine/ops.h"
 #include "kernels/kernels.h"
 #include "tensor_impl.h"
 
 namespace engine::nn::functional {
+namespace {
 
-Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+Device linear_device(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   // The MPS kernel is chosen when any argument is on mps (its dispatch key outranks cpu's), and
   // it then requires all of them there.
   const bool mps = input.is_mps() || weight.is_mps() || (bias.defined() && bias.is_mps());
   if (mps) {
     detail::check_mps_linear_arguments(input, weight, bias);
-  } else if (bias.defined()) {
-    detail::common_device({&input, &weight, &bias});
-  } else {
-    detail::common_device({&input, &weight});
+    return input.device();
   }
-  if (input.scalar_type() != ScalarType::Float || weight.scalar_type() != ScalarType::Float) {
-    throw Error("the course engine computes linear on float32 tensors only");
-  }
+  return bias.defined() ? detail::common_device({&input, &weight, &bias})
+                        : detail::common_device({&input, &weight});
+}
+
+}  // namespace
+
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  const Device device = linear_device(input, weight, bias);
+  detail::require_float(input, "linear");
+  detail::require_float(weight, "linear");
   const std::int64_t in = weight.size(1), out = weight.size(0);
   if (input.dim() == 0 || input.size(-1) != in) {
     const std::int64_t cols = input.dim() == 0 ? 1 : input.size(-1);
@@ -31,13 +41,37 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
     throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" +
                 std::to_string(cols) + " and " + std::to_string(in) + "x" + std::to_string(out) + ")");
   }
+  const std::int64_t rows = input.numel() / in;
   std::vector<std::int64_t> out_shape = input.sizes().vec();
   out_shape.back() = out;
-  Tensor result = detail::allocate(out_shape, ScalarType::Float, input.device());
+  Tensor result = detail::allocate(out_shape, ScalarType::Float, device);
   kernels::linear(input.impl().data<float>(), weight.impl().data<float>(),
                   bias.defined() ? bias.impl().data<float>() : nullptr,
-                  result.impl().data<float>(), input.numel() / in, in, out);
+                  result.impl().data<float>(), rows, in, out);
+  if (!detail::should_record({&input, &weight, &bias})) return result;
+  std::vector<Tensor> inputs{input, weight};
+  if (bias.defined()) inputs.push_back(bias);
+  detail::record(result, bias.defined() ? "AddmmBackward0" : "MmBackward0", inputs,
+                 [input, weight, bias, rows, in, out](const Tensor& g) {
+                   // dx = g W, dW = g^T x, db = the sum of g over the rows
+                   Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, g.device());
+                   Tensor dw = detail::allocate({out, in}, ScalarType::Float, g.device());
+                   const float* gd = g.impl().data<float>();
+                   kernels::matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
+                   kernels::matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(),
+                                                out, rows, in);
+                   std::vector<Tensor> grads{dx, dw};
+                   if (bias.defined()) {
+                     Tensor db = detail::allocate({out}, ScalarType::Float, g.device());
+                     kernels::sum_over_axis(gd, db.impl().data<float>(), 1, rows, out);
+                     grads.push_back(db);
+                   }
+                   return grads;
+                 });
   return result;
 }
+
+Tensor relu(const Tensor& input) { return engine::relu(input); }
+Tensor log_softmax(const Tensor& input, std::int64_t dim) { return engine::log_softmax(input, dim); }
 
 }  // namespace engine::nn::functional

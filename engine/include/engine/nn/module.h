@@ -1,10 +1,12 @@
 #pragma once
 // Models torch::nn::Module and torch::nn::ModuleHolder (torch/csrc/api/include/torch/nn/).
-// A module owns named parameters; to(device) moves them in place, so every handle to a
-// parameter (an optimizer's, say) sees the new device, as `param.data = ...` does in PyTorch.
+// A module owns named parameters and child modules; to(device) moves every parameter in place,
+// so every handle to a parameter (an optimizer's, say) sees the new device, as
+// `param.data = ...` does in PyTorch.
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -20,15 +22,21 @@ class Module {
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
 
+  // Own parameters first, then each child's, in registration order (as PyTorch's parameters()).
   std::vector<Tensor> parameters() const;
-  const std::vector<std::pair<std::string, Tensor>>& named_parameters() const { return params_; }
+  std::vector<std::pair<std::string, Tensor>> named_parameters() const;
   void to(Device device);
+  // Forgets every parameter's gradient (PyTorch 2's default, set_to_none=True).
+  void zero_grad();
 
  protected:
+  // A parameter requires grad, as nn.Parameter does.
   Tensor& register_parameter(std::string name, Tensor tensor);
+  void register_module(std::string name, std::shared_ptr<Module> module);
 
  private:
   std::vector<std::pair<std::string, Tensor>> params_;
+  std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;
 };
 
 // Shared ownership of a module implementation, with -> and (), as LibTorch's TORCH_MODULE
@@ -36,7 +44,9 @@ class Module {
 template <typename Impl>
 class ModuleHolder {
  public:
+  // Constructs a new module from its arguments; copying a holder shares the module instead.
   template <typename... Args>
+    requires(!(sizeof...(Args) == 1 && (std::is_base_of_v<ModuleHolder, std::decay_t<Args>> && ...)))
   explicit ModuleHolder(Args&&... args) : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
 
   Impl* operator->() const noexcept { return impl_.get(); }

@@ -1,0 +1,39 @@
+#pragma once
+// Tensor arithmetic and functions, with LibTorch's names: operators with PyTorch's
+// broadcasting and device rules, activations, and comparisons. All differentiable ones record
+// autograd nodes.
+
+#include <cstdint>
+
+#include "engine/tensor.h"
+
+namespace engine {
+
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, double b);
+Tensor operator-(const Tensor& a, double b);
+Tensor operator*(const Tensor& a, double b);
+Tensor operator/(const Tensor& a, double b);
+Tensor operator+(double a, const Tensor& b);
+Tensor operator-(double a, const Tensor& b);
+Tensor operator*(double a, const Tensor& b);
+Tensor operator/(double a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+
+Tensor relu(const Tensor& x);
+Tensor log_softmax(const Tensor& x, std::int64_t dim);
+
+Tensor zeros_like(const Tensor& t);
+Tensor ones_like(const Tensor& t);
+
+// torch.equal: same shape and same values (dtypes may differ); a Python bool, not a tensor.
+bool equal(const Tensor& a, const Tensor& b);
+// torch.isfinite: a bool tensor, true where the value is neither infinite nor NaN.
+Tensor isfinite(const Tensor& t);
+// True when every element of a bool tensor is true (Tensor.all().item()).
+bool all(const Tensor& t);
+
+}  // namespace engine

@@ -1,0 +1,29 @@
+#pragma once
+// Internal: how operations take part in autograd.
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "engine/autograd.h"
+#include "engine/tensor.h"
+
+namespace engine::detail {
+
+// Whether an operation on these inputs must record a node: grad mode is on and one of them
+// requires grad.
+bool should_record(std::initializer_list<const Tensor*> inputs);
+
+// Makes `result` the output of a new node named `name` (PyTorch's name, "MulBackward0").
+// `backward` returns one gradient per input, undefined where none flows.
+void record(const Tensor& result, std::string name, std::vector<Tensor> inputs,
+            autograd::Node::Backward backward);
+
+// Sums `grad` down to `shape`, undoing broadcasting: the gradient of an operand that was
+// broadcast is the sum over the dimensions it was broadcast along.
+Tensor sum_to(const Tensor& grad, IntArrayRef shape);
+
+// Runs backward from a one-element tensor (Tensor::backward).
+void run_backward(const Tensor& root);
+
+}  // namespace engine::detail

@@ -1,0 +1,64 @@
+#include <algorithm>
+
+#include "kernels/kernels.h"
+
+namespace engine::kernels {
+namespace {
+
+template <typename F>
+void broadcast_apply(F f, const float* a, const std::vector<std::int64_t>& a_strides,
+                     const float* b, const std::vector<std::int64_t>& b_strides, float* out,
+                     const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t s : shape) n *= s;
+  if (n == 0) return;
+  const std::size_t rank = shape.size();
+  std::vector<std::int64_t> index(rank, 0);
+  std::int64_t ia = 0, ib = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    out[i] = f(a[ia], b[ib]);
+    for (std::size_t d = rank; d-- > 0;) {  // advance the odometer, moving both offsets along
+      ia += a_strides[d];
+      ib += b_strides[d];
+      if (++index[d] < shape[d]) break;
+      ia -= a_strides[d] * shape[d];
+      ib -= b_strides[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+}
+
+template <typename F>
+void dispatch(BinaryOp op, F&& run) {
+  switch (op) {
+    case BinaryOp::Add: return run([](float x, float y) { return x + y; });
+    case BinaryOp::Sub: return run([](float x, float y) { return x - y; });
+    case BinaryOp::Mul: return run([](float x, float y) { return x * y; });
+    case BinaryOp::Div: return run([](float x, float y) { return x / y; });
+  }
+}
+
+}  // namespace
+
+void binary(BinaryOp op, const float* a, const std::vector<std::int64_t>& a_strides,
+            const float* b, const std::vector<std::int64_t>& b_strides, float* out,
+            const std::vector<std::int64_t>& out_shape) {
+  dispatch(op, [&](auto f) { broadcast_apply(f, a, a_strides, b, b_strides, out, out_shape); });
+}
+
+void binary_scalar(BinaryOp op, const float* x, float scalar, bool scalar_first, float* out,
+                   std::int64_t n) {
+  dispatch(op, [&](auto f) {
+    for (std::int64_t i = 0; i < n; ++i) out[i] = scalar_first ? f(scalar, x[i]) : f(x[i], scalar);
+  });
+}
+
+void relu(const float* x, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = std::max(x[i], 0.0f);
+}
+
+void relu_backward(const float* grad, const float* x, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? grad[i] : 0.0f;
+}
+
+}  // namespace engine::kernels

@@ -1,0 +1,41 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/kernels.h"
+
+namespace engine::kernels {
+
+// Subtracting the maximum first keeps exp() from overflowing, as PyTorch's kernel does.
+void log_softmax(const float* in, float* out, std::int64_t outer, std::int64_t n,
+                 std::int64_t inner) {
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::int64_t i = 0; i < inner; ++i) {
+      const float* x = in + o * n * inner + i;
+      float* y = out + o * n * inner + i;
+      float max = -std::numeric_limits<float>::infinity();
+      for (std::int64_t j = 0; j < n; ++j) max = std::max(max, x[j * inner]);
+      double total = 0;
+      for (std::int64_t j = 0; j < n; ++j) total += std::exp(static_cast<double>(x[j * inner] - max));
+      const auto log_total = static_cast<float>(std::log(total));
+      for (std::int64_t j = 0; j < n; ++j) y[j * inner] = x[j * inner] - max - log_total;
+    }
+  }
+}
+
+void log_softmax_backward(const float* grad_out, const float* out, float* grad_in,
+                          std::int64_t outer, std::int64_t n, std::int64_t inner) {
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::int64_t i = 0; i < inner; ++i) {
+      const std::int64_t base = o * n * inner + i;
+      double total = 0;
+      for (std::int64_t j = 0; j < n; ++j) total += grad_out[base + j * inner];
+      for (std::int64_t j = 0; j < n; ++j) {
+        const std::int64_t at = base + j * inner;
+        grad_in[at] = grad_out[at] - std::exp(out[at]) * static_cast<float>(total);
+      }
+    }
+  }
+}
+
+}  // namespace engine::kernels

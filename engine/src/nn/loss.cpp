@@ -1,0 +1,73 @@
+// torch.nn.functional.nll_loss and cross_entropy for class-index targets, mean reduction
+// (aten/src/ATen/native/LossNLL.cpp), with PyTorch's messages for bad targets.
+
+#include <string>
+
+#include "autograd/record.h"
+#include "device_checks.h"
+#include "engine/errors.h"
+#include "engine/nn/functional.h"
+#include "engine/ops.h"
+#include "tensor_impl.h"
+
+namespace engine::nn::functional {
+namespace {
+
+constexpr std::int64_t kIgnoreIndex = -100;
+
+void check_targets(const Tensor& input, const Tensor& target) {
+  detail::require_float(input, "nll_loss");
+  if (input.dim() != 2) {
+    throw Error("the course engine computes nll_loss for (N, C) inputs; got " + std::to_string(input.dim()) + "-D");
+  }
+  if (target.scalar_type() != ScalarType::Long) {
+    throw Error("expected scalar type Long but found " + std::string(scalar_type_name(target.scalar_type())));
+  }
+  if (target.dim() != 1 || target.size(0) != input.size(0)) {
+    throw ValueError("Expected input batch_size (" + std::to_string(input.size(0)) +
+                     ") to match target batch_size (" + std::to_string(target.numel()) + ").");
+  }
+  const std::int64_t classes = input.size(1);
+  for (std::int64_t t : target.to_vector<std::int64_t>()) {
+    if (t != kIgnoreIndex && (t < 0 || t >= classes)) {
+      throw IndexError("Target " + std::to_string(t) + " is out of bounds.");
+    }
+  }
+}
+
+}  // namespace
+
+Tensor nll_loss(const Tensor& input, const Tensor& target) {
+  const Device device = detail::common_device({&input, &target});
+  check_targets(input, target);
+  const std::vector<std::int64_t> labels = target.to_vector<std::int64_t>();
+  const std::int64_t classes = input.size(1);
+  const float* logp = input.impl().data<float>();
+  double total = 0;
+  std::int64_t counted = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    if (labels[i] == kIgnoreIndex) continue;
+    total -= logp[static_cast<std::int64_t>(i) * classes + labels[i]];
+    ++counted;
+  }
+  Tensor loss = detail::allocate({}, ScalarType::Float, device);
+  loss.impl().data<float>()[0] = static_cast<float>(total / static_cast<double>(counted));  // 0/0 = nan, as PyTorch
+  if (!detail::should_record({&input})) return loss;
+  detail::record(loss, "NllLossBackward0", {input, target},
+                 [input, labels, classes, counted](const Tensor& g) {
+                   Tensor grad = zeros_like(input);
+                   const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);
+                   float* out = grad.impl().data<float>();
+                   for (std::size_t i = 0; i < labels.size(); ++i) {
+                     if (labels[i] != kIgnoreIndex) out[static_cast<std::int64_t>(i) * classes + labels[i]] = scale;
+                   }
+                   return std::vector<Tensor>{grad, Tensor()};
+                 });
+  return loss;
+}
+
+Tensor cross_entropy(const Tensor& input, const Tensor& target) {
+  return nll_loss(engine::log_softmax(input, 1), target);
+}
+
+}  // namespace engine::nn::functional

@@ -1,0 +1,113 @@
+// Elementwise arithmetic with PyTorch's broadcasting (aten/src/ATen/ExpandUtils.cpp) and
+// device rules, and the gradients of each operation.
+
+#include <algorithm>
+#include <string>
+
+#include "autograd/record.h"
+#include "device_checks.h"
+#include "engine/errors.h"
+#include "engine/ops.h"
+#include "kernels/kernels.h"
+#include "ops/broadcast.h"
+#include "tensor_impl.h"
+
+namespace engine {
+namespace {
+
+using kernels::BinaryOp;
+
+Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device) {
+  const std::vector<std::int64_t> shape = detail::broadcast_shape(a.sizes(), b.sizes());
+  Tensor out = detail::allocate(shape, ScalarType::Float, device);
+  kernels::binary(op, a.impl().data<float>(), detail::broadcast_strides(a.sizes(), shape),
+                  b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
+                  out.impl().data<float>(), shape);
+  return out;
+}
+
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name,
+              const char* node_name) {
+  const Device device = detail::binary_device(a, b);
+  detail::require_float(a, op_name);
+  detail::require_float(b, op_name);
+  Tensor out = compute(op, a, b, device);
+  if (!detail::should_record({&a, &b})) return out;
+  detail::record(out, node_name, {a, b}, [op, a, b](const Tensor& g) -> std::vector<Tensor> {
+    switch (op) {
+      case BinaryOp::Add: return {detail::sum_to(g, a.sizes()), detail::sum_to(g, b.sizes())};
+      case BinaryOp::Sub: return {detail::sum_to(g, a.sizes()), detail::sum_to(-g, b.sizes())};
+      case BinaryOp::Mul: return {detail::sum_to(g * b, a.sizes()), detail::sum_to(g * a, b.sizes())};
+      case BinaryOp::Div:
+        return {detail::sum_to(g / b, a.sizes()), detail::sum_to(-(g * a) / (b * b), b.sizes())};
+    }
+    return {};
+  });
+  return out;
+}
+
+Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_first,
+                   const char* node_name) {
+  detail::require_float(x, "arithmetic");
+  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device());
+  const auto s = static_cast<float>(scalar);
+  kernels::binary_scalar(op, x.impl().data<float>(), s, scalar_first, out.impl().data<float>(),
+                         x.numel());
+  if (!detail::should_record({&x})) return out;
+  detail::record(out, node_name, {x}, [op, x, scalar, scalar_first](const Tensor& g) {
+    switch (op) {
+      case BinaryOp::Add: return std::vector<Tensor>{g};
+      case BinaryOp::Sub: return std::vector<Tensor>{scalar_first ? -g : g};
+      case BinaryOp::Mul: return std::vector<Tensor>{g * scalar};
+      case BinaryOp::Div:
+        return std::vector<Tensor>{scalar_first ? -(g * scalar) / (x * x) : g / scalar};
+    }
+    return std::vector<Tensor>{};
+  });
+  return out;
+}
+
+Tensor filled_like(const Tensor& t, double value) {
+  Tensor out = detail::allocate(t.sizes().vec(), t.scalar_type(), t.device());
+  detail::visit_dtype(t.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
+  });
+  return out;
+}
+
+}  // namespace
+
+Tensor operator+(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Add, a, b, "add", "AddBackward0"); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Sub, a, b, "sub", "SubBackward0"); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Mul, a, b, "mul", "MulBackward0"); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Div, a, b, "div", "DivBackward0"); }
+Tensor operator+(const Tensor& a, double b) { return with_scalar(BinaryOp::Add, a, b, false, "AddBackward1"); }
+Tensor operator-(const Tensor& a, double b) { return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward1"); }
+Tensor operator*(const Tensor& a, double b) { return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward1"); }
+Tensor operator/(const Tensor& a, double b) { return with_scalar(BinaryOp::Div, a, b, false, "DivBackward1"); }
+Tensor operator+(double a, const Tensor& b) { return with_scalar(BinaryOp::Add, b, a, true, "AddBackward1"); }
+Tensor operator-(double a, const Tensor& b) { return with_scalar(BinaryOp::Sub, b, a, true, "RsubBackward1"); }
+Tensor operator*(double a, const Tensor& b) { return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward1"); }
+Tensor operator/(double a, const Tensor& b) { return with_scalar(BinaryOp::Div, b, a, true, "DivBackward1"); }
+Tensor operator-(const Tensor& a) { return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0"); }
+
+Tensor relu(const Tensor& x) {
+  detail::require_float(x, "relu");
+  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device());
+  kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
+  if (detail::should_record({&x})) {
+    detail::record(out, "ReluBackward0", {x}, [x](const Tensor& g) {
+      Tensor grad = detail::allocate(x.sizes().vec(), ScalarType::Float, g.device());
+      kernels::relu_backward(g.impl().data<float>(), x.impl().data<float>(),
+                             grad.impl().data<float>(), x.numel());
+      return std::vector<Tensor>{grad};
+    });
+  }
+  return out;
+}
+
+Tensor zeros_like(const Tensor& t) { return filled_like(t, 0.0); }
+Tensor ones_like(const Tensor& t) { return filled_like(t, 1.0); }
+
+}  // namespace engine

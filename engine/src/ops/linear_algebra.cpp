@@ -1,0 +1,132 @@
+// torch.matmul (aten/src/ATen/native/LinearAlgebra.cpp): 1-D operands are promoted to matrices
+// and the added dimension dropped from the result; dimensions before the last two are batch
+// dimensions and broadcast. Gradients: dA = dC B^T and dB = A^T dC, summed over broadcasting.
+
+#include <algorithm>
+#include <string>
+
+#include "autograd/record.h"
+#include "device_checks.h"
+#include "engine/errors.h"
+#include "kernels/kernels.h"
+#include "tensor_impl.h"
+
+namespace engine {
+namespace {
+
+// The batch dimensions (all but the last two) of two operands, broadcast: each padded with
+// leading 1s to the rank of the result.
+struct Batches {
+  std::vector<std::int64_t> out, a, b;
+};
+
+Batches broadcast_batches(const std::vector<std::int64_t>& a_shape,
+                          const std::vector<std::int64_t>& b_shape) {
+  const std::size_t rank = std::max(a_shape.size(), b_shape.size()) - 2;
+  Batches batches{std::vector<std::int64_t>(rank), std::vector<std::int64_t>(rank, 1),
+                  std::vector<std::int64_t>(rank, 1)};
+  std::copy(a_shape.begin(), a_shape.end() - 2, batches.a.end() - (a_shape.size() - 2));
+  std::copy(b_shape.begin(), b_shape.end() - 2, batches.b.end() - (b_shape.size() - 2));
+  for (std::size_t i = 0; i < rank; ++i) {
+    const std::int64_t da = batches.a[i], db = batches.b[i];
+    if (da != db && da != 1 && db != 1) {
+      throw Error("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
+                  std::to_string(db) + ") at non-singleton dimension " + std::to_string(i));
+    }
+    batches.out[i] = std::max(da, db);
+  }
+  return batches;
+}
+
+// The flat batch number of `index` in an operand whose batch sizes are `dims` (1 = broadcast).
+std::int64_t batch_number(const std::vector<std::int64_t>& index,
+                          const std::vector<std::int64_t>& dims) {
+  std::int64_t number = 0;
+  for (std::size_t i = 0; i < dims.size(); ++i) number = number * dims[i] + (dims[i] == 1 ? 0 : index[i]);
+  return number;
+}
+
+[[noreturn]] void throw_shape_mismatch(bool vectors, std::int64_t m, std::int64_t k,
+                                       std::int64_t k2, std::int64_t n) {
+  if (vectors) {
+    throw Error("inconsistent tensor size, expected tensor [" + std::to_string(k) + "] and src [" +
+                std::to_string(k2) + "] to have the same number of elements, but got " +
+                std::to_string(k) + " and " + std::to_string(k2) + " elements respectively");
+  }
+  throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(m) + "x" +
+              std::to_string(k) + " and " + std::to_string(k2) + "x" + std::to_string(n) + ")");
+}
+
+// a (..., m, k) @ b (..., k, n), both at least 2-D.
+Tensor batched_matmul(const Tensor& a, const Tensor& b, Device device) {
+  const std::vector<std::int64_t> a_shape = a.sizes().vec(), b_shape = b.sizes().vec();
+  const std::int64_t m = a_shape[a_shape.size() - 2], k = a_shape.back(), n = b_shape.back();
+  const Batches batches = broadcast_batches(a_shape, b_shape);
+  std::vector<std::int64_t> out_shape = batches.out;
+  out_shape.push_back(m);
+  out_shape.push_back(n);
+  Tensor out = detail::allocate(out_shape, ScalarType::Float, device);
+  const float* pa = a.impl().data<float>();
+  const float* pb = b.impl().data<float>();
+  float* pc = out.impl().data<float>();
+  std::vector<std::int64_t> index(batches.out.size(), 0);
+  for (std::int64_t step = 0; step < product(batches.out); ++step) {
+    kernels::matmul(pa + batch_number(index, batches.a) * m * k,
+                    pb + batch_number(index, batches.b) * k * n, pc + step * m * n, m, k, n);
+    for (std::size_t i = index.size(); i-- > 0;) {  // the next batch index, row-major
+      if (++index[i] < batches.out[i]) break;
+      index[i] = 0;
+    }
+  }
+  return out;
+}
+
+const char* node_name(std::int64_t a_dim, std::int64_t b_dim) {
+  if (a_dim == 1 && b_dim == 1) return "DotBackward0";
+  if (a_dim == 2 && b_dim == 1) return "MvBackward0";
+  if (a_dim == 2 && b_dim == 2) return "MmBackward0";
+  return "UnsafeViewBackward0";
+}
+
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  const Device device = detail::common_device({&a, &b});
+  detail::require_float(a, "matmul");
+  detail::require_float(b, "matmul");
+  if (a.dim() == 0 || b.dim() == 0) {
+    throw Error("both arguments to matmul need to be at least 1D, but they are " +
+                std::to_string(a.dim()) + "D and " + std::to_string(b.dim()) + "D");
+  }
+  const bool a_vector = a.dim() == 1, b_vector = b.dim() == 1;
+  const std::int64_t k = a.size(-1), k2 = b_vector ? b.size(0) : b.size(-2);
+  if (k != k2) {
+    throw_shape_mismatch(a_vector && b_vector, a_vector ? 1 : a.size(-2), k, k2, b_vector ? 1 : b.size(-1));
+  }
+  // Promote vectors to matrices, multiply, then drop the added dimensions.
+  Tensor a2, b2, product;
+  {
+    NoGradGuard no_grad;
+    a2 = a_vector ? a.reshape({1, k}) : a;
+    b2 = b_vector ? b.reshape({k, 1}) : b;
+    product = batched_matmul(a2, b2, device);
+  }
+  std::vector<std::int64_t> out_shape = product.sizes().vec();
+  if (b_vector) out_shape.pop_back();
+  if (a_vector) out_shape.erase(out_shape.end() - 1 - (b_vector ? 0 : 1));
+  Tensor out = detail::share_values(product, out_shape);
+  if (!detail::should_record({&a, &b})) return out;
+  const std::vector<std::int64_t> full = product.sizes().vec();
+  detail::record(out, node_name(a.dim(), b.dim()), {a, b}, [a2, b2, a, b, full](const Tensor& g) {
+    const Tensor g2 = g.reshape(full);
+    const Tensor ga = matmul(g2, b2.transpose(-1, -2));
+    const Tensor gb = matmul(a2.transpose(-1, -2), g2);
+    return std::vector<Tensor>{detail::sum_to(ga, a2.sizes()).reshape(a.sizes()),
+                               detail::sum_to(gb, b2.sizes()).reshape(b.sizes())};
+  });
+  return out;
+}
+
+Tensor Tensor::matmul(const Tensor& other) const { return engine::matmul(*this, other); }
+
+}  // namespace engine

@@ -1,0 +1,93 @@
+// sum and mean over dimensions (aten/src/ATen/native/ReduceOps.cpp), and their gradients:
+// the output's gradient spread back over every element that was reduced.
+
+#include <algorithm>
+#include <string>
+
+#include "autograd/record.h"
+#include "engine/errors.h"
+#include "engine/factories.h"
+#include "engine/ops.h"
+#include "kernels/kernels.h"
+#include "tensor_impl.h"
+
+namespace engine {
+namespace {
+
+// Which dimensions a reduction over `dims` removes; an empty list means all of them.
+std::vector<bool> reduced_dims(IntArrayRef dims, std::int64_t ndim) {
+  std::vector<bool> reduced(static_cast<std::size_t>(std::max<std::int64_t>(ndim, 1)), dims.empty());
+  for (std::int64_t d : dims) {
+    const auto w = static_cast<std::size_t>(detail::wrap_dim(d, ndim));
+    if (reduced[w]) {
+      throw Error("dim " + std::to_string(w) + " appears multiple times in the list of dims");
+    }
+    reduced[w] = true;
+  }
+  return reduced;
+}
+
+// Sums (mean: averages) the reduced dimensions one at a time, innermost first.
+Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, bool average) {
+  const std::int64_t ndim = x.dim();
+  Tensor current = x;
+  std::vector<std::int64_t> sizes = x.sizes().vec();
+  for (std::int64_t d = ndim - 1; d >= 0; --d) {
+    const auto ud = static_cast<std::size_t>(d);
+    if (!reduced[ud]) continue;
+    const std::int64_t outer = product(IntArrayRef(sizes.data(), ud));
+    const std::int64_t inner = product(IntArrayRef(sizes.data() + ud + 1, sizes.size() - ud - 1));
+    const std::int64_t n = sizes[ud];
+    sizes[ud] = 1;
+    Tensor out = detail::allocate(sizes, ScalarType::Float, x.device());
+    const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : 0.0) : 1.0;
+    kernels::sum_over_axis(current.impl().data<float>(), out.impl().data<float>(), outer, n,
+                           inner, scale);
+    current = out;
+  }
+  if (ndim == 0) current = x.clone().detach();
+  if (keepdim) return current;
+  std::vector<std::int64_t> kept;
+  for (std::int64_t d = 0; d < ndim; ++d) {
+    if (!reduced[static_cast<std::size_t>(d)]) kept.push_back(sizes[static_cast<std::size_t>(d)]);
+  }
+  return current.reshape(kept);
+}
+
+Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) {
+  if (x.scalar_type() != ScalarType::Float) {
+    throw Error(std::string(average ? "mean" : "sum") +
+                "(): could not infer output dtype. Input dtype must be either a floating point or "
+                "complex dtype. Got: " + std::string(scalar_type_name(x.scalar_type())));
+  }
+  const std::vector<bool> reduced = reduced_dims(dims, x.dim());
+  Tensor out = [&] {
+    NoGradGuard no_grad;  // the reshapes inside are not part of the graph
+    return reduce(x, reduced, keepdim, average);
+  }();
+  if (!detail::should_record({&x})) return out;
+  const std::string name = std::string(average ? "Mean" : "Sum") + (dims.empty() ? "Backward0" : "Backward1");
+  detail::record(out, name, {x}, [x, reduced, average](const Tensor& g) {
+    std::vector<std::int64_t> kept_shape = x.sizes().vec();
+    std::int64_t count = 1;
+    for (std::size_t d = 0; d < kept_shape.size(); ++d) {
+      if (reduced[d]) {
+        count *= kept_shape[d];
+        kept_shape[d] = 1;
+      }
+    }
+    const Tensor spread = zeros(x.sizes(), x.device()) + g.reshape(kept_shape);
+    return std::vector<Tensor>{average ? spread / static_cast<double>(std::max<std::int64_t>(count, 1))
+                                       : spread};
+  });
+  return out;
+}
+
+}  // namespace
+
+Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const { return reduction(*this, dims, keepdim, false); }
+Tensor Tensor::sum() const { return reduction(*this, {}, false, false); }
+Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const { return reduction(*this, dims, keepdim, true); }
+Tensor Tensor::mean() const { return reduction(*this, {}, false, true); }
+
+}  // namespace engine

@@ -1,0 +1,49 @@
+#include "engine/optim/adam.h"
+
+#include <cmath>
+
+#include "engine/autograd.h"
+#include "tensor_impl.h"
+
+namespace engine::optim {
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions options)
+    : Optimizer(std::move(params)), options_(options), state_(params_.size()) {}
+
+// torch/optim/adam.py's _single_tensor_adam: the bias corrections in double (Python floats),
+// the tensor arithmetic in float32.
+void Adam::step() {
+  NoGradGuard no_grad;
+  const auto [beta1, beta2] = options_.betas();
+  const auto decay = static_cast<float>(options_.weight_decay());
+  for (std::size_t i = 0; i < params_.size(); ++i) {
+    const Tensor grad = params_[i].grad();
+    if (!grad.defined()) continue;
+    State& s = state_[i];
+    const auto n = static_cast<std::size_t>(params_[i].numel());
+    if (s.step == 0) {
+      s.exp_avg.assign(n, 0.0f);
+      s.exp_avg_sq.assign(n, 0.0f);
+    }
+    ++s.step;
+    const double correction1 = 1 - std::pow(beta1, static_cast<double>(s.step));
+    const double correction2 = 1 - std::pow(beta2, static_cast<double>(s.step));
+    const auto step_size = static_cast<float>(options_.lr() / correction1);
+    const auto correction2_sqrt = static_cast<float>(std::sqrt(correction2));
+    const auto weight1 = static_cast<float>(1 - beta1), keep2 = static_cast<float>(beta2);
+    const auto weight2 = static_cast<float>(1 - beta2), eps = static_cast<float>(options_.eps());
+    float* p = params_[i].impl().data<float>();
+    const float* g = grad.impl().data<float>();
+    for (std::size_t j = 0; j < n; ++j) {
+      const float d = decay != 0 ? g[j] + decay * p[j] : g[j];
+      float& m = s.exp_avg[j];
+      m = m + weight1 * (d - m);  // lerp(m, d, 1 - beta1), the form PyTorch uses below 0.5
+      float& v = s.exp_avg_sq[j];
+      v = v * keep2 + weight2 * d * d;
+      const float denom = std::sqrt(v) / correction2_sqrt + eps;
+      p[j] = p[j] + -step_size * (m / denom);
+    }
+  }
+}
+
+}  // namespace engine::optim

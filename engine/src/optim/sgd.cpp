@@ -1,0 +1,38 @@
+#include "engine/optim/sgd.h"
+
+#include "engine/autograd.h"
+#include "tensor_impl.h"
+
+namespace engine::optim {
+
+SGD::SGD(std::vector<Tensor> params, SGDOptions options)
+    : Optimizer(std::move(params)), options_(options), momentum_buffers_(params_.size()) {}
+
+// The float arithmetic of torch/optim/sgd.py's _single_tensor_sgd, one element at a time.
+void SGD::step() {
+  NoGradGuard no_grad;
+  const auto lr = static_cast<float>(options_.lr());
+  const auto momentum = static_cast<float>(options_.momentum());
+  const auto keep = static_cast<float>(1.0 - options_.dampening());
+  const auto decay = static_cast<float>(options_.weight_decay());
+  for (std::size_t i = 0; i < params_.size(); ++i) {
+    const Tensor grad = params_[i].grad();
+    if (!grad.defined()) continue;
+    float* p = params_[i].impl().data<float>();
+    const float* g = grad.impl().data<float>();
+    std::vector<float>& buf = momentum_buffers_[i];
+    const bool first = buf.empty();
+    if (momentum != 0 && first) buf.resize(static_cast<std::size_t>(params_[i].numel()));
+    for (std::int64_t j = 0; j < params_[i].numel(); ++j) {
+      float d = decay != 0 ? g[j] + decay * p[j] : g[j];
+      if (momentum != 0) {
+        float& b = buf[static_cast<std::size_t>(j)];
+        b = first ? d : b * momentum + d * keep;
+        d = options_.nesterov() ? d + b * momentum : b;
+      }
+      p[j] = p[j] + d * -lr;
+    }
+  }
+}
+
+}  // namespace engine::optim

@@ -1,0 +1,122 @@
+#include <doctest/doctest.h>
+
+#include "engine/autograd.h"
+#include "engine/errors.h"
+#include "test_support.h"
+#include "engine/factories.h"
+#include "engine/nn/functional.h"
+#include "engine/nn/linear.h"
+#include "engine/ops.h"
+#include "engine/sim.h"
+
+using engine::Device;
+using engine::Tensor;
+
+using test_support::error_of;
+
+TEST_CASE("backward fills the gradient of every leaf that requires grad, and only those") {
+  engine::sim::restart();
+  Tensor w = engine::tensor({1.0, 2.0, 3.0}, engine::requires_grad());
+  const Tensor x = engine::tensor({4.0, 5.0, 6.0});
+  const Tensor loss = (w * x).sum();
+  CHECK(loss.requires_grad());
+  CHECK_FALSE(loss.is_leaf());
+  loss.backward();
+  CHECK(w.grad().to_vector<float>() == std::vector<float>{4, 5, 6});
+  CHECK_FALSE(x.grad().defined());
+}
+
+TEST_CASE("gradients accumulate over backward calls until they are reset") {
+  engine::sim::restart();
+  Tensor w = engine::ones({2}, engine::requires_grad());
+  (w * 3.0).sum().backward();
+  (w * 3.0).sum().backward();
+  CHECK(w.grad().to_vector<float>() == std::vector<float>{6, 6});
+  w.set_grad(Tensor());
+  CHECK_FALSE(w.grad().defined());
+}
+
+TEST_CASE("a value used twice receives the sum of both gradients") {
+  engine::sim::restart();
+  Tensor x = engine::tensor({3.0}, engine::requires_grad());
+  (x * x + x).sum().backward();  // d/dx (x^2 + x) = 2x + 1
+  CHECK(x.grad().to_vector<float>() == std::vector<float>{7});
+}
+
+TEST_CASE("nodes carry PyTorch's names") {
+  engine::sim::restart();
+  Tensor w = engine::ones({2, 3}, engine::requires_grad());
+  CHECK((w * 2.0).grad_fn()->name() == "MulBackward1");
+  CHECK((w * w).grad_fn()->name() == "MulBackward0");
+  CHECK(w.sum().grad_fn()->name() == "SumBackward0");
+  CHECK(w.mean({1}).grad_fn()->name() == "MeanBackward1");
+  engine::nn::Linear layer(3, 2);
+  CHECK(layer(w).grad_fn()->name() == "AddmmBackward0");
+  const Tensor loss = engine::nn::functional::cross_entropy(layer(w), engine::tensor({0, 1}));
+  CHECK(loss.grad_fn()->name() == "NllLossBackward0");
+  CHECK(w.grad_fn() == nullptr);
+}
+
+TEST_CASE("backward refuses what PyTorch refuses, with its messages") {
+  engine::sim::restart();
+  CHECK(error_of([] { engine::ones({2}).sum().backward(); }) ==
+        "element 0 of tensors does not require grad and does not have a grad_fn");
+  CHECK(error_of([] { (engine::ones({2}, engine::requires_grad()) * 2.0).backward(); }) ==
+        "grad can be implicitly created only for scalar outputs");
+  CHECK(error_of([] { engine::ones({2}, engine::kInt64).set_requires_grad(true); }) ==
+        "only Tensors of floating point dtype can require gradients");
+  CHECK(error_of([] { engine::ones({2}, engine::requires_grad()).add_(engine::ones({2})); }) ==
+        "a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+TEST_CASE("a graph is freed by backward, so a second backward through it fails") {
+  engine::sim::restart();
+  Tensor x = engine::ones({2}, engine::requires_grad());
+  const Tensor y = (x * 2.0).sum();
+  y.backward();
+  CHECK(error_of([&] { y.backward(); }).rfind("Trying to backward through the graph a second time", 0) == 0);
+}
+
+TEST_CASE("NoGradGuard and detach keep operations out of the graph") {
+  engine::sim::restart();
+  Tensor w = engine::ones({2}, engine::requires_grad());
+  {
+    engine::NoGradGuard no_grad;
+    CHECK_FALSE((w * 2.0).requires_grad());
+    CHECK_FALSE(engine::GradMode::is_enabled());
+    w.add_(engine::ones({2}));  // allowed while not recording, as optimizers do
+  }
+  CHECK(engine::GradMode::is_enabled());
+  CHECK(w.to_vector<float>() == std::vector<float>{2, 2});
+  const Tensor d = w.detach();
+  CHECK_FALSE(d.requires_grad());
+  CHECK(d.to_vector<float>() == w.to_vector<float>());
+  w.detach().mul_(3.0);  // detach shares the values
+  CHECK(w.to_vector<float>() == std::vector<float>{6, 6});
+}
+
+TEST_CASE("gradients flow back across devices to a cpu leaf") {
+  engine::sim::use_machine("m3-max-64gb");
+  Tensor w = engine::ones({2}, engine::requires_grad());
+  (w.to(engine::Device("mps")) * 5.0).sum().backward();
+  CHECK(w.grad().device().str() == "cpu");
+  CHECK(w.grad().to_vector<float>() == std::vector<float>{5, 5});
+}
+
+TEST_CASE("a 0-dim cpu tensor used with an mps tensor gets its gradient on the cpu") {
+  engine::sim::use_machine("m3-max-64gb");
+  Tensor scale = engine::tensor(2.0, engine::requires_grad());
+  const Tensor x = engine::tensor({1.0, 2.0}, Device("mps"));
+  (x * scale).sum().backward();
+  CHECK(scale.grad().device().str() == "cpu");
+  CHECK(scale.grad().item<float>() == 3.0f);
+}
+
+TEST_CASE("item reads the one value of a tensor, and refuses larger ones") {
+  engine::sim::restart();
+  CHECK(engine::tensor(2.5).item<float>() == 2.5f);
+  CHECK(engine::tensor(2.5).item<double>() == 2.5);
+  CHECK(engine::tensor({7}).item<std::int64_t>() == 7);
+  CHECK(error_of([] { engine::ones({3}).item<float>(); }) ==
+        "a Tensor with 3 elements cannot be converted to Scalar");
+}
