@@ -29,3 +29,5 @@ tutor_require_package(cxxopts VERSION 3.1
   DEBIAN libcxxopts-dev HOMEBREW cxxopts WHAT "the command-line parser of the course programs")
 tutor_require_package(benchmark VERSION 1.7
   DEBIAN libbenchmark-dev HOMEBREW google-benchmark WHAT "Google Benchmark, for the speed targets")
+tutor_require_package(nlohmann_json VERSION 3.10
+  DEBIAN nlohmann-json3-dev HOMEBREW nlohmann-json WHAT "JSON, for traces and results")

@@ -1,8 +1,7 @@
 // torch.backends.mps and torch.mps availability for the emulated release. Sources:
 // torch/backends/mps/__init__.py (is_built = torch._C._has_mps, is_available lru_cached),
 // aten/src/ATen/mps/MPSDevice.mm (the OS probe; low-power and non-Metal-2 GPUs are skipped),
-// and for PyTorch 2.5-2.9 a minimum of macOS 13.0 (pytorch/pytorch#133141, #139425, #164943);
-// reference/mps-semantics.md section 1.
+// and for PyTorch 2.5-2.9 a minimum of macOS 13.0 (pytorch/pytorch#133141, #139425, #164943).
 
 #include "availability.h"
 

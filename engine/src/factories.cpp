@@ -7,19 +7,31 @@
 #include "engine/errors.h"
 #include "process.h"
 #include "random/samplers.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine {
 namespace {
 
-// Values are produced on the cpu and then placed, as PyTorch's MPS factories fill on the
-// device; the placement check runs first so an unusable device fails before any work.
+// How a factory's values reach their device: filled there by a kernel (zeros, randn), or
+// copied from the host (tensor(...), whose values come from the script).
+enum class Origin { Kernel, Host };
+
+// The placement check runs first, so an unusable device fails before any work. The engine
+// computes the values on the host for every device; the cost is charged where PyTorch does
+// the work. (Simplification: randn on mps draws from the cpu generator; PyTorch has a separate
+// MPS generator, so seeded values on mps differ from real ones.)
 template <typename Fill>
 Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_dtype,
-            Fill&& fill) {
+            std::string_view op, Origin origin, Fill&& fill) {
   const Device device = detail::check_device_usable(options.device_or_cpu());
   Tensor t = detail::allocate(sizes.vec(), options.dtype_or(default_dtype), device);
-  fill(t.impl());
+  if (t.impl().has_values()) fill(t.impl());
+  if (origin == Origin::Host && device.is_mps()) {
+    detail::copy_between(Device(DeviceType::CPU), device, detail::nbytes(t));
+  } else {
+    detail::launch({op, 0, detail::nbytes(t)}, device);
+  }
   if (options.requires_grad()) t.set_requires_grad(true);
   return t;
 }
@@ -45,7 +57,7 @@ Tensor from_list(std::initializer_list<T> values, const TensorOptions& options,
                  ScalarType default_dtype, bool scalar = false) {
   const std::vector<std::int64_t> sizes =
       scalar ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{static_cast<std::int64_t>(values.size())};
-  return make(sizes, options, default_dtype,
+  return make(sizes, options, default_dtype, "aten::tensor", Origin::Host,
               [&](TensorImpl& t) {
                 std::int64_t i = 0;
                 detail::visit_dtype(t.dtype, [&](auto tag) {
@@ -58,20 +70,23 @@ Tensor from_list(std::initializer_list<T> values, const TensorOptions& options,
 }  // namespace
 
 Tensor zeros(IntArrayRef sizes, TensorOptions options) {
-  return make(sizes, options, ScalarType::Float, [](TensorImpl& t) { fill_value(t, 0); });
+  return make(sizes, options, ScalarType::Float, "aten::zeros", Origin::Kernel,
+              [](TensorImpl& t) { fill_value(t, 0); });
 }
 
 Tensor ones(IntArrayRef sizes, TensorOptions options) {
-  return make(sizes, options, ScalarType::Float, [](TensorImpl& t) { fill_value(t, 1); });
+  return make(sizes, options, ScalarType::Float, "aten::ones", Origin::Kernel,
+              [](TensorImpl& t) { fill_value(t, 1); });
 }
 
 Tensor full(IntArrayRef sizes, double value, TensorOptions options) {
-  return make(sizes, options, ScalarType::Float, [&](TensorImpl& t) { fill_value(t, value); });
+  return make(sizes, options, ScalarType::Float, "aten::full", Origin::Kernel,
+              [&](TensorImpl& t) { fill_value(t, value); });
 }
 
 Tensor randn(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "normal_kernel_cpu");
-  return make(sizes, options, ScalarType::Float, [](TensorImpl& t) {
+  return make(sizes, options, ScalarType::Float, "aten::normal_", Origin::Kernel, [](TensorImpl& t) {
     detail::Process& p = detail::process();
     detail::fill_standard_normal(t.data<float>(), t.numel(), p.cpu_generator, p.cpu_kernels());
   });
@@ -79,7 +94,7 @@ Tensor randn(IntArrayRef sizes, TensorOptions options) {
 
 Tensor rand(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "check_uniform_bounds");
-  return make(sizes, options, ScalarType::Float, [](TensorImpl& t) {
+  return make(sizes, options, ScalarType::Float, "aten::uniform_", Origin::Kernel, [](TensorImpl& t) {
     detail::Process& p = detail::process();
     detail::fill_uniform(t.data<float>(), t.numel(), p.cpu_generator, 0.0, 1.0, p.cpu_kernels());
   });
@@ -93,7 +108,7 @@ Tensor arange(std::int64_t start, std::int64_t end, std::int64_t step, TensorOpt
     throw Error("upper bound and larger bound inconsistent with step sign");
   }
   const std::int64_t count = (end - start + step - (step > 0 ? 1 : -1)) / step;
-  return make({count}, options, ScalarType::Long, [&](TensorImpl& t) {
+  return make({count}, options, ScalarType::Long, "aten::arange", Origin::Kernel, [&](TensorImpl& t) {
     detail::visit_dtype(t.dtype, [&](auto tag) {
       using T = decltype(tag);
       for (std::int64_t i = 0; i < count; ++i) t.data<T>()[i] = static_cast<T>(start + i * step);

@@ -1,7 +1,7 @@
 // The "host" profile: this computer, read from the operating system when first asked. On a
 // Mac it models the native build of PyTorch there; on anything else, PyTorch's wheel for that
 // platform, which has no MPS. The Apple-GPU speed of an unknown Mac is not measured: it takes
-// the smallest Apple GPU's numbers (M1, reference/mps-semantics.md section 7).
+// the smallest Apple GPU's numbers (an 8-core M1).
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -79,6 +79,10 @@ MachineProfile make_host_machine() {
   m.cpu_architecture = m.python_architecture;
   m.cpu_has_avx2 = cpu_has_avx2();
   m.memory_bytes = physical_memory();
+  // Not measured, to keep outputs deterministic: one core's worth of a modern CPU.
+  m.cpu_fp32_flops = 3e9 * (m.cpu_has_avx2 || arm ? 32 : 16);
+  m.cpu_memory_bandwidth = 20e9;
+  m.cpu_op_seconds = 1e-6;
 #if defined(__APPLE__)
   m.os = OperatingSystem::MacOS;
   m.os_version = macos_version();

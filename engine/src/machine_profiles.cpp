@@ -1,13 +1,25 @@
 // The named machine profiles. Sources, by the tag in each comment:
-//   [seed-003]   the nanoGPT measurements of the course (M3 Max, 64 GB, macOS Sequoia 15.6.1)
-//   [ref-7]      reference/mps-semantics.md section 7 (Apple-silicon numbers, with their own
-//                sources: Apple press pages, hmc-tech.com, llama.cpp and Ollama logs)
+//   [seed-003]   "State of PyTorch Metal support" (2025-09-02): nanoGPT shakespeare-char on a
+//                MacBook Pro M3 Max, 64 GB, macOS Sequoia 15.6.1: ~221 ms/iter on mps, ~1986 on cpu
+//   [apple]      Apple's technical specifications (memory bandwidth, GPU cores)
+//   [hmc-tech]   hmc-tech.com's GPU tables: FP32 peak from cores x ALUs x clock (third-party)
+//   [wss]        MTLDevice.recommendedMaxWorkingSetSize as logged by llama.cpp and by PyTorch's
+//                out-of-memory reports: 2/3 of RAM up to 32 GB (8 GB Macs report a cap of
+//                9.07 GB = 1.7 x 5.33 GiB, lllyasviel/Fooocus#1271), 49152 MiB on 64 GB
+//                (ggml-org/llama.cpp#1870), about the VRAM on discrete GPUs (4 GB Vega 20:
+//                "max allowed: 6.77 GB", run-llama/llama_index#8743)
 //   [pt-82707]   pytorch/pytorch#82707: ~3 us of GPU time per trivial kernel (M1 Max)
-//   [pt-148219]  pytorch/pytorch#148219: ~20 us host dispatch per MPSGraph op (M1 Pro, 2025)
-//   [gemm-base]  reference/build-and-gemm-baseline.md (the course's Linux build machine)
+//   [pt-148219]  pytorch/pytorch#148219: ~20 us host dispatch per MPSGraph op, 0.9 us for a
+//                tiny op on the cpu (M1 Pro, 2025)
+//   [zen4-box]   measured on a 2-core AMD EPYC (Zen 4) Linux VM: 3.59 GHz sustained, an FMA
+//                loop at 230 GFLOP/s on 2 cores, PyTorch eager at ~1.2 us per small add
 //   [scenario]   a course scenario, not a measurement: what else is open on the machine
-// The two overhead constants are M1-era measurements reused for every Apple GPU; the timing
-// model calibrates them against [seed-003].
+//   [cores]      peak = performance cores x clock x 32 FP32 FLOP per cycle (four 128-bit FMA
+//                pipes on Apple's cores, two 256-bit ones on AVX2 x86), from the vendors' core
+//                counts and clocks; an estimate of the hardware, not a measurement of PyTorch
+//   [estimate]   a plausible figure with no published measurement behind it; the cost model's
+//                efficiency factors, fitted to [seed-003], absorb its error
+// The two MPS overhead constants are M1-era measurements reused for every Apple GPU.
 
 #include <string>
 
@@ -21,6 +33,7 @@ constexpr std::uint64_t kMiB = 1ULL << 20;
 
 constexpr double kAppleKernelLaunch = 3e-6;     // [pt-82707]
 constexpr double kAppleHostDispatch = 20e-6;    // [pt-148219]
+constexpr double kEagerCpuOp = 0.9e-6;          // [pt-148219] a 1-element op on the cpu
 
 MachineProfile m3_max_64gb() {
   MachineProfile m;
@@ -32,14 +45,17 @@ MachineProfile m3_max_64gb() {
   m.python_architecture = Architecture::Arm64;
   m.torch_built_with_mps = true;  // the macOS arm64 wheels are built with MPS
   m.gpu = GpuSpec{.name = "Apple M3 Max",
-                  .fp32_flops = 14.32e12,       // [ref-7] 40-core GPU at 1398 MHz, third-party
-                  .memory_bandwidth = 400e9};   // [ref-7] Apple: 400 GB/s
+                  .fp32_flops = 14.32e12,       // [hmc-tech] 40-core GPU at 1398 MHz
+                  .memory_bandwidth = 400e9};   // [apple] 400 GB/s
   m.unified_memory = true;
   m.memory_bytes = 64 * kGiB;                     // [seed-003]
-  m.recommended_working_set_bytes = 49152 * kMiB;  // [ref-7] 64 GB reports 49152 MiB (3/4)
+  m.recommended_working_set_bytes = 49152 * kMiB;  // [wss] 3/4 of 64 GB
   m.other_apps_bytes = 8 * kGiB;                   // [scenario] macOS, a browser, an IDE
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
+  m.cpu_fp32_flops = 12 * 4.05e9 * 32;  // [cores] 12 performance cores at 4.05 GHz
+  m.cpu_memory_bandwidth = 200e9;       // [estimate] half of the 400 GB/s the chip offers
+  m.cpu_op_seconds = kEagerCpuOp;
   return m;
 }
 
@@ -53,15 +69,17 @@ MachineProfile m1_8gb() {
   m.python_architecture = Architecture::Arm64;
   m.torch_built_with_mps = true;
   m.gpu = GpuSpec{.name = "Apple M1",
-                  .fp32_flops = 2.6e12,          // [ref-7] 8-core M1
-                  .memory_bandwidth = 68.25e9};  // [ref-7] LPDDR4X-4266
+                  .fp32_flops = 2.6e12,          // [hmc-tech] 8-core M1
+                  .memory_bandwidth = 68.25e9};  // [apple] LPDDR4X-4266
   m.unified_memory = true;
   m.memory_bytes = 8 * kGiB;
-  // [ref-7] 2/3 of RAM up to 32 GB; 8 GB Macs report a 9.07 GB cap = 1.7 x 5.33 GiB.
-  m.recommended_working_set_bytes = 8 * kGiB * 2 / 3;
+  m.recommended_working_set_bytes = 8 * kGiB * 2 / 3;  // [wss] 5.33 GiB
   m.other_apps_bytes = 3 * kGiB;  // [scenario] macOS and a browser
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
+  m.cpu_fp32_flops = 4 * 3.2e9 * 32;  // [cores] 4 performance cores at 3.2 GHz
+  m.cpu_memory_bandwidth = 60e9;      // [estimate] most of the chip's 68 GB/s
+  m.cpu_op_seconds = kEagerCpuOp;
   return m;
 }
 
@@ -79,9 +97,11 @@ MachineProfile intel_mac_macos12() {
   m.gpu = GpuSpec{.name = "AMD Radeon Pro Vega 20"};
   m.unified_memory = false;  // a discrete GPU with its own 4 GB of video memory
   m.memory_bytes = 16 * kGiB;
-  // [ref-7] discrete GPUs report about their VRAM: "max allowed: 6.77 GB" = 1.7 x 3.98 GiB.
-  m.recommended_working_set_bytes = 4076 * kMiB;
+  m.recommended_working_set_bytes = 4076 * kMiB;  // [wss] 3.98 GiB
   m.other_apps_bytes = 4 * kGiB;  // [scenario]
+  m.cpu_fp32_flops = 6 * 2.6e9 * 32;  // [cores] 6 cores at 2.6 GHz (Core i7-8850H)
+  m.cpu_memory_bandwidth = 30e9;      // [estimate] dual-channel DDR4-2400
+  m.cpu_op_seconds = kEagerCpuOp;
   return m;
 }
 
@@ -92,11 +112,14 @@ MachineProfile linux_x86_64() {
   m.os = OperatingSystem::Linux;
   m.cpu_architecture = Architecture::X86_64;
   m.python_architecture = Architecture::X86_64;
-  m.cpu_has_avx2 = true;            // [gemm-base] Zen 4
+  m.cpu_has_avx2 = true;            // [zen4-box]
   m.torch_built_with_mps = false;   // Linux wheels are built without MPS
   m.unified_memory = false;         // no GPU at all
-  m.memory_bytes = 24 * kGiB;       // [gemm-base]
+  m.memory_bytes = 24 * kGiB;       // [zen4-box]
   m.other_apps_bytes = 1 * kGiB;    // [scenario]
+  m.cpu_fp32_flops = 229.8e9;       // [zen4-box] 2 cores x 3.59 GHz x 32
+  m.cpu_memory_bandwidth = 40e9;    // [estimate]
+  m.cpu_op_seconds = 1.2e-6;        // [zen4-box]
   return m;
 }
 
@@ -113,14 +136,17 @@ MachineProfile rosetta_x86_64() {
   // profile models an x86_64 build compiled without MPS, as many such installs were.
   m.torch_built_with_mps = false;
   m.gpu = GpuSpec{.name = "Apple M2",
-                  .fp32_flops = 3.6e12,          // [ref-7] 10-core M2
-                  .memory_bandwidth = 100e9};    // [ref-7]
+                  .fp32_flops = 3.6e12,          // [hmc-tech] 10-core M2
+                  .memory_bandwidth = 100e9};    // [apple]
   m.unified_memory = true;
   m.memory_bytes = 16 * kGiB;
-  m.recommended_working_set_bytes = 16 * kGiB * 2 / 3;  // [ref-7] 10922.67 MiB on 16 GB
+  m.recommended_working_set_bytes = 16 * kGiB * 2 / 3;  // [wss] 10922.67 MiB
   m.other_apps_bytes = 4 * kGiB;  // [scenario]
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
+  m.cpu_fp32_flops = 4 * 3.5e9 * 16;  // [cores] 4 cores at 3.5 GHz, SSE only (no AVX under Rosetta)
+  m.cpu_memory_bandwidth = 60e9;      // [estimate]
+  m.cpu_op_seconds = 2 * kEagerCpuOp; // [estimate] translated code runs the overhead slower
   return m;
 }
 

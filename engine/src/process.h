@@ -2,6 +2,7 @@
 // The state of one simulated process: the machine it runs on and what PyTorch creates once per
 // process. sim::restart() replaces it wholesale, as starting a new Python process would.
 
+#include <cstdint>
 #include <optional>
 
 #include "engine/machine.h"
@@ -10,12 +11,20 @@
 
 namespace engine::detail {
 
+// The two clocks of the emulated MPS stream, in seconds since the process started.
+struct Timeline {
+  double host_now = 0;     // the host's clock: time.perf_counter()
+  double device_free = 0;  // when the MPS queue finishes the last work queued on it
+};
+
 struct Process {
   explicit Process(const MachineProfile& profile) : machine(profile) {}
 
   MachineProfile machine;  // a copy: the caller's profile need not outlive the process
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
+  Timeline timeline;
+  std::int64_t next_event_id = 1;  // torch.mps.Event ids, as MPSEventPool hands them out
 
   CpuKernels cpu_kernels() const {
     if (machine.python_architecture == Architecture::Arm64) return CpuKernels::Arm64;

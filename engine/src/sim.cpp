@@ -4,6 +4,8 @@
 
 #include "engine/errors.h"
 #include "process.h"
+#include "runtime/trace.h"
+#include "tensor_impl.h"
 
 namespace engine {
 namespace detail {
@@ -21,6 +23,7 @@ const MachineProfile& machine() { return detail::process().machine; }
 
 void use_machine(const MachineProfile& profile) {
   detail::process() = detail::Process(profile);
+  detail::trace_new_process();
 }
 
 void use_machine(std::string_view name) {
@@ -33,6 +36,15 @@ void use_machine(std::string_view name) {
 }
 
 void restart() { use_machine(machine()); }
+
+namespace {
+thread_local int g_shape_only_depth = 0;
+}  // namespace
+
+ShapeOnlyGuard::ShapeOnlyGuard() { ++g_shape_only_depth; }
+ShapeOnlyGuard::~ShapeOnlyGuard() { --g_shape_only_depth; }
+bool shape_only_mode() { return g_shape_only_depth > 0; }
+bool is_shape_only(const Tensor& t) { return t.impl().storage == nullptr; }
 
 }  // namespace sim
 }  // namespace engine

@@ -13,6 +13,7 @@
 #include "engine/ops.h"
 #include "kernels/kernels.h"
 #include "ops/broadcast.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine {
@@ -20,7 +21,8 @@ namespace {
 
 // The same values with another dtype or on another device: always a new tensor.
 Tensor convert(const Tensor& t, ScalarType dtype, Device device) {
-  Tensor out = detail::allocate(t.sizes().vec(), dtype, device);
+  Tensor out = detail::allocate(t.sizes().vec(), dtype, device, detail::have_values({&t}));
+  if (!out.impl().has_values()) return out;
   detail::visit_dtype(t.scalar_type(), [&](auto from_tag) {
     using From = decltype(from_tag);
     detail::visit_dtype(dtype, [&](auto to_tag) {
@@ -66,6 +68,7 @@ Tensor Tensor::to(Device target) const {
   const Device landing = detail::check_device_usable(target);
   if (landing == device()) return *this;
   Tensor out = convert(*this, scalar_type(), landing);
+  detail::copy_between(device(), landing, detail::nbytes(*this));
   if (detail::should_record({this})) {
     const Device source = device();
     detail::record(out, "ToCopyBackward0", {*this},
@@ -75,7 +78,10 @@ Tensor Tensor::to(Device target) const {
 }
 
 Tensor Tensor::to(ScalarType dtype) const {
-  return dtype == scalar_type() ? *this : convert(*this, dtype, device());
+  if (dtype == scalar_type()) return *this;
+  Tensor out = convert(*this, dtype, device());
+  detail::launch({"aten::_to_copy", 0, detail::nbytes(*this) + detail::nbytes(out)}, device());
+  return out;
 }
 
 template <typename T>
@@ -83,6 +89,8 @@ T Tensor::item() const {
   if (numel() != 1) {
     throw Error("a Tensor with " + std::to_string(numel()) + " elements cannot be converted to Scalar");
   }
+  detail::require_values(*this, "item()");
+  if (is_mps()) detail::copy_between(device(), Device(DeviceType::CPU), detail::nbytes(*this));
   T value{};
   detail::visit_dtype(scalar_type(), [&](auto tag) {
     using Stored = decltype(tag);
@@ -121,24 +129,31 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
                 detail::sizes_string(detail::broadcast_shape(sizes(), other.sizes())));
   }
   const Tensor scaled = alpha == 1.0 ? other : other * alpha;
-  float* self = impl().data<float>();
-  kernels::binary(kernels::BinaryOp::Add, self, detail::broadcast_strides(sizes(), shape),
-                  scaled.impl().data<float>(), detail::broadcast_strides(scaled.sizes(), shape),
-                  self, shape);
+  if (detail::have_values({this, &scaled})) {
+    float* self = impl().data<float>();
+    kernels::binary(kernels::BinaryOp::Add, self, detail::broadcast_strides(sizes(), shape),
+                    scaled.impl().data<float>(), detail::broadcast_strides(scaled.sizes(), shape),
+                    self, shape);
+  }
+  detail::launch({"aten::add_.Tensor", 0, 2 * detail::nbytes(*this) + detail::nbytes(scaled)}, device());
   return *this;
 }
 
 Tensor& Tensor::mul_(double factor) {
   check_in_place(*this);
-  float* values = impl().data<float>();
-  kernels::binary_scalar(kernels::BinaryOp::Mul, values, static_cast<float>(factor), false, values,
-                         numel());
+  if (impl().has_values()) {
+    float* values = impl().data<float>();
+    kernels::binary_scalar(kernels::BinaryOp::Mul, values, static_cast<float>(factor), false,
+                           values, numel());
+  }
+  detail::launch({"aten::mul_.Scalar", 0, 2 * detail::nbytes(*this)}, device());
   return *this;
 }
 
 Tensor& Tensor::zero_() {
   check_in_place(*this);
-  std::fill_n(impl().data<float>(), numel(), 0.0f);
+  if (impl().has_values()) std::fill_n(impl().data<float>(), numel(), 0.0f);
+  detail::launch({"aten::zero_", 0, detail::nbytes(*this)}, device());
   return *this;
 }
 
@@ -152,6 +167,7 @@ T* Tensor::data_ptr() const {
     throw Error("data_ptr() of a " + device().str() +
                 " tensor is a device address that host code must not read; use .cpu() first");
   }
+  detail::require_values(*this, "data_ptr()");
   return impl().data<T>();
 }
 

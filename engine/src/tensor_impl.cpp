@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/errors.h"
+#include "engine/sim.h"
 
 namespace engine {
 
@@ -28,7 +29,8 @@ std::int64_t TensorImpl::numel() const { return product(sizes); }
 
 namespace detail {
 
-Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device) {
+Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device,
+                bool with_values) {
   for (std::int64_t s : sizes) {
     if (s < 0) {
       throw Error("Trying to create tensor with negative dimension " + std::to_string(s) + ": " +
@@ -37,11 +39,31 @@ Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device
   }
   auto impl = std::make_shared<TensorImpl>();
   const std::int64_t n = product(sizes);
-  impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(n) * element_size(dtype));
+  if (with_values && !sim::shape_only_mode()) {
+    impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(n) * element_size(dtype));
+  }
   impl->sizes = std::move(sizes);
   impl->dtype = dtype;
   impl->device = device;
   return Tensor(std::move(impl));
+}
+
+bool have_values(std::initializer_list<const Tensor*> tensors) {
+  for (const Tensor* t : tensors) {
+    if (t->defined() && !t->impl().has_values()) return false;
+  }
+  return true;
+}
+
+double nbytes(const Tensor& t) {
+  return static_cast<double>(t.numel()) * static_cast<double>(element_size(t.scalar_type()));
+}
+
+void require_values(const Tensor& t, const char* what) {
+  if (!t.impl().has_values()) {
+    throw Error(std::string(what) + " needs values, and this tensor is shape-only (made under "
+                "sim::ShapeOnlyGuard): it has a shape, a device and a cost, but no values");
+  }
 }
 
 Tensor share_values(const Tensor& t, std::vector<std::int64_t> sizes, std::int64_t offset) {

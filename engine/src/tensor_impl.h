@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -42,6 +43,7 @@ struct TensorImpl {
   std::shared_ptr<autograd::Node> grad_fn;
 
   std::int64_t numel() const;
+  bool has_values() const noexcept { return storage != nullptr; }  // false: shape-only
   template <typename T>
   T* data() const {
     return reinterpret_cast<T*>(storage->data()) + offset;
@@ -64,7 +66,15 @@ decltype(auto) visit_dtype(ScalarType dtype, F&& f) {
 }
 
 // A new tensor with uninitialised values; `device` must already be usable (see availability.h).
-Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device);
+// Shape-only (no values) when `with_values` is false or a sim::ShapeOnlyGuard is alive.
+Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device,
+                bool with_values = true);
+// Whether every one of these tensors has values, so an operation on them computes some.
+bool have_values(std::initializer_list<const Tensor*> tensors);
+// The bytes of a tensor's values, for the cost model.
+double nbytes(const Tensor& t);
+// Refuses to read a shape-only tensor's values, naming what tried.
+void require_values(const Tensor& t, const char* what);
 // A new tensor over the same values as `t` (a view), starting `offset` elements further in,
 // outside any autograd graph.
 Tensor share_values(const Tensor& t, std::vector<std::int64_t> sizes, std::int64_t offset = 0);

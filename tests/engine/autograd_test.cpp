@@ -46,7 +46,8 @@ TEST_CASE("a value used twice receives the sum of both gradients") {
 TEST_CASE("nodes carry PyTorch's names") {
   engine::sim::restart();
   Tensor w = engine::ones({2, 3}, engine::requires_grad());
-  CHECK((w * 2.0).grad_fn()->name() == "MulBackward1");
+  CHECK((w * 2.0).grad_fn()->name() == "MulBackward0");  // Python's name for t * 2
+  CHECK((2.0 - w).grad_fn()->name() == "RsubBackward1");
   CHECK((w * w).grad_fn()->name() == "MulBackward0");
   CHECK(w.sum().grad_fn()->name() == "SumBackward0");
   CHECK(w.mean({1}).grad_fn()->name() == "MeanBackward1");

@@ -7,7 +7,7 @@
 
 namespace py = engine::py;
 
-// The expected strings are what Python 3.11 prints (reference/pytorch-reference-outputs.md 3.4).
+// The expected strings are what Python 3.11 prints for the same values.
 TEST_CASE("bools and numbers print as Python's print() shows them") {
   CHECK(py::str(true) == "True");
   CHECK(py::str(false) == "False");

@@ -25,4 +25,5 @@
 #include "engine/sim.h"
 #include "engine/tensor.h"
 #include "engine/tensor_options.h"
+#include "engine/time.h"
 #include "engine/version.h"

@@ -10,6 +10,7 @@
 #include "engine/device.h"
 #include "engine/int_array_ref.h"
 #include "engine/scalar_type.h"
+#include "engine/tensor.h"
 
 namespace engine::py {
 
@@ -19,6 +20,10 @@ std::string str(double value);  // repr(float): shortest round-trip, "12.0", "1e
 std::string str(std::string_view value);
 std::string str(const Device& device);
 std::string str(ScalarType dtype);  // "torch.float32"
+// repr(tensor) / str(tensor): "tensor([1.0000, 2.5000], device='mps:0')". Reading a tensor on
+// mps waits for the device.
+std::string repr(const Tensor& t);
+std::string str(const Tensor& t);
 
 template <std::integral T>
   requires(!std::same_as<T, bool> && !std::same_as<T, char>)

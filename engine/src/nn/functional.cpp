@@ -11,6 +11,7 @@
 #include "engine/errors.h"
 #include "engine/ops.h"
 #include "kernels/kernels.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -26,6 +27,31 @@ Device linear_device(const Tensor& input, const Tensor& weight, const Tensor& bi
   }
   return bias.defined() ? detail::common_device({&input, &weight, &bias})
                         : detail::common_device({&input, &weight});
+}
+
+// dx = g W, dW = g^T x, db = the sum of g over the rows: two matrix products and a reduction.
+std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
+                                    bool with_bias, std::int64_t rows, std::int64_t in,
+                                    std::int64_t out, double flops) {
+  const Device device = g.device();
+  const bool values = detail::have_values({&g, &input, &weight});
+  Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
+  Tensor dw = detail::allocate({out, in}, ScalarType::Float, device, values);
+  detail::launch({"aten::mm", flops, detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)}, device);
+  detail::launch({"aten::mm", flops, detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)}, device);
+  if (values) {
+    const float* gd = g.impl().data<float>();
+    kernels::matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
+    kernels::matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(), out, rows, in);
+  }
+  std::vector<Tensor> grads{dx, dw};
+  if (with_bias) {
+    Tensor db = detail::allocate({out}, ScalarType::Float, device, values);
+    detail::launch({"aten::sum.dim_IntList", 0, detail::nbytes(g)}, device);
+    if (values) kernels::sum_over_axis(g.impl().data<float>(), db.impl().data<float>(), 1, rows, out);
+    grads.push_back(db);
+  }
+  return grads;
 }
 
 }  // namespace
@@ -44,29 +70,22 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   const std::int64_t rows = input.numel() / in;
   std::vector<std::int64_t> out_shape = input.sizes().vec();
   out_shape.back() = out;
-  Tensor result = detail::allocate(out_shape, ScalarType::Float, device);
-  kernels::linear(input.impl().data<float>(), weight.impl().data<float>(),
-                  bias.defined() ? bias.impl().data<float>() : nullptr,
-                  result.impl().data<float>(), rows, in, out);
+  const bool values = detail::have_values({&input, &weight, &bias});
+  Tensor result = detail::allocate(out_shape, ScalarType::Float, device, values);
+  if (values) {
+    kernels::linear(input.impl().data<float>(), weight.impl().data<float>(),
+                    bias.defined() ? bias.impl().data<float>() : nullptr,
+                    result.impl().data<float>(), rows, in, out);
+  }
+  const double flops = 2.0 * static_cast<double>(rows * in * out);
+  detail::launch({bias.defined() ? "aten::addmm" : "aten::mm", flops,
+                  detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)}, device);
   if (!detail::should_record({&input, &weight, &bias})) return result;
   std::vector<Tensor> inputs{input, weight};
   if (bias.defined()) inputs.push_back(bias);
   detail::record(result, bias.defined() ? "AddmmBackward0" : "MmBackward0", inputs,
-                 [input, weight, bias, rows, in, out](const Tensor& g) {
-                   // dx = g W, dW = g^T x, db = the sum of g over the rows
-                   Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, g.device());
-                   Tensor dw = detail::allocate({out, in}, ScalarType::Float, g.device());
-                   const float* gd = g.impl().data<float>();
-                   kernels::matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
-                   kernels::matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(),
-                                                out, rows, in);
-                   std::vector<Tensor> grads{dx, dw};
-                   if (bias.defined()) {
-                     Tensor db = detail::allocate({out}, ScalarType::Float, g.device());
-                     kernels::sum_over_axis(gd, db.impl().data<float>(), 1, rows, out);
-                     grads.push_back(db);
-                   }
-                   return grads;
+                 [input, weight, bias, rows, in, out, flops](const Tensor& g) {
+                   return linear_backward(g, input, weight, bias.defined(), rows, in, out, flops);
                  });
   return result;
 }

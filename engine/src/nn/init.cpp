@@ -5,6 +5,7 @@
 #include "engine/errors.h"
 #include "process.h"
 #include "random/samplers.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine::nn::init {
@@ -14,6 +15,8 @@ void uniform_(const Tensor& tensor, double from, double to) {
     throw Error("the course engine initialises parameters on the cpu; move the module after");
   }
   detail::Process& p = detail::process();
+  detail::launch({"aten::uniform_", 0, detail::nbytes(tensor)}, tensor.device());
+  if (!detail::have_values({&tensor})) return;  // a shape-only parameter: its cost only
   detail::fill_uniform(tensor.data_ptr<float>(), tensor.numel(), p.cpu_generator, from, to,
                        p.cpu_kernels());
 }

@@ -8,6 +8,7 @@
 #include "engine/errors.h"
 #include "engine/nn/functional.h"
 #include "engine/ops.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -27,10 +28,12 @@ void check_targets(const Tensor& input, const Tensor& target) {
     throw ValueError("Expected input batch_size (" + std::to_string(input.size(0)) +
                      ") to match target batch_size (" + std::to_string(target.numel()) + ").");
   }
+  if (!detail::have_values({&target})) return;
   const std::int64_t classes = input.size(1);
-  for (std::int64_t t : target.to_vector<std::int64_t>()) {
-    if (t != kIgnoreIndex && (t < 0 || t >= classes)) {
-      throw IndexError("Target " + std::to_string(t) + " is out of bounds.");
+  const std::int64_t* labels = target.impl().data<std::int64_t>();
+  for (std::int64_t i = 0; i < target.numel(); ++i) {
+    if (labels[i] != kIgnoreIndex && (labels[i] < 0 || labels[i] >= classes)) {
+      throw IndexError("Target " + std::to_string(labels[i]) + " is out of bounds.");
     }
   }
 }
@@ -40,26 +43,35 @@ void check_targets(const Tensor& input, const Tensor& target) {
 Tensor nll_loss(const Tensor& input, const Tensor& target) {
   const Device device = detail::common_device({&input, &target});
   check_targets(input, target);
-  const std::vector<std::int64_t> labels = target.to_vector<std::int64_t>();
+  const bool values = detail::have_values({&input, &target});
+  Tensor loss = detail::allocate({}, ScalarType::Float, device, values);
+  detail::launch({"aten::nll_loss_forward", 0, detail::nbytes(target) * 2}, device);
   const std::int64_t classes = input.size(1);
-  const float* logp = input.impl().data<float>();
-  double total = 0;
+  std::vector<std::int64_t> labels;
   std::int64_t counted = 0;
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    if (labels[i] == kIgnoreIndex) continue;
-    total -= logp[static_cast<std::int64_t>(i) * classes + labels[i]];
-    ++counted;
+  if (values) {
+    const std::int64_t* t = target.impl().data<std::int64_t>();
+    labels.assign(t, t + target.numel());
+    const float* logp = input.impl().data<float>();
+    double total = 0;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      if (labels[i] == kIgnoreIndex) continue;
+      total -= logp[static_cast<std::int64_t>(i) * classes + labels[i]];
+      ++counted;
+    }
+    loss.impl().data<float>()[0] = static_cast<float>(total / static_cast<double>(counted));  // 0/0 = nan, as PyTorch
   }
-  Tensor loss = detail::allocate({}, ScalarType::Float, device);
-  loss.impl().data<float>()[0] = static_cast<float>(total / static_cast<double>(counted));  // 0/0 = nan, as PyTorch
   if (!detail::should_record({&input})) return loss;
   detail::record(loss, "NllLossBackward0", {input, target},
                  [input, labels, classes, counted](const Tensor& g) {
                    Tensor grad = zeros_like(input);
-                   const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);
-                   float* out = grad.impl().data<float>();
-                   for (std::size_t i = 0; i < labels.size(); ++i) {
-                     if (labels[i] != kIgnoreIndex) out[static_cast<std::int64_t>(i) * classes + labels[i]] = scale;
+                   detail::launch({"aten::nll_loss_backward", 0, detail::nbytes(input)}, g.device());
+                   if (detail::have_values({&g, &grad})) {
+                     const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);
+                     float* out = grad.impl().data<float>();
+                     for (std::size_t i = 0; i < labels.size(); ++i) {
+                       if (labels[i] != kIgnoreIndex) out[static_cast<std::int64_t>(i) * classes + labels[i]] = scale;
+                     }
                    }
                    return std::vector<Tensor>{grad, Tensor()};
                  });

@@ -11,6 +11,7 @@ struct CommandLine {
   std::string machine;
   std::string cell;
   std::string source;  // read the lesson from here instead of where it was built from
+  std::string trace;   // write a Chrome trace of the simulated timelines here
   bool verify = false;
   bool minimal = false;
   bool list_machines = false;

@@ -12,6 +12,7 @@
 #include "command_line.h"
 #include "engine/errors.h"
 #include "engine/machine.h"
+#include "engine/sim.h"
 #include "run_config.h"
 #include "session.h"
 
@@ -87,9 +88,19 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
-    return run_cells(config);
+    if (!options.trace.empty()) engine::sim::start_tracing();
+    const int status = run_cells(config);
+    if (!options.trace.empty()) {
+      engine::sim::write_trace(options.trace);
+      std::cerr << program << ": wrote the trace to " << options.trace
+                << " (open it in Perfetto: ui.perfetto.dev)\n";
+    }
+    return status;
   } catch (const FormatError& e) {
     std::cerr << e.what() << '\n';
+    return 2;
+  } catch (const engine::Error& e) {
+    std::cerr << program << ": " << e.what() << '\n';
     return 2;
   }
 }

@@ -128,6 +128,13 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
 }
 
 Session& Session::active() { return *g_active; }
+
+std::string Session::lesson_name() const {
+  const std::string& path = lesson_.path;
+  const auto slash = path.find_last_of('/');
+  const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+  return file.substr(0, file.find_last_of('.'));
+}
 void Session::activate(Session* session) { g_active = session; }
 
 const Cell& Session::cell_registered_at(int line) const {
@@ -172,6 +179,7 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
   Session& session = Session::active();
   CellRun run{.cell = &session.cell_registered_at(line)};
   sim::use_machine(session.machine());  // every cell starts in a fresh simulated process
+  sim::label_process(session.lesson_name() + "/" + run.cell->name);
   {
     OutputCapture capture;
     try {

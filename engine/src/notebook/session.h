@@ -41,6 +41,8 @@ class Session {
   static void activate(Session* session);
 
   const LessonSource& lesson() const noexcept { return lesson_; }
+  // The lesson file's name without directory and extension: "05_timing".
+  std::string lesson_name() const;
   const MachineProfile& machine() const noexcept { return *machine_; }
 
   const Cell& cell_registered_at(int line) const;

@@ -1,23 +1,46 @@
 // torch.equal, torch.isfinite and Tensor.all: questions about values rather than arithmetic.
+// equal and all return a host bool, so on mps they wait for the device, as PyTorch's do.
 
 #include <cmath>
 
 #include "device_checks.h"
 #include "engine/ops.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine {
+namespace {
+
+// The values as doubles, read directly: the caller has charged the read.
+std::vector<double> host_values(const Tensor& t) {
+  detail::require_values(t, "reading values");
+  std::vector<double> out(static_cast<std::size_t>(t.numel()));
+  detail::visit_dtype(t.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* values = t.impl().data<T>();
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(values[i]);
+  });
+  return out;
+}
+
+void read_back(const Tensor& t, const char* op) {
+  detail::launch({op, 0, detail::nbytes(t)}, t.device());
+  if (t.is_mps()) detail::copy_between(t.device(), Device(DeviceType::CPU), 1);
+}
+
+}  // namespace
 
 bool equal(const Tensor& a, const Tensor& b) {
   detail::common_device({&a, &b});
   if (a.sizes() != b.sizes()) return false;
-  const std::vector<float> av = a.to(ScalarType::Float).to_vector<float>();
-  const std::vector<float> bv = b.to(ScalarType::Float).to_vector<float>();
-  return av == bv;
+  read_back(a, "aten::equal");
+  return host_values(a) == host_values(b);
 }
 
 Tensor isfinite(const Tensor& t) {
-  Tensor out = detail::allocate(t.sizes().vec(), ScalarType::Bool, t.device());
+  Tensor out = detail::allocate(t.sizes().vec(), ScalarType::Bool, t.device(), detail::have_values({&t}));
+  detail::launch({"aten::isfinite", 0, detail::nbytes(t) + detail::nbytes(out)}, t.device());
+  if (!out.impl().has_values()) return out;
   bool* result = out.impl().data<bool>();
   detail::visit_dtype(t.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
@@ -34,13 +57,11 @@ Tensor isfinite(const Tensor& t) {
 }
 
 bool all(const Tensor& t) {
-  bool every = true;
-  detail::visit_dtype(t.scalar_type(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* values = t.impl().data<T>();
-    for (std::int64_t i = 0; i < t.numel() && every; ++i) every = values[i] != T{};
-  });
-  return every;
+  read_back(t, "aten::all");
+  for (double v : host_values(t)) {
+    if (v == 0) return false;
+  }
+  return true;
 }
 
 }  // namespace engine

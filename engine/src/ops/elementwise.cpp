@@ -10,6 +10,7 @@
 #include "engine/ops.h"
 #include "kernels/kernels.h"
 #include "ops/broadcast.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine {
@@ -17,12 +18,25 @@ namespace {
 
 using kernels::BinaryOp;
 
-Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device) {
+const char* aten_name(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "aten::add.Tensor";
+    case BinaryOp::Sub: return "aten::sub.Tensor";
+    case BinaryOp::Mul: return "aten::mul.Tensor";
+    case BinaryOp::Div: return "aten::div.Tensor";
+  }
+  return "";
+}
+
+Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device, const char* aten) {
   const std::vector<std::int64_t> shape = detail::broadcast_shape(a.sizes(), b.sizes());
-  Tensor out = detail::allocate(shape, ScalarType::Float, device);
-  kernels::binary(op, a.impl().data<float>(), detail::broadcast_strides(a.sizes(), shape),
-                  b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
-                  out.impl().data<float>(), shape);
+  Tensor out = detail::allocate(shape, ScalarType::Float, device, detail::have_values({&a, &b}));
+  if (out.impl().has_values()) {
+    kernels::binary(op, a.impl().data<float>(), detail::broadcast_strides(a.sizes(), shape),
+                    b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
+                    out.impl().data<float>(), shape);
+  }
+  detail::launch({aten, 0, detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)}, device);
   return out;
 }
 
@@ -31,7 +45,7 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name
   const Device device = detail::binary_device(a, b);
   detail::require_float(a, op_name);
   detail::require_float(b, op_name);
-  Tensor out = compute(op, a, b, device);
+  Tensor out = compute(op, a, b, device, aten_name(op));
   if (!detail::should_record({&a, &b})) return out;
   detail::record(out, node_name, {a, b}, [op, a, b](const Tensor& g) -> std::vector<Tensor> {
     switch (op) {
@@ -49,10 +63,12 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name
 Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_first,
                    const char* node_name) {
   detail::require_float(x, "arithmetic");
-  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device());
-  const auto s = static_cast<float>(scalar);
-  kernels::binary_scalar(op, x.impl().data<float>(), s, scalar_first, out.impl().data<float>(),
-                         x.numel());
+  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) {
+    kernels::binary_scalar(op, x.impl().data<float>(), static_cast<float>(scalar), scalar_first,
+                           out.impl().data<float>(), x.numel());
+  }
+  detail::launch({aten_name(op), 0, 2 * detail::nbytes(x)}, x.device());
   if (!detail::should_record({&x})) return out;
   detail::record(out, node_name, {x}, [op, x, scalar, scalar_first](const Tensor& g) {
     switch (op) {
@@ -68,11 +84,14 @@ Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_firs
 }
 
 Tensor filled_like(const Tensor& t, double value) {
-  Tensor out = detail::allocate(t.sizes().vec(), t.scalar_type(), t.device());
-  detail::visit_dtype(t.scalar_type(), [&](auto tag) {
-    using T = decltype(tag);
-    std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
-  });
+  Tensor out = detail::allocate(t.sizes().vec(), t.scalar_type(), t.device(), detail::have_values({&t}));
+  if (out.impl().has_values()) {
+    detail::visit_dtype(t.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
+    });
+  }
+  detail::launch({"aten::fill_", 0, detail::nbytes(out)}, t.device());
   return out;
 }
 
@@ -82,25 +101,32 @@ Tensor operator+(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Add
 Tensor operator-(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Sub, a, b, "sub", "SubBackward0"); }
 Tensor operator*(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Mul, a, b, "mul", "MulBackward0"); }
 Tensor operator/(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Div, a, b, "div", "DivBackward0"); }
-Tensor operator+(const Tensor& a, double b) { return with_scalar(BinaryOp::Add, a, b, false, "AddBackward1"); }
-Tensor operator-(const Tensor& a, double b) { return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward1"); }
-Tensor operator*(const Tensor& a, double b) { return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward1"); }
-Tensor operator/(const Tensor& a, double b) { return with_scalar(BinaryOp::Div, a, b, false, "DivBackward1"); }
-Tensor operator+(double a, const Tensor& b) { return with_scalar(BinaryOp::Add, b, a, true, "AddBackward1"); }
+// Node names as Python shows them: `t * 2` is a Tensor op with a wrapped scalar (MulBackward0),
+// `2 - t` is rsub (RsubBackward1), and `2 / t` is reciprocal(t) * 2 (MulBackward0).
+Tensor operator+(const Tensor& a, double b) { return with_scalar(BinaryOp::Add, a, b, false, "AddBackward0"); }
+Tensor operator-(const Tensor& a, double b) { return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward0"); }
+Tensor operator*(const Tensor& a, double b) { return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward0"); }
+Tensor operator/(const Tensor& a, double b) { return with_scalar(BinaryOp::Div, a, b, false, "DivBackward0"); }
+Tensor operator+(double a, const Tensor& b) { return with_scalar(BinaryOp::Add, b, a, true, "AddBackward0"); }
 Tensor operator-(double a, const Tensor& b) { return with_scalar(BinaryOp::Sub, b, a, true, "RsubBackward1"); }
-Tensor operator*(double a, const Tensor& b) { return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward1"); }
-Tensor operator/(double a, const Tensor& b) { return with_scalar(BinaryOp::Div, b, a, true, "DivBackward1"); }
+Tensor operator*(double a, const Tensor& b) { return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward0"); }
+Tensor operator/(double a, const Tensor& b) { return with_scalar(BinaryOp::Div, b, a, true, "MulBackward0"); }
 Tensor operator-(const Tensor& a) { return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0"); }
 
 Tensor relu(const Tensor& x) {
   detail::require_float(x, "relu");
-  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device());
-  kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
+  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
+  detail::launch({"aten::relu", 0, 2 * detail::nbytes(x)}, x.device());
   if (detail::should_record({&x})) {
     detail::record(out, "ReluBackward0", {x}, [x](const Tensor& g) {
-      Tensor grad = detail::allocate(x.sizes().vec(), ScalarType::Float, g.device());
-      kernels::relu_backward(g.impl().data<float>(), x.impl().data<float>(),
-                             grad.impl().data<float>(), x.numel());
+      Tensor grad = detail::allocate(x.sizes().vec(), ScalarType::Float, g.device(),
+                                     detail::have_values({&g, &x}));
+      if (grad.impl().has_values()) {
+        kernels::relu_backward(g.impl().data<float>(), x.impl().data<float>(),
+                               grad.impl().data<float>(), x.numel());
+      }
+      detail::launch({"aten::threshold_backward", 0, 3 * detail::nbytes(x)}, g.device());
       return std::vector<Tensor>{grad};
     });
   }

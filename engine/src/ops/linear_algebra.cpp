@@ -9,6 +9,7 @@
 #include "device_checks.h"
 #include "engine/errors.h"
 #include "kernels/kernels.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine {
@@ -65,12 +66,16 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, Device device) {
   std::vector<std::int64_t> out_shape = batches.out;
   out_shape.push_back(m);
   out_shape.push_back(n);
-  Tensor out = detail::allocate(out_shape, ScalarType::Float, device);
+  Tensor out = detail::allocate(out_shape, ScalarType::Float, device, detail::have_values({&a, &b}));
+  const std::int64_t count = product(batches.out);
+  detail::launch({count > 1 ? "aten::bmm" : "aten::mm", 2.0 * static_cast<double>(count * m * k * n),
+                  detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)}, device);
+  if (!out.impl().has_values()) return out;
   const float* pa = a.impl().data<float>();
   const float* pb = b.impl().data<float>();
   float* pc = out.impl().data<float>();
   std::vector<std::int64_t> index(batches.out.size(), 0);
-  for (std::int64_t step = 0; step < product(batches.out); ++step) {
+  for (std::int64_t step = 0; step < count; ++step) {
     kernels::matmul(pa + batch_number(index, batches.a) * m * k,
                     pb + batch_number(index, batches.b) * k * n, pc + step * m * n, m, k, n);
     for (std::size_t i = index.size(); i-- > 0;) {  // the next batch index, row-major
@@ -104,13 +109,9 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     throw_shape_mismatch(a_vector && b_vector, a_vector ? 1 : a.size(-2), k, k2, b_vector ? 1 : b.size(-1));
   }
   // Promote vectors to matrices, multiply, then drop the added dimensions.
-  Tensor a2, b2, product;
-  {
-    NoGradGuard no_grad;
-    a2 = a_vector ? a.reshape({1, k}) : a;
-    b2 = b_vector ? b.reshape({k, 1}) : b;
-    product = batched_matmul(a2, b2, device);
-  }
+  const Tensor a2 = a_vector ? detail::share_values(a, {1, k}) : a;
+  const Tensor b2 = b_vector ? detail::share_values(b, {k, 1}) : b;
+  const Tensor product = batched_matmul(a2, b2, device);
   std::vector<std::int64_t> out_shape = product.sizes().vec();
   if (b_vector) out_shape.pop_back();
   if (a_vector) out_shape.erase(out_shape.end() - 1 - (b_vector ? 0 : 1));

@@ -9,6 +9,7 @@
 #include "engine/factories.h"
 #include "engine/ops.h"
 #include "kernels/kernels.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine {
@@ -27,9 +28,11 @@ std::vector<bool> reduced_dims(IntArrayRef dims, std::int64_t ndim) {
   return reduced;
 }
 
-// Sums (mean: averages) the reduced dimensions one at a time, innermost first.
+// Sums (mean: averages) the reduced dimensions one at a time, innermost first; charged as the
+// one kernel PyTorch runs.
 Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, bool average) {
   const std::int64_t ndim = x.dim();
+  const bool values = detail::have_values({&x});
   Tensor current = x;
   std::vector<std::int64_t> sizes = x.sizes().vec();
   for (std::int64_t d = ndim - 1; d >= 0; --d) {
@@ -39,19 +42,27 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
     const std::int64_t inner = product(IntArrayRef(sizes.data() + ud + 1, sizes.size() - ud - 1));
     const std::int64_t n = sizes[ud];
     sizes[ud] = 1;
-    Tensor out = detail::allocate(sizes, ScalarType::Float, x.device());
+    Tensor out = detail::allocate(sizes, ScalarType::Float, x.device(), values);
     const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : 0.0) : 1.0;
-    kernels::sum_over_axis(current.impl().data<float>(), out.impl().data<float>(), outer, n,
-                           inner, scale);
+    if (values) {
+      kernels::sum_over_axis(current.impl().data<float>(), out.impl().data<float>(), outer, n,
+                             inner, scale);
+    }
     current = out;
   }
-  if (ndim == 0) current = x.clone().detach();
-  if (keepdim) return current;
+  if (current.is_same(x)) {  // nothing to reduce (a 0-dim input): still a new tensor
+    current = detail::allocate(sizes, ScalarType::Float, x.device(), values);
+    if (values) std::copy_n(x.impl().data<float>(), x.numel(), current.impl().data<float>());
+  }
   std::vector<std::int64_t> kept;
   for (std::int64_t d = 0; d < ndim; ++d) {
-    if (!reduced[static_cast<std::size_t>(d)]) kept.push_back(sizes[static_cast<std::size_t>(d)]);
+    if (!keepdim && reduced[static_cast<std::size_t>(d)]) continue;
+    kept.push_back(sizes[static_cast<std::size_t>(d)]);
   }
-  return current.reshape(kept);
+  Tensor out = detail::share_values(current, kept);
+  detail::launch({average ? "aten::mean.dim" : "aten::sum.dim_IntList", 0,
+                  detail::nbytes(x) + detail::nbytes(out)}, x.device());
+  return out;
 }
 
 Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) {
@@ -61,10 +72,7 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
                 "complex dtype. Got: " + std::string(scalar_type_name(x.scalar_type())));
   }
   const std::vector<bool> reduced = reduced_dims(dims, x.dim());
-  Tensor out = [&] {
-    NoGradGuard no_grad;  // the reshapes inside are not part of the graph
-    return reduce(x, reduced, keepdim, average);
-  }();
+  Tensor out = reduce(x, reduced, keepdim, average);
   if (!detail::should_record({&x})) return out;
   const std::string name = std::string(average ? "Mean" : "Sum") + (dims.empty() ? "Backward0" : "Backward1");
   detail::record(out, name, {x}, [x, reduced, average](const Tensor& g) {

@@ -9,17 +9,21 @@
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "kernels/kernels.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine {
 namespace {
 
 Tensor copy_values(const Tensor& x) {
-  Tensor out = detail::allocate(x.sizes().vec(), x.scalar_type(), x.device());
-  detail::visit_dtype(x.scalar_type(), [&](auto tag) {
-    using T = decltype(tag);
-    std::copy_n(x.impl().data<T>(), x.numel(), out.impl().data<T>());
-  });
+  Tensor out = detail::allocate(x.sizes().vec(), x.scalar_type(), x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) {
+    detail::visit_dtype(x.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      std::copy_n(x.impl().data<T>(), x.numel(), out.impl().data<T>());
+    });
+  }
+  detail::launch({"aten::clone", 0, 2 * detail::nbytes(x)}, x.device());
   return out;
 }
 
@@ -38,6 +42,34 @@ void copy_block(const float* from, float* to, IntArrayRef full, std::int64_t dim
       std::copy_n(from + full_at, count, to + block_at);
     } else {
       std::copy_n(from + block_at, count, to + full_at);
+    }
+  }
+}
+
+// out = in with dimensions a and b swapped.
+void copy_transposed(const Tensor& in, const Tensor& out, std::int64_t a, std::int64_t b) {
+  const std::int64_t rank = in.dim();
+  if (std::min(a, b) == rank - 2 && std::max(a, b) == rank - 1) {
+    const std::int64_t rows = in.size(-2), cols = in.size(-1);
+    kernels::transpose_last_two(in.impl().data<float>(), out.impl().data<float>(),
+                                in.numel() / std::max<std::int64_t>(rows * cols, 1), rows, cols);
+    return;
+  }
+  // Any two dimensions: walk the output and read the input with the two strides swapped.
+  const auto r = static_cast<std::size_t>(rank);
+  std::vector<std::int64_t> in_strides(r, 1), index(r, 0);
+  for (std::size_t i = r - 1; i-- > 0;) in_strides[i] = in_strides[i + 1] * in.sizes()[i + 1];
+  std::swap(in_strides[static_cast<std::size_t>(a)], in_strides[static_cast<std::size_t>(b)]);
+  const float* src = in.impl().data<float>();
+  float* dst = out.impl().data<float>();
+  const IntArrayRef sizes = out.sizes();
+  for (std::int64_t i = 0; i < out.numel(); ++i) {
+    std::int64_t at = 0;
+    for (std::size_t k = 0; k < r; ++k) at += index[k] * in_strides[k];
+    dst[i] = src[at];
+    for (std::size_t k = r; k-- > 0;) {
+      if (++index[k] < sizes[k]) break;
+      index[k] = 0;
     }
   }
 }
@@ -70,6 +102,7 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
   }
   if (inferred != sizes.size()) sizes[inferred] = n / known;
   Tensor out = detail::share_values(*this, std::move(sizes));
+  detail::dispatch_view("aten::view", device());
   if (detail::should_record({this})) {
     const std::vector<std::int64_t> original = this->sizes().vec();
     detail::record(out, "ViewBackward0", {*this},
@@ -91,15 +124,21 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
     out = detail::share_values(*this, sizes, from * row);
   } else {
     detail::require_float(*this, "slicing along an inner dimension");
-    out = detail::allocate(sizes, ScalarType::Float, device());
-    copy_block(impl().data<float>(), out.impl().data<float>(), this->sizes(), d, from, length, true);
+    out = detail::allocate(sizes, ScalarType::Float, device(), detail::have_values({this}));
+    if (out.impl().has_values()) {
+      copy_block(impl().data<float>(), out.impl().data<float>(), this->sizes(), d, from, length, true);
+    }
   }
+  detail::dispatch_view("aten::slice", device());  // a view in PyTorch, whatever the dimension
   if (detail::should_record({this})) {
     const std::vector<std::int64_t> full = this->sizes().vec();
     const Device where = device();
     detail::record(out, "SliceBackward0", {*this}, [full, where, d, from, length](const Tensor& g) {
       Tensor grad = zeros(full, where);
-      copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length, false);
+      if (detail::have_values({&g, &grad})) {
+        copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length, false);
+      }
+      detail::launch({"aten::slice_backward", 0, detail::nbytes(g) + detail::nbytes(grad)}, where);
       return std::vector<Tensor>{grad};
     });
   }
@@ -112,28 +151,11 @@ Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const {
   detail::require_float(*this, "transpose");
   std::vector<std::int64_t> sizes = this->sizes().vec();
   std::swap(sizes[static_cast<std::size_t>(a)], sizes[static_cast<std::size_t>(b)]);
-  Tensor out = detail::allocate(sizes, ScalarType::Float, device());
-  if (std::min(a, b) == dim() - 2 && std::max(a, b) == dim() - 1) {
-    const std::int64_t rows = this->size(-2), cols = this->size(-1);
-    kernels::transpose_last_two(impl().data<float>(), out.impl().data<float>(),
-                                numel() / std::max<std::int64_t>(rows * cols, 1), rows, cols);
-  } else {  // any two dimensions: walk the output and read the input with swapped indices
-    const std::size_t rank = sizes.size();
-    std::vector<std::int64_t> in_strides(rank, 1), index(rank, 0);
-    for (std::size_t i = rank - 1; i-- > 0;) in_strides[i] = in_strides[i + 1] * this->sizes()[i + 1];
-    std::swap(in_strides[static_cast<std::size_t>(a)], in_strides[static_cast<std::size_t>(b)]);
-    const float* in = impl().data<float>();
-    float* o = out.impl().data<float>();
-    for (std::int64_t i = 0; i < numel(); ++i) {
-      std::int64_t at = 0;
-      for (std::size_t k = 0; k < rank; ++k) at += index[k] * in_strides[k];
-      o[i] = in[at];
-      for (std::size_t k = rank; k-- > 0;) {
-        if (++index[k] < sizes[k]) break;
-        index[k] = 0;
-      }
-    }
-  }
+  Tensor out = detail::allocate(sizes, ScalarType::Float, device(), detail::have_values({this}));
+  if (out.impl().has_values()) copy_transposed(*this, out, a, b);
+  // A view in PyTorch; the engine copies here, and charges the copy PyTorch makes later (in
+  // .contiguous() or inside the consumer).
+  detail::launch({"aten::transpose + copy", 0, 2 * detail::nbytes(*this)}, device());
   if (detail::should_record({this})) {
     detail::record(out, "TransposeBackward0", {*this},
                    [a, b](const Tensor& g) { return std::vector<Tensor>{g.transpose(a, b)}; });
@@ -149,6 +171,9 @@ Tensor Tensor::clone() const {
   return out;
 }
 
-Tensor Tensor::detach() const { return detail::share_values(*this, impl().sizes); }
+Tensor Tensor::detach() const {
+  detail::dispatch_view("aten::detach", device());
+  return detail::share_values(*this, impl().sizes);
+}
 
 }  // namespace engine

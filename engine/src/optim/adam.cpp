@@ -3,12 +3,28 @@
 #include <cmath>
 
 #include "engine/autograd.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine::optim {
 
 Adam::Adam(std::vector<Tensor> params, AdamOptions options)
     : Optimizer(std::move(params)), options_(options), state_(params_.size()) {}
+
+namespace {
+
+// The seven kernels _single_tensor_adam launches per parameter (lerp_, mul_, addcmul_, sqrt,
+// div, add_, addcdiv_), with the parameter-sized tensors each one reads and writes.
+void charge_adam_kernels(const Tensor& param) {
+  for (const auto& [op, tensors] : {std::pair{"aten::lerp_.Scalar", 3}, std::pair{"aten::mul_.Scalar", 2},
+                                    std::pair{"aten::addcmul_", 4}, std::pair{"aten::sqrt", 2},
+                                    std::pair{"aten::div.Scalar", 2}, std::pair{"aten::add_.Scalar", 2},
+                                    std::pair{"aten::addcdiv_", 4}}) {
+    detail::launch({op, 0, tensors * detail::nbytes(param)}, param.device());
+  }
+}
+
+}  // namespace
 
 // torch/optim/adam.py's _single_tensor_adam: the bias corrections in double (Python floats),
 // the tensor arithmetic in float32.
@@ -19,6 +35,8 @@ void Adam::step() {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor grad = params_[i].grad();
     if (!grad.defined()) continue;
+    if (decay != 0) detail::launch({"aten::add.Tensor", 0, 3 * detail::nbytes(grad)}, grad.device());
+    charge_adam_kernels(params_[i]);
     State& s = state_[i];
     const auto n = static_cast<std::size_t>(params_[i].numel());
     if (s.step == 0) {
@@ -26,6 +44,7 @@ void Adam::step() {
       s.exp_avg_sq.assign(n, 0.0f);
     }
     ++s.step;
+    if (!detail::have_values({&params_[i], &grad})) continue;
     const double correction1 = 1 - std::pow(beta1, static_cast<double>(s.step));
     const double correction2 = 1 - std::pow(beta2, static_cast<double>(s.step));
     const auto step_size = static_cast<float>(options_.lr() / correction1);

@@ -1,12 +1,23 @@
 #include "engine/optim/sgd.h"
 
 #include "engine/autograd.h"
+#include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine::optim {
 
 SGD::SGD(std::vector<Tensor> params, SGDOptions options)
     : Optimizer(std::move(params)), options_(options), momentum_buffers_(params_.size()) {}
+
+namespace {
+
+// The kernels _single_tensor_sgd launches per parameter, each reading and writing `tensors`
+// parameter-sized tensors.
+void charge(const Tensor& param, std::string_view op, int tensors) {
+  detail::launch({op, 0, tensors * detail::nbytes(param)}, param.device());
+}
+
+}  // namespace
 
 // The float arithmetic of torch/optim/sgd.py's _single_tensor_sgd, one element at a time.
 void SGD::step() {
@@ -18,6 +29,10 @@ void SGD::step() {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor grad = params_[i].grad();
     if (!grad.defined()) continue;
+    if (decay != 0) charge(params_[i], "aten::add.Tensor", 3);
+    if (momentum != 0) charge(params_[i], momentum_buffers_[i].empty() ? "aten::clone" : "aten::mul_ + aten::add_", 3);
+    charge(params_[i], "aten::add_.Tensor", 3);
+    if (!detail::have_values({&params_[i], &grad})) continue;
     float* p = params_[i].impl().data<float>();
     const float* g = grad.impl().data<float>();
     std::vector<float>& buf = momentum_buffers_[i];

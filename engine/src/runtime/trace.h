@@ -1,0 +1,20 @@
+#pragma once
+// Internal: the spans a simulated process records for --trace, on two tracks (the host and the
+// MPS command queue). The recorder outlives simulated processes: each one becomes its own
+// process in the trace.
+
+#include <string>
+#include <string_view>
+
+namespace engine::detail {
+
+enum class Track { Host, Device };
+
+bool tracing();
+// A span of simulated time, in seconds since the process started.
+void trace_span(Track track, std::string_view name, std::string_view category, double start,
+                double duration, double bytes = 0, double flops = 0);
+// Called when a new simulated process starts.
+void trace_new_process();
+
+}  // namespace engine::detail

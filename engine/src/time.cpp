@@ -1,0 +1,18 @@
+#include "engine/time.h"
+
+#include "engine/errors.h"
+#include "process.h"
+#include "runtime/trace.h"
+
+namespace engine::time {
+
+double perf_counter() { return detail::process().timeline.host_now; }
+
+void sleep(double seconds) {
+  if (seconds < 0) throw ValueError("sleep length must be non-negative");
+  detail::Timeline& t = detail::process().timeline;
+  detail::trace_span(detail::Track::Host, "time.sleep", "host", t.host_now, seconds);
+  t.host_now += seconds;
+}
+
+}  // namespace engine::time

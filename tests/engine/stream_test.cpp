@@ -1,0 +1,135 @@
+// The emulated MPS stream: kernels run asynchronously on the device timeline, and only PyTorch's
+// sync points make the host wait.
+
+#include <doctest/doctest.h>
+
+#include "engine/errors.h"
+#include "engine/factories.h"
+#include "engine/mps.h"
+#include "engine/ops.h"
+#include "engine/python_format.h"
+#include "engine/sim.h"
+#include "engine/time.h"
+#include "test_support.h"
+
+using engine::Device;
+using engine::Tensor;
+using engine::time::perf_counter;
+using test_support::error_of;
+
+namespace {
+
+// A device-heavy workload: sixteen 1024 x 1024 matrix products.
+Tensor heavy_work(const Tensor& x) {
+  Tensor y = x;
+  for (int i = 0; i < 16; ++i) y = y.matmul(x);
+  return y;
+}
+
+Tensor big_mps_matrix() {
+  engine::sim::ShapeOnlyGuard shape_only;  // only the cost matters here
+  return engine::randn({1024, 1024}, Device("mps"));
+}
+
+}  // namespace
+
+TEST_CASE("launching mps work costs the host only its dispatch time") {
+  engine::sim::use_machine("m3-max-64gb");
+  const Tensor x = big_mps_matrix();
+  const double start = perf_counter();
+  heavy_work(x);
+  const double launched = perf_counter() - start;
+  const double dispatch = engine::sim::machine().host_dispatch_seconds;
+  CHECK(launched == doctest::Approx(16 * dispatch));
+  engine::mps::synchronize();
+  const double finished = perf_counter() - start;
+  CHECK(finished > 10 * launched);  // the device work is far longer than launching it
+}
+
+TEST_CASE("reading a value, copying to the cpu and printing wait for the device") {
+  engine::sim::use_machine("m3-max-64gb");
+  const Tensor x = engine::randn({512, 512}, Device("mps"));
+  auto waits = [&](auto&& read) {
+    const Tensor y = heavy_work(x).sum();
+    const double before = perf_counter();
+    read(y);
+    return perf_counter() - before;
+  };
+  const double dispatch_only = waits([](const Tensor& y) { y * 2.0; });
+  CHECK(dispatch_only == doctest::Approx(engine::sim::machine().host_dispatch_seconds));
+  CHECK(waits([](const Tensor& y) { y.item<float>(); }) > 10 * dispatch_only);
+  CHECK(waits([](const Tensor& y) { y.cpu(); }) > 10 * dispatch_only);
+  CHECK(waits([](const Tensor& y) { engine::py::repr(y); }) > 10 * dispatch_only);
+  CHECK(waits([](const Tensor&) { engine::mps::synchronize(); }) > 10 * dispatch_only);
+}
+
+TEST_CASE("a blocking copy from the cpu to mps waits for the queued work") {
+  engine::sim::use_machine("m3-max-64gb");
+  const Tensor x = engine::randn({512, 512}, Device("mps"));
+  heavy_work(x);
+  const double before = perf_counter();
+  engine::ones({4}).to(Device("mps"));
+  const double copy_took = perf_counter() - before;
+  engine::mps::synchronize();
+  CHECK(perf_counter() - before == doctest::Approx(copy_took));  // nothing was left to wait for
+}
+
+TEST_CASE("cpu work advances the host clock by its cost") {
+  engine::sim::use_machine("m3-max-64gb");
+  const Tensor x = engine::randn({512, 512});
+  const double before = perf_counter();
+  x.matmul(x);
+  const double took = perf_counter() - before;
+  CHECK(took > 2.0 * 512 * 512 * 512 / engine::sim::machine().cpu_fp32_flops);  // not faster than peak
+}
+
+TEST_CASE("events mark points on the device timeline and time the work between them") {
+  engine::sim::use_machine("m3-max-64gb");
+  const Tensor x = big_mps_matrix();
+  engine::mps::Event start(true), end(true);
+  CHECK_FALSE(start.query());  // never recorded
+  start.record();
+  heavy_work(x);
+  end.record();
+  CHECK_FALSE(end.query());  // the work is still queued
+  const double host_before = perf_counter();
+  const double device_ms = start.elapsed_time(end);  // waits for the device first
+  CHECK(end.query());
+  CHECK(perf_counter() > host_before);
+  CHECK(device_ms > 1.0);
+  engine::mps::Event marker;
+  marker.record();
+  marker.synchronize();
+  CHECK(marker.query());
+}
+
+TEST_CASE("elapsed_time refuses events without timing or recorded in the wrong order") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::mps::Event untimed, a(true), b(true);
+  untimed.record();
+  a.record();
+  CHECK(error_of([&] { untimed.elapsed_time(a); }) ==
+        "Events were not created with argument 'enable_timing=True'");
+  CHECK(error_of([&] { a.elapsed_time(b); }) ==
+        "End event " + std::to_string(b.id()) + " was not recorded after start event " + std::to_string(a.id()));
+}
+
+TEST_CASE("torch.mps calls without an MPS build fail as PyTorch's hooks do") {
+  engine::sim::use_machine("linux-x86_64");
+  CHECK(error_of([] { engine::mps::synchronize(); }) ==
+        "Cannot execute deviceSynchronize() without MPS backend.");
+  CHECK(error_of([] { engine::mps::Event event; }) == "Cannot execute acquireEvent() without MPS backend.");
+}
+
+TEST_CASE("shape-only tensors have shapes and costs but no values") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::sim::ShapeOnlyGuard shape_only;
+  const Tensor huge = engine::zeros({1024, 1024, 1024, 8}, Device("mps"));  // 32 GiB, never allocated
+  CHECK(engine::sim::is_shape_only(huge));
+  const Tensor y = (huge * 2.0).sum({3});
+  CHECK(y.sizes() == engine::IntArrayRef({1024, 1024, 1024}));
+  CHECK(engine::sim::is_shape_only(y));
+  CHECK(error_of([&] { y.sum().item<float>(); }).find("shape-only") != std::string::npos);
+  engine::mps::synchronize();
+  CHECK(perf_counter() > 0.1);  // streaming 32 GiB takes the simulated GPU a while
+}
