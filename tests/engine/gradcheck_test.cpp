@@ -142,3 +142,29 @@ TEST_CASE("gradients flow through reshape, slice, transpose, clone and to()") {
   check_gradients([](const auto& x) { return x[0].clone() * x[0]; }, {engine::randn({3})});
   check_gradients([](const auto& x) { return x[0].to(engine::Device("mps")) * 3.0; }, {engine::randn({3})});
 }
+
+TEST_CASE("gradients of softmax, gelu and layer_norm match finite differences") {
+  engine::sim::use_machine("linux-x86_64");
+  engine::manual_seed(7);
+  namespace F = engine::nn::functional;
+  check_gradients([](const auto& x) { return engine::softmax(x[0], -1); }, {engine::randn({3, 4})});
+  check_gradients([](const auto& x) { return engine::softmax(x[0], 0); }, {engine::randn({3, 4})});
+  check_gradients([](const auto& x) { return F::gelu(x[0]); }, {engine::randn({6})});
+  check_gradients([](const auto& x) { return F::layer_norm(x[0], {4}, x[1], x[2]); },
+                  {engine::randn({3, 4}), engine::randn({4}), engine::randn({4})});
+  check_gradients([](const auto& x) { return F::layer_norm(x[0], {2, 3}); }, {engine::randn({2, 2, 3})});
+}
+
+TEST_CASE("gradients of embedding, dropout and causal attention match finite differences") {
+  engine::sim::use_machine("linux-x86_64");
+  engine::manual_seed(8);
+  namespace F = engine::nn::functional;
+  const Tensor tokens = engine::tensor({3, 0, 3, 1});
+  check_gradients([&](const auto& x) { return F::embedding(tokens, x[0]); }, {engine::randn({5, 2})});
+  check_gradients([](const auto& x) {
+    engine::manual_seed(99);  // the same mask for every evaluation
+    return F::dropout(x[0], 0.3, true);
+  }, {engine::randn({4, 3})});
+  check_gradients([](const auto& x) { return F::scaled_dot_product_attention(x[0], x[1], x[2], 0.0, true); },
+                  {engine::randn({2, 3, 4}), engine::randn({2, 3, 4}), engine::randn({2, 3, 4})});
+}

@@ -15,6 +15,7 @@
 #include "engine/nn/linear.h"
 #include "engine/nn/module.h"
 #include "engine/nn/sequential.h"
+#include "engine/nn/utils.h"
 #include "engine/ops.h"
 #include "engine/optim/adam.h"
 #include "engine/optim/sgd.h"

@@ -25,6 +25,7 @@ Tensor operator-(const Tensor& a);
 
 Tensor relu(const Tensor& x);
 Tensor log_softmax(const Tensor& x, std::int64_t dim);
+Tensor softmax(const Tensor& x, std::int64_t dim);
 
 Tensor zeros_like(const Tensor& t);
 Tensor ones_like(const Tensor& t);

@@ -36,7 +36,9 @@ std::vector<std::shared_ptr<Node>> reverse_topological_order(const std::shared_p
     const std::shared_ptr<Node> node = stack.back().first;
     const std::size_t next = stack.back().second++;
     if (next < node->inputs().size()) {
-      const std::shared_ptr<Node>& child = node->inputs()[next].impl().grad_fn;
+      const Tensor& input = node->inputs()[next];
+      if (!input.defined()) continue;  // an optional argument left out (a bias, say)
+      const std::shared_ptr<Node>& child = input.impl().grad_fn;
       if (child != nullptr && seen.insert(child.get()).second) stack.emplace_back(child, 0);
     } else {
       post_order.push_back(node);
@@ -99,7 +101,7 @@ void run_backward(const Tensor& root) {
     const std::vector<Tensor> grads = node->apply(it->second);
     for (std::size_t i = 0; i < grads.size(); ++i) {
       const Tensor& input = node->inputs()[i];
-      if (!grads[i].defined() || !input.requires_grad()) continue;
+      if (!grads[i].defined() || !input.defined() || !input.requires_grad()) continue;
       // A 0-dim cpu operand of an mps operation gets its gradient back on the cpu.
       const Tensor grad = grads[i].device() == input.device() ? grads[i] : grads[i].to(input.device());
       if (input.grad_fn()) {

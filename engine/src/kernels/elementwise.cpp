@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 #include "kernels/kernels.h"
 
@@ -59,6 +61,21 @@ void relu(const float* x, float* out, std::int64_t n) {
 
 void relu_backward(const float* grad, const float* x, float* out, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? grad[i] : 0.0f;
+}
+
+constexpr auto kInvSqrt2 = static_cast<float>(1.0 / std::numbers::sqrt2);
+constexpr auto kInvSqrt2Pi = static_cast<float>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
+
+void gelu(const float* x, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * kInvSqrt2));
+}
+
+void gelu_backward(const float* grad, const float* x, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float cdf = 0.5f * (1.0f + std::erf(x[i] * kInvSqrt2));
+    const float pdf = kInvSqrt2Pi * std::exp(-0.5f * x[i] * x[i]);
+    out[i] = grad[i] * (cdf + x[i] * pdf);
+  }
 }
 
 }  // namespace engine::kernels

@@ -27,6 +27,25 @@ void relu_backward(const float* grad, const float* x, float* out, std::int64_t n
 void sum_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t reduce,
                    std::int64_t inner, double scale = 1.0);
 
+// softmax over the middle axis of the view (outer, n, inner), and its backward:
+// grad_in = out * (grad_out - sum(grad_out * out))
+void softmax(const float* in, float* out, std::int64_t outer, std::int64_t n, std::int64_t inner);
+void softmax_backward(const float* grad_out, const float* out, float* grad_in, std::int64_t outer,
+                      std::int64_t n, std::int64_t inner);
+
+// layer_norm over the last `n` values of each of `rows` rows; mean and rstd (1/sqrt(var + eps))
+// are saved per row for the backward pass. weight and bias may be null.
+void layer_norm(const float* x, const float* weight, const float* bias, float* y, float* mean,
+                float* rstd, std::int64_t rows, std::int64_t n, float eps);
+// dx, and the accumulations dweight += sum(g * xhat), dbias += sum(g) when those are not null
+void layer_norm_backward(const float* g, const float* x, const float* weight, const float* mean,
+                         const float* rstd, float* dx, float* dweight, float* dbias,
+                         std::int64_t rows, std::int64_t n);
+
+// GELU with the exact erf form (nn.GELU's default): x * (1 + erf(x / sqrt(2))) / 2
+void gelu(const float* x, float* out, std::int64_t n);
+void gelu_backward(const float* grad, const float* x, float* out, std::int64_t n);
+
 // log_softmax over the middle axis of the view (outer, n, inner), and its backward:
 // grad_in = grad_out - exp(out) * sum(grad_out)
 void log_softmax(const float* in, float* out, std::int64_t outer, std::int64_t n,

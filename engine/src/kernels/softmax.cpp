@@ -23,6 +23,26 @@ void log_softmax(const float* in, float* out, std::int64_t outer, std::int64_t n
   }
 }
 
+void softmax(const float* in, float* out, std::int64_t outer, std::int64_t n, std::int64_t inner) {
+  log_softmax(in, out, outer, n, inner);
+  for (std::int64_t i = 0; i < outer * n * inner; ++i) out[i] = std::exp(out[i]);
+}
+
+void softmax_backward(const float* grad_out, const float* out, float* grad_in, std::int64_t outer,
+                      std::int64_t n, std::int64_t inner) {
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::int64_t i = 0; i < inner; ++i) {
+      const std::int64_t base = o * n * inner + i;
+      double dot = 0;
+      for (std::int64_t j = 0; j < n; ++j) dot += grad_out[base + j * inner] * out[base + j * inner];
+      for (std::int64_t j = 0; j < n; ++j) {
+        const std::int64_t at = base + j * inner;
+        grad_in[at] = out[at] * (grad_out[at] - static_cast<float>(dot));
+      }
+    }
+  }
+}
+
 void log_softmax_backward(const float* grad_out, const float* out, float* grad_in,
                           std::int64_t outer, std::int64_t n, std::int64_t inner) {
   for (std::int64_t o = 0; o < outer; ++o) {

@@ -1,4 +1,7 @@
-// log_softmax (aten/src/ATen/native/SoftMax.cpp) over one dimension, and its gradient.
+// softmax and log_softmax (aten/src/ATen/native/SoftMax.cpp) over one dimension, and their
+// gradients.
+
+#include <algorithm>
 
 #include "autograd/record.h"
 #include "engine/ops.h"
@@ -7,27 +10,61 @@
 #include "tensor_impl.h"
 
 namespace engine {
+namespace {
 
-Tensor log_softmax(const Tensor& x, std::int64_t dim) {
-  detail::require_float(x, "log_softmax");
+// The (outer, n, inner) view of x around dimension `dim`.
+struct Axis {
+  std::int64_t outer, n, inner;
+};
+
+Axis axis_of(const Tensor& x, std::int64_t dim) {
   const std::int64_t d = detail::wrap_dim(dim, x.dim());
   const auto sizes = x.sizes();
   const std::int64_t n = x.dim() == 0 ? 1 : sizes[static_cast<std::size_t>(d)];
   const std::int64_t outer = product(IntArrayRef(sizes.data(), static_cast<std::size_t>(d)));
-  const std::int64_t inner = x.numel() / (outer * n);
-  Tensor out = detail::allocate(sizes.vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  return {outer, n, x.numel() / std::max<std::int64_t>(outer * n, 1)};
+}
+
+}  // namespace
+
+Tensor softmax(const Tensor& x, std::int64_t dim) {
+  detail::require_float(x, "softmax");
+  const Axis a = axis_of(x, dim);
+  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) kernels::softmax(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
+  detail::launch({"aten::_softmax", 0, 2 * detail::nbytes(x)}, x.device());
+  if (detail::should_record({&x})) {
+    const Tensor saved = out.detach();
+    detail::record(out, "SoftmaxBackward0", {x}, [saved, a](const Tensor& g) {
+      Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
+                                     detail::have_values({&g, &saved}));
+      if (grad.impl().has_values()) {
+        kernels::softmax_backward(g.impl().data<float>(), saved.impl().data<float>(),
+                                  grad.impl().data<float>(), a.outer, a.n, a.inner);
+      }
+      detail::launch({"aten::_softmax_backward_data", 0, 3 * detail::nbytes(saved)}, g.device());
+      return std::vector<Tensor>{grad};
+    });
+  }
+  return out;
+}
+
+Tensor log_softmax(const Tensor& x, std::int64_t dim) {
+  detail::require_float(x, "log_softmax");
+  const Axis a = axis_of(x, dim);  // a named struct: lambdas below capture it
+  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) {
-    kernels::log_softmax(x.impl().data<float>(), out.impl().data<float>(), outer, n, inner);
+    kernels::log_softmax(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
   }
   detail::launch({"aten::_log_softmax", 0, 2 * detail::nbytes(x)}, x.device());
   if (detail::should_record({&x})) {
     const Tensor saved = out.detach();
-    detail::record(out, "LogSoftmaxBackward0", {x}, [saved, outer, n, inner](const Tensor& g) {
+    detail::record(out, "LogSoftmaxBackward0", {x}, [saved, a](const Tensor& g) {
       Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
                                      detail::have_values({&g, &saved}));
       if (grad.impl().has_values()) {
         kernels::log_softmax_backward(g.impl().data<float>(), saved.impl().data<float>(),
-                                      grad.impl().data<float>(), outer, n, inner);
+                                      grad.impl().data<float>(), a.outer, a.n, a.inner);
       }
       detail::launch({"aten::_log_softmax_backward_data", 0, 3 * detail::nbytes(saved)}, g.device());
       return std::vector<Tensor>{grad};

@@ -8,8 +8,14 @@
 
 namespace engine::optim {
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions options)
-    : Optimizer(std::move(params)), options_(options), state_(params_.size()) {}
+Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weight_decay)
+    : Optimizer(std::move(params)),
+      options_(options),
+      decoupled_(decoupled_weight_decay),
+      state_(params_.size()) {}
+
+AdamW::AdamW(std::vector<Tensor> params, AdamWOptions options)
+    : Adam(std::move(params), options, true) {}
 
 namespace {
 
@@ -35,7 +41,10 @@ void Adam::step() {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor grad = params_[i].grad();
     if (!grad.defined()) continue;
-    if (decay != 0) detail::launch({"aten::add.Tensor", 0, 3 * detail::nbytes(grad)}, grad.device());
+    if (decay != 0) {
+      detail::launch({decoupled_ ? "aten::mul_.Scalar" : "aten::add.Tensor", 0, 3 * detail::nbytes(grad)},
+                     grad.device());
+    }
     charge_adam_kernels(params_[i]);
     State& s = state_[i];
     const auto n = static_cast<std::size_t>(params_[i].numel());
@@ -51,10 +60,12 @@ void Adam::step() {
     const auto correction2_sqrt = static_cast<float>(std::sqrt(correction2));
     const auto weight1 = static_cast<float>(1 - beta1), keep2 = static_cast<float>(beta2);
     const auto weight2 = static_cast<float>(1 - beta2), eps = static_cast<float>(options_.eps());
+    const auto shrink = static_cast<float>(1 - options_.lr() * options_.weight_decay());
     float* p = params_[i].impl().data<float>();
     const float* g = grad.impl().data<float>();
     for (std::size_t j = 0; j < n; ++j) {
-      const float d = decay != 0 ? g[j] + decay * p[j] : g[j];
+      if (decoupled_) p[j] *= shrink;  // AdamW: decay the weight itself, before the update
+      const float d = decay != 0 && !decoupled_ ? g[j] + decay * p[j] : g[j];
       float& m = s.exp_avg[j];
       m = m + weight1 * (d - m);  // lerp(m, d, 1 - beta1), the form PyTorch uses below 0.5
       float& v = s.exp_avg_sq[j];

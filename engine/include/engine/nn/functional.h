@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "engine/int_array_ref.h"
 #include "engine/tensor.h"
 
 namespace engine::nn::functional {
@@ -10,6 +11,9 @@ namespace engine::nn::functional {
 // input (..., in) x weight (out, in)^T + bias (out), with PyTorch's device checks.
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
 Tensor relu(const Tensor& input);
+// GELU in its exact (erf) form, nn.GELU's default.
+Tensor gelu(const Tensor& input);
+Tensor softmax(const Tensor& input, std::int64_t dim);
 Tensor log_softmax(const Tensor& input, std::int64_t dim);
 // The mean negative log-likelihood of the target classes: input (N, C) of log-probabilities,
 // target (N) of int64 class indices; targets equal to -100 are ignored, as PyTorch's default
@@ -17,5 +21,19 @@ Tensor log_softmax(const Tensor& input, std::int64_t dim);
 Tensor nll_loss(const Tensor& input, const Tensor& target);
 // nll_loss(log_softmax(input, 1), target): the loss of a classifier's logits.
 Tensor cross_entropy(const Tensor& input, const Tensor& target);
+
+// The rows of `weight` (num_embeddings, dim) picked by the int64 `input`: input.shape + (dim,).
+Tensor embedding(const Tensor& input, const Tensor& weight);
+// Normalises over the trailing `normalized_shape` dimensions; weight and bias are optional.
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+// In training, zeroes each element with probability p and scales the rest by 1 / (1 - p).
+// The mask comes from the engine's cpu generator (PyTorch's own mask differs; so does the
+// MPS generator's).
+Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);
+// softmax(q k^T / sqrt(E) [+ causal mask]) v, with dropout on the weights, as PyTorch's math
+// implementation computes it; q (..., L, E), k (..., S, E), v (..., S, Ev).
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    double dropout_p = 0.0, bool is_causal = false);
 
 }  // namespace engine::nn::functional
