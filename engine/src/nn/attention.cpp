@@ -31,8 +31,10 @@ Tensor causal_mask(std::int64_t queries, std::int64_t keys, Device device) {
 
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
                                     double dropout_p, bool is_causal) {
-  const double scale = 1.0 / std::sqrt(static_cast<double>(query.size(-1)));
-  Tensor weights = query.matmul(key.transpose(-2, -1)) * scale;
+  // PyTorch scales q and k by sqrt(1 / sqrt(E)) each, before the product, rather than the
+  // (L, S) product itself: two small multiplications instead of one large one.
+  const double root_scale = std::sqrt(1.0 / std::sqrt(static_cast<double>(query.size(-1))));
+  Tensor weights = (query * root_scale).matmul(key.transpose(-2, -1) * root_scale);
   if (is_causal) weights = weights + causal_mask(query.size(-2), key.size(-2), query.device());
   weights = engine::softmax(weights, -1);
   if (dropout_p > 0) weights = dropout(weights, dropout_p, true);
