@@ -11,6 +11,8 @@
 //   [pt-82707]   pytorch/pytorch#82707: ~3 us of GPU time per trivial kernel (M1 Max)
 //   [pt-148219]  pytorch/pytorch#148219: ~20 us host dispatch per MPSGraph op, 0.9 us for a
 //                tiny op on the cpu (M1 Pro, 2025)
+//   [pt-124056]  pytorch/pytorch#124056: a first ResNet-18 forward on an M2 took 13.8 ms, later
+//                ones ~4.5 ms; spread over its ~30 distinct (op, shape) graphs, ~0.3 ms each
 //   [zen4-box]   measured on a 2-core AMD EPYC (Zen 4) Linux VM: 3.59 GHz sustained, an FMA
 //                loop at 230 GFLOP/s on 2 cores, PyTorch eager at ~1.2 us per small add
 //   [scenario]   a course scenario, not a measurement: what else is open on the machine
@@ -19,7 +21,7 @@
 //                counts and clocks; an estimate of the hardware, not a measurement of PyTorch
 //   [estimate]   a plausible figure with no published measurement behind it; the cost model's
 //                efficiency factors, fitted to [seed-003], absorb its error
-// The two MPS overhead constants are M1-era measurements reused for every Apple GPU.
+// The MPS overhead constants are M1- and M2-era measurements reused for every Apple GPU.
 
 #include <string>
 
@@ -33,6 +35,7 @@ constexpr std::uint64_t kMiB = 1ULL << 20;
 
 constexpr double kAppleKernelLaunch = 3e-6;     // [pt-82707]
 constexpr double kAppleHostDispatch = 20e-6;    // [pt-148219]
+constexpr double kAppleGraphCompile = 0.3e-3;   // [pt-124056]
 constexpr double kEagerCpuOp = 0.9e-6;          // [pt-148219] a 1-element op on the cpu
 
 MachineProfile m3_max_64gb() {
@@ -53,6 +56,7 @@ MachineProfile m3_max_64gb() {
   m.other_apps_bytes = 8 * kGiB;                   // [scenario] macOS, a browser, an IDE
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
+  m.graph_compile_seconds = kAppleGraphCompile;
   m.cpu_fp32_flops = 12 * 4.05e9 * 32;  // [cores] 12 performance cores at 4.05 GHz
   m.cpu_memory_bandwidth = 200e9;       // [estimate] half of the 400 GB/s the chip offers
   m.cpu_op_seconds = kEagerCpuOp;
@@ -77,6 +81,7 @@ MachineProfile m1_8gb() {
   m.other_apps_bytes = 3 * kGiB;  // [scenario] macOS and a browser
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
+  m.graph_compile_seconds = kAppleGraphCompile;
   m.cpu_fp32_flops = 4 * 3.2e9 * 32;  // [cores] 4 performance cores at 3.2 GHz
   m.cpu_memory_bandwidth = 60e9;      // [estimate] most of the chip's 68 GB/s
   m.cpu_op_seconds = kEagerCpuOp;
@@ -144,6 +149,7 @@ MachineProfile rosetta_x86_64() {
   m.other_apps_bytes = 4 * kGiB;  // [scenario]
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
+  m.graph_compile_seconds = kAppleGraphCompile;
   m.cpu_fp32_flops = 4 * 3.5e9 * 16;  // [cores] 4 cores at 3.5 GHz, SSE only (no AVX under Rosetta)
   m.cpu_memory_bandwidth = 60e9;      // [estimate]
   m.cpu_op_seconds = 2 * kEagerCpuOp; // [estimate] translated code runs the overhead slower

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <unordered_set>
 
 #include "engine/machine.h"
 #include "random/cpu_generator.h"
@@ -25,6 +27,8 @@ struct Process {
   CpuGenerator cpu_generator;
   Timeline timeline;
   std::int64_t next_event_id = 1;  // torch.mps.Event ids, as MPSEventPool hands them out
+  // MPSGraphCache: the graphs built so far, one per op and input shapes; a process starts empty.
+  std::unordered_set<std::string> compiled_graphs;
 
   CpuKernels cpu_kernels() const {
     if (machine.python_architecture == Architecture::Arm64) return CpuKernels::Arm64;

@@ -37,6 +37,7 @@ Tensor big_mps_matrix() {
 TEST_CASE("launching mps work costs the host only its dispatch time") {
   engine::sim::use_machine("m3-max-64gb");
   const Tensor x = big_mps_matrix();
+  x.matmul(x);  // warm-up: builds the product's graph once
   const double start = perf_counter();
   heavy_work(x);
   const double launched = perf_counter() - start;
@@ -45,6 +46,25 @@ TEST_CASE("launching mps work costs the host only its dispatch time") {
   engine::mps::synchronize();
   const double finished = perf_counter() - start;
   CHECK(finished > 10 * launched);  // the device work is far longer than launching it
+}
+
+TEST_CASE("the first op with new shapes builds its graph on the host; later ones reuse it") {
+  engine::sim::use_machine("m3-max-64gb");
+  const Tensor x = big_mps_matrix();
+  const double dispatch = engine::sim::machine().host_dispatch_seconds;
+  const double compile = engine::sim::machine().graph_compile_seconds;
+  auto host_cost = [](auto&& op) {
+    const double before = perf_counter();
+    op();
+    return perf_counter() - before;
+  };
+  CHECK(host_cost([&] { x.matmul(x); }) == doctest::Approx(dispatch + compile));
+  CHECK(host_cost([&] { x.matmul(x); }) == doctest::Approx(dispatch));
+  const Tensor half = x.slice(0, 0, 1024);
+  CHECK(host_cost([&] { half.matmul(x); }) > compile);  // new shapes, new graph
+  engine::sim::restart();  // a new process starts with an empty cache
+  const Tensor again = big_mps_matrix();
+  CHECK(host_cost([&] { again.matmul(again); }) == doctest::Approx(dispatch + compile));
 }
 
 TEST_CASE("reading a value, copying to the cpu and printing wait for the device") {
@@ -57,6 +77,7 @@ TEST_CASE("reading a value, copying to the cpu and printing wait for the device"
     read(y);
     return perf_counter() - before;
   };
+  y * 2.0;  // warm-up: builds the graph of the multiplication timed below
   const double dispatch_only = waits([](const Tensor& y) { y * 2.0; });
   CHECK(dispatch_only == doctest::Approx(engine::sim::machine().host_dispatch_seconds));
   CHECK(waits([](const Tensor& y) { y.item<float>(); }) > 10 * dispatch_only);

@@ -50,6 +50,7 @@ struct MachineProfile {
   std::uint64_t other_apps_bytes = 0;               // memory the rest of the machine holds
   double kernel_launch_seconds = 0;  // fixed device-side cost of one MPS kernel
   double host_dispatch_seconds = 0;  // host time to dispatch and encode one MPS op
+  double graph_compile_seconds = 0;  // host time to build an MPS op's graph for new shapes
   double cpu_fp32_flops = 0;         // peak FP32 operations per second of the CPU cores PyTorch uses
   double cpu_memory_bandwidth = 0;   // bytes per second the CPU reaches
   double cpu_op_seconds = 0;         // host overhead of one eager PyTorch op on the cpu

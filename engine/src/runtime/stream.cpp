@@ -8,6 +8,22 @@
 
 namespace engine::detail {
 
+namespace {
+
+// The first time an op meets a set of shapes, PyTorch builds and compiles an MPSGraph for it
+// (on the host, while encoding) and caches it; later calls with the same shapes reuse it. This
+// is the cost a warm-up iteration pays. Its size stands in for the shapes in the cache key.
+void compile_on_first_use(Process& p, const KernelCost& cost) {
+  std::string key(cost.name);
+  key += '/' + std::to_string(cost.bytes) + '/' + std::to_string(cost.matmul_flops);
+  if (!p.compiled_graphs.insert(std::move(key)).second) return;
+  Timeline& t = p.timeline;
+  trace_span(Track::Host, cost.name, "compile", t.host_now, p.machine.graph_compile_seconds);
+  t.host_now += p.machine.graph_compile_seconds;
+}
+
+}  // namespace
+
 void launch(const KernelCost& cost, Device device) {
   Process& p = process();
   Timeline& t = p.timeline;
@@ -20,6 +36,7 @@ void launch(const KernelCost& cost, Device device) {
   const double dispatch = p.machine.host_dispatch_seconds;
   trace_span(Track::Host, cost.name, "dispatch", t.host_now, dispatch);
   t.host_now += dispatch;
+  compile_on_first_use(p, cost);
   const double begin = std::max(t.device_free, t.host_now);  // in order, once encoded
   const double kernel = mps_kernel_seconds(cost, p.machine);
   trace_span(Track::Device, cost.name, "kernel", begin, kernel, cost.bytes, cost.matmul_flops);
