@@ -4,7 +4,9 @@
 #include "engine/tensor.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "autograd/record.h"
 #include "availability.h"
@@ -89,7 +91,15 @@ T Tensor::item() const {
   if (numel() != 1) {
     throw Error("a Tensor with " + std::to_string(numel()) + " elements cannot be converted to Scalar");
   }
-  detail::require_values(*this, "item()");
+  if (!impl().has_values()) {
+    // A what-if run still waits where the real script would; the value it would read does
+    // not exist, and a floating-point NaN says so. Integers have no NaN: that is an error.
+    if constexpr (std::is_floating_point_v<T>) {
+      if (is_mps()) detail::copy_between(device(), Device(DeviceType::CPU), detail::nbytes(*this));
+      return std::numeric_limits<T>::quiet_NaN();
+    }
+    detail::require_values(*this, "item()");
+  }
   if (is_mps()) detail::copy_between(device(), Device(DeviceType::CPU), detail::nbytes(*this));
   T value{};
   detail::visit_dtype(scalar_type(), [&](auto tag) {

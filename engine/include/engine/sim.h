@@ -22,7 +22,9 @@ void restart();
 // While a ShapeOnlyGuard is alive, new tensors are shape-only: they have a shape, a dtype, a
 // device and a cost, but no values, like PyTorch's meta tensors but on a real device. Every
 // operation on them costs what it would cost on the simulated machine, so a model far larger
-// than this computer's memory can be timed. Reading their values is an error.
+// than this computer's memory can be timed. Reading their values is an error, with one
+// exception that keeps what-if training loops honest: item() as a float or double waits for the
+// device like the real one, then returns NaN, as there is no value to read.
 class ShapeOnlyGuard {
  public:
   ShapeOnlyGuard();
