@@ -47,13 +47,13 @@ void Adam::step() {
     }
     charge_adam_kernels(params_[i]);
     State& s = state_[i];
+    ++s.step;
+    if (!detail::have_values({&params_[i], &grad})) continue;  // shape-only: no state to keep
     const auto n = static_cast<std::size_t>(params_[i].numel());
-    if (s.step == 0) {
+    if (s.exp_avg.empty()) {
       s.exp_avg.assign(n, 0.0f);
       s.exp_avg_sq.assign(n, 0.0f);
     }
-    ++s.step;
-    if (!detail::have_values({&params_[i], &grad})) continue;
     const double correction1 = 1 - std::pow(beta1, static_cast<double>(s.step));
     const double correction2 = 1 - std::pow(beta2, static_cast<double>(s.step));
     const auto step_size = static_cast<float>(options_.lr() / correction1);

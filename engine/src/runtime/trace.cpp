@@ -3,9 +3,11 @@
 
 #include "runtime/trace.h"
 
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/errors.h"
@@ -15,10 +17,12 @@ namespace engine {
 namespace detail {
 namespace {
 
+// A long training loop records hundreds of thousands of spans, so a span is small: its name
+// and category are indices into a table of the distinct strings.
 struct Span {
   int process;
   Track track;
-  std::string name, category;
+  std::uint32_t name, category;
   double start, duration, bytes, flops;
 };
 
@@ -26,7 +30,15 @@ struct Recorder {
   bool on = false;
   int process = 1;
   std::vector<Span> spans;
+  std::vector<std::string> strings;
+  std::unordered_map<std::string, std::uint32_t> string_ids;
   std::map<int, std::string> labels;
+
+  std::uint32_t intern(std::string_view text) {
+    const auto [it, added] = string_ids.try_emplace(std::string(text), static_cast<std::uint32_t>(strings.size()));
+    if (added) strings.emplace_back(text);
+    return it->second;
+  }
 };
 
 Recorder& recorder() {
@@ -42,8 +54,7 @@ void trace_span(Track track, std::string_view name, std::string_view category, d
                 double duration, double bytes, double flops) {
   Recorder& r = recorder();
   if (!r.on) return;
-  r.spans.push_back({r.process, track, std::string(name), std::string(category), start, duration,
-                     bytes, flops});
+  r.spans.push_back({r.process, track, r.intern(name), r.intern(category), start, duration, bytes, flops});
 }
 
 void trace_new_process() { ++recorder().process; }
@@ -58,30 +69,36 @@ void label_process(std::string label) {
   detail::recorder().labels[detail::recorder().process] = std::move(label);
 }
 
+// Streams one event per line instead of building the whole document, so writing a long trace
+// takes little memory.
 void write_trace(const std::string& path) {
   using nlohmann::json;
   const detail::Recorder& r = detail::recorder();
+  std::ofstream out(path);
+  if (!out) throw Error("cannot write the trace to " + path);
   std::map<int, std::string> processes = r.labels;
   for (const detail::Span& s : r.spans) processes.try_emplace(s.process, "simulated process " + std::to_string(s.process));
-  json events = json::array();
+  const char* separator = "";
+  auto emit = [&](const json& event) {
+    out << separator << event.dump();
+    separator = ",\n";
+  };
+  out << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   for (const auto& [process, label] : processes) {
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", process}, {"args", {{"name", label}}}});
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", process}, {"tid", 1},
-                      {"args", {{"name", "host"}}}});
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", process}, {"tid", 2},
-                      {"args", {{"name", "mps device"}}}});
+    emit({{"name", "process_name"}, {"ph", "M"}, {"pid", process}, {"args", {{"name", label}}}});
+    emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", process}, {"tid", 1}, {"args", {{"name", "host"}}}});
+    emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", process}, {"tid", 2}, {"args", {{"name", "mps device"}}}});
   }
   for (const detail::Span& s : r.spans) {
     json args = json::object();
     if (s.bytes > 0) args["bytes"] = s.bytes;
     if (s.flops > 0) args["flops"] = s.flops;
-    events.push_back({{"name", s.name}, {"cat", s.category}, {"ph", "X"}, {"pid", s.process},
-                      {"tid", s.track == detail::Track::Host ? 1 : 2}, {"ts", s.start * 1e6},
-                      {"dur", s.duration * 1e6}, {"args", args}});
+    emit({{"name", r.strings[s.name]}, {"cat", r.strings[s.category]}, {"ph", "X"}, {"pid", s.process},
+          {"tid", s.track == detail::Track::Host ? 1 : 2}, {"ts", s.start * 1e6},
+          {"dur", s.duration * 1e6}, {"args", args}});
   }
-  std::ofstream out(path);
+  out << "\n]}\n";
   if (!out) throw Error("cannot write the trace to " + path);
-  out << json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump(1) << '\n';
 }
 
 }  // namespace sim
