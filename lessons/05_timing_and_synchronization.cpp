@@ -351,16 +351,18 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 // loss.item() every 50 steps: 149.5 ms per step
 // the hidden sync point costs 13 %
 // %% [output] machine="m1-8gb"
-// loss.item() every step:     849.4 ms per step
-// loss.item() every 50 steps: 829.4 ms per step
-// the hidden sync point costs 2 %
+// loss.item() every step:     2076.8 ms per step
+// loss.item() every 50 steps: 2065.3 ms per step
+// the hidden sync point costs 1 %
 // %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
 // no mps device here: on the cpu nothing runs in the background, so nothing overlaps
 
 // %% [markdown]
 // The cost is the cpu work that no longer overlaps: 20 ms per step. On the M1 the same 20 ms
-// is only 2 % of a much longer GPU step. A hidden sync point hurts most where the GPU is fast
-// and the host has real work to do between steps.
+// is only 1 % of a two-second step: its GPU is slower, and the memory this training run keeps
+// cached no longer fits beside the other applications in 8 GB, so part of it is paged out to
+// the SSD (lesson 6 shows how to see that coming). A hidden sync point hurts most where the GPU
+// is fast and the host has real work to do between steps.
 //
 // The fix is a logging boundary you choose: keep what you want to report on the device and
 // bring it back rarely. A running sum of detached losses costs one tiny kernel per step and

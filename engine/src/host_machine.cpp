@@ -96,6 +96,7 @@ MachineProfile make_host_machine() {
   m.kernel_launch_seconds = 3e-6;
   m.host_dispatch_seconds = 20e-6;
   m.graph_compile_seconds = 0.3e-3;
+  m.swap_bandwidth = 2.5e9;
   m.summary = "this computer (macOS, as read from the system)";
 #else
   m.os = OperatingSystem::Linux;

@@ -54,6 +54,7 @@ MachineProfile m3_max_64gb() {
   m.memory_bytes = 64 * kGiB;                     // [seed-003]
   m.recommended_working_set_bytes = 49152 * kMiB;  // [wss] 3/4 of 64 GB
   m.other_apps_bytes = 8 * kGiB;                   // [scenario] macOS, a browser, an IDE
+  m.swap_bandwidth = 6e9;                          // [estimate] the internal SSD's reads
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
   m.graph_compile_seconds = kAppleGraphCompile;
@@ -79,6 +80,7 @@ MachineProfile m1_8gb() {
   m.memory_bytes = 8 * kGiB;
   m.recommended_working_set_bytes = 8 * kGiB * 2 / 3;  // [wss] 5.33 GiB
   m.other_apps_bytes = 3 * kGiB;  // [scenario] macOS and a browser
+  m.swap_bandwidth = 2.5e9;       // [estimate] the internal SSD's reads
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
   m.graph_compile_seconds = kAppleGraphCompile;
@@ -147,6 +149,7 @@ MachineProfile rosetta_x86_64() {
   m.memory_bytes = 16 * kGiB;
   m.recommended_working_set_bytes = 16 * kGiB * 2 / 3;  // [wss] 10922.67 MiB
   m.other_apps_bytes = 4 * kGiB;  // [scenario]
+  m.swap_bandwidth = 3e9;         // [estimate] the internal SSD's reads
   m.kernel_launch_seconds = kAppleKernelLaunch;
   m.host_dispatch_seconds = kAppleHostDispatch;
   m.graph_compile_seconds = kAppleGraphCompile;

@@ -3,6 +3,8 @@
 // process. sim::restart() replaces it wholesale, as starting a new Python process would.
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -10,6 +12,7 @@
 #include "engine/machine.h"
 #include "random/cpu_generator.h"
 #include "random/samplers.h"
+#include "runtime/allocator.h"
 
 namespace engine::detail {
 
@@ -19,16 +22,23 @@ struct Timeline {
   double device_free = 0;  // when the MPS queue finishes the last work queued on it
 };
 
+// The environment this program was started with: every simulated process starts with a copy.
+std::map<std::string, std::string> program_environment();
+
 struct Process {
-  explicit Process(const MachineProfile& profile) : machine(profile) {}
+  explicit Process(const MachineProfile& profile) : machine(profile), environment(program_environment()) {}
 
   MachineProfile machine;  // a copy: the caller's profile need not outlive the process
+  std::map<std::string, std::string> environment;  // os.environ
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
   Timeline timeline;
   std::int64_t next_event_id = 1;  // torch.mps.Event ids, as MPSEventPool hands them out
   // MPSGraphCache: the graphs built so far, one per op and input shapes; a process starts empty.
   std::unordered_set<std::string> compiled_graphs;
+  // The MPS caching allocator, made at the first MPS allocation as PyTorch makes it; tensors
+  // hold it weakly, so a tensor that outlives its process frees nothing.
+  std::shared_ptr<MpsAllocator> mps_allocator;
 
   CpuKernels cpu_kernels() const {
     if (machine.python_architecture == Architecture::Arm64) return CpuKernels::Arm64;
@@ -37,5 +47,7 @@ struct Process {
 };
 
 Process& process();
+// The current process's MPS allocator, made on first use from its machine and environment.
+std::shared_ptr<MpsAllocator> mps_allocator();
 
 }  // namespace engine::detail

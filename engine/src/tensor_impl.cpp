@@ -6,6 +6,8 @@
 
 #include "engine/errors.h"
 #include "engine/sim.h"
+#include "process.h"
+#include "runtime/allocator.h"
 
 namespace engine {
 
@@ -39,9 +41,12 @@ Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device
   }
   auto impl = std::make_shared<TensorImpl>();
   const std::int64_t n = product(sizes);
-  if (with_values && !sim::shape_only_mode()) {
-    impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(n) * element_size(dtype));
+  const auto bytes = static_cast<std::size_t>(n) * element_size(dtype);
+  if (device.is_mps() && bytes > 0) {  // first, so that running out of MPS memory costs nothing here
+    const auto allocator = mps_allocator();
+    impl->buffer = std::make_shared<DeviceBuffer>(allocator, allocator->malloc(bytes));
   }
+  if (with_values && !sim::shape_only_mode()) impl->storage = std::make_shared<Storage>(bytes);
   impl->sizes = std::move(sizes);
   impl->dtype = dtype;
   impl->device = device;
@@ -70,6 +75,7 @@ Tensor share_values(const Tensor& t, std::vector<std::int64_t> sizes, std::int64
   const TensorImpl& source = t.impl();
   auto view = std::make_shared<TensorImpl>();
   view->storage = source.storage;
+  view->buffer = source.buffer;
   view->offset = source.offset + offset;
   view->sizes = std::move(sizes);
   view->dtype = source.dtype;

@@ -14,6 +14,9 @@
 #include "engine/tensor.h"
 
 namespace engine {
+namespace detail {
+class DeviceBuffer;
+}
 
 class Storage {
  public:
@@ -31,6 +34,9 @@ class Storage {
 
 struct TensorImpl {
   std::shared_ptr<Storage> storage;
+  // On mps, the allocator's buffer, shared by views; also for shape-only tensors, whose
+  // memory the simulated machine holds even though this program does not.
+  std::shared_ptr<detail::DeviceBuffer> buffer;
   std::int64_t offset = 0;
   std::vector<std::int64_t> sizes;
   ScalarType dtype = ScalarType::Float;

@@ -19,6 +19,7 @@
 #include "engine/ops.h"
 #include "engine/optim/adam.h"
 #include "engine/optim/sgd.h"
+#include "engine/os.h"
 #include "engine/platform.h"
 #include "engine/python_format.h"
 #include "engine/random.h"

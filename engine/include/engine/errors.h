@@ -22,6 +22,12 @@ class ValueError : public Error {
   std::string_view python_type() const noexcept override { return "ValueError"; }
 };
 
+class TypeError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "TypeError"; }
+};
+
 class IndexError : public Error {
  public:
   using Error::Error;

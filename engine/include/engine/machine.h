@@ -48,6 +48,7 @@ struct MachineProfile {
   std::uint64_t memory_bytes = 0;
   std::uint64_t recommended_working_set_bytes = 0;  // MTLDevice.recommendedMaxWorkingSetSize
   std::uint64_t other_apps_bytes = 0;               // memory the rest of the machine holds
+  double swap_bandwidth = 0;  // bytes per second when paged-out memory must come back from disk
   double kernel_launch_seconds = 0;  // fixed device-side cost of one MPS kernel
   double host_dispatch_seconds = 0;  // host time to dispatch and encode one MPS op
   double graph_compile_seconds = 0;  // host time to build an MPS op's graph for new shapes

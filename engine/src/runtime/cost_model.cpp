@@ -26,31 +26,41 @@ constexpr double kCpuMatmulEfficiency = 0.45;
 // Estimate: cpu elementwise kernels stream at ~50 % of the memory bandwidth the cores reach.
 constexpr double kCpuBandwidthEfficiency = 0.50;
 
-double roofline(double flops, double peak, double bytes, double bandwidth) {
+double roofline(double flops, double peak, double memory_seconds) {
   const double compute = peak > 0 ? flops / peak : 0.0;
-  const double memory = bandwidth > 0 ? bytes / bandwidth : 0.0;
-  return std::max(compute, memory);
+  return std::max(compute, memory_seconds);
+}
+
+// Streaming `bytes` on the GPU, the paged-out share of them from swap.
+double gpu_memory_seconds(double bytes, const MachineProfile& machine, double paged) {
+  const double bandwidth = machine.gpu.value_or(GpuSpec{}).memory_bandwidth * kGpuBandwidthEfficiency;
+  if (bandwidth <= 0) return 0;
+  return bytes * (1 - paged) / bandwidth + (paged > 0 ? bytes * paged / machine.swap_bandwidth : 0.0);
 }
 
 }  // namespace
 
-double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine) {
+double paged_fraction(double process_gpu_bytes, const MachineProfile& machine) {
+  const double overflow = process_gpu_bytes + static_cast<double>(machine.other_apps_bytes) -
+                          static_cast<double>(machine.memory_bytes);
+  if (!machine.unified_memory || overflow <= 0 || process_gpu_bytes <= 0) return 0;
+  return std::min(1.0, overflow / process_gpu_bytes);
+}
+
+double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged) {
   const GpuSpec gpu = machine.gpu.value_or(GpuSpec{});
-  return machine.kernel_launch_seconds +
-         roofline(cost.matmul_flops, gpu.fp32_flops * kGpuMatmulEfficiency, cost.bytes,
-                  gpu.memory_bandwidth * kGpuBandwidthEfficiency);
+  return machine.kernel_launch_seconds + roofline(cost.matmul_flops, gpu.fp32_flops * kGpuMatmulEfficiency,
+                                                  gpu_memory_seconds(cost.bytes, machine, paged));
 }
 
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine) {
-  return machine.cpu_op_seconds +
-         roofline(cost.matmul_flops, machine.cpu_fp32_flops * kCpuMatmulEfficiency, cost.bytes,
-                  machine.cpu_memory_bandwidth * kCpuBandwidthEfficiency);
+  const double bandwidth = machine.cpu_memory_bandwidth * kCpuBandwidthEfficiency;
+  return machine.cpu_op_seconds + roofline(cost.matmul_flops, machine.cpu_fp32_flops * kCpuMatmulEfficiency,
+                                           bandwidth > 0 ? cost.bytes / bandwidth : 0.0);
 }
 
-double mps_copy_seconds(double bytes, const MachineProfile& machine) {
-  const GpuSpec gpu = machine.gpu.value_or(GpuSpec{});
-  return machine.kernel_launch_seconds +
-         roofline(0, 0, bytes, gpu.memory_bandwidth * kGpuBandwidthEfficiency);
+double mps_copy_seconds(double bytes, const MachineProfile& machine, double paged) {
+  return machine.kernel_launch_seconds + gpu_memory_seconds(bytes, machine, paged);
 }
 
 }  // namespace engine::detail

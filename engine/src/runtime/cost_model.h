@@ -16,9 +16,14 @@ struct KernelCost {
   double bytes = 0;         // memory read and written
 };
 
-double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine);
+// `paged_fraction`: the share of the process's GPU memory macOS has moved to swap; that share
+// of a kernel's memory traffic goes at the SSD's speed instead of the memory's.
+double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged_fraction = 0);
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine);
 // A copy between host and GPU buffers of `bytes`.
-double mps_copy_seconds(double bytes, const MachineProfile& machine);
+double mps_copy_seconds(double bytes, const MachineProfile& machine, double paged_fraction = 0);
+// Unified memory is the machine's: once the process's GPU memory and the other applications'
+// memory exceed it, the overflow is paged out, as a share of the process's GPU memory.
+double paged_fraction(double process_gpu_bytes, const MachineProfile& machine);
 
 }  // namespace engine::detail

@@ -22,6 +22,12 @@ void compile_on_first_use(Process& p, const KernelCost& cost) {
   t.host_now += p.machine.graph_compile_seconds;
 }
 
+// How much of this process's GPU memory is in swap right now.
+double paged_share(const Process& p) {
+  if (!p.mps_allocator) return 0;
+  return paged_fraction(static_cast<double>(p.mps_allocator->driver_allocated()), p.machine);
+}
+
 }  // namespace
 
 void launch(const KernelCost& cost, Device device) {
@@ -38,7 +44,7 @@ void launch(const KernelCost& cost, Device device) {
   t.host_now += dispatch;
   compile_on_first_use(p, cost);
   const double begin = std::max(t.device_free, t.host_now);  // in order, once encoded
-  const double kernel = mps_kernel_seconds(cost, p.machine);
+  const double kernel = mps_kernel_seconds(cost, p.machine, paged_share(p));
   trace_span(Track::Device, cost.name, "kernel", begin, kernel, cost.bytes, cost.matmul_flops);
   t.device_free = begin + kernel;
 }
@@ -75,7 +81,7 @@ void copy_between(Device from, Device to, double bytes) {
   trace_span(Track::Host, name, "dispatch", t.host_now, p.machine.host_dispatch_seconds);
   t.host_now += p.machine.host_dispatch_seconds;
   const double begin = std::max(t.device_free, t.host_now);
-  const double copy = mps_copy_seconds(bytes, p.machine);
+  const double copy = mps_copy_seconds(bytes, p.machine, paged_share(p));
   trace_span(Track::Device, name, "copy", begin, copy, bytes);
   t.device_free = begin + copy;
   wait_for_device(to.is_mps() ? "wait: copy to mps" : "wait: copy to cpu");
