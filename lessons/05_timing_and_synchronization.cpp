@@ -311,6 +311,7 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
 // %%
 // Trains `steps` steps and reads the loss every `log_every` steps; returns seconds per step.
 double seconds_per_step(int steps, int log_every) {
+  torch::mps::empty_cache();  // each measurement starts without the last one's cached memory
   torch::sim::ShapeOnlyGuard shape_only;
   const torch::Device device("mps");
   const IssueEncoder encoder = make_encoder(device);
@@ -351,15 +352,15 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 // loss.item() every 50 steps: 149.5 ms per step
 // the hidden sync point costs 13 %
 // %% [output] machine="m1-8gb"
-// loss.item() every step:     2076.8 ms per step
-// loss.item() every 50 steps: 2065.3 ms per step
+// loss.item() every step:     2830.8 ms per step
+// loss.item() every 50 steps: 2810.7 ms per step
 // the hidden sync point costs 1 %
 // %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
 // no mps device here: on the cpu nothing runs in the background, so nothing overlaps
 
 // %% [markdown]
 // The cost is the cpu work that no longer overlaps: 20 ms per step. On the M1 the same 20 ms
-// is only 1 % of a two-second step: its GPU is slower, and the memory this training run keeps
+// is only 1 % of a step of almost three seconds: its GPU is slower, and the memory this run keeps
 // cached no longer fits beside the other applications in 8 GB, so part of it is paged out to
 // the SSD (lesson 6 shows how to see that coming). A hidden sync point hurts most where the GPU
 // is fast and the host has real work to do between steps.

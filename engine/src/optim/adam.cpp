@@ -1,5 +1,6 @@
 #include "engine/optim/adam.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/autograd.h"
@@ -30,6 +31,15 @@ void charge_adam_kernels(const Tensor& param) {
   }
 }
 
+// torch.zeros_like(param): optimizer state on the parameter's device, with values only when
+// the parameter has them.
+Tensor zeros_like_parameter(const Tensor& param) {
+  Tensor state = detail::allocate(param.sizes().vec(), ScalarType::Float, param.device(), param.impl().has_values());
+  detail::launch({"aten::zeros_like", 0, detail::nbytes(state)}, param.device());
+  if (state.impl().has_values()) std::fill_n(state.impl().data<float>(), state.numel(), 0.0f);
+  return state;
+}
+
 }  // namespace
 
 // torch/optim/adam.py's _single_tensor_adam: the bias corrections in double (Python floats),
@@ -47,13 +57,12 @@ void Adam::step() {
     }
     charge_adam_kernels(params_[i]);
     State& s = state_[i];
-    ++s.step;
-    if (!detail::have_values({&params_[i], &grad})) continue;  // shape-only: no state to keep
-    const auto n = static_cast<std::size_t>(params_[i].numel());
-    if (s.exp_avg.empty()) {
-      s.exp_avg.assign(n, 0.0f);
-      s.exp_avg_sq.assign(n, 0.0f);
+    if (s.step++ == 0) {
+      s.exp_avg = zeros_like_parameter(params_[i]);
+      s.exp_avg_sq = zeros_like_parameter(params_[i]);
     }
+    if (!detail::have_values({&params_[i], &grad})) continue;  // shape-only: costs only
+    const auto n = static_cast<std::size_t>(params_[i].numel());
     const double correction1 = 1 - std::pow(beta1, static_cast<double>(s.step));
     const double correction2 = 1 - std::pow(beta2, static_cast<double>(s.step));
     const auto step_size = static_cast<float>(options_.lr() / correction1);
@@ -63,12 +72,14 @@ void Adam::step() {
     const auto shrink = static_cast<float>(1 - options_.lr() * options_.weight_decay());
     float* p = params_[i].impl().data<float>();
     const float* g = grad.impl().data<float>();
+    float* exp_avg = s.exp_avg.impl().data<float>();
+    float* exp_avg_sq = s.exp_avg_sq.impl().data<float>();
     for (std::size_t j = 0; j < n; ++j) {
       if (decoupled_) p[j] *= shrink;  // AdamW: decay the weight itself, before the update
       const float d = decay != 0 && !decoupled_ ? g[j] + decay * p[j] : g[j];
-      float& m = s.exp_avg[j];
+      float& m = exp_avg[j];
       m = m + weight1 * (d - m);  // lerp(m, d, 1 - beta1), the form PyTorch uses below 0.5
-      float& v = s.exp_avg_sq[j];
+      float& v = exp_avg_sq[j];
       v = v * keep2 + weight2 * d * d;
       const float denom = std::sqrt(v) / correction2_sqrt + eps;
       p[j] = p[j] + -step_size * (m / denom);

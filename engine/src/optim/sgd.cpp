@@ -30,18 +30,22 @@ void SGD::step() {
     const Tensor grad = params_[i].grad();
     if (!grad.defined()) continue;
     if (decay != 0) charge(params_[i], "aten::add.Tensor", 3);
-    if (momentum != 0) charge(params_[i], momentum_buffers_[i].empty() ? "aten::clone" : "aten::mul_ + aten::add_", 3);
+    Tensor& buffer = momentum_buffers_[i];
+    const bool first = !buffer.defined();
+    if (momentum != 0 && first) {
+      // torch.clone(grad).detach(): allocated on the device (its values are set below).
+      buffer = detail::allocate(grad.sizes().vec(), ScalarType::Float, grad.device(), grad.impl().has_values());
+    }
+    if (momentum != 0) charge(params_[i], first ? "aten::clone" : "aten::mul_ + aten::add_", 3);
     charge(params_[i], "aten::add_.Tensor", 3);
     if (!detail::have_values({&params_[i], &grad})) continue;
     float* p = params_[i].impl().data<float>();
     const float* g = grad.impl().data<float>();
-    std::vector<float>& buf = momentum_buffers_[i];
-    const bool first = buf.empty();
-    if (momentum != 0 && first) buf.resize(static_cast<std::size_t>(params_[i].numel()));
+    float* buf = momentum != 0 ? buffer.impl().data<float>() : nullptr;
     for (std::int64_t j = 0; j < params_[i].numel(); ++j) {
       float d = decay != 0 ? g[j] + decay * p[j] : g[j];
       if (momentum != 0) {
-        float& b = buf[static_cast<std::size_t>(j)];
+        float& b = buf[j];
         b = first ? d : b * momentum + d * keep;
         d = options_.nesterov() ? d + b * momentum : b;
       }

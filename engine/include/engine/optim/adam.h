@@ -53,9 +53,11 @@ class Adam : public Optimizer {
   Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weight_decay);
 
  private:
+  // Made at a parameter's first step, on its device, as torch.zeros_like(p) makes them: the
+  // optimizer's state is part of the memory bill.
   struct State {
     std::int64_t step = 0;
-    std::vector<float> exp_avg, exp_avg_sq;
+    Tensor exp_avg, exp_avg_sq;
   };
   AdamOptions options_;
   bool decoupled_;

@@ -36,7 +36,8 @@ class SGD : public Optimizer {
 
  private:
   SGDOptions options_;
-  std::vector<std::vector<float>> momentum_buffers_;  // empty until a parameter's first step
+  // With momentum: a clone of the first gradient, on the parameter's device; undefined before.
+  std::vector<Tensor> momentum_buffers_;
 };
 
 }  // namespace engine::optim
