@@ -192,6 +192,7 @@ void Tensor::set_data(const Tensor& other) const {
   TensorImpl& self = impl();
   const TensorImpl& source = other.impl();
   self.storage = source.storage;
+  self.buffer = source.buffer;
   self.offset = source.offset;
   self.sizes = source.sizes;
   self.dtype = source.dtype;
