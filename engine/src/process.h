@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "engine/machine.h"
 #include "random/cpu_generator.h"
@@ -25,11 +27,22 @@ struct Timeline {
 // The environment this program was started with: every simulated process starts with a copy.
 std::map<std::string, std::string> program_environment();
 
+// PYTORCH_ENABLE_MPS_FALLBACK as PyTorch 2.9 reads it, once, when torch is imported
+// (aten/src/ATen/mps/MPSFallback.mm): set to anything but "0" turns the fallback on.
+bool mps_fallback_enabled(const std::map<std::string, std::string>& environment);
+
 struct Process {
-  explicit Process(const MachineProfile& profile) : machine(profile), environment(program_environment()) {}
+  Process(const MachineProfile& profile, std::map<std::string, std::string> env)
+      : machine(profile), environment(std::move(env)), mps_fallback(mps_fallback_enabled(environment)) {}
 
   MachineProfile machine;  // a copy: the caller's profile need not outlive the process
   std::map<std::string, std::string> environment;  // os.environ
+  bool mps_fallback;  // decided at start-up: later changes to the environment do not count
+  bool fallback_warned = false;  // TORCH_WARN_ONCE: only the first fallback in a process warns
+  std::map<std::string, std::int64_t> fallback_counts;  // per operator
+  // Where the work ran, in order, one entry per change: "cpu", "mps", "cpu fallback".
+  std::vector<std::string> backend_path;
+  int fallback_depth = 0;  // > 0 while an operator runs through the cpu fallback
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
   Timeline timeline;

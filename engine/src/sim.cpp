@@ -4,6 +4,7 @@
 
 #include "engine/errors.h"
 #include "process.h"
+#include "runtime/fallback.h"
 #include "runtime/trace.h"
 #include "tensor_impl.h"
 
@@ -11,8 +12,13 @@ namespace engine {
 namespace detail {
 
 Process& process() {
-  static Process current(default_machine());
+  static Process current(default_machine(), program_environment());
   return current;
+}
+
+bool mps_fallback_enabled(const std::map<std::string, std::string>& environment) {
+  const auto it = environment.find("PYTORCH_ENABLE_MPS_FALLBACK");
+  return it != environment.end() && it->second != "0";
 }
 
 }  // namespace detail
@@ -22,8 +28,26 @@ namespace sim {
 const MachineProfile& machine() { return detail::process().machine; }
 
 void use_machine(const MachineProfile& profile) {
-  detail::process() = detail::Process(profile);
+  detail::process() = detail::Process(profile, detail::program_environment());
   detail::trace_new_process();
+}
+
+void restart_with_environment(const std::map<std::string, std::string>& changes) {
+  std::map<std::string, std::string> environment = detail::program_environment();
+  for (const auto& [name, value] : changes) environment[name] = value;
+  const MachineProfile profile = machine();
+  detail::process() = detail::Process(profile, std::move(environment));
+  detail::trace_new_process();
+}
+
+std::map<std::string, std::int64_t> fallback_counts() { return detail::process().fallback_counts; }
+
+std::vector<std::string> backend_path() { return detail::process().backend_path; }
+
+std::vector<std::string> operators_without_mps_kernel() {
+  std::vector<std::string> names;
+  for (const detail::MissingMpsKernel& entry : detail::operators_without_mps_kernel()) names.emplace_back(entry.op);
+  return names;
 }
 
 void use_machine(std::string_view name) {

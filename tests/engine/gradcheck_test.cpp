@@ -155,12 +155,16 @@ TEST_CASE("gradients of softmax, gelu and layer_norm match finite differences") 
   check_gradients([](const auto& x) { return F::layer_norm(x[0], {2, 3}); }, {engine::randn({2, 2, 3})});
 }
 
-TEST_CASE("gradients of embedding, dropout and causal attention match finite differences") {
+TEST_CASE("gradients of embedding, embedding_bag, dropout and causal attention match finite differences") {
   engine::sim::use_machine("linux-x86_64");
   engine::manual_seed(8);
   namespace F = engine::nn::functional;
   const Tensor tokens = engine::tensor({3, 0, 3, 1});
   check_gradients([&](const auto& x) { return F::embedding(tokens, x[0]); }, {engine::randn({5, 2})});
+  const Tensor bags = tokens.reshape({2, 2});
+  check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0]); }, {engine::randn({5, 2})});
+  check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0], F::EmbeddingBagMode::Sum); },
+                  {engine::randn({5, 2})});
   check_gradients([](const auto& x) {
     engine::manual_seed(99);  // the same mask for every evaluation
     return F::dropout(x[0], 0.3, true);

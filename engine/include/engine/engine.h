@@ -10,6 +10,7 @@
 #include "engine/machine.h"
 #include "engine/mps.h"
 #include "engine/nn/activation.h"
+#include "engine/nn/embedding_bag.h"
 #include "engine/nn/functional.h"
 #include "engine/nn/init.h"
 #include "engine/nn/linear.h"

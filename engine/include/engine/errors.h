@@ -28,6 +28,13 @@ class TypeError : public Error {
   std::string_view python_type() const noexcept override { return "TypeError"; }
 };
 
+// TORCH_CHECK_NOT_IMPLEMENTED: an operator without a kernel for the device.
+class NotImplementedError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "NotImplementedError"; }
+};
+
 class IndexError : public Error {
  public:
   using Error::Error;

@@ -3,8 +3,11 @@
 // runs on one machine profile; restarting it resets everything a real process would start
 // fresh with (the cached MPS availability, the default random generator, the clocks).
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/machine.h"
 #include "engine/tensor.h"
@@ -18,6 +21,19 @@ void use_machine(const MachineProfile& profile);
 void use_machine(std::string_view name);
 // Starts a fresh simulated process on the same machine.
 void restart();
+// Starts a fresh simulated process whose environment differs from this program's by `changes`:
+// `sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}})` is the emulator's
+// `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`, for variables PyTorch reads at start-up.
+void restart_with_environment(const std::map<std::string, std::string>& changes);
+
+// The operators the engine implements that PyTorch 2.9 has no MPS kernel for (the op
+// registry); every other operator has kernels on both devices.
+std::vector<std::string> operators_without_mps_kernel();
+// How often each operator ran through the MPS backend's cpu fallback in this process.
+std::map<std::string, std::int64_t> fallback_counts();
+// Where this process's work ran, one entry per change of backend: "cpu", "mps" or
+// "cpu fallback". A copy counts where its data lands; a fallback's copies count as fallback.
+std::vector<std::string> backend_path();
 
 // While a ShapeOnlyGuard is alive, new tensors are shape-only: they have a shape, a dtype, a
 // device and a cost, but no values, like PyTorch's meta tensors but on a real device. Every

@@ -22,6 +22,12 @@ void compile_on_first_use(Process& p, const KernelCost& cost) {
   t.host_now += p.machine.graph_compile_seconds;
 }
 
+// One entry per change of backend (sim::backend_path).
+void note_backend(Process& p, Device where) {
+  const char* backend = p.fallback_depth > 0 ? "cpu fallback" : where.is_mps() ? "mps" : "cpu";
+  if (p.backend_path.empty() || p.backend_path.back() != backend) p.backend_path.emplace_back(backend);
+}
+
 // How much of this process's GPU memory is in swap right now.
 double paged_share(const Process& p) {
   if (!p.mps_allocator) return 0;
@@ -32,6 +38,7 @@ double paged_share(const Process& p) {
 
 void launch(const KernelCost& cost, Device device) {
   Process& p = process();
+  note_backend(p, device);
   Timeline& t = p.timeline;
   if (!device.is_mps()) {
     const double seconds = cpu_kernel_seconds(cost, p.machine);
@@ -65,6 +72,7 @@ void wait_for_device(std::string_view reason) {
 }
 
 void copy_between(Device from, Device to, double bytes) {
+  note_backend(process(), to);
   if (!from.is_mps() && !to.is_mps()) {
     launch({"aten::_to_copy", 0, 2 * bytes}, to);
     return;

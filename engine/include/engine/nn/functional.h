@@ -24,6 +24,11 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target);
 
 // The rows of `weight` (num_embeddings, dim) picked by the int64 `input`: input.shape + (dim,).
 Tensor embedding(const Tensor& input, const Tensor& weight);
+enum class EmbeddingBagMode { Sum, Mean };
+// torch.nn.functional.embedding_bag for a 2-D input: each row of `input` (bags, n) is one bag
+// of indices into `weight` (num_embeddings, dim), reduced to one row: (bags, dim). Its
+// operators have no MPS kernel in PyTorch 2.9, so on mps it needs the cpu fallback.
+Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode mode = EmbeddingBagMode::Mean);
 // Normalises over the trailing `normalized_shape` dimensions; weight and bias are optional.
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
                   const Tensor& bias = {}, double eps = 1e-5);

@@ -1,0 +1,17 @@
+#include "engine/nn/embedding_bag.h"
+
+#include "engine/factories.h"
+
+namespace engine::nn {
+
+EmbeddingBagImpl::EmbeddingBagImpl(std::int64_t num_embeddings, std::int64_t embedding_dim,
+                                   functional::EmbeddingBagMode reduction)
+    : mode(reduction) {
+  weight = register_parameter("weight", randn({num_embeddings, embedding_dim}));
+}
+
+Tensor EmbeddingBagImpl::forward(const Tensor& input) const {
+  return functional::embedding_bag(input, weight, mode);
+}
+
+}  // namespace engine::nn

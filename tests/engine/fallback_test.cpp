@@ -1,0 +1,158 @@
+// Operators without an MPS kernel: PyTorch 2.9's NotImplementedError without
+// PYTORCH_ENABLE_MPS_FALLBACK, and with it the cpu fallback: one warning per process, blocking
+// copies, results back on mps, counters and the backend path.
+
+#include <doctest/doctest.h>
+
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "engine/errors.h"
+#include "engine/factories.h"
+#include "engine/mps.h"
+#include "engine/nn/embedding_bag.h"
+#include "engine/nn/functional.h"
+#include "engine/ops.h"
+#include "engine/os.h"
+#include "engine/random.h"
+#include "engine/sim.h"
+#include "engine/time.h"
+#include "test_support.h"
+
+using engine::Device;
+using engine::Tensor;
+using test_support::error_of;
+namespace F = engine::nn::functional;
+
+namespace {
+
+// What the code under test writes to std::cerr, where Python's warnings go.
+class CaptureStderr {
+ public:
+  CaptureStderr() : old_(std::cerr.rdbuf(text_.rdbuf())) {}
+  ~CaptureStderr() { std::cerr.rdbuf(old_); }
+  CaptureStderr(const CaptureStderr&) = delete;
+  CaptureStderr& operator=(const CaptureStderr&) = delete;
+  std::string text() const { return text_.str(); }
+
+ private:
+  std::ostringstream text_;
+  std::streambuf* old_;
+};
+
+Tensor token_ids(Device device) {
+  return engine::tensor({0, 2, 4, 1, 3, 3}, device).reshape({2, 3});  // two bags of three tokens
+}
+
+void start_with_fallback(const std::string& value) {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}});
+}
+
+const std::string kNotImplemented =
+    "The operator 'aten::_embedding_bag' is not currently implemented for the MPS device. If you want "
+    "this op to be considered for addition please comment on https://github.com/pytorch/pytorch/issues/141287 "
+    "and mention use-case, that resulted in missing op as well as commit hash "
+    "0fabc3ba44823f257e70ce397d989c8de5e362c1. As a temporary fix, you can set the environment variable "
+    "`PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be "
+    "slower than running natively on MPS.";
+
+}  // namespace
+
+TEST_CASE("the op registry names EmbeddingBag's operators as missing on mps") {
+  CHECK(engine::sim::operators_without_mps_kernel() ==
+        std::vector<std::string>{"aten::_embedding_bag", "aten::_embedding_bag_dense_backward"});
+}
+
+TEST_CASE("without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raises NotImplementedError") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::sim::restart_with_environment({});
+  engine::os::unsetenv("PYTORCH_ENABLE_MPS_FALLBACK");
+  const Tensor weight = engine::randn({5, 4}, Device("mps"));
+  try {
+    F::embedding_bag(token_ids(Device("mps")), weight);
+    FAIL("no error");
+  } catch (const engine::Error& e) {
+    CHECK(e.python_type() == "NotImplementedError");
+    CHECK(std::string(e.what()) == kNotImplemented);
+  }
+  CHECK(engine::sim::fallback_counts().empty());
+}
+
+TEST_CASE("the variable counts only at start-up, and only \"0\" turns it off") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::os::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1");  // too late: torch was imported already
+  const Tensor weight = engine::randn({5, 4}, Device("mps"));
+  CHECK(error_of([&] { F::embedding_bag(token_ids(Device("mps")), weight); }) == kNotImplemented);
+  for (const auto& [value, enabled] : {std::pair{"0", false}, std::pair{"1", true}, std::pair{"yes", true}}) {
+    CAPTURE(value);
+    start_with_fallback(value);
+    const Tensor w = engine::randn({5, 4}, Device("mps"));
+    CaptureStderr quiet;
+    CHECK((error_of([&] { F::embedding_bag(token_ids(Device("mps")), w); }) == "no error") == enabled);
+  }
+}
+
+TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to mps") {
+  start_with_fallback("1");
+  engine::manual_seed(0);
+  const Tensor weight_cpu = engine::randn({5, 4});
+  const Tensor weight = weight_cpu.to(Device("mps"));
+  CaptureStderr err;
+  const Tensor first = F::embedding_bag(token_ids(Device("mps")), weight);
+  const Tensor second = F::embedding_bag(token_ids(Device("mps")), weight, F::EmbeddingBagMode::Sum);
+  CHECK(first.device() == Device("mps:0"));
+  CHECK(err.text() ==
+        "UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and "
+        "will fall back to run on the CPU. This may have performance implications.\n");
+  CHECK(engine::equal(first.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu)));
+  CHECK(engine::equal(second.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu, F::EmbeddingBagMode::Sum)));
+  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{{"aten::_embedding_bag", 2}});
+}
+
+TEST_CASE("the backward pass falls back too, and the gradient lands on mps") {
+  start_with_fallback("1");
+  CaptureStderr err;
+  engine::nn::EmbeddingBag bag(5, 4);
+  bag->to(Device("mps"));
+  bag(token_ids(Device("mps"))).sum().backward();
+  CHECK(bag->weight.grad().device() == Device("mps:0"));
+  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{
+                                              {"aten::_embedding_bag", 1}, {"aten::_embedding_bag_dense_backward", 1}});
+  // Row 3 appears twice in the second bag of three: its gradient is 2/3 in every column.
+  const Tensor grad = bag->weight.grad().cpu();
+  CHECK(grad.data_ptr<float>()[3 * 4] == doctest::Approx(2.0 / 3.0));
+  CHECK(err.text().find("UserWarning") == 0);
+  CHECK(err.text().find("UserWarning", 1) == std::string::npos);  // once per process
+}
+
+TEST_CASE("embedding_bag averages the rows that embedding picks") {
+  engine::sim::use_machine("linux-x86_64");
+  engine::manual_seed(1);
+  const Tensor weight = engine::randn({5, 4});
+  const Tensor ids = token_ids(Device("cpu"));
+  const Tensor bagged = F::embedding_bag(ids, weight);
+  const Tensor looked_up = F::embedding(ids, weight).mean({1});
+  for (std::int64_t i = 0; i < 2 * 4; ++i) CHECK(bagged.data_ptr<float>()[i] == doctest::Approx(looked_up.data_ptr<float>()[i]));
+  CHECK(engine::sim::fallback_counts().empty());  // nothing was on mps
+}
+
+TEST_CASE("a fallback waits for the GPU and counts as a change of backend") {
+  start_with_fallback("1");
+  CaptureStderr err;
+  const Tensor ids_cpu = token_ids(Device("cpu"));              // cpu: the tokenizer's output
+  const Tensor ids = ids_cpu.to(Device("mps"));                 // mps
+  const Tensor weight = engine::randn({5, 4}, Device("mps"));
+  {
+    engine::sim::ShapeOnlyGuard shape_only;
+    const Tensor big = engine::randn({2048, 2048}, Device("mps"));
+    big.matmul(big);  // queued GPU work the fallback must wait for
+  }
+  const double before = engine::time::perf_counter();
+  const Tensor bags = F::embedding_bag(ids, weight);  // cpu fallback
+  CHECK(engine::time::perf_counter() - before > 1e-3);
+  const Tensor logits = bags * 2.0;                    // mps again
+  logits.sum().item<float>();                          // the host reads the result
+  CHECK(engine::sim::backend_path() == std::vector<std::string>{"cpu", "mps", "cpu fallback", "mps", "cpu"});
+}
