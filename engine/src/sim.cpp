@@ -44,6 +44,8 @@ std::map<std::string, std::int64_t> fallback_counts() { return detail::process()
 
 std::vector<std::string> backend_path() { return detail::process().backend_path; }
 
+void clear_backend_path() { detail::process().backend_path.clear(); }
+
 std::vector<std::string> operators_without_mps_kernel() {
   std::vector<std::string> names;
   for (const detail::MissingMpsKernel& entry : detail::operators_without_mps_kernel()) names.emplace_back(entry.op);

@@ -34,6 +34,8 @@ std::map<std::string, std::int64_t> fallback_counts();
 // Where this process's work ran, one entry per change of backend: "cpu", "mps" or
 // "cpu fallback". A copy counts where its data lands; a fallback's copies count as fallback.
 std::vector<std::string> backend_path();
+// Starts the path afresh, to watch one stretch of a run (a single training step, say).
+void clear_backend_path();
 
 // While a ShapeOnlyGuard is alive, new tensors are shape-only: they have a shape, a dtype, a
 // device and a cost, but no values, like PyTorch's meta tensors but on a real device. Every

@@ -18,20 +18,58 @@ std::vector<Registration>& mutable_registrations() {
 
 Session* g_active = nullptr;
 
-// Swaps std::cout and std::cerr for string buffers while a cell runs. The notebook view and
+// One stream's view of a cell's output: what is written through it lands, in order, in the
+// transcript shared with the other stream, marked with where it came from.
+class TranscriptBuffer : public std::streambuf {
+ public:
+  struct Piece {
+    bool from_stderr;
+    std::string text;
+  };
+  TranscriptBuffer(std::vector<Piece>& transcript, bool from_stderr)
+      : transcript_(transcript), from_stderr_(from_stderr) {}
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+    const char c = traits_type::to_char_type(ch);
+    xsputn(&c, 1);
+    return ch;
+  }
+  std::streamsize xsputn(const char* text, std::streamsize n) override {
+    if (transcript_.empty() || transcript_.back().from_stderr != from_stderr_) transcript_.push_back({from_stderr_, ""});
+    transcript_.back().text.append(text, static_cast<std::size_t>(n));
+    return n;
+  }
+
+ private:
+  std::vector<Piece>& transcript_;
+  bool from_stderr_;
+};
+
+// Swaps std::cout and std::cerr for one transcript while a cell runs. The notebook view and
 // doctest write to their own stream over the real stdout, so they are never captured.
 class OutputCapture {
  public:
   OutputCapture()
-      : old_out_(std::cout.rdbuf(out_.rdbuf())), old_err_(std::cerr.rdbuf(err_.rdbuf())) {}
+      : out_(transcript_, false),
+        err_(transcript_, true),
+        old_out_(std::cout.rdbuf(&out_)),
+        old_err_(std::cerr.rdbuf(&err_)) {}
   ~OutputCapture() { restore(); }
   OutputCapture(const OutputCapture&) = delete;
   OutputCapture& operator=(const OutputCapture&) = delete;
 
   void finish(CellRun& run) {
     restore();
-    run.output = out_.str();
-    run.errors = err_.str();
+    bool at_line_start = true;
+    for (const TranscriptBuffer::Piece& piece : transcript_) {
+      for (const char c : piece.text) {
+        if (at_line_start) run.from_stderr.push_back(piece.from_stderr);
+        run.output += c;
+        at_line_start = c == '\n';
+      }
+    }
     if (!run.output.empty() && run.output.back() != '\n') run.output += '\n';  // implied newline
   }
 
@@ -43,7 +81,8 @@ class OutputCapture {
     old_out_ = old_err_ = nullptr;
   }
 
-  std::ostringstream out_, err_;
+  std::vector<TranscriptBuffer::Piece> transcript_;
+  TranscriptBuffer out_, err_;
   std::streambuf* old_out_;
   std::streambuf* old_err_;
 };

@@ -23,8 +23,10 @@ const std::vector<Registration>& registrations();
 
 struct CellRun {
   const Cell* cell = nullptr;
-  std::string output{};  // what the cell printed to stdout
-  std::string errors{};  // what it printed to stderr: warnings
+  // What the cell printed, stdout and stderr interleaved as a terminal or a notebook shows
+  // them; warnings go to stderr, and the lines that came from there are marked.
+  std::string output{};
+  std::vector<bool> from_stderr{};  // one entry per line of `output`
   const OutputBlock* documented = nullptr;
   bool matches = true;
   std::string note{};  // shown under the output, not a failure

@@ -227,11 +227,10 @@ class NotebookReporter : public doctest::IReporter {
   void print_output(const CellRun& run) {
     const bool show_header = !config_.minimal;
     if (show_header) out_ << style_(kGutter, "└▶") << '\n';
-    for (const std::string& line : split_lines(run.output)) {
-      out_ << (show_header ? "  " : "") << style_(kOutput, line) << '\n';
-    }
-    for (const std::string& line : split_lines(run.errors)) {
-      out_ << (show_header ? "  " : "") << style_(kWarning, line) << '\n';
+    const std::vector<std::string> lines = split_lines(run.output);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const bool warning = i < run.from_stderr.size() && run.from_stderr[i];
+      out_ << (show_header ? "  " : "") << style_(warning ? kWarning : kOutput, lines[i]) << '\n';
     }
     if (!run.note.empty() && show_header) out_ << "  " << style_(kDim, "(" + run.note + ")") << '\n';
   }
