@@ -31,3 +31,5 @@ tutor_require_package(benchmark VERSION 1.7
   DEBIAN libbenchmark-dev HOMEBREW google-benchmark WHAT "Google Benchmark, for the speed targets")
 tutor_require_package(nlohmann_json VERSION 3.10
   DEBIAN nlohmann-json3-dev HOMEBREW nlohmann-json WHAT "JSON, for traces and results")
+tutor_require_package(tomlplusplus VERSION 3
+  DEBIAN libtomlplusplus-dev HOMEBREW tomlplusplus WHAT "TOML, the format of the question banks")

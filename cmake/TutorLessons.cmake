@@ -49,7 +49,7 @@ function(tutor_add_lesson name)
 
   add_test(NAME "${prefix}/notebook" COMMAND ${target})
   set_tests_properties("${prefix}/notebook" PROPERTIES
-    LABELS "lessons;${prefix}" ENVIRONMENT "NO_COLOR=1")
+    LABELS "lessons;${prefix}" ENVIRONMENT "NO_COLOR=1;${TUTOR_TEST_PROGRESS_ENV}")
 endfunction()
 
 # One precompiled header shared by every lesson: doctest's test macros, fmt and the engine's

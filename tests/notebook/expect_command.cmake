@@ -3,11 +3,15 @@
 #   -D EXPECT_STATUS=N|nonzero
 #   -D EXPECT_TEXT=text;...   substrings that must appear in stdout+stderr
 #   -D FORBID_TEXT=text;...   substrings that must not appear
+#   -D INPUT_FILE=path        optional: what the command reads on stdin
 # CTest hands list arguments over with escaped separators (\;); turn them back into lists.
 foreach(list_var COMMAND EXPECT_TEXT FORBID_TEXT)
   string(REPLACE "\\;" ";" ${list_var} "${${list_var}}")
 endforeach()
-execute_process(COMMAND ${COMMAND}
+if(INPUT_FILE)
+  set(stdin INPUT_FILE "${INPUT_FILE}")
+endif()
+execute_process(COMMAND ${COMMAND} ${stdin}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
 set(all "${out}${err}")
 message("${all}")

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -12,6 +13,7 @@
 #include "command_line.h"
 #include "engine/errors.h"
 #include "engine/machine.h"
+#include "engine/notebook/progress.h"
 #include "engine/sim.h"
 #include "run_config.h"
 #include "session.h"
@@ -90,6 +92,15 @@ int main(int argc, char** argv) {
     }
     if (!options.trace.empty()) engine::sim::start_tracing();
     const int status = run_cells(config);
+    // A whole lesson shown as a notebook with every cell as documented counts as verified in
+    // the course progress (quiz progress). Test runs use --verify, --cell or --source.
+    const std::string lesson = session.lesson_name();
+    const bool numbered = lesson.size() > 2 && std::isdigit(static_cast<unsigned char>(lesson[0])) &&
+                          std::isdigit(static_cast<unsigned char>(lesson[1])) && lesson[2] == '_';
+    if (status == 0 && numbered && options.cell.empty() && !options.verify && options.source.empty() &&
+        machine->name != "host") {
+      record_lesson_verified(lesson.substr(0, 2), std::cerr);
+    }
     if (!options.trace.empty()) {
       engine::sim::write_trace(options.trace);
       std::cerr << program << ": wrote the trace to " << options.trace

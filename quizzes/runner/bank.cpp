@@ -1,0 +1,112 @@
+#include "bank.h"
+
+#include <algorithm>
+#include <set>
+#include <toml++/toml.h>
+
+namespace quiz {
+namespace {
+
+int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+
+std::string required_string(const toml::table& table, std::string_view key, const std::string& path, int line) {
+  const auto* node = table.get(key);
+  if (node == nullptr) throw BankError(path, line, "missing '" + std::string(key) + "'");
+  const auto* value = node->as_string();
+  if (value == nullptr || value->get().empty()) {
+    throw BankError(path, line_of(*node), "'" + std::string(key) + "' must be a non-empty string");
+  }
+  return value->get();
+}
+
+std::vector<std::string> required_strings(const toml::table& table, std::string_view key, const std::string& path, int line) {
+  const auto* node = table.get(key);
+  if (node == nullptr) throw BankError(path, line, "missing '" + std::string(key) + "'");
+  const auto* array = node->as_array();
+  if (array == nullptr) throw BankError(path, line_of(*node), "'" + std::string(key) + "' must be a list of strings");
+  std::vector<std::string> values;
+  for (const toml::node& element : *array) {
+    const auto* text = element.as_string();
+    if (text == nullptr || text->get().empty()) {
+      throw BankError(path, line_of(element), "'" + std::string(key) + "' must hold non-empty strings");
+    }
+    values.push_back(text->get());
+  }
+  return values;
+}
+
+const toml::table& required_table(const toml::table& table, std::string_view key, const std::string& path, int line) {
+  const auto* node = table.get(key);
+  if (node == nullptr || !node->is_table()) throw BankError(path, line, "missing table '" + std::string(key) + "'");
+  return *node->as_table();
+}
+
+Question read_question(const toml::table& t, const std::string& path) {
+  Question q;
+  q.line = line_of(t);
+  q.id = required_string(t, "id", path, q.line);
+  const std::string type = required_string(t, "type", path, q.line);
+  if (type != "MultipleChoice") throw BankError(path, q.line, "question '" + q.id + "': type must be \"MultipleChoice\", not \"" + type + "\"");
+  const toml::table& prompt = required_table(t, "prompt", path, q.line);
+  q.prompt = required_string(prompt, "prompt", path, q.line);
+  q.distractors = required_strings(prompt, "distractors", path, q.line);
+  q.answer = required_string(required_table(t, "answer", path, q.line), "answer", path, q.line);
+  q.context = required_string(t, "context", path, q.line);
+  q.why = required_strings(t, "why", path, q.line);
+  q.lesson = required_string(t, "lesson", path, q.line);
+  if (q.distractors.size() != 3) {
+    throw BankError(path, q.line, "question '" + q.id + "': needs 3 distractors (one correct answer and three wrong ones), has " +
+                                      std::to_string(q.distractors.size()));
+  }
+  if (q.why.size() != q.distractors.size()) {
+    throw BankError(path, q.line, "question '" + q.id + "': needs a 'why' for each of its " +
+                                      std::to_string(q.distractors.size()) + " distractors, has " + std::to_string(q.why.size()));
+  }
+  std::set<std::string> options{q.answer};
+  for (const std::string& d : q.distractors) {
+    if (!options.insert(d).second) throw BankError(path, q.line, "question '" + q.id + "': two options read the same: \"" + d + "\"");
+  }
+  if (q.lesson.find('#') == std::string::npos) {
+    throw BankError(path, q.line, "question '" + q.id + "': 'lesson' must read \"NN_topic#cell\"");
+  }
+  return q;
+}
+
+}  // namespace
+
+BankError::BankError(const std::string& path, int line, const std::string& message)
+    : std::runtime_error(path + ":" + std::to_string(line) + ": error: " + message) {}
+
+Bank load_bank(const std::filesystem::path& file) {
+  const std::string path = file.string();
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw BankError(path, static_cast<int>(e.source().begin.line), std::string(e.description()));
+  }
+  Bank bank{file.stem().string(), required_string(root, "title", path, 1), path, {}};
+  const auto* questions = root.get_as<toml::array>("questions");
+  if (questions == nullptr || questions->empty()) throw BankError(path, 1, "no [[questions]]");
+  std::set<std::string> ids;
+  for (const toml::node& node : *questions) {
+    const auto* table = node.as_table();
+    if (table == nullptr) throw BankError(path, line_of(node), "each [[questions]] entry must be a table");
+    Question q = read_question(*table, path);
+    if (!ids.insert(q.id).second) throw BankError(path, q.line, "duplicate question id '" + q.id + "'");
+    bank.questions.push_back(std::move(q));
+  }
+  return bank;
+}
+
+std::vector<std::filesystem::path> bank_files(const std::filesystem::path& directory) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  }
+  // "lesson01" < ... < "lesson06" < "mastery": the self-checks in course order, the mastery check last.
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace quiz

@@ -1,0 +1,51 @@
+#pragma once
+// A question bank: one TOML file under quizzes/banks/, with mdbook-quiz's field names where
+// they fit and two extensions of ours (a `why` for every wrong option, and a `lesson` link):
+//
+//   title = "Mastery check"                   # ours: the bank's name in listings
+//   [[questions]]
+//   id = "placement"                          # unique in the bank
+//   type = "MultipleChoice"                   # the only type the runner asks
+//   prompt.prompt = "What must happen ...?"
+//   prompt.distractors = ["...", "...", "..."]
+//   answer.answer = "..."
+//   context = "Why the answer is right."      # shown after answering
+//   why = ["...", "...", "..."]               # ours: why each distractor is wrong, in order
+//   lesson = "03_placement_and_one_training_step#mps_device_placement"  # ours: the cell to re-run
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace quiz {
+
+struct Question {
+  std::string id;
+  std::string prompt;
+  std::string answer;
+  std::vector<std::string> distractors;
+  std::vector<std::string> why;  // one per distractor
+  std::string context;
+  std::string lesson;  // "NN_topic#cell"
+  int line = 0;        // where the question starts in its bank
+};
+
+struct Bank {
+  std::string name;   // the file's stem: "mastery", "lesson03"
+  std::string title;
+  std::string path;
+  std::vector<Question> questions;
+};
+
+// A malformed bank, reported as "path:line: error: message".
+class BankError : public std::runtime_error {
+ public:
+  BankError(const std::string& path, int line, const std::string& message);
+};
+
+Bank load_bank(const std::filesystem::path& path);
+// The banks in a directory: the lessons' self-checks in order, then the mastery check.
+std::vector<std::filesystem::path> bank_files(const std::filesystem::path& directory);
+
+}  // namespace quiz

@@ -1,0 +1,359 @@
+#include "commands.h"
+
+// cxxopts' regular expressions cost seconds of compile time and are not needed here.
+#define CXXOPTS_NO_REGEX 1
+
+#include <algorithm>
+#include <cctype>
+#include <cxxopts.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <random>
+#include <stdexcept>
+
+#include "bank.h"
+#include "engine/notebook/progress.h"
+#include "grading.h"
+#include "interactive.h"
+#include "lesson_links.h"
+#include "order.h"
+
+namespace quiz {
+namespace {
+
+namespace fs = std::filesystem;
+using engine::notebook::Progress;
+using engine::notebook::QuizRecord;
+
+// A usage error: the message goes to stderr with a pointer to --help, status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::string command, name, answers;
+  std::optional<std::uint64_t> seed;
+  bool missed = false, json = false, help = false;
+  std::string help_text;
+};
+
+Options parse(const std::vector<std::string>& args) {
+  cxxopts::Options spec("quiz", "The course's quizzes: the self-check of each lesson and the mastery check.");
+  spec.custom_help("COMMAND [NAME] [options]");
+  spec.positional_help(
+      "\n\nCommands:\n"
+      "  list                 the quizzes, with your best scores\n"
+      "  take NAME            answer a quiz (passing needs more than 75 %)\n"
+      "  show NAME            the questions and their lettered options, without answers\n"
+      "  review NAME          every question with its answer and why each other option is wrong\n"
+      "  progress             lessons verified, self-checks and the mastery check\n"
+      "  check                validate every bank and lesson link\n"
+      "  key NAME             the answer sheet that scores full marks");
+  spec.add_options()
+      ("answers", "grade this answer sheet instead of asking, e.g. b,d,a,c", cxxopts::value<std::string>(), "LETTERS")
+      ("seed", "shuffle the options with this seed (answer sheets default to 0)", cxxopts::value<std::uint64_t>(), "N")
+      ("missed", "ask only the questions the last attempt missed")
+      ("json", "print the result as JSON")
+      ("h,help", "show this help")
+      ("command", "", cxxopts::value<std::string>())
+      ("name", "", cxxopts::value<std::string>());
+  spec.parse_positional({"command", "name"});
+  std::vector<const char*> argv{"quiz"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  Options o;
+  try {
+    const auto result = spec.parse(static_cast<int>(argv.size()), argv.data());
+    o.help = result.count("help") > 0;
+    if (result.count("command")) o.command = result["command"].as<std::string>();
+    if (result.count("name")) o.name = result["name"].as<std::string>();
+    if (result.count("answers")) o.answers = result["answers"].as<std::string>();
+    if (result.count("seed")) o.seed = result["seed"].as<std::uint64_t>();
+    o.missed = result.count("missed") > 0;
+    o.json = result.count("json") > 0;
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw UsageError(e.what());
+  }
+  o.help_text = spec.help();
+  return o;
+}
+
+Bank load_named(const Paths& paths, const std::string& name) {
+  if (name.empty()) throw UsageError("name a quiz; 'quiz list' shows them");
+  const fs::path file = paths.banks / (name + ".toml");
+  if (!fs::exists(file)) throw UsageError("no quiz named '" + name + "'; 'quiz list' shows them");
+  return load_bank(file);
+}
+
+std::string percent_text(int correct, int total) {
+  return std::to_string(correct) + " of " + std::to_string(total) + " (" +
+         std::to_string(Score{correct, total, false}.percent()) + " %)";
+}
+
+void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>& graded, const Score& score,
+                  const Paths& paths, bool retry) {
+  out << "\n" << bank.title << ": " << percent_text(score.correct, score.total) << ". "
+      << (score.passed ? "Passed" : "Not passed yet") << ": passing needs more than 75 %.\n";
+  if (retry) out << "(Questions you answered correctly before count as correct.)\n";
+  bool header = false;
+  for (const Graded& g : graded) {
+    if (g.correct) continue;
+    if (!header) out << "\nMissed:\n";
+    header = true;
+    const ShownQuestion& q = *g.shown;
+    out << "  Question " << q.number << " of " << bank.questions.size() << ": " << q.question->id << "\n"
+        << "    You chose " << letter_of(g.chosen) << ") " << q.option(g.chosen) << "\n"
+        << "    Why not: " << q.why(g.chosen) << "\n"
+        << "    The answer: " << letter_of(q.correct_letter()) << ") " << q.option(q.correct_letter()) << "\n"
+        << "    " << q.question->context << "\n"
+        << "    Re-run the cell that teaches it: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs)
+        << "\n";
+  }
+  if (header) out << "\nTo answer only the missed questions again: quiz take " << bank.name << " --missed\n";
+}
+
+nlohmann::json result_json(const Bank& bank, const std::vector<Graded>& graded, const Score& score, std::uint64_t seed,
+                           int attempt, bool retry, const Paths& paths) {
+  nlohmann::json answers = nlohmann::json::array();
+  for (const Graded& g : graded) {
+    const ShownQuestion& q = *g.shown;
+    answers.push_back({{"id", q.question->id},
+                       {"number", q.number},
+                       {"chosen", std::string(1, letter_of(g.chosen))},
+                       {"answer", std::string(1, letter_of(q.correct_letter()))},
+                       {"correct", g.correct},
+                       {"lesson", q.question->lesson},
+                       {"rerun", rerun_command(parse_link(q.question->lesson), paths.lesson_programs)}});
+  }
+  return {{"quiz", bank.name}, {"title", bank.title},   {"seed", seed},          {"attempt", attempt},
+          {"retry_of_missed", retry}, {"correct", score.correct}, {"total", score.total},
+          {"percent", score.percent()}, {"passed", score.passed}, {"answers", answers}};
+}
+
+int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths) {
+  const Bank bank = load_named(paths, o.name);
+  const fs::path progress_file = engine::notebook::progress_path();
+  Progress progress = engine::notebook::load_progress(progress_file, err);
+  QuizRecord record = progress.quizzes[bank.name];
+  std::vector<std::string> ids;
+  if (o.missed) {
+    if (record.attempts == 0) throw UsageError("no earlier attempt of '" + bank.name + "' to retry");
+    if (record.last_missed.empty()) {
+      out << "The last attempt of " << bank.title << " missed nothing; there is nothing to retry.\n";
+      return 0;
+    }
+    ids = record.last_missed;
+  }
+  const std::uint64_t seed = o.seed ? *o.seed : !o.answers.empty() ? 0 : std::random_device{}();
+  const std::vector<ShownQuestion> shown = show(bank, seed, ids);
+  std::vector<int> chosen;
+  if (!o.answers.empty()) {
+    try {
+      chosen = parse_answer_sheet(o.answers, shown);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  } else {
+    out << bank.title << ": " << shown.size() << (o.missed ? " missed" : "") << " question"
+        << (shown.size() == 1 ? "" : "s") << ". The options are shuffled with seed " << seed << " (quiz take "
+        << bank.name << " --seed " << seed << " shows them in the same order).\n";
+    const auto answers = ask(shown, in, out);
+    if (!answers) return 3;
+    chosen = *answers;
+  }
+  const std::vector<Graded> graded = grade(shown, chosen);
+  Score score{0, static_cast<int>(bank.questions.size()), false};
+  score.correct = o.missed ? score.total - static_cast<int>(ids.size()) : 0;
+  std::vector<std::string> missed;
+  for (const Graded& g : graded) {
+    if (g.correct) ++score.correct;
+    else missed.push_back(g.shown->question->id);
+  }
+  score.passed = passes(score.correct, score.total);
+
+  ++record.attempts;
+  record.best_correct = std::max(record.best_correct, score.correct);
+  record.total = score.total;
+  record.passed = record.passed || score.passed;
+  record.last_seed = seed;
+  record.last_missed = missed;
+  progress.quizzes[bank.name] = record;
+  try {
+    engine::notebook::save_progress(progress, progress_file);
+  } catch (const std::exception& e) {
+    err << "quiz: this attempt was not recorded: " << e.what() << "\n";
+  }
+  if (o.json) {
+    out << result_json(bank, graded, score, seed, record.attempts, o.missed, paths).dump(2) << "\n";
+  } else {
+    print_result(out, bank, graded, score, paths, o.missed);
+  }
+  return score.passed ? 0 : 1;
+}
+
+int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
+  const Bank bank = load_named(paths, o.name);
+  const std::uint64_t seed = o.seed.value_or(0);
+  out << bank.title << " (options in the order of seed " << seed << ")\n";
+  for (const ShownQuestion& q : show(bank, seed)) {
+    print_question(out, q, static_cast<std::size_t>(q.number), bank.questions.size());
+  }
+  return 0;
+}
+
+int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
+  const Bank bank = load_named(paths, o.name);
+  const Progress progress = engine::notebook::load_progress(engine::notebook::progress_path(), err);
+  const auto record = progress.quizzes.find(bank.name);
+  const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
+  const std::uint64_t seed = o.seed ? *o.seed : taken ? record->second.last_seed : 0;
+  out << bank.title << ": every question with its answer (options in the order of seed " << seed << ")\n";
+  for (const ShownQuestion& q : show(bank, seed)) {
+    const bool missed = taken && std::count(record->second.last_missed.begin(), record->second.last_missed.end(), q.question->id) > 0;
+    out << "\nQuestion " << q.number << " of " << bank.questions.size() << (missed ? "  (missed last time)" : "") << "\n"
+        << q.question->prompt << "\n";
+    for (int k = 0; k < q.options(); ++k) {
+      const bool right = k == q.correct_letter();
+      out << "  " << letter_of(k) << ") " << q.option(k) << (right ? "  <- the answer" : "") << "\n";
+      out << "     " << (right ? q.question->context : "Why not: " + q.why(k)) << "\n";
+    }
+    out << "  Lesson: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs) << "\n";
+  }
+  return 0;
+}
+
+int list(std::ostream& out, std::ostream& err, const Paths& paths) {
+  const Progress progress = engine::notebook::load_progress(engine::notebook::progress_path(), err);
+  for (const fs::path& file : bank_files(paths.banks)) {
+    const Bank bank = load_bank(file);
+    std::string status = "not taken";
+    if (const auto r = progress.quizzes.find(bank.name); r != progress.quizzes.end() && r->second.attempts > 0) {
+      status = std::string(r->second.passed ? "passed" : "not passed yet") + ", best " +
+               std::to_string(r->second.best_correct) + "/" + std::to_string(r->second.total);
+    }
+    out << "  " << bank.name << std::string(10 - std::min<std::size_t>(bank.name.size(), 9), ' ') << bank.title << ", "
+        << bank.questions.size() << " questions: " << status << "\n";
+  }
+  out << "Take one with: quiz take NAME\n";
+  return 0;
+}
+
+std::vector<std::string> lesson_numbers(const fs::path& lessons_dir) {
+  std::vector<std::string> numbers;
+  for (const auto& entry : fs::directory_iterator(lessons_dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".cpp" && name.size() > 3 && std::isdigit(static_cast<unsigned char>(name[0])) &&
+        std::isdigit(static_cast<unsigned char>(name[1])) && name[2] == '_') {
+      numbers.push_back(name.substr(0, 2));
+    }
+  }
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
+}
+
+int course_progress(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
+  const Progress progress = engine::notebook::load_progress(engine::notebook::progress_path(), err);
+  const std::vector<std::string> lessons = lesson_numbers(paths.lessons);
+  std::vector<std::string> verified;
+  for (const std::string& n : lessons) {
+    if (progress.lessons_verified.count(n)) verified.push_back(n);
+  }
+  const auto mastery = progress.quizzes.find("mastery");
+  const bool taken = mastery != progress.quizzes.end() && mastery->second.attempts > 0;
+  std::string mastery_text = "mastery check not taken yet";
+  if (taken) {
+    const QuizRecord& r = mastery->second;
+    const std::string best = std::to_string(r.best_correct) + "/" + std::to_string(r.total);
+    mastery_text = r.passed ? "mastery check passed " + best : "mastery check not passed yet (best " + best + ")";
+  }
+  if (o.json) {
+    nlohmann::json quizzes = nlohmann::json::object();
+    for (const auto& [name, r] : progress.quizzes) {
+      quizzes[name] = {{"attempts", r.attempts}, {"best_correct", r.best_correct}, {"total", r.total}, {"passed", r.passed}};
+    }
+    out << nlohmann::json{{"lessons", lessons.size()}, {"lessons_verified", verified}, {"quizzes", quizzes},
+                          {"mastery_passed", taken && mastery->second.passed}}
+               .dump(2)
+        << "\n";
+    return 0;
+  }
+  out << verified.size() << " of " << lessons.size() << " lessons verified, " << mastery_text << "\n";
+  for (const std::string& n : lessons) {
+    const std::string bank = "lesson" + n;
+    std::string self_check = "self-check not taken";
+    if (const auto r = progress.quizzes.find(bank); r != progress.quizzes.end() && r->second.attempts > 0) {
+      self_check = std::string("self-check ") + (r->second.passed ? "passed " : "not passed yet, best ") +
+                   std::to_string(r->second.best_correct) + "/" + std::to_string(r->second.total);
+    }
+    out << "  lesson " << n << ": " << (progress.lessons_verified.count(n) ? "verified" : "not verified yet") << ", "
+        << self_check << "\n";
+  }
+  out << "A lesson counts as verified once you run it and every cell prints its documented output.\n";
+  return 0;
+}
+
+int check(std::ostream& out, std::ostream& err, const Paths& paths) {
+  int problems = 0, questions = 0;
+  const std::vector<fs::path> files = bank_files(paths.banks);
+  for (const fs::path& file : files) {
+    try {
+      const Bank bank = load_bank(file);
+      for (const Question& q : bank.questions) {
+        ++questions;
+        const std::string problem = check_link(parse_link(q.lesson), paths.lessons);
+        if (!problem.empty()) {
+          err << bank.path << ":" << q.line << ": error: question '" << q.id << "': " << problem << "\n";
+          ++problems;
+        }
+      }
+    } catch (const std::exception& e) {
+      err << e.what() << "\n";
+      ++problems;
+    }
+  }
+  if (problems > 0) {
+    err << problems << " problem" << (problems == 1 ? "" : "s") << " in the question banks\n";
+    return 1;
+  }
+  out << files.size() << " banks, " << questions << " questions: every bank parses and every lesson link resolves\n";
+  return 0;
+}
+
+int key(const Options& o, std::ostream& out, const Paths& paths) {
+  const Bank bank = load_named(paths, o.name);
+  std::string sheet;
+  for (const ShownQuestion& q : show(bank, o.seed.value_or(0))) {
+    sheet += (sheet.empty() ? "" : ",") + std::string(1, letter_of(q.correct_letter()));
+  }
+  out << sheet << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths) {
+  try {
+    const Options o = parse(args);
+    if (o.help || o.command.empty()) {
+      (o.help ? out : err) << o.help_text;
+      return o.help ? 0 : 2;
+    }
+    if (o.command == "list") return list(out, err, paths);
+    if (o.command == "take") return take(o, in, out, err, paths);
+    if (o.command == "show") return show_questions(o, out, paths);
+    if (o.command == "review") return review(o, out, err, paths);
+    if (o.command == "progress") return course_progress(o, out, err, paths);
+    if (o.command == "check") return check(out, err, paths);
+    if (o.command == "key") return key(o, out, paths);
+    throw UsageError("unknown command '" + o.command + "'");
+  } catch (const UsageError& e) {
+    err << "quiz: " << e.what() << "\nTry 'quiz --help'.\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "quiz: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace quiz

@@ -1,0 +1,33 @@
+#pragma once
+// The quiz program's commands, callable with any streams (the tests drive them in-process):
+//   quiz list                      the banks, with the learner's best scores
+//   quiz take NAME                 ask the questions, grade, record the attempt
+//        [--answers b,d,a,...]     grade an answer sheet instead of asking
+//        [--seed N]                the option order to use (answer sheets default to seed 0)
+//        [--missed]                ask again only the questions the last attempt missed
+//        [--json]                  the result as JSON
+//   quiz show NAME [--seed N]      the questions and lettered options, without answers
+//   quiz review NAME               every question with its answer and why each other option is wrong
+//   quiz progress [--json]         lessons verified, self-checks and the mastery check
+//   quiz check                     validate every bank and every lesson link (for CI)
+//   quiz key NAME [--seed N]       the answer sheet that scores full marks (for authors)
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace quiz {
+
+struct Paths {
+  std::filesystem::path banks;            // quizzes/banks
+  std::filesystem::path lessons;          // lessons/ (sources, for links)
+  std::filesystem::path lesson_programs;  // where lessonNN executables are built
+};
+
+// Exit status: 0 done (a quiz passed), 1 a quiz not passed or a bank invalid, 2 a usage error,
+// 3 a quiz stopped before its end (nothing recorded).
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
+        const Paths& paths);
+
+}  // namespace quiz

@@ -1,0 +1,47 @@
+#include "interactive.h"
+
+#include <istream>
+#include <ostream>
+#include <string>
+
+namespace quiz {
+namespace {
+
+std::string trimmed(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
+}
+
+}  // namespace
+
+std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out) {
+  std::vector<int> chosen;
+  for (const ShownQuestion& q : shown) {
+    const char last = letter_of(q.options() - 1);
+    print_question(out, q, chosen.size() + 1, shown.size());
+    while (true) {
+      out << "Your answer (a-" << last << ", or q to stop): " << std::flush;
+      std::string line;
+      if (!std::getline(in, line)) {
+        out << "\nThe input ended before the last answer; nothing was recorded.\n";
+        return std::nullopt;
+      }
+      const std::string answer = trimmed(line);
+      if (answer == "q" || answer == "Q") {
+        out << "Stopped; nothing was recorded.\n";
+        return std::nullopt;
+      }
+      const char c = answer.size() == 1 ? static_cast<char>(answer[0] | 0x20) : '\0';
+      if (c >= 'a' && c <= last) {
+        chosen.push_back(c - 'a');
+        break;
+      }
+      out << (answer.empty() ? "No answer given." : "That is not one of the letters.")
+          << " Type one letter from a to " << last << ", then Enter.\n";
+    }
+  }
+  return chosen;
+}
+
+}  // namespace quiz

@@ -1,0 +1,17 @@
+#pragma once
+// Asking the questions in the terminal: "Question 3 of 8", the options by letter, one answer a
+// line. Anything but one valid letter is re-asked with a message; "q" stops; the end of input
+// stops too. A stopped quiz records nothing.
+
+#include <iosfwd>
+#include <optional>
+#include <vector>
+
+#include "order.h"
+
+namespace quiz {
+
+// The chosen letter for each question, or nullopt when the learner stopped or input ended.
+std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out);
+
+}  // namespace quiz

@@ -1,0 +1,13 @@
+// The quiz program: the course's question banks, graded in the terminal. See commands.h.
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  return quiz::run(args, std::cin, std::cout, std::cerr,
+                   {TUTOR_QUIZ_BANKS, TUTOR_LESSONS_DIR, TUTOR_LESSON_PROGRAMS});
+}
