@@ -85,7 +85,9 @@ TEST_CASE("the variable counts only at start-up, and only \"0\" turns it off") {
   engine::os::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1");  // too late: torch was imported already
   const Tensor weight = engine::randn({5, 4}, Device("mps"));
   CHECK(error_of([&] { F::embedding_bag(token_ids(Device("mps")), weight); }) == kNotImplemented);
-  for (const auto& [value, enabled] : {std::pair{"0", false}, std::pair{"1", true}, std::pair{"yes", true}}) {
+  for (const auto& setting : {std::pair{"0", false}, std::pair{"1", true}, std::pair{"yes", true}}) {
+    const std::string value = setting.first;
+    const bool enabled = setting.second;
     CAPTURE(value);
     start_with_fallback(value);
     const Tensor w = engine::randn({5, 4}, Device("mps"));
