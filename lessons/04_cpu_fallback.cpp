@@ -95,30 +95,39 @@ struct BagClassifier {
 // Token ids as a tokenizer hands them over: int64 on the cpu.
 torch::Tensor tokenized_batch() { return torch::zeros({kReports, kTokens}, torch::kInt64); }
 
-// One SGD step; the loss stays on the device.
-torch::Tensor train_step(BagClassifier& model, torch::optim::SGD& optimizer, const torch::Tensor& ids,
-                         const torch::Tensor& labels) {
-  optimizer.zero_grad();
-  const auto loss = F::cross_entropy(model.head(model.bag(ids)), labels);
-  loss.backward();
-  optimizer.step();
-  return loss;
-}
+// The classifier on `device` with its optimizer and labels, built shape-only: the cells below
+// need its timeline, not its numbers.
+struct Trainer {
+  torch::sim::ShapeOnlyGuard shape_only;
+  torch::Device device;
+  BagClassifier model;
+  torch::optim::SGD optimizer{model.parameters(), torch::optim::SGDOptions(0.1)};
+  torch::Tensor labels = torch::zeros({kReports}, torch::TensorOptions().dtype(torch::kInt64).device(device));
+
+  explicit Trainer(torch::Device where) : device(where) { model.to(device); }
+
+  // One SGD step on a freshly tokenized batch; the loss stays on the device. With `rewritten`,
+  // the bag lookup is embedding + mean instead of nn.EmbeddingBag.
+  torch::Tensor step(bool rewritten = false) {
+    const auto ids = tokenized_batch().to(device);
+    optimizer.zero_grad();
+    const auto vectors = rewritten ? F::embedding(ids, model.bag->weight).mean({1}) : model.bag(ids);
+    const auto loss = F::cross_entropy(model.head(vectors), labels);
+    loss.backward();
+    optimizer.step();
+    return loss;
+  }
+};
 
 // %% [markdown]
 // Run one step on `mps` the way a script starts by default, without the variable:
 
 // %% without_fallback
 TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the step") {
-  const torch::Device device = best_device();
-  torch::sim::ShapeOnlyGuard shape_only;
-  BagClassifier model;
-  model.to(device);
-  torch::optim::SGD optimizer(model.parameters(), torch::optim::SGDOptions(0.1));
-  const auto labels = torch::zeros({kReports}, torch::TensorOptions().dtype(torch::kInt64).device(device));
+  Trainer trainer(best_device());
   try {
-    train_step(model, optimizer, tokenized_batch().to(device), labels);
-    print("the step ran on", device);
+    trainer.step();
+    print("the step ran on", trainer.device);
   } catch (const torch::Error& error) {
     print(torch::python_message(error));
   }
@@ -141,16 +150,10 @@ TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the s
 // %% with_fallback
 TUTOR_CELL("with the fallback the step completes, warns once, and counts every detour") {
   torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
-  const torch::Device device = best_device();
-  torch::sim::ShapeOnlyGuard shape_only;
-  BagClassifier model;
-  model.to(device);
-  torch::optim::SGD optimizer(model.parameters(), torch::optim::SGDOptions(0.1));
-  const auto labels = torch::zeros({kReports}, torch::TensorOptions().dtype(torch::kInt64).device(device));
+  Trainer trainer(best_device());
   for (int step = 0; step < 3; ++step) {
     torch::sim::clear_backend_path();  // watch the last step only
-    const auto loss = train_step(model, optimizer, tokenized_batch().to(device), labels);
-    loss.item<double>();  // log the loss
+    trainer.step().item<double>();     // train, and log the loss
   }
   print("steps completed: 3");
   for (const auto& [op, count] : torch::sim::fallback_counts()) print(" ", op, "fell back", count, "times");
@@ -183,23 +186,11 @@ TUTOR_CELL("with the fallback the step completes, warns once, and counts every d
 // nn.EmbeddingBag (and its fallback) or rewritten as embedding + mean.
 double seconds_per_step(bool rewritten) {
   torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
-  torch::sim::ShapeOnlyGuard shape_only;
-  const torch::Device device("mps");
-  BagClassifier model;
-  model.to(device);
-  torch::optim::SGD optimizer(model.parameters(), torch::optim::SGDOptions(0.1));
-  const auto labels = torch::zeros({kReports}, torch::TensorOptions().dtype(torch::kInt64).device(device));
-  auto step = [&] {
-    const auto ids = tokenized_batch().to(device);
-    optimizer.zero_grad();
-    const auto vectors = rewritten ? F::embedding(ids, model.bag->weight).mean({1}) : model.bag(ids);
-    F::cross_entropy(model.head(vectors), labels).backward();
-    optimizer.step();
-  };
-  step();  // warm-up
+  Trainer trainer(torch::Device("mps"));
+  trainer.step(rewritten);  // warm-up
   torch::mps::synchronize();
   const double start = torch::time::perf_counter();
-  for (int i = 0; i < 10; ++i) step();
+  for (int i = 0; i < 10; ++i) trainer.step(rewritten);
   torch::mps::synchronize();
   return (torch::time::perf_counter() - start) / 10;
 }
@@ -253,12 +244,10 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 // %% cpu_work_is_not_fallback
 TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not fallback") {
   torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
-  const torch::Device device = best_device();
-  torch::sim::ShapeOnlyGuard shape_only;
-  BagClassifier model;
-  model.to(device);
+  Trainer trainer(best_device());
+  const BagClassifier& model = trainer.model;
   torch::sim::clear_backend_path();  // from here on: one forward pass
-  const auto ids = tokenized_batch().to(device);  // the tokenizer's output, moved once
+  const auto ids = tokenized_batch().to(trainer.device);  // the tokenizer's output, moved once
   const auto logits = model.head(F::embedding(ids, model.bag->weight).mean({1}));
   logits.sum().item<double>();  // the number for the log
   print("backend path:", joined(torch::sim::backend_path()));

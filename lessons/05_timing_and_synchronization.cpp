@@ -205,6 +205,15 @@ torch::Tensor forward(const IssueEncoder& m, torch::Tensor x) {
   return F::linear(x.mean({1}), m.head, m.head_bias);
 }
 
+// The encoder and one batch on mps, shape-only, after a warm-up pass: where the timing cells
+// below start.
+struct WarmEncoder {
+  torch::sim::ShapeOnlyGuard shape_only;
+  IssueEncoder encoder = make_encoder(torch::Device("mps"));
+  torch::Tensor batch = torch::randn({kReports, kTokens, kWidth}, torch::Device("mps"));
+  WarmEncoder() { forward(encoder, batch); }
+};
+
 // %% [markdown]
 // ## The worked story: a few milliseconds or tens?
 //
@@ -217,20 +226,16 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
     print("no mps device here: every cpu op finishes before it returns, so both timers agree");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
-  const torch::Device device("mps");
-  const IssueEncoder encoder = make_encoder(device);
-  const auto batch = torch::randn({kReports, kTokens, kWidth}, device);
-  forward(encoder, batch);  // warm-up
+  const WarmEncoder warm;
   torch::mps::synchronize();
 
   double start = torch::time::perf_counter();
-  forward(encoder, batch);
+  forward(warm.encoder, warm.batch);
   const double naive = torch::time::perf_counter() - start;
   torch::mps::synchronize();  // let the naive pass finish before the honest measurement
 
   start = torch::time::perf_counter();
-  forward(encoder, batch);
+  forward(warm.encoder, warm.batch);
   torch::mps::synchronize();
   const double synchronized = torch::time::perf_counter() - start;
 
@@ -268,15 +273,10 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
     print("no mps device here: torch.mps.Event needs the MPS backend");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
-  const torch::Device device("mps");
-  const IssueEncoder encoder = make_encoder(device);
-  const auto batch = torch::randn({kReports, kTokens, kWidth}, device);
-  forward(encoder, batch);  // warm-up
-
+  const WarmEncoder warm;
   torch::mps::Event start(true), end(true);
   start.record();
-  forward(encoder, batch);
+  forward(warm.encoder, warm.batch);
   end.record();
   print("GPU finished when the host got here:", end.query());
   print("GPU time between the events:", fmt::format("{:.1f} ms", start.elapsed_time(end)));

@@ -1,7 +1,11 @@
 #pragma once
 // Helpers shared by the engine's tests.
 
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "engine/errors.h"
 
@@ -17,6 +21,23 @@ std::string error_of(const Action& action) {
     return e.what();
   }
   return "no error";
+}
+
+// Reference values written by the tests/tools/make_torch_*_reference.py scripts: lines of
+// "SEED NAME VALUE...", with "#" comments. Empty when the file cannot be read.
+using ReferenceValues = std::map<int, std::map<std::string, std::vector<double>>>;
+inline ReferenceValues load_reference(const std::string& path) {
+  std::ifstream in(path);
+  ReferenceValues all;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    int seed = 0;
+    std::string name;
+    fields >> seed >> name;
+    for (double v = 0; fields >> v;) all[seed][name].push_back(v);
+  }
+  return all;
 }
 
 }  // namespace test_support

@@ -6,9 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +20,7 @@
 #include "engine/optim/sgd.h"
 #include "engine/random.h"
 #include "engine/sim.h"
+#include "test_support.h"
 
 using engine::Tensor;
 namespace F = engine::nn::functional;
@@ -30,19 +29,8 @@ namespace {
 
 using Values = std::map<std::string, std::vector<double>>;
 
-std::map<int, Values> load_reference() {
-  std::ifstream in(TUTOR_TEST_DATA_DIR "/torch_training_step.txt");
-  REQUIRE(in);
-  std::map<int, Values> all;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    int seed = 0;
-    std::string name;
-    fields >> seed >> name;
-    for (double v = 0; fields >> v;) all[seed][name].push_back(v);
-  }
+test_support::ReferenceValues load_reference() {
+  const test_support::ReferenceValues all = test_support::load_reference(TUTOR_TEST_DATA_DIR "/torch_training_step.txt");
   REQUIRE(all.size() == 3);
   return all;
 }

@@ -4,9 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "engine/optim/adam.h"
 #include "engine/random.h"
 #include "engine/sim.h"
+#include "test_support.h"
 
 using engine::Tensor;
 namespace F = engine::nn::functional;
@@ -24,22 +23,6 @@ namespace F = engine::nn::functional;
 namespace {
 
 constexpr std::int64_t V = 11, C = 8, H = 2, T = 6, B = 3;
-
-std::map<int, std::map<std::string, std::vector<double>>> load_reference() {
-  std::ifstream in(TUTOR_TEST_DATA_DIR "/torch_transformer_step.txt");
-  REQUIRE(in);
-  std::map<int, std::map<std::string, std::vector<double>>> all;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    int seed = 0;
-    std::string name;
-    fields >> seed >> name;
-    for (double v = 0; fields >> v;) all[seed][name].push_back(v);
-  }
-  REQUIRE(all.size() == 2);
-  return all;
-}
 
 // Drawn in the reference's order, so the same seed gives the same values.
 std::map<std::string, Tensor> make_parameters() {
@@ -75,7 +58,10 @@ Tensor tokens(std::int64_t multiplier, std::int64_t offset) {
 }  // namespace
 
 TEST_CASE("a tiny GPT block trained with clipping and AdamW matches PyTorch") {
-  for (const auto& entry : load_reference()) {
+  const test_support::ReferenceValues reference =
+      test_support::load_reference(TUTOR_TEST_DATA_DIR "/torch_transformer_step.txt");
+  REQUIRE(reference.size() == 2);
+  for (const auto& entry : reference) {
     const int seed = entry.first;
     CAPTURE(seed);
     engine::sim::use_machine("linux-x86_64");

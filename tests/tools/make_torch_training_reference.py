@@ -12,9 +12,7 @@ batch averaged over tokens, cross-entropy on the first four rows with labels [0,
 SGD step with lr 0.1), then three steps of SGD with momentum, of Adam, and of Adam on a small
 MLP. Each line is "SEED NAME VALUE..." with values as Python prints floats (repr).
 """
-import os
-import subprocess
-import sys
+from torch_reference import run_with_avx2
 
 CHILD = r'''
 import torch
@@ -82,12 +80,7 @@ for seed in [0, 1, 42]:
 
 
 def main():
-    import torch  # noqa: F401  (fail early, with Python's message, when PyTorch is missing)
-    print("# PyTorch %s classifier steps; see tests/tools/make_torch_training_reference.py"
-          % torch.__version__)
-    sys.stdout.flush()
-    env = dict(os.environ, ATEN_CPU_CAPABILITY="avx2")
-    subprocess.run([sys.executable, "-c", CHILD], env=env, check=True)
+    run_with_avx2(CHILD, "classifier steps; see tests/tools/make_torch_training_reference.py")
 
 
 if __name__ == "__main__":

@@ -12,9 +12,7 @@ randn * 0.02 in a fixed order, trained for three AdamW steps (lr 1e-2, weight de
 gradients clipped to norm 0.5. Attention is written out as PyTorch's math implementation
 computes it. Each line is "SEED NAME VALUE..." with values as Python prints floats.
 """
-import os
-import subprocess
-import sys
+from torch_reference import run_with_avx2
 
 CHILD = r'''
 import math
@@ -67,12 +65,7 @@ for seed in [0, 1]:
 
 
 def main():
-    import torch  # noqa: F401  (fail early, with Python's message, when PyTorch is missing)
-    print("# PyTorch %s tiny GPT block; see tests/tools/make_torch_transformer_reference.py"
-          % torch.__version__)
-    sys.stdout.flush()
-    env = dict(os.environ, ATEN_CPU_CAPABILITY="avx2")
-    subprocess.run([sys.executable, "-c", CHILD], env=env, check=True)
+    run_with_avx2(CHILD, "tiny GPT block; see tests/tools/make_torch_transformer_reference.py")
 
 
 if __name__ == "__main__":

@@ -45,26 +45,6 @@ class Event {
   void wait();
   bool query() const;
   void synchronize();
-
-// The caching allocator's counters: bytes held by live mps tensors (rounded up to whole
-// buffers); everything Metal has allocated for the process (the allocator's heaps, cached free
-// buffers included, plus MPS's own); and the GPU's recommended working set, the unit of the
-// allocator's limits. A machine whose MPS is built but unavailable reports 0.
-std::int64_t current_allocated_memory();
-std::int64_t driver_allocated_memory();
-std::int64_t recommended_max_memory();
-// Waits for the device, then returns the cached, unused buffers to the system. Live tensors
-// keep their memory.
-void empty_cache();
-// Caps the process's MPS memory at `fraction` x recommended_max_memory() (the high watermark;
-// 0 removes the cap). ValueError outside 0 to 2. Python accepts only a float here, so an
-// integer argument is a TypeError, as set_per_process_memory_fraction(1) is in Python.
-void set_per_process_memory_fraction(double fraction);
-[[noreturn]] void reject_memory_fraction_type();
-template <std::integral T>
-void set_per_process_memory_fraction(T) {
-  reject_memory_fraction_type();
-}
   double elapsed_time(const Event& end) const;
   std::int64_t id() const noexcept { return id_; }
 
