@@ -1,5 +1,7 @@
 #include "engine/notebook/progress.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -86,7 +88,7 @@ void save_progress(const Progress& progress, const fs::path& path) {
   std::error_code ignored;
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ignored);
   fs::path temporary = path;
-  temporary += ".tmp";
+  temporary += ".tmp-" + std::to_string(getpid());  // two programs saving at once never share one
   {
     std::ofstream out(temporary, std::ios::trunc);
     out << to_json(progress).dump(2) << '\n';
