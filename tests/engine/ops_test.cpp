@@ -15,10 +15,11 @@ using engine::Tensor;
 
 using test_support::error_of;
 
+using test_support::values;
+
 namespace {
 
 
-std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
 }  // namespace
 

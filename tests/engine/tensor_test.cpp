@@ -15,9 +15,10 @@ using engine::Tensor;
 
 using test_support::error_of;
 
+using test_support::values;
+
 namespace {
 
-std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/errors.h"
+#include "engine/tensor.h"
 
 namespace test_support {
 
@@ -22,6 +23,9 @@ std::string error_of(const Action& action) {
   }
   return "no error";
 }
+
+// A float tensor's values, in order.
+inline std::vector<float> values(const engine::Tensor& t) { return t.to_vector<float>(); }
 
 // Reference values written by the tests/tools/make_torch_*_reference.py scripts: lines of
 // "SEED NAME VALUE...", with "#" comments. Empty when the file cannot be read.
