@@ -1,7 +1,5 @@
-// The one translation unit with doctest's implementation: compiled once into the notebook
-// library instead of into every lesson (3.5 s of compile time each).
+// Running a lesson's cells with doctest: the notebook view or, with --verify, doctest's console.
 
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <string>
