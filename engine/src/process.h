@@ -47,8 +47,9 @@ struct Process {
   CpuGenerator cpu_generator;
   Timeline timeline;
   std::int64_t next_event_id = 1;  // torch.mps.Event ids, as MPSEventPool hands them out
-  // MPSGraphCache: the graphs built so far, one per op and input shapes; a process starts empty.
-  std::unordered_set<std::string> compiled_graphs;
+  // MPSGraphCache: the graphs built so far, one per op and input shapes (hashed); a process
+  // starts empty.
+  std::unordered_set<std::size_t> compiled_graphs;
   // The MPS caching allocator, made at the first MPS allocation as PyTorch makes it; tensors
   // hold it weakly, so a tensor that outlives its process frees nothing.
   std::shared_ptr<MpsAllocator> mps_allocator;

@@ -27,17 +27,22 @@ namespace sim {
 
 const MachineProfile& machine() { return detail::process().machine; }
 
-void use_machine(const MachineProfile& profile) {
-  detail::process() = detail::Process(profile, detail::program_environment());
+namespace {
+
+// A new simulated process replaces the current one, as a new Python process would.
+void start_process(const MachineProfile& profile, std::map<std::string, std::string> environment) {
+  detail::process() = detail::Process(profile, std::move(environment));
   detail::trace_new_process();
 }
+
+}  // namespace
+
+void use_machine(const MachineProfile& profile) { start_process(profile, detail::program_environment()); }
 
 void restart_with_environment(const std::map<std::string, std::string>& changes) {
   std::map<std::string, std::string> environment = detail::program_environment();
   for (const auto& [name, value] : changes) environment[name] = value;
-  const MachineProfile profile = machine();
-  detail::process() = detail::Process(profile, std::move(environment));
-  detail::trace_new_process();
+  start_process(MachineProfile(machine()), std::move(environment));
 }
 
 std::map<std::string, std::int64_t> fallback_counts() { return detail::process().fallback_counts; }

@@ -4,7 +4,6 @@
 #define CXXOPTS_NO_REGEX 1
 
 #include <algorithm>
-#include <cctype>
 #include <cxxopts.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -242,11 +241,8 @@ int list(std::ostream& out, std::ostream& err, const Paths& paths) {
 std::vector<std::string> lesson_numbers(const fs::path& lessons_dir) {
   std::vector<std::string> numbers;
   for (const auto& entry : fs::directory_iterator(lessons_dir)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() == ".cpp" && name.size() > 3 && std::isdigit(static_cast<unsigned char>(name[0])) &&
-        std::isdigit(static_cast<unsigned char>(name[1])) && name[2] == '_') {
-      numbers.push_back(name.substr(0, 2));
-    }
+    const auto number = engine::notebook::lesson_number(entry.path().stem().string());
+    if (entry.path().extension() == ".cpp" && number) numbers.push_back(*number);
   }
   std::sort(numbers.begin(), numbers.end());
   return numbers;

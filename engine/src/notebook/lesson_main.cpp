@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -94,12 +93,10 @@ int main(int argc, char** argv) {
     const int status = run_cells(config);
     // A whole lesson shown as a notebook with every cell as documented counts as verified in
     // the course progress (quiz progress). Test runs use --verify, --cell or --source.
-    const std::string lesson = session.lesson_name();
-    const bool numbered = lesson.size() > 2 && std::isdigit(static_cast<unsigned char>(lesson[0])) &&
-                          std::isdigit(static_cast<unsigned char>(lesson[1])) && lesson[2] == '_';
-    if (status == 0 && numbered && options.cell.empty() && !options.verify && options.source.empty() &&
+    const auto number = lesson_number(session.lesson_name());
+    if (status == 0 && number && options.cell.empty() && !options.verify && options.source.empty() &&
         machine->name != "host") {
-      record_lesson_verified(lesson.substr(0, 2), std::cerr);
+      record_lesson_verified(*number, std::cerr);
     }
     if (!options.trace.empty()) {
       engine::sim::write_trace(options.trace);

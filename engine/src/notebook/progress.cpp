@@ -61,6 +61,12 @@ fs::path progress_path() {
   return fs::path(home != nullptr ? home : ".") / ".local" / "state" / "mps-course" / "progress.json";
 }
 
+std::optional<std::string> lesson_number(std::string_view name) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (name.size() < 4 || !digit(name[0]) || !digit(name[1]) || name[2] != '_') return std::nullopt;
+  return std::string(name.substr(0, 2));
+}
+
 Progress load_progress(const fs::path& path, std::ostream& report) {
   std::ifstream in(path);
   if (!in) return {};

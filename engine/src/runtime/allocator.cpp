@@ -118,14 +118,16 @@ std::uint64_t MpsAllocator::malloc(std::size_t bytes) {
                        (release_all_cached_buffers() && allocate_buffer(r));
     if (!found) out_of_memory(r);
   }
-  in_use_.insert(r.found->id);
+  r.found->in_use = true;
   current_allocated_ += r.found->size;
   return r.found->id;
 }
 
 void MpsAllocator::free(std::uint64_t id) {
-  if (in_use_.erase(id) == 0) return;
-  Buffer* b = buffers_.at(id).get();
+  const auto it = buffers_.find(id);
+  if (it == buffers_.end() || !it->second->in_use) return;
+  Buffer* b = it->second.get();
+  b->in_use = false;
   b->heap->pool->cached.insert(b);
   b->heap->pool->cached_size += b->size;
   current_allocated_ -= b->size;

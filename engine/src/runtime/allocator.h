@@ -55,6 +55,7 @@ class MpsAllocator {
     std::size_t size;
     Heap* heap;
     std::uint32_t gc_count = 0;
+    bool in_use = false;
   };
   struct BySize {
     bool operator()(const Buffer* a, const Buffer* b) const {
@@ -106,7 +107,6 @@ class MpsAllocator {
   Pool shared_small_{true, true, {}, {}};
   std::map<std::uint64_t, std::unique_ptr<Heap>> heaps_;
   std::map<std::uint64_t, std::unique_ptr<Buffer>> buffers_;
-  std::set<std::uint64_t> in_use_;
   std::uint64_t next_id_ = 1;
 };
 

@@ -1,6 +1,7 @@
 #include "runtime/stream.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "process.h"
@@ -14,9 +15,9 @@ namespace {
 // (on the host, while encoding) and caches it; later calls with the same shapes reuse it. This
 // is the cost a warm-up iteration pays. Its size stands in for the shapes in the cache key.
 void compile_on_first_use(Process& p, const KernelCost& cost) {
-  std::string key(cost.name);
-  key += '/' + std::to_string(cost.bytes) + '/' + std::to_string(cost.matmul_flops);
-  if (!p.compiled_graphs.insert(std::move(key)).second) return;
+  std::size_t key = std::hash<std::string_view>{}(cost.name);
+  for (const double size : {cost.bytes, cost.matmul_flops}) key = key * 1000003 ^ std::hash<double>{}(size);
+  if (!p.compiled_graphs.insert(key).second) return;
   Timeline& t = p.timeline;
   trace_span(Track::Host, cost.name, "compile", t.host_now, p.machine.graph_compile_seconds);
   t.host_now += p.machine.graph_compile_seconds;

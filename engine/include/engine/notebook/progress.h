@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace engine::notebook {
@@ -30,6 +32,10 @@ struct Progress {
 };
 
 std::filesystem::path progress_path();
+
+// A lesson's number from its name ("03_placement_..." -> "03"); nullopt for names that are not
+// of the form NN_topic.
+std::optional<std::string> lesson_number(std::string_view lesson_name);
 
 // A missing file is empty progress. A corrupt one is renamed to "<name>.corrupt-<time>",
 // reported on `report` with both paths, and empty progress is returned.
