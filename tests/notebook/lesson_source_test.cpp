@@ -126,7 +126,7 @@ TEST_CASE("a cell documents each machine at most once") {
 
 TEST_CASE("malformed markers are named precisely") {
   CHECK(error_at("// %% [raw]\n") ==
-        "1: unknown cell type [raw]; use [markdown], [output], or no type for a code cell");
+        "1: unknown cell type [raw]; use [markdown], [output], [python], or no type for a code cell");
   CHECK(error_at("// %% Sanity Check\n").rfind("1: cell name 'Sanity Check' must use", 0) == 0);
   CHECK(error_at("// %% [markdown] intro\n") == "1: a [markdown] cell takes no name or options");
   CHECK(error_at("// %% c\nx\n// %% [output] machine=m1\n").rfind("3: expected machine=", 0) == 0);
@@ -160,4 +160,46 @@ TEST_CASE("a '// %%' comment without a following space is plain text, not a mark
   const LessonSource lesson = parse_lesson("// %% c\nx = 1;  // %%not a marker\n//%% nor this\n", "l.cpp");
   REQUIRE(lesson.cells.size() == 1);
   CHECK(lesson.cells[0].lines.size() == 2);
+}
+
+TEST_CASE("a [python] block is the twin of the code cell above it, after its outputs") {
+  const LessonSource lesson = parse_lesson(
+      "// %%\n#include <x>\n// %% [python]\n// import torch\n\n"
+      "// %% c\nx\n// %% [output]\n// 1\n// %% [python]\n// if True:\n//     print(1)\n//\n// print(2)\n\n"
+      "// %% d\ny\n// %% [python] before=\"2.6\" differs=\"1.13 says it another way\"\n// print(3)\n",
+      "l.cpp");
+  const Cell& c = *lesson.find("c");
+  REQUIRE(c.python);
+  CHECK(c.python->marker_line == 10);
+  CHECK(c.python->code() == "if True:\n    print(1)\n\nprint(2)\n");
+  CHECK(c.python->differs.empty());
+  CHECK(c.outputs.size() == 1);
+  const Cell& d = *lesson.find("d");
+  REQUIRE(d.python);
+  CHECK(d.python->before == "2.6");
+  CHECK(d.python->differs == "1.13 says it another way");
+  CHECK(lesson.python_prelude() == "import torch\n");
+}
+
+TEST_CASE("malformed [python] blocks are named precisely") {
+  CHECK(error_at("// %% [python]\n// x\n") == "1: [python] block has no code cell before it");
+  CHECK(error_at("// %% c\nx\n// %% [python]\n// a\n// %% [python]\n// b\n") ==
+        "5: cell 'c' already has a Python twin (line 3)");
+  CHECK(error_at("// %% c\nx\n// %% [python]\n// a\n// %% [output]\n// b\n") ==
+        "5: output block after the Python twin; document outputs before [python]");
+  CHECK(error_at("// %% c\nx\n// %% [python]\n// a\nint z;\n") ==
+        "5: unterminated [python] block (started at line 3): this line is neither Python (// code) "
+        "nor a new // %% cell");
+  CHECK(error_at("// %% c\nx\n// %% [python] differs=\"\"\n") ==
+        "3: differs=\"\" is empty; say why real PyTorch prints something else");
+  CHECK(error_at("// %% c\nx\n// %% [python] before=\"two\" differs=\"x\"\n") ==
+        "3: before=\"two\" is not a PyTorch release such as \"2.6\"");
+  CHECK(error_at("// %% c\nx\n// %% [python] before=\"2.6\"\n") ==
+        "3: before=\"2.6\" needs differs=\"WHY\": say what older releases print");
+  CHECK(error_at("// %% c\nx\n// %% [python] since=\"2.6\"\n") ==
+        "3: unknown option 'since' of [python]; it takes differs and before");
+  CHECK(error_at("// %% c\nx\n// %% [python] differs=why\n").rfind(
+            "3: expected differs=\"WHY\" and optionally before=\"2.6\" after [python]", 0) == 0);
+  CHECK(error_at("// %%\nx\n// %% [python] differs=\"no\"\n") ==
+        "3: the Python prelude (the twin of an unnamed cell) prints nothing, so it cannot differ");
 }

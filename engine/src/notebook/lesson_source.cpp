@@ -46,10 +46,45 @@ bool valid_name(std::string_view name) {
 }
 
 struct Marker {
-  enum Kind { Code, Markdown, Output } kind = Code;
-  std::string name;
-  std::vector<std::string> machines;
+  enum Kind { Code, Markdown, Output, Python } kind = Code;
+  std::string name{};
+  std::vector<std::string> machines{};
+  std::string differs{};
+  std::string before{};
 };
+
+struct Attribute {
+  std::string key;
+  std::string value;
+};
+
+// `key="value" key="value"`: the options of a marker. Values cannot contain a double quote.
+std::optional<std::vector<Attribute>> parse_attributes(std::string_view text) {
+  std::vector<Attribute> attributes;
+  text = trim(text);
+  while (!text.empty()) {
+    const auto equals = text.find("=\"");
+    if (equals == std::string_view::npos || equals == 0) return std::nullopt;
+    const auto close = text.find('"', equals + 2);
+    if (close == std::string_view::npos) return std::nullopt;
+    attributes.push_back({std::string(text.substr(0, equals)),
+                          std::string(text.substr(equals + 2, close - equals - 2))});
+    text = text.substr(close + 1);
+    if (!text.empty() && text.front() != ' ') return std::nullopt;
+    text = trim(text);
+  }
+  return attributes;
+}
+
+// "2.6", "2.10": what PyTorch's releases are called.
+bool valid_release(std::string_view version) {
+  const auto dot = version.find('.');
+  if (dot == 0 || dot == std::string_view::npos || dot + 1 == version.size()) return false;
+  for (std::size_t i = 0; i < version.size(); ++i) {
+    if (i != dot && (version[i] < '0' || version[i] > '9')) return false;
+  }
+  return true;
+}
 
 std::vector<std::string> split_commas(std::string_view list) {
   std::vector<std::string> items;
@@ -107,9 +142,10 @@ class Parser {
       m.kind = Marker::Markdown;
       return m;
     }
+    if (type == "python") return parse_python_marker(rest);
     if (type != "output") {
       fail("unknown cell type [" + std::string(type) +
-           "]; use [markdown], [output], or no type for a code cell");
+           "]; use [markdown], [output], [python], or no type for a code cell");
     }
     m.kind = Marker::Output;
     if (rest.empty()) return m;
@@ -125,8 +161,37 @@ class Parser {
     return m;
   }
 
+  Marker parse_python_marker(std::string_view rest) const {
+    Marker m{.kind = Marker::Python};
+    const auto attributes = parse_attributes(rest);
+    if (!attributes) {
+      fail("expected differs=\"WHY\" and optionally before=\"2.6\" after [python], got '" +
+           std::string(rest) + "'");
+    }
+    for (const Attribute& attribute : *attributes) {
+      if (attribute.key == "differs") {
+        if (trim(attribute.value).empty()) {
+          fail("differs=\"\" is empty; say why real PyTorch prints something else");
+        }
+        m.differs = attribute.value;
+      } else if (attribute.key == "before") {
+        if (!valid_release(attribute.value)) {
+          fail("before=\"" + attribute.value + "\" is not a PyTorch release such as \"2.6\"");
+        }
+        m.before = attribute.value;
+      } else {
+        fail("unknown option '" + attribute.key + "' of [python]; it takes differs and before");
+      }
+    }
+    if (!m.before.empty() && m.differs.empty()) {
+      fail("before=\"" + m.before + "\" needs differs=\"WHY\": say what older releases print");
+    }
+    return m;
+  }
+
   void start(const Marker& m) {
     output_ = nullptr;
+    twin_ = nullptr;
     switch (m.kind) {
       case Marker::Code:
         if (!m.name.empty()) {
@@ -146,7 +211,26 @@ class Parser {
       case Marker::Output:
         attach_output(m.machines);
         break;
+      case Marker::Python:
+        attach_python(m);
+        break;
     }
+  }
+
+  void attach_python(const Marker& m) {
+    Cell& owner = cells_.back();
+    const bool header_only = cells_.size() == 1 && owner.lines.empty();
+    if (header_only || !owner.is_code()) fail("[python] block has no code cell before it");
+    if (owner.python) {
+      fail("cell '" + owner.name + "' already has a Python twin (line " +
+           std::to_string(owner.python->marker_line) + ")");
+    }
+    if (owner.name.empty() && !m.differs.empty()) {
+      fail("the Python prelude (the twin of an unnamed cell) prints nothing, so it cannot differ");
+    }
+    owner.python = PythonTwin{.marker_line = line_no_, .differs = m.differs, .before = m.before};
+    twin_ = &*owner.python;
+    block_closed_ = false;
   }
 
   void attach_output(const std::vector<std::string>& machines) {
@@ -169,14 +253,20 @@ class Parser {
         }
       }
     }
+    if (owner.python) fail("output block after the Python twin; document outputs before [python]");
     owner.outputs.push_back(OutputBlock{.machines = machines, .marker_line = line_no_});
     output_ = &owner.outputs.back();
-    output_closed_ = false;
+    block_closed_ = false;
   }
 
   void add_content(std::string_view line) {
     if (output_ != nullptr) {
-      add_output_line(line);
+      add_block_line(line, output_->lines, output_->marker_line, "output block",
+                     "documented output (// text)");
+      return;
+    }
+    if (twin_ != nullptr) {
+      add_block_line(line, twin_->lines, twin_->marker_line, "[python] block", "Python (// code)");
       return;
     }
     Cell& cell = cells_.back();
@@ -192,17 +282,19 @@ class Parser {
     cell.lines.emplace_back(cell.kind == CellKind::Markdown ? std::string_view() : line);
   }
 
-  void add_output_line(std::string_view line) {
+  // Output and Python blocks are // lines up to the next marker; blank lines may follow them.
+  void add_block_line(std::string_view line, std::vector<std::string>& lines, int marker_line,
+                      std::string_view block, std::string_view content) {
     if (is_blank(line)) {
-      output_closed_ = true;  // blank lines may separate the block from the next cell
+      block_closed_ = true;
       return;
     }
     auto text = comment_text(line);
-    if (output_closed_ || !text) {
-      fail("unterminated output block (started at line " + std::to_string(output_->marker_line) +
-           "): this line is neither documented output (// text) nor a new // %% cell");
+    if (block_closed_ || !text) {
+      fail("unterminated " + std::string(block) + " (started at line " + std::to_string(marker_line) +
+           "): this line is neither " + std::string(content) + " nor a new // %% cell");
     }
-    output_->lines.push_back(*text);
+    lines.push_back(*text);
   }
 
   LessonSource finish() {
@@ -223,8 +315,9 @@ class Parser {
   int line_no_ = 0;
   std::vector<Cell> cells_;
   std::map<std::string, int> names_;
-  OutputBlock* output_ = nullptr;  // the block being read, if any
-  bool output_closed_ = false;
+  OutputBlock* output_ = nullptr;  // the output block being read, if any
+  PythonTwin* twin_ = nullptr;     // the Python block being read, if any
+  bool block_closed_ = false;      // a blank line ended the block being read
 };
 
 }  // namespace
@@ -243,6 +336,23 @@ bool OutputBlock::documents(std::string_view machine) const {
     if (m == machine) return true;
   }
   return false;
+}
+
+std::string PythonTwin::code() const {
+  std::string joined;
+  for (const std::string& line : lines) {
+    joined += line;
+    joined += '\n';
+  }
+  return joined;
+}
+
+std::string LessonSource::python_prelude() const {
+  std::string prelude;
+  for (const Cell& cell : cells) {
+    if (cell.is_code() && cell.name.empty() && cell.python) prelude += cell.python->code();
+  }
+  return prelude;
 }
 
 const OutputBlock* Cell::output_for(std::string_view machine) const {

@@ -8,9 +8,16 @@
 //   // %% sanity_check                a named code cell; its name identifies it everywhere
 //   // %% [output]                    the named cell's documented output, one // line each
 //   // %% [output] machine="linux-x86_64,rosetta-x86_64"   what those machines print instead
+//   // %% [python]                    the cell's Python twin: the same cell in PyTorch's Python
+//                                     API, one // line each; after the outputs
+//   // %% [python] differs="why"      a twin real PyTorch runs but prints something else for
+//   // %% [python] before="2.6" differs="why"   ... only in releases older than 2.6
 //
 // An [output] block without machines applies to every machine that has no block of its own.
+// The twin of an unnamed code cell (the includes) is the lesson's Python prelude: the imports
+// every other twin starts with, since every cell runs in a fresh process.
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,6 +34,16 @@ struct OutputBlock {
   bool documents(std::string_view machine) const;
 };
 
+// A code cell written with PyTorch's Python API. Real PyTorch (linux, cpu) runs it, and what it
+// prints must equal the cell's documented output for linux-x86_64 unless `differs` says why not.
+struct PythonTwin {
+  int marker_line = 0;
+  std::vector<std::string> lines{};
+  std::string differs{};  // why real PyTorch prints something other than the documented output
+  std::string before{};   // the difference holds only for releases older than this ("2.6")
+  std::string code() const;  // the lines, each ending in a newline
+};
+
 enum class CellKind { Code, Markdown };
 
 struct Cell {
@@ -36,6 +53,7 @@ struct Cell {
   int first_line = 0;   // first content line
   std::vector<std::string> lines{};  // code as written; Markdown without its "// " prefix
   std::vector<OutputBlock> outputs{};
+  std::optional<PythonTwin> python{};
 
   bool is_code() const noexcept { return kind == CellKind::Code; }
   int last_line() const noexcept { return first_line + static_cast<int>(lines.size()) - 1; }
@@ -50,6 +68,8 @@ struct LessonSource {
   const Cell* find(std::string_view name) const;
   // The code cell whose content contains `line`, or null.
   const Cell* code_cell_at(int line) const;
+  // The twins of the unnamed code cells, joined: what every named cell's twin runs after.
+  std::string python_prelude() const;
 };
 
 // A malformed lesson, reported as compilers report errors: "path:line: error: message".
