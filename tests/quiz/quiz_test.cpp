@@ -282,6 +282,20 @@ TEST_CASE("progress counts verified lessons and the mastery check") {
   CHECK(json["mastery_passed"] == true);
 }
 
+TEST_CASE("lab records survive a round trip, and files from before the labs still load") {
+  ScratchProgress scratch("labs");
+  std::ofstream(scratch.path) << R"({"format": 1, "lessons_verified": {"01": "2026-11-21T10:00:00Z"}, "quizzes": {}})";
+  std::ostringstream report;
+  engine::notebook::update_progress(scratch.path, report, [](engine::notebook::Progress& p) {
+    p.labs["03_fallback"] = {.passed_at = "2026-11-22T10:00:00Z", .hints_shown = 2};
+  });
+  const auto progress = engine::notebook::load_progress(scratch.path, report);
+  CHECK(report.str().empty());
+  CHECK(progress.lessons_verified.count("01") == 1);
+  CHECK(progress.labs.at("03_fallback").passed_at == "2026-11-22T10:00:00Z");
+  CHECK(progress.labs.at("03_fallback").hints_shown == 2);
+}
+
 TEST_CASE("review shows every answer and why each other option is wrong") {
   ScratchProgress scratch("review");
   const Run review = quiz_run({"review", "lesson04"});

@@ -38,6 +38,13 @@ Progress from_json(const json& j) {
     r.last_seed = q.at("last_seed").get<std::uint64_t>();
     r.last_missed = q.at("last_missed").get<std::vector<std::string>>();
   }
+  if (const auto labs = j.find("labs"); labs != j.end()) {  // absent in files from before the labs
+    for (const auto& [name, l] : labs->items()) {
+      LabRecord& r = p.labs[name];
+      r.passed_at = l.at("passed_at").get<std::string>();
+      r.hints_shown = l.at("hints_shown").get<int>();
+    }
+  }
   return p;
 }
 
@@ -47,7 +54,9 @@ json to_json(const Progress& p) {
     quizzes[name] = {{"attempts", r.attempts}, {"best_correct", r.best_correct}, {"total", r.total},
                      {"passed", r.passed}, {"last_seed", r.last_seed}, {"last_missed", r.last_missed}};
   }
-  return {{"format", 1}, {"lessons_verified", p.lessons_verified}, {"quizzes", quizzes}};
+  json labs = json::object();
+  for (const auto& [name, r] : p.labs) labs[name] = {{"passed_at", r.passed_at}, {"hints_shown", r.hints_shown}};
+  return {{"format", 1}, {"lessons_verified", p.lessons_verified}, {"quizzes", quizzes}, {"labs", labs}};
 }
 
 }  // namespace
@@ -105,12 +114,18 @@ void save_progress(const Progress& progress, const fs::path& path) {
   if (renamed) throw std::runtime_error("cannot replace the progress file " + path.string() + ": " + renamed.message());
 }
 
+void update_progress(const fs::path& path, std::ostream& report, const std::function<void(Progress&)>& change) {
+  Progress progress = load_progress(path, report);
+  change(progress);
+  save_progress(progress, path);
+}
+
+std::string progress_timestamp() { return utc_now(); }
+
 void record_lesson_verified(const std::string& lesson, std::ostream& report) {
-  const fs::path path = progress_path();
   try {
-    Progress progress = load_progress(path, report);
-    progress.lessons_verified[lesson] = utc_now();
-    save_progress(progress, path);
+    update_progress(progress_path(), report,
+                    [&](Progress& progress) { progress.lessons_verified[lesson] = utc_now(); });
   } catch (const std::exception& e) {
     report << "The course progress was not recorded: " << e.what() << '\n';
   }
