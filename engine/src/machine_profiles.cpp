@@ -8,6 +8,13 @@
 //                9.07 GB = 1.7 x 5.33 GiB, lllyasviel/Fooocus#1271), 49152 MiB on 64 GB
 //                (ggml-org/llama.cpp#1870), about the VRAM on discrete GPUs (4 GB Vega 20:
 //                "max allowed: 6.77 GB", run-llama/llama_index#8743)
+//   [maxbuf]     MTLDevice.maxBufferLength, the largest single Metal buffer: half of the RAM on
+//                the Macs that report it (4294967296 bytes on an 8 GB Mac mini, ggml-org/
+//                llama.cpp#1706; 17179869184 on a 32 GB M1, riccardomusmeci/mlx-llm#22, as MLX's
+//                "maximum allowed buffer size"). Newer chips and macOS releases report up to
+//                0.59 of the RAM (30150672384 bytes on a 48 GB M4 Pro, in MLX errors), so half
+//                of the RAM is an estimate for the machines below; no lesson depends on where
+//                between the two the limit lies.
 //   [pt-82707]   pytorch/pytorch#82707: ~3 us of GPU time per trivial kernel (M1 Max)
 //   [pt-148219]  pytorch/pytorch#148219: ~20 us host dispatch per MPSGraph op, 0.9 us for a
 //                tiny op on the cpu (M1 Pro, 2025)
@@ -53,6 +60,7 @@ MachineProfile m3_max_64gb() {
   m.unified_memory = true;
   m.memory_bytes = 64 * kGiB;                     // [seed-003]
   m.recommended_working_set_bytes = 49152 * kMiB;  // [wss] 3/4 of 64 GB
+  m.max_buffer_length = 32 * kGiB;                 // [maxbuf] estimate: half of 64 GB
   m.other_apps_bytes = 8 * kGiB;                   // [scenario] macOS, a browser, an IDE
   m.swap_bandwidth = 6e9;                          // [estimate] the internal SSD's reads
   m.kernel_launch_seconds = kAppleKernelLaunch;
@@ -79,6 +87,7 @@ MachineProfile m1_8gb() {
   m.unified_memory = true;
   m.memory_bytes = 8 * kGiB;
   m.recommended_working_set_bytes = 8 * kGiB * 2 / 3;  // [wss] 5.33 GiB
+  m.max_buffer_length = 4 * kGiB;                       // [maxbuf] 8 GB Macs report 4 GiB
   m.other_apps_bytes = 3 * kGiB;  // [scenario] macOS and a browser
   m.swap_bandwidth = 2.5e9;       // [estimate] the internal SSD's reads
   m.kernel_launch_seconds = kAppleKernelLaunch;
@@ -95,7 +104,7 @@ MachineProfile intel_mac_macos12() {
   m.name = "intel-mac-macos12.0";
   m.summary = "MacBook Pro 15-inch (2018), Intel, Radeon Pro Vega 20 4 GB, 16 GB, macOS 12.0";
   m.os = OperatingSystem::MacOS;
-  m.os_version = {12, 0, 0};  // below the 13.0 that PyTorch 2.9 requires for MPS
+  m.os_version = {12, 0, 0};  // below the 14.0 that PyTorch 2.9 requires for MPS
   m.cpu_architecture = Architecture::X86_64;
   m.python_architecture = Architecture::X86_64;
   m.cpu_has_avx2 = true;           // Coffee Lake has AVX2
@@ -108,6 +117,35 @@ MachineProfile intel_mac_macos12() {
   m.other_apps_bytes = 4 * kGiB;  // [scenario]
   m.cpu_fp32_flops = 6 * 2.6e9 * 32;  // [cores] 6 cores at 2.6 GHz (Core i7-8850H)
   m.cpu_memory_bandwidth = 30e9;      // [estimate] dual-channel DDR4-2400
+  m.cpu_op_seconds = kEagerCpuOp;
+  return m;
+}
+
+// The misleading case of Note [macOS minimum of 2.9] (availability.cpp): a Mac that runs MPS
+// well, on a macOS that PyTorch 2.9 no longer accepts, told it needs a version it already has.
+MachineProfile m2_max_macos13() {
+  MachineProfile m;
+  m.name = "m2-max-macos13.7";
+  m.summary = "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 13.7.4 (too old for 2.9's MPS)";
+  m.os = OperatingSystem::MacOS;
+  m.os_version = {13, 7, 4};  // pytorch/pytorch#164943's machine: an M2 Max on 13.7.4
+  m.cpu_architecture = Architecture::Arm64;
+  m.python_architecture = Architecture::Arm64;
+  m.torch_built_with_mps = true;
+  m.gpu = GpuSpec{.name = "Apple M2 Max",
+                  .fp32_flops = 13.6e12,        // [hmc-tech] 38-core GPU at 1398 MHz
+                  .memory_bandwidth = 400e9};   // [apple] 400 GB/s
+  m.unified_memory = true;
+  m.memory_bytes = 32 * kGiB;
+  m.recommended_working_set_bytes = 32 * kGiB * 2 / 3;  // [wss] 21.33 GiB
+  m.max_buffer_length = 16 * kGiB;                      // [maxbuf] half of 32 GB
+  m.other_apps_bytes = 6 * kGiB;  // [scenario] macOS, a browser, an IDE
+  m.swap_bandwidth = 6e9;         // [estimate] the internal SSD's reads
+  m.kernel_launch_seconds = kAppleKernelLaunch;
+  m.host_dispatch_seconds = kAppleHostDispatch;
+  m.graph_compile_seconds = kAppleGraphCompile;
+  m.cpu_fp32_flops = 8 * 3.49e9 * 32;  // [cores] 8 performance cores at 3.49 GHz
+  m.cpu_memory_bandwidth = 200e9;      // [estimate] half of the 400 GB/s the chip offers
   m.cpu_op_seconds = kEagerCpuOp;
   return m;
 }
@@ -167,10 +205,11 @@ std::span<const MachineProfile* const> machines() {
   static const MachineProfile m3 = m3_max_64gb();
   static const MachineProfile m1 = m1_8gb();
   static const MachineProfile intel = intel_mac_macos12();
+  static const MachineProfile ventura = m2_max_macos13();
   static const MachineProfile linux_box = linux_x86_64();
   static const MachineProfile rosetta = rosetta_x86_64();
   static const MachineProfile host = make_host_machine();
-  static const MachineProfile* const all[] = {&m3, &m1, &intel, &linux_box, &rosetta, &host};
+  static const MachineProfile* const all[] = {&m3, &m1, &intel, &ventura, &linux_box, &rosetta, &host};
   return all;
 }
 

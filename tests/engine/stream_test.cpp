@@ -127,17 +127,6 @@ TEST_CASE("events mark points on the device timeline and time the work between t
   CHECK(marker.query());
 }
 
-TEST_CASE("elapsed_time refuses events without timing or recorded in the wrong order") {
-  engine::sim::use_machine("m3-max-64gb");
-  engine::mps::Event untimed, a(true), b(true);
-  untimed.record();
-  a.record();
-  CHECK(error_of([&] { untimed.elapsed_time(a); }) ==
-        "Events were not created with argument 'enable_timing=True'");
-  CHECK(error_of([&] { a.elapsed_time(b); }) ==
-        "End event " + std::to_string(b.id()) + " was not recorded after start event " + std::to_string(a.id()));
-}
-
 TEST_CASE("torch.mps calls without an MPS build fail as PyTorch's hooks do") {
   engine::sim::use_machine("linux-x86_64");
   CHECK(error_of([] { engine::mps::synchronize(); }) ==
@@ -148,14 +137,14 @@ TEST_CASE("torch.mps calls without an MPS build fail as PyTorch's hooks do") {
 TEST_CASE("shape-only tensors have shapes and costs but no values") {
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::ShapeOnlyGuard shape_only;
-  const Tensor huge = engine::zeros({1024, 1024, 1024, 8}, Device("mps"));  // 32 GiB, never allocated
+  const Tensor huge = engine::zeros({1024, 1024, 1024, 6}, Device("mps"));  // 24 GiB, never allocated
   CHECK(engine::sim::is_shape_only(huge));
   const Tensor y = (huge * 2.0).sum({3});
   CHECK(y.sizes() == engine::IntArrayRef({1024, 1024, 1024}));
   CHECK(engine::sim::is_shape_only(y));
   const double before = perf_counter();
   CHECK(std::isnan(y.sum().item<float>()));  // waits like the real item(), but has nothing to read
-  CHECK(perf_counter() - before > 0.1);      // streaming 32 GiB takes the simulated GPU a while
+  CHECK(perf_counter() - before > 0.1);      // streaming 24 GiB takes the simulated GPU a while
   CHECK(error_of([&] { engine::py::repr(y); }).find("shape-only") != std::string::npos);
   CHECK(error_of([&] { y.sum().to(engine::kInt64).item<std::int64_t>(); }).find("shape-only") != std::string::npos);
 }

@@ -47,6 +47,7 @@ struct MachineProfile {
   bool unified_memory = true;
   std::uint64_t memory_bytes = 0;
   std::uint64_t recommended_working_set_bytes = 0;  // MTLDevice.recommendedMaxWorkingSetSize
+  std::uint64_t max_buffer_length = 0;  // MTLDevice.maxBufferLength; 0 where MPS never allocates
   std::uint64_t other_apps_bytes = 0;               // memory the rest of the machine holds
   double swap_bandwidth = 0;  // bytes per second when paged-out memory must come back from disk
   double kernel_launch_seconds = 0;  // fixed device-side cost of one MPS kernel

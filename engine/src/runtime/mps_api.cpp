@@ -58,12 +58,17 @@ void Event::synchronize() {
   }
 }
 
+// MPSEventPool::elapsedTime: commit and wait on the default stream first, then wait for the end
+// event's completion time, then check both times. A time exists only for an event recorded
+// with timing enabled; without one for the end event, PyTorch waits for it forever.
 double Event::elapsed_time(const Event& end) const {
-  if (!enable_timing_ || !end.enable_timing_) {
-    throw Error("Events were not created with argument 'enable_timing=True'");
+  detail::wait_for_device("event.elapsed_time");
+  if (!end.recorded_ || !end.enable_timing_) {
+    throw Error("the end event was never recorded with enable_timing=True: PyTorch 2.9 would wait "
+                "here forever for its completion time (the emulator stops instead)");
   }
-  detail::wait_for_device("event.elapsed_time");  // commits and waits on the default stream
-  if (!recorded_ || !end.recorded_ || end.completes_at_ < completes_at_) {
+  if (!recorded_ || !enable_timing_) throw Error("Events were not created with argument 'enable_timing=True'");
+  if (!(end.completes_at_ > completes_at_)) {
     throw Error("End event " + std::to_string(end.id_) + " was not recorded after start event " +
                 std::to_string(id_));
   }
