@@ -91,7 +91,7 @@ TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu")
 // original lives on: cpu
 // moved copy lives on: mps:0
 // same tensor: False
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // original lives on: cpu
 // moved copy lives on: cpu
 // same tensor: True
@@ -132,6 +132,11 @@ TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
 // unified memory: False
 // system memory: 16 GiB
 // held by the OS and other apps: 4 GiB
+// %% [output] machine="m2-max-macos13.7"
+// machine: MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 13.7.4 (too old for 2.9's MPS)
+// unified memory: True
+// system memory: 32 GiB
+// held by the OS and other apps: 6 GiB
 // %% [output] machine="linux-x86_64"
 // machine: Linux x86_64 box, 2-core AMD EPYC, 24 GB, PyTorch's Linux wheel (no MPS)
 // unified memory: False
@@ -172,9 +177,10 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 // Apple's guide to PyTorch on the Mac asks for a Mac with Apple silicon, macOS 14.0 or later,
 // Python 3.10 or later and the Xcode command-line tools (`xcode-select --install`). After that
 // the ordinary wheel, `pip3 install torch torchvision torchaudio`, has MPS built in. PyTorch
-// 2.9, the release this course emulates, enables MPS from macOS 13.0; the course follows
-// Apple's stricter line. Release numbers move, so verify the backend after installing (lesson
-// 2) rather than writing a version into your setup notes.
+// 2.9, the release this course emulates, draws the same line: it uses MPS only from macOS 14
+// (Sonoma), although its error message still names 13.0 (lesson 2 shows that message on a Mac
+// running macOS 13). Release numbers move, so verify the backend after installing (lesson 2)
+// rather than writing a version into your setup notes.
 //
 // One trap hides in the word *Python*. An x86_64 Python, say from an old Intel-era installer,
 // still runs on an Apple-silicon Mac, translated by Rosetta 2. It is slower, and it can only
@@ -215,6 +221,12 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 // interpreter architecture: x86_64
 // translated by Rosetta: False
 // macOS version: 12.0
+// meets Apple's requirements: False
+// %% [output] machine="m2-max-macos13.7"
+// system: Darwin
+// interpreter architecture: arm64
+// translated by Rosetta: False
+// macOS version: 13.7.4
 // meets Apple's requirements: False
 // %% [output] machine="linux-x86_64"
 // system: Linux

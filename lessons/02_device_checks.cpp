@@ -58,7 +58,7 @@ TUTOR_CELL("the sanity check selects mps only when the backend is built and avai
 // mps available: False
 // selected device: cpu
 // output shape: (2, 2)
-// %% [output] machine="intel-mac-macos12.0"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
 // mps built: True
 // mps available: False
 // selected device: cpu
@@ -88,17 +88,21 @@ TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine
 // placed on mps:0
 // %% [output] machine="linux-x86_64,rosetta-x86_64"
 // RuntimeError: PyTorch is not linked with support for mps devices
-// %% [output] machine="intel-mac-macos12.0"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
 // RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`
 
 // %% [markdown]
-// Both texts are PyTorch's own. The second is printed for *any* built-but-unavailable case,
-// whatever the cause, and its wording moves with the release: 2.5 to 2.9 print it as above,
-// missing space included, while 2.10 raised the requirement to macOS 14.0 and says so. It also
-// misleads in one known case: a process inside a macOS sandbox that hides the GPU gets it on a
-// perfectly modern Mac. Older releases differ too: on
-// PyTorch 1.13 a factory such as `torch.zeros(2, device="mps")` on Linux raised a long
-// `NotImplementedError` from the dispatcher instead.
+// Both texts are PyTorch's own. The not-linked text belongs to builds without MPS; the
+// "supported on MacOS" text is printed for *any* built-but-unavailable case, whatever the
+// cause, and it has lagged behind the rules it states. PyTorch 2.5.1 still said 12.3+ when 2.5
+// needed 13.0; 2.6 to 2.9 print it as above, missing space included. 2.9 then began to require
+// macOS 14 without touching the message, so a Mac on macOS 13 is told it needs a version it
+// already runs: `lesson02 --machine m2-max-macos13.7` is that Mac, an M2 Max on macOS 13.7.4.
+// Newer releases name 14.0. The text also misleads in one more known case: a process inside a
+// macOS sandbox that hides the GPU gets it on a perfectly modern Mac. Read it as "built but
+// unavailable here", then check the macOS version against the release notes yourself. Older
+// releases differ too: on PyTorch 1.13 a factory such as `torch.zeros(2, device="mps")` on
+// Linux raised a long `NotImplementedError` from the dispatcher instead.
 //
 // ## `mps` is not `mps:0`
 //
@@ -125,7 +129,7 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 // tensor reports: mps:0
 // devices equal: False
 // device types equal: True
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device on this machine: nothing to compare
 
 // %% [markdown]
@@ -136,7 +140,7 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 // | `is_built()` | `is_available()` | what it means | what to do |
 // |---|---|---|---|
 // | False | False | this PyTorch has no MPS: a Linux or CPU-only build, or an x86_64 build under Rosetta | install the macOS arm64 wheel from an arm64 Python |
-// | True | False | the build has MPS, this process cannot use it: macOS too old, no suitable GPU, or a sandbox | update macOS, use Apple silicon, run outside the sandbox; use `cpu` meanwhile |
+// | True | False | the build has MPS, this process cannot use it: macOS too old (2.9 needs 14), no suitable GPU, or a sandbox | update macOS, use Apple silicon, run outside the sandbox; use `cpu` meanwhile |
 // | True | True | MPS is usable | put the model and the batch on `mps`, together |
 //
 // The emulator can run the same question on each of the course's computers. `sim::use_machine`
@@ -157,6 +161,7 @@ TUTOR_CELL("the course's machines cover all three states") {
 // m3-max-64gb          built=True  available=True  device_count=1
 // m1-8gb               built=True  available=True  device_count=1
 // intel-mac-macos12.0  built=True  available=False device_count=0
+// m2-max-macos13.7     built=True  available=False device_count=0
 // linux-x86_64         built=False available=False device_count=0
 // rosetta-x86_64       built=False available=False device_count=0
 

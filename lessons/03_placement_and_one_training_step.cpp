@@ -194,7 +194,7 @@ TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") 
 }
 // %% [output]
 // RuntimeError: Tensor for argument input is on cpu but expected on mps
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // forward ran on cpu
 
 // %% [markdown]
@@ -219,7 +219,7 @@ TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weigh
 }
 // %% [output]
 // RuntimeError: Tensor for argument weight is on cpu but expected on mps
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the model and the batch cannot disagree
 
 // %% [markdown]
@@ -248,7 +248,7 @@ TUTOR_CELL("elementwise arithmetic across mps and cpu fails in either order, exc
 // RuntimeError: Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!
 // RuntimeError: Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!
 // with a 0-dim cpu tensor the result is on mps:0
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: nothing to mix
 
 // %% [markdown]
@@ -273,7 +273,7 @@ TUTOR_CELL("moving the model and the batch in one place keeps them together") {
 }
 // %% [output]
 // weights on: mps:0 | batch on: mps:0 | logits on: mps:0
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // weights on: cpu | batch on: cpu | logits on: cpu
 
 // %% [markdown]

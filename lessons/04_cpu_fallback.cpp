@@ -124,6 +124,9 @@ struct Trainer {
 
 // %% without_fallback
 TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the step") {
+  // A process started without the variable, even if your shell exports it: the emulator's
+  // `env -u PYTORCH_ENABLE_MPS_FALLBACK python train.py`.
+  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::nullopt}});
   Trainer trainer(best_device());
   try {
     trainer.step();
@@ -134,7 +137,7 @@ TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the s
 }
 // %% [output]
 // NotImplementedError: The operator 'aten::_embedding_bag' is not currently implemented for the MPS device. If you want this op to be considered for addition please comment on https://github.com/pytorch/pytorch/issues/141287 and mention use-case, that resulted in missing op as well as commit hash 0fabc3ba44823f257e70ce397d989c8de5e362c1. As a temporary fix, you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be slower than running natively on MPS.
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // the step ran on cpu
 
 // %% [markdown]
@@ -167,10 +170,68 @@ TUTOR_CELL("with the fallback the step completes, warns once, and counts every d
 //   aten::_embedding_bag_dense_backward fell back 3 times
 // one step's backend path: cpu -> mps -> cpu fallback -> mps -> cpu fallback -> mps -> cpu
 // backend changes per step: 6
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // steps completed: 3
 // one step's backend path: cpu
 // backend changes per step: 0
+
+// %% [markdown]
+// ### What counts as "set"
+//
+// PyTorch does not compare the variable with `1`. On a build with MPS, `import torch` reads it
+// with C++'s `std::stoi`, which takes the leading whole number and ignores the rest, and turns
+// the fallback on for anything but 0. So `0.0` and ` 0` mean off, `1.5` means on, and a value
+// that does not start with a number, such as `true` or an empty string, makes `std::stoi`
+// throw inside PyTorch's start-up code: the process dies with a C++ message before the first
+// line of the script, with no Python traceback to explain it. A PyTorch without MPS (Linux, or
+// an x86_64 build under Rosetta) never reads the variable at all.
+
+// %% fallback_variable_values
+TUTOR_CELL("the fallback variable is read as a whole number, and text kills the import") {
+  for (const char* value : {"0.0", " 0", "1.5", "true", ""}) {
+    const std::string label = fmt::format("{:<6}", fmt::format("'{}'", value));
+    try {
+      torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::string(value)}});
+    } catch (const torch::sim::ProcessAborted& crash) {
+      print(label, "import torch aborts:", crash.what());
+      continue;
+    }
+    if (!torch::mps::is_available()) {
+      print(label, "no mps device here: nothing to fall back from");
+      continue;
+    }
+    print(label, "running an operator without an MPS kernel:");
+    const auto ids = torch::zeros({1, 2}, torch::TensorOptions().dtype(torch::kInt64).device("mps"));
+    try {
+      F::embedding_bag(ids, torch::zeros({3, 2}, torch::Device("mps")));
+      print("       the fallback ran it on the cpu");
+    } catch (const torch::Error& error) {
+      print("      ", error.python_type(), "(the fallback is off)");
+    }
+  }
+}
+// %% [output]
+// '0.0'  running an operator without an MPS kernel:
+//        NotImplementedError (the fallback is off)
+// ' 0'   running an operator without an MPS kernel:
+//        NotImplementedError (the fallback is off)
+// '1.5'  running an operator without an MPS kernel:
+// UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
+//        the fallback ran it on the cpu
+// 'true' import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// ''     import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
+// '0.0'  no mps device here: nothing to fall back from
+// ' 0'   no mps device here: nothing to fall back from
+// '1.5'  no mps device here: nothing to fall back from
+// 'true' import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// ''     import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// %% [output] machine="linux-x86_64,rosetta-x86_64"
+// '0.0'  no mps device here: nothing to fall back from
+// ' 0'   no mps device here: nothing to fall back from
+// '1.5'  no mps device here: nothing to fall back from
+// 'true' no mps device here: nothing to fall back from
+// ''     no mps device here: nothing to fall back from
 
 // %% [markdown]
 // ## What the detour costs
@@ -218,7 +279,7 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 // EmbeddingBag with the cpu fallback: 17.84 ms per step
 // rewritten as embedding + mean:      15.98 ms per step
 // the fallback made each step 1.1x slower
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: there is no fallback to remove
 
 // %% [markdown]
@@ -256,7 +317,7 @@ TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not f
 // %% [output]
 // backend path: cpu -> mps -> cpu
 // fallbacks: 0
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // backend path: cpu
 // fallbacks: 0
 

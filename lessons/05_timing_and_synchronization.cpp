@@ -121,7 +121,7 @@ TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
 // cold: 0.5 ms
 // warm: 0.2 ms
 // the cold run took 2.4x as long
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the cpu builds no graphs, so cold and warm runs cost the same
 
 // %% [markdown]
@@ -249,7 +249,7 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
 // %% [output] machine="m1-8gb"
 // naive timer:        2.4 ms
 // synchronized timer: 231.4 ms
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: every cpu op finishes before it returns, so both timers agree
 
 // %% [markdown]
@@ -290,7 +290,7 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
 // GPU finished when the host got here: False
 // GPU time between the events: 231.4 ms
 // GPU finished after elapsed_time: True
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: torch.mps.Event needs the MPS backend
 
 // %% [markdown]
@@ -352,10 +352,10 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 // loss.item() every 50 steps: 149.5 ms per step
 // the hidden sync point costs 13 %
 // %% [output] machine="m1-8gb"
-// loss.item() every step:     2830.8 ms per step
-// loss.item() every 50 steps: 2810.7 ms per step
+// loss.item() every step:     2066.8 ms per step
+// loss.item() every 50 steps: 2046.8 ms per step
 // the hidden sync point costs 1 %
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: on the cpu nothing runs in the background, so nothing overlaps
 
 // %% [markdown]

@@ -90,10 +90,10 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // %% [output]
 // model moved:              32.00 KiB in use, +32.00 KiB
 // batch and labels moved:   12.05 MiB in use, +12.02 MiB
-// forward pass:             12.19 MiB in use, +144.00 KiB
-// backward pass:            12.09 MiB in use, -96.00 KiB
+// forward pass:             12.17 MiB in use, +128.00 KiB
+// backward pass:            12.09 MiB in use, -80.00 KiB
 // optimizer step:           12.16 MiB in use, +64.00 KiB
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
 
 // %% [markdown]
@@ -128,7 +128,7 @@ TUTOR_CELL("allocating a tensor raises the live-tensor counter, and the working 
 // %% [output]
 // live tensor allocation increased: True
 // recommended limit reported: True
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // MPS allocator counters need an available mps device
 
 // %% [markdown]
@@ -159,17 +159,31 @@ TUTOR_CELL("del frees a tensor for reuse; empty_cache returns the cached memory 
 // after ones:        live   4.00 MiB   driver  32.38 MiB
 // after del:         live   0.00 KiB   driver  32.38 MiB
 // after empty_cache: live   0.00 KiB   driver 384.00 KiB
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
 
 // %% [markdown]
 // ## Growing the batch until MPS refuses
 //
-// The practitioner's batch sweep: double the batch, measure the time per report, until the
-// allocator says no. Each batch is made directly on the GPU and averaged over its tokens, the
-// memory-bound first step of the classifier. The allocator's hard limit, the **high
-// watermark**, is 1.7 × the recommended working set by default; on the 8 GB M1 that is
-// 1.7 × 5.33 GiB = 9.07 GiB, more than the machine's memory.
+// The practitioner's batch sweep: double the batch, measure the time per report, and stop when
+// the allocator says no. Each step here is the forward pass of a three-layer encoder (768 wide,
+// with ReLUs) over a batch made directly on the GPU. Autograd keeps the layers' activations for
+// the backward pass, so the step holds several tensors the size of the batch at once. The
+// allocator's hard limit, the **high watermark**, is 1.7 × the recommended working set by
+// default; on the 8 GB M1 that is 1.7 × 5.33 GiB = 9.07 GiB, more than the machine's memory.
+
+// %%
+// One forward pass of a three-layer encoder over `reports` reports of 128 tokens; the
+// activations it returns are what autograd keeps for the backward pass.
+std::vector<torch::Tensor> encoder_forward(std::int64_t reports, const torch::Device& device) {
+  std::vector<torch::Tensor> kept{torch::randn({reports, 128, 768}, device)};
+  for (int layer = 0; layer < 3; ++layer) {
+    torch::nn::Linear linear(768, 768);
+    linear->to(device);
+    kept.push_back(torch::relu(linear(kept.back())));
+  }
+  return kept;
+}
 
 // %% batch_sweep
 TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, then out of memory") {
@@ -180,85 +194,140 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
   torch::sim::ShapeOnlyGuard shape_only;
   const torch::Device device("mps");
   print("recommended working set:", size_text(torch::mps::recommended_max_memory()));
-  for (std::int64_t reports = 1024;; reports *= 2) {
+  for (std::int64_t reports = 256;; reports *= 2) {
     torch::mps::empty_cache();  // each size starts from an empty cache, as separate runs would
     try {
-      const auto batch = torch::randn({reports, 128, 768}, device);
       torch::mps::synchronize();
       const double start = torch::time::perf_counter();
-      batch.mean({1});
+      const auto kept = encoder_forward(reports, device);
       torch::mps::synchronize();
       const double seconds = torch::time::perf_counter() - start;
-      print(fmt::format("{:>7} reports: {:>10} on the GPU, {:6.2f} µs per report", reports,
-                        size_text(torch::mps::driver_allocated_memory()), seconds * 1e6 / static_cast<double>(reports)));
+      print(fmt::format("{:>6} reports: {:>9} live, {:>9} held, {:6.2f} µs per report", reports,
+                        size_text(torch::mps::current_allocated_memory()),
+                        size_text(torch::mps::driver_allocated_memory()),
+                        seconds * 1e6 / static_cast<double>(reports)));
     } catch (const torch::Error& error) {
-      print(fmt::format("{:>7} reports:", reports), torch::python_message(error));
+      print(fmt::format("{:>6} reports:", reports), torch::python_message(error));
       break;
     }
   }
 }
 // %% [output]
 // recommended working set: 48.00 GiB
-//    1024 reports:   1.00 GiB on the GPU,   1.73 µs per report
-//    2048 reports: 800.38 MiB on the GPU,   1.57 µs per report
-//    4096 reports:   2.50 GiB on the GPU,   1.49 µs per report
-//    8192 reports:   4.00 GiB on the GPU,   1.45 µs per report
-//   16384 reports:   7.00 GiB on the GPU,   1.44 µs per report
-//   32768 reports:  13.00 GiB on the GPU,   1.43 µs per report
-//   65536 reports:  25.00 GiB on the GPU,   1.42 µs per report
-//  131072 reports:  49.00 GiB on the GPU,   1.42 µs per report
-//  262144 reports: RuntimeError: MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 384.00 KiB, max allowed: 81.60 GiB). Tried to allocate 96.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
+//    256 reports: 390.80 MiB live,  1.01 GiB held,  51.08 µs per report
+//    512 reports: 774.80 MiB live,  1.01 GiB held,  49.51 µs per report
+//   1024 reports:  1.51 GiB live,  3.01 GiB held,  48.73 µs per report
+//   2048 reports:  3.01 GiB live,  3.79 GiB held,  48.34 µs per report
+//   4096 reports:  6.01 GiB live,  7.54 GiB held,  48.14 µs per report
+//   8192 reports: 12.01 GiB live, 15.04 GiB held,  48.04 µs per report
+//  16384 reports: 24.01 GiB live, 30.04 GiB held,  47.99 µs per report
+//  32768 reports: 48.01 GiB live, 60.04 GiB held,  56.60 µs per report
+//  65536 reports: RuntimeError: MPS backend out of memory (MPS allocated: 72.04 GiB, other allocations: 384.00 KiB, max allowed: 81.60 GiB). Tried to allocate 24.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
 // %% [output] machine="m1-8gb"
 // recommended working set: 5.33 GiB
-//    1024 reports:   1.00 GiB on the GPU,   8.61 µs per report
-//    2048 reports: 800.38 MiB on the GPU,   8.45 µs per report
-//    4096 reports:   2.50 GiB on the GPU,   8.37 µs per report
-//    8192 reports:   4.00 GiB on the GPU,   8.33 µs per report
-//   16384 reports:   7.00 GiB on the GPU,  51.24 µs per report
-//   32768 reports: RuntimeError: MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 384.00 KiB, max allowed: 9.07 GiB). Tried to allocate 12.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+//    256 reports: 390.80 MiB live,  1.01 GiB held, 271.15 µs per report
+//    512 reports: 774.80 MiB live,  1.01 GiB held, 269.33 µs per report
+//   1024 reports:  1.51 GiB live,  3.01 GiB held, 268.43 µs per report
+//   2048 reports:  3.01 GiB live,  3.79 GiB held, 267.98 µs per report
+//   4096 reports:  6.01 GiB live,  7.54 GiB held, 419.50 µs per report
+//   8192 reports: RuntimeError: MPS backend out of memory (MPS allocated: 9.04 GiB, other allocations: 384.00 KiB, max allowed: 9.07 GiB). Tried to allocate 3.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's limits need an available mps device
 
 // %% [markdown]
-// Read the sweep from the top. The memory column moves in heap-sized steps: a batch between
-// 10 and 512 MiB gets a 1 GiB heap, a larger one a heap of its own, and the small averaged
-// output another heap. The time per report stays flat while the batch grows: the GPU streams
-// the batch at the same speed whatever its size. On the M1 the last batch under the limit does
-// not fit in the machine: 7 GiB on the GPU plus 3 GiB for macOS and the other applications
-// exceed 8 GB, macOS pages part of it out to the SSD, and the time per report jumps six-fold:
-// the "fast start, then cliff" of a run that outgrew the machine. The next doubling is refused
-// outright. The error names "MPS allocated" (the allocator's heaps, cached buffers included:
-// nothing here, since the cache was just emptied), the "max allowed" high watermark, and the
-// request that failed. On the M3 Max the limit, 1.7 × 48 GiB = 81.6 GiB, lies beyond what 64 GB
-// can hold beside 8 GB of other applications, but the sweep jumps from 49 GiB straight to a
-// refused 96 GiB: a finer sweep would find the cliff in between.
+// Read the sweep from the top. After each step four tensors the size of the batch are live:
+// the input and the three ReLU outputs, which the backward pass will need. The linear layers'
+// outputs are gone, because a ReLU keeps its result for the backward pass, not its input. The
+// "held" column, the driver's count, is larger: it includes the step's peak (a linear output
+// and the next ReLU's result exist together for a moment) and it grows in heap-sized steps.
+// Buffers below half a GiB are carved out of shared 1 GiB heaps, so 391 MiB of tensors hold a
+// whole GiB; from 2048 reports on each buffer gets a heap of its own, rounded up to 2 MiB.
+//
+// The time per report stays flat while everything fits: the GPU does the same work per report
+// at any size. Then the cliff. On the M1, 4096 reports hold 7.5 GiB, and with 3 GiB taken by
+// macOS and the other applications that is more than 8 GB: macOS pages part of the GPU's
+// memory out to the SSD, and the time per report jumps. The next doubling is refused outright:
+// the error names "MPS allocated" (the allocator's heaps, cached buffers included), the "max
+// allowed" high watermark, and the request that failed. On the M3 Max the same happens at a
+// larger scale: 60 GiB held beside 8 GiB of other applications spill past 64 GB, and the next
+// doubling crosses the 81.6 GiB limit.
+//
+// ## One tensor too large
+//
+// There is a second limit, and it is per buffer. Metal cannot make a single buffer longer than
+// the device's `maxBufferLength`, and PyTorch's allocator checks that first, before any
+// watermark: the request fails with `Invalid buffer size` however much memory is free. On the
+// Macs that report the value it is about half the RAM: 4 GiB on an 8 GB Mac. (The emulator
+// uses half the RAM for every Mac; newer chips report a little more, up to 0.59 of it.)
+
+// %% one_tensor_too_large
+TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever memory is free") {
+  if (!torch::mps::is_available()) {
+    print("no mps device here: Metal's buffer limit needs an available mps device");
+    return;
+  }
+  torch::sim::ShapeOnlyGuard shape_only;
+  for (const std::int64_t reports : {8192, 16384, 131072}) {
+    try {
+      const auto batch = torch::randn({reports, 128, 768}, torch::Device("mps"));
+      print(fmt::format("{:>6} reports in one tensor: {}", reports, size_text(torch::mps::current_allocated_memory())));
+    } catch (const torch::Error& error) {
+      print(fmt::format("{:>6} reports in one tensor:", reports), torch::python_message(error));
+    }
+  }
+}
+// %% [output]
+//   8192 reports in one tensor: 3.00 GiB
+//  16384 reports in one tensor: 6.00 GiB
+// 131072 reports in one tensor: RuntimeError: Invalid buffer size: 48.00 GiB
+// %% [output] machine="m1-8gb"
+//   8192 reports in one tensor: 3.00 GiB
+//  16384 reports in one tensor: RuntimeError: Invalid buffer size: 6.00 GiB
+// 131072 reports in one tensor: RuntimeError: Invalid buffer size: 48.00 GiB
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
+// no mps device here: Metal's buffer limit needs an available mps device
+
+// %% [markdown]
+// On the M1 a 6 GiB batch is refused although the allocator's limit is 9.07 GiB; on the M3 Max
+// a 48 GiB one is refused with 81.6 GiB allowed. The message does not mention memory at all,
+// and no watermark variable changes it: split the tensor (a smaller batch, or the work in
+// chunks) instead.
 //
 // ## The allocator's knobs, and why they come last
 //
-// Two environment variables set the watermarks, read once when the allocator starts (at the
-// first MPS allocation): `PYTORCH_MPS_HIGH_WATERMARK_RATIO` (default 1.7; `0.0` removes the
-// limit, which PyTorch warns may cause system failure) and `PYTORCH_MPS_LOW_WATERMARK_RATIO`
-// (default 1.4 on unified memory), the soft limit above which the allocator frees cached
-// buffers more eagerly. The low ratio may not exceed the high one, a rule that catches many
-// people who only lower the high ratio. `torch.mps.set_per_process_memory_fraction(f)` sets the
-// high ratio from inside the script. `os::setenv` plays the part of `os.environ[...] = ...` in
-// Python: it changes this simulated process's environment before the allocator reads it.
+// Two environment variables set the watermarks: `PYTORCH_MPS_HIGH_WATERMARK_RATIO` (default
+// 1.7; `0.0` removes the limit, which PyTorch warns may cause system failure) and
+// `PYTORCH_MPS_LOW_WATERMARK_RATIO` (default 1.4 on unified memory), the soft limit above which
+// the allocator frees cached buffers more eagerly. The low ratio may not exceed the high one,
+// a rule that catches many people who only lower the high ratio. PyTorch reads both once per
+// process, when the allocator first starts (at the first MPS allocation), and keeps what it
+// read even when that start fails: a script that got the ratios wrong must be started again.
+// `torch.mps.set_per_process_memory_fraction(f)` sets the high ratio from inside the script.
+// `os::setenv` plays the part of `os.environ[...] = ...` in Python, and
+// `sim::restart_with_environment` the part of starting `python train.py` again with the
+// variables set in the shell.
 
 // %% watermark_settings
-TUTOR_CELL("lowering only the high watermark fails at the first allocation; the fraction is checked") {
+TUTOR_CELL("lowering only the high watermark fails at the first allocation, and only a new process recovers") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the allocator never starts");
     return;
   }
+  auto first_allocation = [](const char* attempt) {
+    try {
+      torch::ones({1}, torch::Device("mps"));
+      print(attempt, "the first allocation works");
+    } catch (const torch::Error& error) {
+      print(attempt, torch::python_message(error));
+    }
+  };
   torch::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");
-  try {
-    torch::ones({1}, torch::Device("mps"));
-  } catch (const torch::Error& error) {
-    print(torch::python_message(error));
-  }
+  first_allocation("high 0.7 only:");
   torch::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");
-  torch::ones({1}, torch::Device("mps"));
-  print("with both ratios set, the first allocation works");
+  first_allocation("low 0.5 added:");
+  torch::sim::restart_with_environment(
+      {{"PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7"}, {"PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5"}});
+  first_allocation("new process:  ");
   for (const double fraction : {2.5, 0.5}) {
     try {
       torch::mps::set_per_process_memory_fraction(fraction);
@@ -274,12 +343,13 @@ TUTOR_CELL("lowering only the high watermark fails at the first allocation; the 
   }
 }
 // %% [output]
-// RuntimeError: invalid low watermark ratio 1.4
-// with both ratios set, the first allocation works
+// high 0.7 only: RuntimeError: invalid low watermark ratio 1.4
+// low 0.5 added: RuntimeError: invalid low watermark ratio 1.4
+// new process:   the first allocation works
 // ValueError: Invalid fraction value: 2.5. Allowed range: 0~2
 // set_per_process_memory_fraction(0.5) accepted
 // TypeError: Invalid type for fraction argument, must be `float`
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator never starts
 
 // %% [markdown]
@@ -439,7 +509,7 @@ TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained 
 // vectors moved to the cpu:
 //   epoch 1: 8.38 MiB, epoch 10: 8.38 MiB, growth 0%
 //   memory is steady
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
 
 // %% [markdown]
@@ -451,7 +521,10 @@ TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained 
 //   the process holds, cache included. `empty_cache()` returns the cache, not live tensors.
 // - Unified memory is shared with the whole machine: past what is free, a run swaps and slows
 //   down long before PyTorch's limit stops it.
+// - A single tensor at or above Metal's maximum buffer length (about half the RAM) fails with
+//   `Invalid buffer size`, whatever the watermarks say.
 // - Shrink the batch or the sequence before touching the watermark variables; lowering the
-//   high ratio alone fails with `invalid low watermark ratio 1.4`.
+//   high ratio alone fails with `invalid low watermark ratio 1.4`, and the fix needs a new
+//   process, because PyTorch reads both variables once.
 // - Memory that keeps growing across epochs with `empty_cache()` at every boundary is held by
 //   your code: find the references.

@@ -47,15 +47,17 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name
   detail::require_float(b, op_name);
   Tensor out = compute(op, a, b, device, aten_name(op));
   if (!detail::should_record({&a, &b})) return out;
-  detail::record(out, node_name, {a, b}, [op, a, b](const Tensor& g) -> std::vector<Tensor> {
-    switch (op) {
-      case BinaryOp::Add: return {detail::sum_to(g, a.sizes()), detail::sum_to(g, b.sizes())};
-      case BinaryOp::Sub: return {detail::sum_to(g, a.sizes()), detail::sum_to(-g, b.sizes())};
-      case BinaryOp::Mul: return {detail::sum_to(g * b, a.sizes()), detail::sum_to(g * a, b.sizes())};
-      case BinaryOp::Div:
-        return {detail::sum_to(g / b, a.sizes()), detail::sum_to(-(g * a) / (b * b), b.sizes())};
-    }
-    return {};
+  const std::vector<std::int64_t> a_shape = a.sizes().vec(), b_shape = b.sizes().vec();
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) {  // saves nothing but the shapes
+    const bool subtract = op == BinaryOp::Sub;
+    detail::record(out, node_name, {a, b}, [a_shape, b_shape, subtract](const Tensor& g) {
+      return std::vector<Tensor>{detail::sum_to(g, a_shape), detail::sum_to(subtract ? -g : g, b_shape)};
+    });
+    return out;
+  }
+  detail::record(out, node_name, {a, b}, [op, a, b, a_shape, b_shape](const Tensor& g) {
+    if (op == BinaryOp::Mul) return std::vector<Tensor>{detail::sum_to(g * b, a_shape), detail::sum_to(g * a, b_shape)};
+    return std::vector<Tensor>{detail::sum_to(g / b, a_shape), detail::sum_to(-(g * a) / (b * b), b_shape)};
   });
   return out;
 }
@@ -70,13 +72,15 @@ Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_firs
   }
   detail::launch({aten_name(op), 0, 2 * detail::nbytes(x)}, x.device());
   if (!detail::should_record({&x})) return out;
-  detail::record(out, node_name, {x}, [op, x, scalar, scalar_first](const Tensor& g) {
+  // Only `scalar / x` needs x back for its gradient; every other form saves nothing.
+  const Tensor saved = op == BinaryOp::Div && scalar_first ? x : Tensor();
+  detail::record(out, node_name, {x}, [op, saved, scalar, scalar_first](const Tensor& g) {
     switch (op) {
       case BinaryOp::Add: return std::vector<Tensor>{g};
       case BinaryOp::Sub: return std::vector<Tensor>{scalar_first ? -g : g};
       case BinaryOp::Mul: return std::vector<Tensor>{g * scalar};
       case BinaryOp::Div:
-        return std::vector<Tensor>{scalar_first ? -(g * scalar) / (x * x) : g / scalar};
+        return std::vector<Tensor>{scalar_first ? -(g * scalar) / (saved * saved) : g / scalar};
     }
     return std::vector<Tensor>{};
   });
@@ -119,14 +123,17 @@ Tensor relu(const Tensor& x) {
   if (out.impl().has_values()) kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
   detail::launch({"aten::relu", 0, 2 * detail::nbytes(x)}, x.device());
   if (detail::should_record({&x})) {
-    detail::record(out, "ReluBackward0", {x}, [x](const Tensor& g) {
-      Tensor grad = detail::allocate(x.sizes().vec(), ScalarType::Float, g.device(),
-                                     detail::have_values({&g, &x}));
+    // Like PyTorch (threshold_backward(grad, result, 0)), the node saves the result, not the
+    // input: the input of a relu is freed once nothing else holds it.
+    const Tensor saved = out.detach();
+    detail::record(out, "ReluBackward0", {x}, [saved](const Tensor& g) {
+      Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
+                                     detail::have_values({&g, &saved}));
       if (grad.impl().has_values()) {
-        kernels::relu_backward(g.impl().data<float>(), x.impl().data<float>(),
-                               grad.impl().data<float>(), x.numel());
+        kernels::relu_backward(g.impl().data<float>(), saved.impl().data<float>(),
+                               grad.impl().data<float>(), saved.numel());
       }
-      detail::launch({"aten::threshold_backward", 0, 3 * detail::nbytes(x)}, g.device());
+      detail::launch({"aten::threshold_backward", 0, 3 * detail::nbytes(saved)}, g.device());
       return std::vector<Tensor>{grad};
     });
   }

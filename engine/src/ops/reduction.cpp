@@ -75,8 +75,11 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
   Tensor out = reduce(x, reduced, keepdim, average);
   if (!detail::should_record({&x})) return out;
   const std::string name = std::string(average ? "Mean" : "Sum") + (dims.empty() ? "Backward0" : "Backward1");
-  detail::record(out, name, {x}, [x, reduced, average](const Tensor& g) {
-    std::vector<std::int64_t> kept_shape = x.sizes().vec();
+  // Saves the input's shape and device, not its values.
+  const std::vector<std::int64_t> shape = x.sizes().vec();
+  const Device device = x.device();
+  detail::record(out, name, {x}, [shape, device, reduced, average](const Tensor& g) {
+    std::vector<std::int64_t> kept_shape = shape;
     std::int64_t count = 1;
     for (std::size_t d = 0; d < kept_shape.size(); ++d) {
       if (reduced[d]) {
@@ -84,7 +87,7 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
         kept_shape[d] = 1;
       }
     }
-    const Tensor spread = zeros(x.sizes(), x.device()) + g.reshape(kept_shape);
+    const Tensor spread = zeros(shape, device) + g.reshape(kept_shape);
     return std::vector<Tensor>{average ? spread / static_cast<double>(std::max<std::int64_t>(count, 1))
                                        : spread};
   });
