@@ -24,6 +24,8 @@
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
 namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+// %% [python]
+// import torch
 
 // %% [markdown]
 // ## Three names
@@ -51,6 +53,11 @@ TUTOR_CELL("a device is a type plus an optional index, and naming one needs no G
 // %% [output]
 // device: mps | type: mps | index given: False
 // device: mps:0 | type: mps | index: 0
+// %% [python]
+// mps = torch.device("mps")
+// first_mps = torch.device("mps:0")
+// print("device:", mps, "| type:", mps.type, "| index given:", mps.index is not None)
+// print("device:", first_mps, "| type:", first_mps.type, "| index:", first_mps.index)
 
 // %% [markdown]
 // ## A beta backend, with a way out
@@ -95,6 +102,13 @@ TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu")
 // original lives on: cpu
 // moved copy lives on: cpu
 // same tensor: True
+// %% [python]
+// device = torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
+// on_cpu = torch.arange(4, dtype=torch.float32)
+// moved = on_cpu.to(device)
+// print("original lives on:", on_cpu.device)
+// print("moved copy lives on:", moved.device)
+// print("same tensor:", moved is on_cpu)
 
 // %% [markdown]
 // Without MPS the cell falls back to `cpu`, and `.to()` onto the device a tensor is already on
@@ -142,6 +156,17 @@ TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
 // unified memory: False
 // system memory: 24 GiB
 // held by the OS and other apps: 1 GiB
+// %% [python] differs="the cell reads the simulated computer's profile; real Python describes the computer it runs on"
+// import os
+// import platform
+//
+// # Real Python can only describe the computer it runs on.
+// page = os.sysconf("SC_PAGE_SIZE")
+// total, free = page * os.sysconf("SC_PHYS_PAGES"), page * os.sysconf("SC_AVPHYS_PAGES")
+// print("machine:", platform.platform())
+// print("unified memory:", platform.system() == "Darwin" and platform.machine() == "arm64")
+// print(f"system memory: {total >> 30} GiB")
+// print(f"held by the OS and other apps: {(total - free) >> 30} GiB")
 
 // %% [markdown]
 // ## A first memory budget
@@ -167,6 +192,16 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 // shape: (32, 128, 768)
 // one float32 batch: 12.0 MiB
 // training also keeps weights, activations, gradients, and optimizer state
+// %% [python]
+// batch, tokens, features = 32, 128, 768
+// bytes_per_float = torch.finfo(torch.float32).bits // 8
+// batch_bytes = batch * tokens * features * bytes_per_float
+// print("shape:", (batch, tokens, features))
+// print(f"one float32 batch: {batch_bytes / (1024 * 1024):.1f} MiB")
+// print("training also keeps weights, activations, gradients, and optimizer state")
+//
+// tickets = torch.zeros(batch, tokens, features)  # a real tensor agrees
+// assert tickets.numel() * tickets.element_size() == batch_bytes
 
 // %% [markdown]
 // Twelve MiB is nothing next to 64 GB, and that is the trap: the batch is the smallest line
@@ -234,6 +269,27 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 // translated by Rosetta: False
 // macOS version: none
 // meets Apple's requirements: False
+// %% [python]
+// import platform
+// import subprocess
+//
+//
+// def proc_translated():
+//     """sysctl.proc_translated is 1 for a process that Rosetta 2 translates."""
+//     if platform.system() != "Darwin":
+//         return False
+//     answer = subprocess.run(["sysctl", "-n", "sysctl.proc_translated"], capture_output=True, text=True)
+//     return answer.stdout.strip() == "1"
+//
+//
+// on_macos = platform.system() == "Darwin"
+// release = platform.mac_ver()[0] if on_macos else "none"
+// print("system:", platform.system())
+// print("interpreter architecture:", platform.machine())
+// print("translated by Rosetta:", proc_translated())
+// print("macOS version:", release)
+// new_enough = on_macos and tuple(int(part) for part in release.split(".")[:2]) >= (14, 0)
+// print("meets Apple's requirements:", on_macos and platform.machine() == "arm64" and new_enough)
 
 // %% [markdown]
 // Try it: `lesson01 --machine rosetta-x86_64 --cell requirements_check`. The hardware is an

@@ -21,6 +21,8 @@
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
 namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+// %% [python]
+// import torch
 
 // %% [markdown]
 // ## The sanity check
@@ -63,6 +65,21 @@ TUTOR_CELL("the sanity check selects mps only when the backend is built and avai
 // mps available: False
 // selected device: cpu
 // output shape: (2, 2)
+// %% [python]
+// mps_built = torch.backends.mps.is_built()
+// mps_available = torch.backends.mps.is_available()
+// device = torch.device("mps") if mps_available else torch.device("cpu")
+//
+// x = torch.arange(6, dtype=torch.float32).reshape(2, 3).to(device)
+// model = torch.nn.Linear(3, 2)
+// model.to(device)
+// y = model(x)
+//
+// print("mps built:", mps_built)
+// print("mps available:", mps_available)
+// print("selected device:", device)
+// print("output shape:", tuple(y.shape))
+// assert y.device == model.weight.device  # the output lands where the model is
 
 // %% [markdown]
 // Run the same program on the other machines to see the three states:
@@ -90,6 +107,12 @@ TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine
 // RuntimeError: PyTorch is not linked with support for mps devices
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
 // RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`
+// %% [python] before="2.9" differs="PyTorch 1.13 on Linux fails in the dispatcher instead, with a 46-line NotImplementedError"
+// try:
+//     x = torch.zeros(2, device="mps")
+//     print("placed on", x.device)
+// except RuntimeError as error:  # NotImplementedError is a RuntimeError too
+//     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // Both texts are PyTorch's own. The not-linked text belongs to builds without MPS; the
@@ -131,6 +154,16 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 // device types equal: True
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device on this machine: nothing to compare
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device on this machine: nothing to compare")
+// else:
+//     requested = torch.device("mps")
+//     t = torch.ones(1, device=requested)
+//     print("requested:", requested)
+//     print("tensor reports:", t.device)
+//     print("devices equal:", t.device == requested)
+//     print("device types equal:", t.device.type == requested.type)
 
 // %% [markdown]
 // ## Reading the answer as a diagnosis
@@ -164,6 +197,13 @@ TUTOR_CELL("the course's machines cover all three states") {
 // m2-max-macos13.7     built=True  available=False device_count=0
 // linux-x86_64         built=False available=False device_count=0
 // rosetta-x86_64       built=False available=False device_count=0
+// %% [python] differs="the emulator starts a process on each simulated computer; real Python answers for its own only"
+// import platform
+//
+// # Real Python can ask only the computer it runs on.
+// name = f"{platform.system().lower()}-{platform.machine()}"
+// built, available = torch.backends.mps.is_built(), torch.backends.mps.is_available()
+// print(f"{name:<20} built={built!s:<5} available={available!s:<5} device_count={int(built and available)}")
 
 // %% [markdown]
 // ## Check your reasoning

@@ -22,6 +22,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ("c,cell", "run only this code cell", cxxopts::value<std::string>(), "NAME")
       ("verify", "check every cell's output against its documented output (what ctest runs)")
       ("minimal", "print only what the cells print")
+      ("python", "also show each code cell's Python twin: the same cell in PyTorch's Python API")
       ("trace", "write the host and device timelines to FILE as a Chrome trace (open it in "
        "Perfetto: ui.perfetto.dev)", cxxopts::value<std::string>(), "FILE")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
@@ -45,6 +46,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     if (parsed.count("trace") > 0) result.trace = parsed["trace"].as<std::string>();
     result.verify = parsed.count("verify") > 0;
     result.minimal = parsed.count("minimal") > 0;
+    result.python = parsed.count("python") > 0;
     result.list_machines = parsed.count("list-machines") > 0;
     result.list_cells = parsed.count("list-cells") > 0;
     result.list_tests = parsed.count("list-tests") > 0;

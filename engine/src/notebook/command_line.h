@@ -14,6 +14,7 @@ struct CommandLine {
   std::string trace;   // write a Chrome trace of the simulated timelines here
   bool verify = false;
   bool minimal = false;
+  bool python = false;  // show each code cell's Python twin under it
   bool list_machines = false;
   bool list_cells = false;
   bool list_tests = false;

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     RunConfig config{.verify = options.verify,
                      .color = use_color(options.color),
                      .minimal = options.minimal,
+                     .python = options.python,
                      .program = program,
                      .out = &stdout_stream};
     if (!options.cell.empty()) {

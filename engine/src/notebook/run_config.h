@@ -12,6 +12,7 @@ struct RunConfig {
   bool verify = false;         // doctest's console report (CTest) instead of the notebook view
   bool color = false;
   bool minimal = false;        // only what the cells print
+  bool python = false;         // each code cell's Python twin under its code
   const Cell* only = nullptr;  // run one cell
   std::string program;         // for hints such as "lesson02 --cell x"
   std::ostream* out = nullptr; // the real stdout, never captured

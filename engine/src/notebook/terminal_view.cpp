@@ -222,6 +222,17 @@ class NotebookReporter : public doctest::IReporter {
     for (const std::string& line : cell.lines) {
       out_ << style_(kGutter, "│ ") << line << '\n';
     }
+    if (config_.python && cell.python) print_python_twin(*cell.python);
+  }
+
+  // The same cell in PyTorch's Python API, below the C++ and marked as Python.
+  void print_python_twin(const PythonTwin& twin) {
+    out_ << style_(kGutter, "├ in Python") << '\n';
+    for (const std::string& line : twin.lines) out_ << style_(kGutter, "│ ") << style_(kDim, line) << '\n';
+    if (!twin.differs.empty()) {
+      const std::string when = twin.before.empty() ? "" : " (PyTorch before " + twin.before + ")";
+      out_ << style_(kGutter, "│ ") << style_(kWarning, "# real PyTorch prints otherwise" + when + ": " + twin.differs) << '\n';
+    }
   }
 
   void print_output(const CellRun& run) {
