@@ -42,6 +42,18 @@ std::string joined(const std::vector<std::string>& stages) {
   for (const std::string& stage : stages) text += (text.empty() ? "" : " -> ") + stage;
   return text;
 }
+// %% [python]
+// import os
+// import subprocess
+// import sys
+// import time
+//
+// import torch
+// import torch.nn.functional as F
+//
+//
+// def best_device():
+//     return torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
 
 // %% [markdown]
 // ## Counting the boundaries
@@ -65,6 +77,13 @@ TUTOR_CELL("a fallback in the middle of the hot path adds two of the four backen
 // host batch -> mps forward -> fallback op -> mps classifier -> host log
 // backend changes: 4
 // fix target: remove fallback from hot path
+// %% [python]
+// path = ["host batch", "mps forward", "fallback op", "mps classifier", "host log"]
+// backends = [stage.split(" ")[0] for stage in path]
+// switches = sum(a != b for a, b in zip(backends, backends[1:]))
+// print(" -> ".join(path))
+// print("backend changes:", switches)
+// print("fix target: remove fallback from hot path")
 
 // %% [markdown]
 // Moving the batch in at the start and bringing a number out for the log at the end are
@@ -118,6 +137,41 @@ struct Trainer {
     return loss;
   }
 };
+// %% [python]
+// VOCABULARY, WIDTH, REPORTS, TOKENS = 30000, 768, 32, 128
+//
+//
+// class BagClassifier(torch.nn.Module):
+//     def __init__(self):
+//         super().__init__()
+//         self.bag = torch.nn.EmbeddingBag(VOCABULARY, WIDTH)  # mode="mean": each report's average
+//         self.head = torch.nn.Linear(WIDTH, 3)
+//
+//
+// def tokenized_batch():
+//     """Token ids as a tokenizer hands them over: int64 on the cpu."""
+//     return torch.zeros(REPORTS, TOKENS, dtype=torch.int64)
+//
+//
+// class Trainer:
+//     def __init__(self, device):
+//         self.device = device
+//         self.model = BagClassifier().to(device)
+//         self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+//         self.labels = torch.zeros(REPORTS, dtype=torch.int64, device=device)
+//
+//     def step(self, rewritten=False):
+//         """One SGD step on a freshly tokenized batch; with `rewritten`, embedding + mean."""
+//         ids = tokenized_batch().to(self.device)
+//         self.optimizer.zero_grad()
+//         if rewritten:
+//             vectors = F.embedding(ids, self.model.bag.weight).mean(1)
+//         else:
+//             vectors = self.model.bag(ids)
+//         loss = F.cross_entropy(self.model.head(vectors), self.labels)
+//         loss.backward()
+//         self.optimizer.step()
+//         return loss
 
 // %% [markdown]
 // Run one step on `mps` the way a script starts by default, without the variable:
@@ -139,6 +193,14 @@ TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the s
 // NotImplementedError: The operator 'aten::_embedding_bag' is not currently implemented for the MPS device. If you want this op to be considered for addition please comment on https://github.com/pytorch/pytorch/issues/141287 and mention use-case, that resulted in missing op as well as commit hash 0fabc3ba44823f257e70ce397d989c8de5e362c1. As a temporary fix, you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be slower than running natively on MPS.
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // the step ran on cpu
+// %% [python]
+// # Started as `env -u PYTORCH_ENABLE_MPS_FALLBACK python train.py`.
+// trainer = Trainer(best_device())
+// try:
+//     trainer.step()
+//     print("the step ran on", trainer.device)
+// except NotImplementedError as error:
+//     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // The message names the operator, the release it came from (the commit hash) and the way out.
@@ -174,6 +236,12 @@ TUTOR_CELL("with the fallback the step completes, warns once, and counts every d
 // steps completed: 3
 // one step's backend path: cpu
 // backend changes per step: 0
+// %% [python] differs="the emulator counts each fallback and records where the work ran; PyTorch keeps no such counters (its profiler shows the same story)"
+// # Started as `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`.
+// trainer = Trainer(best_device())
+// for step in range(3):
+//     trainer.step().item()  # train, and log the loss
+// print("steps completed: 3")
 
 // %% [markdown]
 // ### What counts as "set"
@@ -232,6 +300,28 @@ TUTOR_CELL("the fallback variable is read as a whole number, and text kills the 
 // '1.5'  no mps device here: nothing to fall back from
 // 'true' no mps device here: nothing to fall back from
 // ''     no mps device here: nothing to fall back from
+// %% [python]
+// probe = """
+// import torch
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: nothing to fall back from")
+// else:
+//     print("running an operator without an MPS kernel:", flush=True)
+//     ids = torch.zeros(1, 2, dtype=torch.int64, device="mps")
+//     try:
+//         torch.nn.functional.embedding_bag(ids, torch.zeros(3, 2, device="mps"))
+//         print("       the fallback ran it on the cpu")
+//     except NotImplementedError as error:
+//         print("      ", type(error).__name__, "(the fallback is off)")
+// """
+// for value in ["0.0", " 0", "1.5", "true", ""]:
+//     label = f"{repr(value):<6}"
+//     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+//                          env=dict(os.environ, PYTORCH_ENABLE_MPS_FALLBACK=value))
+//     if run.returncode < 0:  # killed by a signal: abort() after an uncaught C++ exception
+//         print(label, "import torch aborts:", run.stderr.strip().splitlines()[0])
+//     else:
+//         print(label, run.stdout.strip())
 
 // %% [markdown]
 // ## What the detour costs
@@ -255,6 +345,18 @@ double seconds_per_step(bool rewritten) {
   torch::mps::synchronize();
   return (torch::time::perf_counter() - start) / 10;
 }
+// %% [python]
+// def seconds_per_step(rewritten):
+//     """Seconds per step over ten steps after one warm-up step; the script was started with
+//     PYTORCH_ENABLE_MPS_FALLBACK=1."""
+//     trainer = Trainer(torch.device("mps"))
+//     trainer.step(rewritten)  # warm-up
+//     torch.mps.synchronize()
+//     start = time.perf_counter()
+//     for _ in range(10):
+//         trainer.step(rewritten)
+//     torch.mps.synchronize()
+//     return (time.perf_counter() - start) / 10
 
 // %% fallback_step_time
 TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
@@ -281,6 +383,15 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 // the fallback made each step 1.1x slower
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: there is no fallback to remove
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: there is no fallback to remove")
+// else:
+//     with_fallback = seconds_per_step(False)
+//     rewritten = seconds_per_step(True)
+//     print(f"EmbeddingBag with the cpu fallback: {with_fallback * 1e3:.2f} ms per step")
+//     print(f"rewritten as embedding + mean:      {rewritten * 1e3:.2f} ms per step")
+//     print(f"the fallback made each step {with_fallback / rewritten:.1f}x slower")
 
 // %% [markdown]
 // On the M3 Max the detour adds about a millisecond to a 2.9 ms step. The lookup itself is a
@@ -320,6 +431,13 @@ TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not f
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // backend path: cpu
 // fallbacks: 0
+// %% [python] differs="the emulator records where the work ran and counts fallbacks; PyTorch keeps no such record (its profiler shows the same story)"
+// # Started as `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`.
+// trainer = Trainer(best_device())
+// model = trainer.model
+// ids = tokenized_batch().to(trainer.device)  # the tokenizer's output, moved once
+// logits = model.head(F.embedding(ids, model.bag.weight).mean(1))
+// logits.sum().item()  # the number for the log
 
 // %% [markdown]
 // ## What to take away

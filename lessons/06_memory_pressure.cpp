@@ -51,6 +51,27 @@ std::string size_text(std::int64_t bytes) {
   if (bytes >= (1LL << 20)) return fmt::format("{:.2f} MiB", b / (1LL << 20));
   return fmt::format("{:.2f} KiB", b / (1LL << 10));
 }
+// %% [python]
+// import os
+// import subprocess
+// import sys
+// import time
+//
+// import torch
+// import torch.nn.functional as F
+//
+//
+// def best_device():
+//     return torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
+//
+//
+// def size_text(size):
+//     """Bytes in the unit that reads best: "12.00 MiB", "32.00 KiB", "6.00 GiB"."""
+//     if size >= 1 << 30:
+//         return f"{size / (1 << 30):.2f} GiB"
+//     if size >= 1 << 20:
+//         return f"{size / (1 << 20):.2f} MiB"
+//     return f"{size / (1 << 10):.2f} KiB"
 
 // %% [markdown]
 // ## The bill of one training step
@@ -95,6 +116,32 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // optimizer step:           12.16 MiB in use, +64.00 KiB
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: the allocator's counters need an available mps device")
+// else:
+//     device = torch.device("mps")
+//     previous = torch.mps.current_allocated_memory()
+//
+//     def in_use(after):
+//         global previous
+//         now = torch.mps.current_allocated_memory()
+//         change = now - previous
+//         print(f"{after:<24} {size_text(now):>10} in use, {'-' if change < 0 else '+'}{size_text(abs(change))}")
+//         previous = now
+//
+//     model = torch.nn.Linear(768, 3).to(device)
+//     in_use("model moved:")
+//     batch = torch.randn(32, 128, 768).to(device)
+//     labels = torch.zeros(32, dtype=torch.int64, device=device)
+//     in_use("batch and labels moved:")
+//     optimizer = torch.optim.Adam(model.parameters())
+//     loss = F.cross_entropy(model(batch.mean(1)), labels)
+//     in_use("forward pass:")
+//     loss.backward()
+//     in_use("backward pass:")
+//     optimizer.step()
+//     in_use("optimizer step:")
 
 // %% [markdown]
 // Read it as a bill. The weights are two tiny tensors (9 KiB and 12 bytes), but each buffer
@@ -130,6 +177,17 @@ TUTOR_CELL("allocating a tensor raises the live-tensor counter, and the working 
 // recommended limit reported: True
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // MPS allocator counters need an available mps device
+// %% [python]
+// if torch.backends.mps.is_available():
+//     before = torch.mps.current_allocated_memory()
+//     tensor = torch.ones(1024, 1024, device="mps")
+//     after = torch.mps.current_allocated_memory()
+//     del tensor
+//     torch.mps.empty_cache()
+//     print("live tensor allocation increased:", after > before)
+//     print("recommended limit reported:", torch.mps.recommended_max_memory() > 0)
+// else:
+//     print("MPS allocator counters need an available mps device")
 
 // %% [markdown]
 // The two counters tell different stories about the same 4 MiB tensor. Deleting it lowers the
@@ -161,6 +219,20 @@ TUTOR_CELL("del frees a tensor for reuse; empty_cache returns the cached memory 
 // after empty_cache: live   0.00 KiB   driver 384.00 KiB
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: the allocator's counters need an available mps device")
+// else:
+//     def show(moment):
+//         live, driver = torch.mps.current_allocated_memory(), torch.mps.driver_allocated_memory()
+//         print(f"{moment:<18} live {size_text(live):>10}   driver {size_text(driver):>10}")
+//
+//     tensor = torch.ones(1024, 1024, device="mps")
+//     show("after ones:")
+//     del tensor
+//     show("after del:")
+//     torch.mps.empty_cache()
+//     show("after empty_cache:")
 
 // %% [markdown]
 // ## Growing the batch until MPS refuses
@@ -184,6 +256,15 @@ std::vector<torch::Tensor> encoder_forward(std::int64_t reports, const torch::De
   }
   return kept;
 }
+// %% [python]
+// def encoder_forward(reports, device):
+//     """One forward pass of a three-layer encoder over `reports` reports of 128 tokens; the
+//     activations it returns are what autograd keeps for the backward pass."""
+//     kept = [torch.randn(reports, 128, 768, device=device)]
+//     for _ in range(3):
+//         linear = torch.nn.Linear(768, 768).to(device)
+//         kept.append(torch.relu(linear(kept[-1])))
+//     return kept
 
 // %% batch_sweep
 TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, then out of memory") {
@@ -233,6 +314,29 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 //   8192 reports: RuntimeError: MPS backend out of memory (MPS allocated: 9.04 GiB, other allocations: 384.00 KiB, max allowed: 9.07 GiB). Tried to allocate 3.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's limits need an available mps device
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: the allocator's limits need an available mps device")
+// else:
+//     device = torch.device("mps")
+//     print("recommended working set:", size_text(torch.mps.recommended_max_memory()))
+//     reports = 256
+//     while True:
+//         torch.mps.empty_cache()  # each size starts from an empty cache, as separate runs would
+//         try:
+//             torch.mps.synchronize()
+//             start = time.perf_counter()
+//             kept = encoder_forward(reports, device)
+//             torch.mps.synchronize()
+//             seconds = time.perf_counter() - start
+//             live, held = torch.mps.current_allocated_memory(), torch.mps.driver_allocated_memory()
+//             print(f"{reports:>6} reports: {size_text(live):>9} live, {size_text(held):>9} held, "
+//                   f"{seconds * 1e6 / reports:6.2f} µs per report")
+//             del kept
+//         except RuntimeError as error:
+//             print(f"{reports:>6} reports:", f"{type(error).__name__}: {error}")
+//             break
+//         reports *= 2
 
 // %% [markdown]
 // Read the sweep from the top. After each step four tensors the size of the batch are live:
@@ -286,6 +390,17 @@ TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever m
 // 131072 reports in one tensor: RuntimeError: Invalid buffer size: 48.00 GiB
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: Metal's buffer limit needs an available mps device
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: Metal's buffer limit needs an available mps device")
+// else:
+//     for reports in [8192, 16384, 131072]:
+//         try:
+//             batch = torch.randn(reports, 128, 768, device="mps")
+//             print(f"{reports:>6} reports in one tensor: {size_text(torch.mps.current_allocated_memory())}")
+//             del batch
+//         except RuntimeError as error:
+//             print(f"{reports:>6} reports in one tensor:", f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // On the M1 a 6 GiB batch is refused although the allocator's limit is 9.07 GiB; on the M3 Max
@@ -351,6 +466,35 @@ TUTOR_CELL("lowering only the high watermark fails at the first allocation, and 
 // TypeError: Invalid type for fraction argument, must be `float`
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator never starts
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: the allocator never starts")
+// else:
+//     first_allocation = "import torch; torch.ones(1, device='mps'); print('the first allocation works')"
+//
+//     def try_first_allocation(attempt):
+//         try:
+//             torch.ones(1, device="mps")
+//             print(attempt, "the first allocation works")
+//         except RuntimeError as error:
+//             print(attempt, f"{type(error).__name__}: {error}")
+//
+//     os.environ["PYTORCH_MPS_HIGH_WATERMARK_RATIO"] = "0.7"
+//     try_first_allocation("high 0.7 only:")
+//     os.environ["PYTORCH_MPS_LOW_WATERMARK_RATIO"] = "0.5"
+//     try_first_allocation("low 0.5 added:")
+//     fresh = subprocess.run([sys.executable, "-c", first_allocation], capture_output=True, text=True, env=os.environ)
+//     print("new process:  ", fresh.stdout.strip())
+//     for fraction in [2.5, 0.5]:
+//         try:
+//             torch.mps.set_per_process_memory_fraction(fraction)
+//             print(f"set_per_process_memory_fraction({fraction}) accepted")
+//         except ValueError as error:
+//             print(f"{type(error).__name__}: {error}")
+//     try:
+//         torch.mps.set_per_process_memory_fraction(1)  # an int, not a float
+//     except TypeError as error:
+//         print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // These knobs move the point where PyTorch refuses; they do not make memory appear. Raising
@@ -375,6 +519,12 @@ TUTOR_CELL("halving the batch or the sequence length halves the token positions"
 // baseline   : 100% of token positions
 // half batch : 50% of token positions
 // half length: 50% of token positions
+// %% [python]
+// batch_size, sequence_length = 32, 128
+// baseline_positions = batch_size * sequence_length
+// for label, batch, tokens in [("baseline", 32, 128), ("half batch", 16, 128), ("half length", 32, 64)]:
+//     share = batch * tokens / baseline_positions
+//     print(f"{label:11s}: {share:.0%} of token positions")
 
 // %% [markdown]
 // The two halvings are not equal for every tensor. Attention scores have one axis per token
@@ -393,6 +543,10 @@ TUTOR_CELL("attention scores shrink with the square of the sequence length") {
 // baseline   : 24.00 MiB of attention scores per layer
 // half batch : 12.00 MiB of attention scores per layer
 // half length: 6.00 MiB of attention scores per layer
+// %% [python]
+// for label, reports, tokens in [("baseline", 32, 128), ("half batch", 16, 128), ("half length", 32, 64)]:
+//     scores = reports * 12 * tokens * tokens * 4  # float32
+//     print(f"{label:11s}: {size_text(scores)} of attention scores per layer")
 
 // %% [markdown]
 // ## From symptom to first fix
@@ -427,6 +581,31 @@ std::string first_fix(const RunReport& r) {
   if (r.step_time_spread > 0.5) return "check fallback and sync points in the hot loop";
   return "nothing to fix: record the numbers with the batch size";
 }
+// %% [python]
+// from dataclasses import dataclass
+//
+//
+// @dataclass
+// class RunReport:
+//     out_of_memory_on_first_batch: bool = False
+//     allocator_error: bool = False
+//     step_time_spread: float = 0.0       # (slowest - fastest) / median over a steady window
+//     late_over_early_speed: float = 1.0  # steps per second, last epoch over first
+//     memory_growth: float = 0.0          # driver memory, epoch 10 over epoch 1, minus 1
+//
+//
+// def first_fix(r):
+//     if r.out_of_memory_on_first_batch:
+//         return "shrink the batch (or the sequence) first"
+//     if r.allocator_error:
+//         return "reduce the workload before touching allocator variables"
+//     if r.memory_growth > 0.26:
+//         return "suspect retained tensors: find what keeps them alive"
+//     if r.late_over_early_speed < 0.5:
+//         return "lower the batch and flush the cache at epoch boundaries"
+//     if r.step_time_spread > 0.5:
+//         return "check fallback and sync points in the hot loop"
+//     return "nothing to fix: record the numbers with the batch size"
 
 // %% symptom_triage
 TUTOR_CELL("the symptom table as a procedure: each report gets its first fix") {
@@ -450,6 +629,14 @@ TUTOR_CELL("the symptom table as a procedure: each report gets its first fix") {
 // swapping   : lower the batch and flush the cache at epoch boundaries
 // jittery    : check fallback and sync points in the hot loop
 // healthy    : nothing to fix: record the numbers with the batch size
+// %% [python]
+// reports = [("oom at once", RunReport(out_of_memory_on_first_batch=True)),
+//            ("leaking", RunReport(memory_growth=0.40)),
+//            ("swapping", RunReport(late_over_early_speed=0.3)),
+//            ("jittery", RunReport(step_time_spread=0.9)),
+//            ("healthy", RunReport())]
+// for name, report in reports:
+//     print(f"{name:<11}: {first_fix(report)}")
 
 // %% [markdown]
 // ## A leak that is not a leak
@@ -486,6 +673,25 @@ std::vector<std::int64_t> driver_memory_per_epoch(bool keep_on_gpu) {
   }
   return per_epoch;
 }
+// %% [python]
+// def driver_memory_per_epoch(keep_on_gpu):
+//     """Ten epochs of 20 steps; the driver memory at each epoch's end, after empty_cache()."""
+//     device = torch.device("mps")
+//     model = torch.nn.Linear(768, 3).to(device)
+//     optimizer = torch.optim.Adam(model.parameters())
+//     labels = torch.zeros(32, dtype=torch.int64, device=device)
+//     saved_vectors, per_epoch = [], []
+//     for epoch in range(10):
+//         for step in range(20):
+//             batch = torch.randn(32, 128, 768, device=device)
+//             vectors = batch.mean(1)
+//             optimizer.zero_grad()
+//             F.cross_entropy(model(vectors), labels).backward()
+//             optimizer.step()
+//             saved_vectors.append(vectors if keep_on_gpu else vectors.detach().cpu())
+//         torch.mps.empty_cache()
+//         per_epoch.append(torch.mps.driver_allocated_memory())
+//     return per_epoch
 
 // %% retained_tensors
 TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained tensors") {
@@ -511,6 +717,16 @@ TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained 
 //   memory is steady
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: the allocator's counters need an available mps device")
+// else:
+//     for keep_on_gpu in [True, False]:
+//         memory = driver_memory_per_epoch(keep_on_gpu)
+//         growth = memory[-1] / memory[0] - 1
+//         print("vectors kept on the GPU:" if keep_on_gpu else "vectors moved to the cpu:")
+//         print(f"  epoch 1: {size_text(memory[0])}, epoch 10: {size_text(memory[-1])}, growth {growth:.0%}")
+//         print("  suspect retained tensors" if growth > 0.26 else "  memory is steady")
 
 // %% [markdown]
 // ## What to take away

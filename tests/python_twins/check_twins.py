@@ -1,8 +1,8 @@
-"""Runs every Python twin of one lesson under real PyTorch and compares what it prints with the
-cell's documented output for the reference machine (linux-x86_64: PyTorch's Linux wheel, which
-is what runs here).
+"""Runs every Python twin of the lessons under real PyTorch and compares what each prints with
+its cell's documented output for the reference machine (linux-x86_64: PyTorch's Linux wheel,
+which is what runs here).
 
-    check_twins.py TWIN_CASES LESSON.cpp MACHINE
+    check_twins.py TWIN_CASES MACHINE LESSON.cpp...
 
 TWIN_CASES is the twin_cases program, which reads the lesson through the course's parser. Each twin runs in a child forked after `import torch`, so it
 starts like the cell it mirrors: a fresh process with PyTorch's default seed and no warning
@@ -84,19 +84,11 @@ def diff(expected, printed, limit=12, width=160):
     return "\n".join(shown)
 
 
-def main():
-    torch = find_torch()
-    import subprocess
-    tool, lesson, machine = sys.argv[1:4]
-    listing = subprocess.run([tool, lesson, machine], capture_output=True, text=True)
-    if listing.returncode != 0:
-        print(listing.stderr, end="")
-        return 1
-    cases = json.loads(listing.stdout)
+def check_lesson(torch, cases):
+    """Prints each twin's verdict; returns the failures."""
     installed = release(torch.__version__)
     where = cases["lesson"]
-    print(f"{where}: Python twins under PyTorch {torch.__version__}, against the output documented "
-          f"for {cases['machine']}")
+    print(f"{where}: against the output documented for {cases['machine']}")
     failures, matched, marked = [], 0, 0
     for cell in cases["cells"]:
         twin = cell["twin"]
@@ -124,9 +116,28 @@ def main():
         else:
             failures.append(f"{label} printed something other than the documented output "
                             f"(- documented, + printed):\n{diff(cell['expected'], printed)}")
+    print(f"  {matched} twins match exactly, {marked} differ as marked, {len(failures)} failed")
+    return failures, matched, marked
+
+
+def main():
+    import subprocess
+    torch = find_torch()
+    tool, machine, lessons = sys.argv[1], sys.argv[2], sys.argv[3:]
+    print(f"Python twins under PyTorch {torch.__version__}")
+    failures, matched, marked = [], 0, 0
+    for lesson in lessons:
+        listing = subprocess.run([tool, lesson, machine], capture_output=True, text=True)
+        if listing.returncode != 0:
+            failures.append(listing.stderr.strip())
+            continue
+        lesson_failures, lesson_matched, lesson_marked = check_lesson(torch, json.loads(listing.stdout))
+        failures += lesson_failures
+        matched += lesson_matched
+        marked += lesson_marked
     for failure in failures:
         print("FAILED: " + failure)
-    print(f"{matched} twins match exactly, {marked} differ as marked, {len(failures)} failed")
+    print(f"{len(lessons)} lessons: {matched} twins match exactly, {marked} differ as marked, {len(failures)} failed")
     return 1 if failures else 0
 
 
