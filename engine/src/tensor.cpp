@@ -131,7 +131,7 @@ void Tensor::backward() const { detail::run_backward(*this); }
 Tensor& Tensor::add_(const Tensor& other, double alpha) {
   check_in_place(*this);
   detail::require_float(other, "in-place arithmetic");
-  if (!(other.is_cpu() && other.dim() == 0)) detail::common_device({this, &other});
+  detail::check_all_same_device({*this}, {*this, other}, detail::CpuScalars::Allowed);
   const std::vector<std::int64_t> shape = sizes().vec();
   if (detail::broadcast_shape(sizes(), other.sizes()) != shape) {
     throw Error("output with shape " + detail::sizes_string(sizes()) +

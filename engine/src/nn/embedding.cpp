@@ -15,12 +15,16 @@
 namespace engine::nn::functional {
 
 Tensor embedding(const Tensor& input, const Tensor& weight) {
-  const Device device = detail::common_device({&input, &weight});
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
                 "types: Long, Int; but got " + std::string(python_dtype_name(input.scalar_type())) +
                 " instead (while checking arguments for embedding)");
   }
+  // embedding is weight.index_select(0, indices); the MPS index_select of this period gathers
+  // with MPSGraph, whose placeholders take the weight, then the indices (Indexing.mm; a Metal
+  // kernel replaced it in pytorch/pytorch#187109, 2026).
+  if (detail::any_on_mps({&input, &weight})) detail::check_placeholder_storage({&weight, &input});
+  const Device device = weight.device();
   detail::require_float(weight, "embedding");
   const std::int64_t rows = weight.size(0), dim = weight.size(1);
   std::vector<std::int64_t> shape = input.sizes().vec();

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "autograd/record.h"
-#include "device_checks.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
@@ -65,8 +64,10 @@ Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t
 
 }  // namespace
 
+// No device check runs before the operator is reached: with any input on mps it has no kernel,
+// and the cpu fallback (when enabled) brings its result to the first argument's device, the
+// weight's (aten::_embedding_bag(weight, indices, offsets, ...), CPUFallback.cpp).
 Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode mode) {
-  detail::common_device({&input, &weight});
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
                 "types: Long, Int; but got " + std::string(python_dtype_name(input.scalar_type())) +
@@ -74,8 +75,8 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode
   }
   if (input.dim() != 2) throw ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension " + std::to_string(input.dim()));
   detail::require_float(weight, "embedding_bag");
-  Tensor out = detail::run_without_mps_kernel("aten::_embedding_bag", {input, weight},
-                                              [mode](const std::vector<Tensor>& args) { return bag_rows(args[0], args[1], mode); });
+  Tensor out = detail::run_without_mps_kernel("aten::_embedding_bag", {weight, input},
+                                              [mode](const std::vector<Tensor>& args) { return bag_rows(args[1], args[0], mode); });
   if (!detail::should_record({&weight})) return out;
   const std::int64_t rows = weight.size(0);
   detail::record(out, "EmbeddingBagBackward0", {input, weight}, [input, rows, mode](const Tensor& g) {

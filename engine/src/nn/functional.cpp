@@ -17,16 +17,11 @@
 namespace engine::nn::functional {
 namespace {
 
+// The MPS kernel runs when any argument is on mps, and it requires all of them there; without
+// one on mps, all are on the cpu.
 Device linear_device(const Tensor& input, const Tensor& weight, const Tensor& bias) {
-  // The MPS kernel is chosen when any argument is on mps (its dispatch key outranks cpu's), and
-  // it then requires all of them there.
-  const bool mps = input.is_mps() || weight.is_mps() || (bias.defined() && bias.is_mps());
-  if (mps) {
-    detail::check_mps_linear_arguments(input, weight, bias);
-    return input.device();
-  }
-  return bias.defined() ? detail::common_device({&input, &weight, &bias})
-                        : detail::common_device({&input, &weight});
+  if (detail::any_on_mps({&input, &weight, &bias})) detail::check_mps_linear_arguments(input, weight, bias);
+  return input.device();
 }
 
 // dx = g W, dW = g^T x, db = the sum of g over the rows: two matrix products and a reduction.

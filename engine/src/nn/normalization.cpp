@@ -35,8 +35,11 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
                   const Tensor& bias, double eps) {
   check_shape(input, normalized_shape);
   detail::require_float(input, "layer_norm");
-  if (weight.defined()) detail::common_device({&input, &weight});
-  if (bias.defined()) detail::common_device({&input, &bias});
+  // The MPS kernel is Metal's layer_norm_single_row or _looped, its tensors bound by mtl_setArgs
+  // (the forward moved from MPSGraph to Metal in pytorch/pytorch#152010, April 2025; which release
+  // first shipped it is not established here: an MPSGraph build would report TensorIterator's
+  // text from its addcmul instead).
+  if (detail::any_on_mps({&input, &weight, &bias})) detail::check_mtl_buffers({&input, &weight, &bias});
   const Device device = input.device();
   const std::int64_t n = product(normalized_shape), rows = input.numel() / std::max<std::int64_t>(n, 1);
   const bool values = detail::have_values({&input, &weight, &bias});

@@ -42,7 +42,7 @@ Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device, con
 
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name,
               const char* node_name) {
-  const Device device = detail::binary_device(a, b);
+  const Device device = detail::check_all_same_device({}, {a, b}, detail::CpuScalars::Allowed);
   detail::require_float(a, op_name);
   detail::require_float(b, op_name);
   Tensor out = compute(op, a, b, device, aten_name(op));

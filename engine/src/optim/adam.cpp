@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device_checks.h"
 #include "engine/autograd.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
@@ -40,6 +41,24 @@ Tensor zeros_like_parameter(const Tensor& param) {
   return state;
 }
 
+// The device checks of _single_tensor_adam's tensor operations, in order, each TensorIterator's:
+// grad.add(param) for Adam's weight decay (a binary op, letting a 0-dim cpu operand in),
+// exp_avg.lerp_(grad), exp_avg_sq.addcmul_(grad, grad), param.addcdiv_(exp_avg, denom) with
+// denom computed from exp_avg_sq. They meet two devices when the model moves after a step and
+// its state stays behind.
+void check_adam_devices(const Tensor& param, const Tensor& grad, Device exp_avg, Device exp_avg_sq,
+                        bool l2_decay) {
+  using detail::check_all_same_device;
+  constexpr auto kNoScalars = detail::CpuScalars::Rejected;
+  const bool scalar = grad.dim() == 0;  // grad, param and state share one shape
+  detail::IterOperand decayed{grad};
+  if (l2_decay) decayed.device = check_all_same_device({}, {decayed, param}, detail::CpuScalars::Allowed);
+  const detail::IterOperand first{exp_avg, scalar}, second{exp_avg_sq, scalar};
+  check_all_same_device({first}, {first, decayed}, kNoScalars);
+  check_all_same_device({second}, {second, decayed, decayed}, kNoScalars);
+  check_all_same_device({param}, {param, first, second}, kNoScalars);
+}
+
 }  // namespace
 
 // torch/optim/adam.py's _single_tensor_adam: the bias corrections in double (Python floats),
@@ -51,12 +70,15 @@ void Adam::step() {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor grad = params_[i].grad();
     if (!grad.defined()) continue;
+    State& s = state_[i];
+    const bool fresh = s.step == 0;  // its state is made below, on the parameter's device
+    check_adam_devices(params_[i], grad, fresh ? params_[i].device() : s.exp_avg.device(),
+                       fresh ? params_[i].device() : s.exp_avg_sq.device(), decay != 0 && !decoupled_);
     if (decay != 0) {
       detail::launch({decoupled_ ? "aten::mul_.Scalar" : "aten::add.Tensor", 0, 3 * detail::nbytes(grad)},
                      grad.device());
     }
     charge_adam_kernels(params_[i]);
-    State& s = state_[i];
     if (s.step++ == 0) {
       s.exp_avg = zeros_like_parameter(params_[i]);
       s.exp_avg_sq = zeros_like_parameter(params_[i]);
