@@ -174,6 +174,11 @@ TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
 // The classifier reads batches of 32 issue reports, each cut into 128 token positions with 768
 // features per position: the `(32, 128, 768)` batch of the CUDA chapter. A float32 value takes
 // four bytes, so the batch alone is easy to price.
+//
+// A word on units, once for the whole course. Every size the course computes is in binary
+// units, as PyTorch's memory messages print them: KiB is 1024 bytes, MiB 1024 KiB, GiB 1024
+// MiB. "GB" appears only in the names machines are sold under: the "64 GB" MacBook Pro has
+// 64 GiB of memory.
 
 // %% ticket_batch_bytes
 TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
@@ -204,7 +209,7 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 // assert tickets.numel() * tickets.element_size() == batch_bytes
 
 // %% [markdown]
-// Twelve MiB is nothing next to 64 GB, and that is the trap: the batch is the smallest line
+// Twelve MiB is nothing next to 64 GiB, and that is the trap: the batch is the smallest line
 // of a training step's bill. Lesson 6 adds up the rest.
 //
 // ## Before installing anything
@@ -305,4 +310,7 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 //   new tensor, and the GPU shares its memory with everything else on the Mac.
 // - Check the interpreter's architecture before blaming PyTorch: it must be `arm64`.
 //
-// Next, lesson 2 asks PyTorch itself whether MPS can be used, and reads the answer.
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson01`. Then lesson 2, `build/lessons/lesson02`,
+// asks PyTorch itself whether MPS can be used, and reads the answer.

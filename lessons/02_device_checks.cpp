@@ -176,6 +176,13 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 // | True | False | the build has MPS, this process cannot use it: macOS too old (2.9 needs 14), no suitable GPU, or a sandbox | update macOS, use Apple silicon, run outside the sandbox; use `cpu` meanwhile |
 // | True | True | MPS is usable | put the model and the batch on `mps`, together |
 //
+// Why is the Intel Mac's PyTorch built with MPS while the x86_64 one under Rosetta is not?
+// Both are x86_64 builds, but not the same ones. PyTorch's official x86_64 macOS wheels, the
+// last of them 2.2, included MPS for Macs with AMD GPUs, and the course's Intel Mac runs such a
+// build. No later release has an official x86_64 macOS wheel, so an x86_64 Python on an
+// Apple-silicon Mac ends up with an old release or a build from elsewhere, which may lack MPS:
+// the course's Rosetta machine has one without it. The fix there is a native arm64 Python.
+//
 // The emulator can run the same question on each of the course's computers. `sim::use_machine`
 // is not PyTorch: it starts a fresh simulated process on another machine, which is how the
 // table below is made in one cell.
@@ -223,4 +230,7 @@ TUTOR_CELL("the course's machines cover all three states") {
 // - An unusable `mps` fails loudly with a message that names the state.
 // - Tensors report `mps:0`; compare device types, not devices, to ask "on the GPU?".
 //
-// Next, lesson 3 moves a model and a batch to `mps` together and runs a training step.
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson02`. Then lesson 3, `build/lessons/lesson03`,
+// moves a model and a batch to `mps` together and runs a training step.

@@ -398,4 +398,7 @@ TUTOR_CELL("moving the model and the batch in one place keeps them together") {
 //   `argument weight` the model; the elementwise message always lists `mps:0` first.
 // - A machine without MPS hides placement bugs: test on the device you will train on.
 //
-// Next, lesson 4 looks at operations that have no MPS kernel at all.
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson03`. Then lesson 4, `build/lessons/lesson04`,
+// looks at operations that have no MPS kernel at all.

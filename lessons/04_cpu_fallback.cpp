@@ -95,7 +95,11 @@ TUTOR_CELL("a fallback in the middle of the hot path adds two of the four backen
 // averages each report's vectors, and classifies the average. `nn.EmbeddingBag` does the
 // lookup and the averaging in one operator, which is exactly why people reach for it, and
 // why it lands in the hot path. The tokens come from a 30,000-word vocabulary; the batch is 32
-// reports of 128 tokens. The model is built shape-only (lesson 5): only the timeline matters.
+// reports of 128 tokens. The model is built **shape-only** (`sim::ShapeOnlyGuard`): its tensors
+// have shapes, devices and costs on the simulated Mac, but no values, much like PyTorch's
+// `meta` tensors. The cells below need the step's timeline, not its numbers, and shape-only
+// tensors give the timeline without computing anything. Lesson 5 uses them for a model far
+// larger than this one.
 
 // %%
 constexpr std::int64_t kVocabulary = 30000, kWidth = 768, kReports = 32, kTokens = 128;
@@ -395,8 +399,8 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 
 // %% [markdown]
 // On the M3 Max the detour adds about a millisecond to a 2.9 ms step. The lookup itself is a
-// small part of it: most of the time goes to copying the 92 MB table to the cpu, building its
-// 92 MB gradient on the cpu and copying that back, every step, with the GPU idle while the host
+// small part of it: most of the time goes to copying the 88 MiB table to the cpu, building its
+// 88 MiB gradient on the cpu and copying that back, every step, with the GPU idle while the host
 // waits. The larger the table, the larger the bill; on the M1, whose GPU takes longer over the
 // rest of the step, the same detour weighs less.
 //
@@ -450,3 +454,8 @@ TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not f
 //   that costs more than the operator itself, every step.
 // - Tokenizing and batch assembly on the cpu are not fallback; they are the boundaries you
 //   chose.
+//
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson04`. Then lesson 5, `build/lessons/lesson05`,
+// times GPU work honestly and finds the sync points that hide in a training loop.

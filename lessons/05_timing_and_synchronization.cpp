@@ -566,3 +566,8 @@ TUTOR_CELL("a running loss stays on the device and is read once per logging inte
 // - `item()`, `.cpu()`, printing and copies from the cpu are sync points. Each one in a hot
 //   loop removes the overlap between the host's work and the GPU's.
 // - Choose the logging boundary: accumulate on the device, read every N steps.
+//
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson05`. Then lesson 6, `build/lessons/lesson06`,
+// follows where a training step's memory goes and what happens when it runs out.

@@ -349,11 +349,11 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 //
 // The time per report stays flat while everything fits: the GPU does the same work per report
 // at any size. Then the cliff. On the M1, 4096 reports hold 7.5 GiB, and with 3 GiB taken by
-// macOS and the other applications that is more than 8 GB: macOS pages part of the GPU's
-// memory out to the SSD, and the time per report jumps. The next doubling is refused outright:
+// macOS and the other applications that is more than the machine's 8 GiB: macOS pages part of
+// the GPU's memory out to the SSD, and the time per report jumps. The next doubling is refused:
 // the error names "MPS allocated" (the allocator's heaps, cached buffers included), the "max
 // allowed" high watermark, and the request that failed. On the M3 Max the same happens at a
-// larger scale: 60 GiB held beside 8 GiB of other applications spill past 64 GB, and the next
+// larger scale: 60 GiB held beside 8 GiB of other applications spill past 64 GiB, and the next
 // doubling crosses the 81.6 GiB limit.
 //
 // ## One tensor too large
@@ -744,3 +744,8 @@ TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained 
 //   process, because PyTorch reads both variables once.
 // - Memory that keeps growing across epochs with `empty_cache()` at every boundary is held by
 //   your code: find the references.
+//
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson06`, then take the course's mastery check:
+// `build/quizzes/quiz take mastery` (seven of its eight questions right pass).
