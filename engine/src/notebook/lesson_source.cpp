@@ -1,5 +1,6 @@
 #include "engine/notebook/lesson_source.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -329,6 +330,11 @@ std::string OutputBlock::text() const {
     joined += '\n';
   }
   return joined;
+}
+
+int OutputBlock::line_of(std::size_t index) const noexcept {
+  if (lines.empty()) return marker_line;
+  return marker_line + 1 + static_cast<int>(std::min(index, lines.size() - 1));
 }
 
 bool OutputBlock::documents(std::string_view machine) const {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/notebook/cell.h"
+#include "engine/notebook/closest_machine.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/sim.h"
 
@@ -87,8 +88,8 @@ class OutputCapture {
   std::streambuf* old_err_;
 };
 
-std::string mismatch_message(const CellRun& run, const std::string& machine) {
-  const std::string expected = run.documented ? run.documented->text() : "";
+std::string mismatch_message(const CellRun& run, const std::string& machine,
+                             const std::vector<DiffLine>& diff) {
   std::string message = "cell '" + run.cell->name + "' ";
   if (run.documented == nullptr) {
     message += "printed output but documents none; add a // %% [output] block below it";
@@ -96,7 +97,7 @@ std::string mismatch_message(const CellRun& run, const std::string& machine) {
     message += "printed something other than its documented output on " + machine;
   }
   message += "\n(- documented, + printed)\n";
-  message += format_diff(line_diff(expected, run.output));
+  message += format_diff(diff);
   return message;
 }
 
@@ -108,7 +109,9 @@ CellRegistration::CellRegistration(const char* file, int line, const char* claim
 
 const std::vector<Registration>& registrations() { return mutable_registrations(); }
 
-Session::Session(const MachineProfile& machine, const std::string& source) : machine_(&machine) {
+Session::Session(const MachineProfile& machine, const std::string& source)
+    : machine_(&machine),
+      compared_(machine.name == "host" ? &closest_named_machine(machine) : &machine) {
   const auto& regs = registrations();
   if (regs.empty()) throw FormatError("lesson", 0, "this program defines no TUTOR_CELL");
   const std::string& built_from = regs.front().file;
@@ -157,6 +160,10 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
                                                        "' documents output but has no TUTOR_CELL to print it");
       }
       for (const std::string& machine : block.machines) {
+        if (machine == "host") {
+          throw FormatError(path, block.marker_line, "output cannot be documented for 'host': "
+                                                     "it is whatever computer runs the lesson");
+        }
         if (find_machine(machine) == nullptr) {
           throw FormatError(path, block.marker_line, "unknown machine '" + machine +
                                                          "'; known machines: " + machine_names());
@@ -230,23 +237,28 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
     }
     capture.finish(run);
   }
-  run.documented = run.cell->output_for(session.machine().name);
-  run.matches = run.output == (run.documented ? run.documented->text() : std::string());
-  // Outputs are documented for the course's named machines. On "host" (this computer) a
-  // difference is expected and worth showing, but it is not a failure.
-  const bool on_host = session.machine().name == "host";
-  if (!run.matches && on_host && !(run.documented && run.documented->documents("host"))) {
-    run.note = "this computer printed something other than the output documented for the "
-               "course's machines";
+  run.documented = run.cell->output_for(session.compared_machine().name);
+  const std::string documented = run.documented ? run.documented->text() : std::string();
+  run.matches = run.output == documented;
+  if (run.matches) {
+    session.record(std::move(run));
+    return;
+  }
+  const std::vector<DiffLine> diff = line_diff(documented, run.output);
+  // This computer is not one of the course's machines: a difference from the one it resembles
+  // is worth showing, but it is no failure.
+  if (session.on_host()) {
+    run.host_difference = format_diff(diff);
     run.matches = true;
+    session.record(std::move(run));
+    return;
   }
-  const int report_line = run.documented ? run.documented->marker_line : run.cell->marker_line;
-  const std::string message =
-      run.matches ? "" : mismatch_message(run, std::string(session.machine().name));
+  // A failure points at the first documented line that differs, where the fix goes.
+  const int report_line = run.documented == nullptr ? run.cell->marker_line
+                                                    : run.documented->line_of(first_difference(diff));
+  const std::string message = mismatch_message(run, std::string(session.machine().name), diff);
   session.record(std::move(run));
-  if (!message.empty()) {
-    ADD_FAIL_CHECK_AT(session.lesson().path.c_str(), report_line, doctest::String(message.c_str()));
-  }
+  ADD_FAIL_CHECK_AT(session.lesson().path.c_str(), report_line, doctest::String(message.c_str()));
 }
 
 }  // namespace engine::notebook

@@ -29,7 +29,8 @@ struct CellRun {
   std::vector<bool> from_stderr{};  // one entry per line of `output`
   const OutputBlock* documented = nullptr;
   bool matches = true;
-  std::string note{};  // shown under the output, not a failure
+  // On "host": how the output differs from the compared machine's, shown but not a failure.
+  std::string host_difference{};
 };
 
 class Session {
@@ -46,6 +47,10 @@ class Session {
   // The lesson file's name without directory and extension: "05_timing".
   std::string lesson_name() const;
   const MachineProfile& machine() const noexcept { return *machine_; }
+  // Whose documented outputs this run is compared with: the machine itself, or for "host" the
+  // named machine it resembles most (closest_machine.h).
+  const MachineProfile& compared_machine() const noexcept { return *compared_; }
+  bool on_host() const noexcept { return compared_ != machine_; }
 
   const Cell& cell_registered_at(int line) const;
   bool runs(const Cell& cell) const;  // has a TUTOR_CELL
@@ -63,6 +68,7 @@ class Session {
  private:
   LessonSource lesson_;
   const MachineProfile* machine_;
+  const MachineProfile* compared_;
   struct Runnable {
     const Cell* cell;
     int line;  // of its TUTOR_CELL

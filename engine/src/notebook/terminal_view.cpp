@@ -87,7 +87,14 @@ class NotebookReporter : public doctest::IReporter {
     const MachineProfile& m = session_.machine();
     out_ << style_(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name,
                                      m.summary, kEmulatedPyTorchVersion))
-         << "\n\n";
+         << '\n';
+    if (session_.on_host()) {
+      out_ << style_(kDim, fmt::format("compared with the outputs documented for {}, the course's "
+                                       "machine closest to this computer",
+                                       session_.compared_machine().name))
+           << '\n';
+    }
+    out_ << '\n';
   }
 
   void test_case_start(const doctest::TestCaseData& test) override {
@@ -107,7 +114,7 @@ class NotebookReporter : public doctest::IReporter {
     std::optional<CellRun> run = session_.take_last();
     if (run) {
       print_output(*run);
-      if (!run->note.empty()) ++differed_;
+      if (!run->host_difference.empty()) ++differed_;
     }
     for (const std::string& problem : problems_) print_problem(problem);
     if (!stats.testCaseSuccess) failed_.push_back(current_->name);
@@ -143,10 +150,16 @@ class NotebookReporter : public doctest::IReporter {
     if (!config_.minimal && config_.only == nullptr) print_cells_from(cursor_);
     if (config_.minimal) return;
     const std::string machine(session_.machine().name);
-    if (failed_.empty() && differed_ > 0) {
-      out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {}; {} printed something other "
-                                          "than the course machines' documented output.",
-                                          cells_run_, cells_run_ == 1 ? "" : "s", machine, differed_))
+    if (failed_.empty() && session_.on_host()) {
+      const std::string differences =
+          differed_ == 0 ? ""
+                         : fmt::format("; {} printed this computer's own values (the difference "
+                                       "is shown under {})",
+                                       differed_, differed_ == 1 ? "it" : "each");
+      out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.",
+                                          cells_run_, cells_run_ == 1 ? "" : "s", machine,
+                                          cells_run_ - differed_, session_.compared_machine().name,
+                                          differences))
            << '\n';
       return;
     }
@@ -243,7 +256,14 @@ class NotebookReporter : public doctest::IReporter {
       const bool warning = i < run.from_stderr.size() && run.from_stderr[i];
       out_ << (show_header ? "  " : "") << style_(warning ? kWarning : kOutput, lines[i]) << '\n';
     }
-    if (!run.note.empty() && show_header) out_ << "  " << style_(kDim, "(" + run.note + ")") << '\n';
+    if (!run.host_difference.empty() && show_header) {
+      out_ << "  "
+           << style_(kDim, fmt::format("(this computer printed something other than {}'s documented "
+                                       "output; - documented, + printed:)",
+                                       session_.compared_machine().name))
+           << '\n';
+      print_problem(run.host_difference);
+    }
   }
 
   void print_problem(const std::string& problem) {

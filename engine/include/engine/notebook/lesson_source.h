@@ -31,6 +31,8 @@ struct OutputBlock {
   std::vector<std::string> lines{};
   // The lines as printed text: each ends with a newline.
   std::string text() const;
+  // The source line of documented line `index` (0-based); past the end, the last line.
+  int line_of(std::size_t index) const noexcept;
   bool documents(std::string_view machine) const;
 };
 
