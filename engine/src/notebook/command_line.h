@@ -2,6 +2,7 @@
 // Internal: the options of a lesson executable.
 
 #include <string>
+#include <vector>
 
 namespace engine::notebook {
 
@@ -9,7 +10,7 @@ enum class ColorMode { Auto, Always, Never };
 
 struct CommandLine {
   std::string machine;
-  std::string cell;
+  std::vector<std::string> cells;  // run only these, in the lesson's order
   std::string source;  // read the lesson from here instead of where it was built from
   std::string trace;   // write a Chrome trace of the simulated timelines here
   bool verify = false;

@@ -82,20 +82,21 @@ int main(int argc, char** argv) {
                      .python = options.python,
                      .program = program,
                      .out = &stdout_stream};
-    if (!options.cell.empty()) {
-      config.only = session.lesson().find(options.cell);
-      if (config.only == nullptr || !session.runs(*config.only)) {
-        std::cerr << program << ": no code cell named '" << options.cell
+    for (const std::string& name : options.cells) {
+      const Cell* cell = session.lesson().find(name);
+      if (cell == nullptr || !session.runs(*cell)) {
+        std::cerr << program << ": no code cell named '" << name
                   << "' runs in this lesson; cells: " << joined(session.runnable_names()) << '\n';
         return 2;
       }
+      config.only.push_back(cell);
     }
     if (!options.trace.empty()) engine::sim::start_tracing();
     const int status = run_cells(config);
     // A whole lesson shown as a notebook with every cell as documented counts as verified in
     // the course progress (quiz progress). Test runs use --verify, --cell or --source.
     const auto number = lesson_number(session.lesson_name());
-    if (status == 0 && number && options.cell.empty() && !options.verify && options.source.empty() &&
+    if (status == 0 && number && options.cells.empty() && !options.verify && options.source.empty() &&
         machine->name != "host") {
       record_lesson_verified(*number, std::cerr);
     }

@@ -3,6 +3,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "engine/notebook/lesson_source.h"
 
@@ -13,7 +14,7 @@ struct RunConfig {
   bool color = false;
   bool minimal = false;        // only what the cells print
   bool python = false;         // each code cell's Python twin under its code
-  const Cell* only = nullptr;  // run one cell
+  std::vector<const Cell*> only{};  // run these cells only (empty: every cell)
   std::string program;         // for hints such as "lesson02 --cell x"
   std::ostream* out = nullptr; // the real stdout, never captured
 };

@@ -102,7 +102,7 @@ class NotebookReporter : public doctest::IReporter {
     const Cell& cell = session_.cell_registered_at(static_cast<int>(test.m_line));
     current_ = &cell;
     if (config_.minimal) return;
-    if (config_.only == nullptr) print_cells_before(cell);
+    if (config_.only.empty()) print_cells_before(cell);
     print_code(cell);
     cursor_ = index_of(cell) + 1;
   }
@@ -147,7 +147,7 @@ class NotebookReporter : public doctest::IReporter {
   void test_case_skipped(const doctest::TestCaseData&) override {}
 
   void test_run_end(const doctest::TestRunStats&) override {
-    if (!config_.minimal && config_.only == nullptr) print_cells_from(cursor_);
+    if (!config_.minimal && config_.only.empty()) print_cells_from(cursor_);
     if (config_.minimal) return;
     const std::string machine(session_.machine().name);
     if (failed_.empty() && session_.on_host()) {
