@@ -43,7 +43,9 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ("minimal", "print only what the cells print")
       ("python", "also show each code cell's Python twin: the same cell in PyTorch's Python API")
       ("trace", "write the host and device timelines to FILE as a Chrome trace (open it in "
-       "Perfetto: ui.perfetto.dev)", cxxopts::value<std::string>(), "FILE")
+       "Perfetto: ui.perfetto.dev); with --cell, of those cells only. Long loops are summarised "
+       "after each cell's first 10,000 spans", cxxopts::value<std::string>(), "FILE")
+      ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows to 52 MB)")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
        cxxopts::value<std::string>()->default_value("auto"), "WHEN")
       ("list-machines", "list the simulated computers")
@@ -67,6 +69,10 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     }
     if (parsed.count("source") > 0) result.source = value_of(parsed, "source");
     if (parsed.count("trace") > 0) result.trace = value_of(parsed, "trace");
+    result.full_trace = parsed.count("full-trace") > 0;
+    if (result.full_trace && result.trace.empty()) {
+      throw std::invalid_argument("--full-trace goes with --trace FILE");
+    }
     result.verify = parsed.count("verify") > 0;
     result.minimal = parsed.count("minimal") > 0;
     result.python = parsed.count("python") > 0;

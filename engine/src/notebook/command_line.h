@@ -13,6 +13,7 @@ struct CommandLine {
   std::vector<std::string> cells;  // run only these, in the lesson's order
   std::string source;  // read the lesson from here instead of where it was built from
   std::string trace;   // write a Chrome trace of the simulated timelines here
+  bool full_trace = false;  // every span, not long loops summarised
   bool verify = false;
   bool minimal = false;
   bool python = false;  // show each code cell's Python twin under it

@@ -16,6 +16,7 @@
 #include "engine/sim.h"
 #include "run_config.h"
 #include "session.h"
+#include "trace_summary.h"
 
 namespace {
 
@@ -101,7 +102,7 @@ int main(int argc, char** argv) {
       record_lesson_verified(*number, std::cerr);
     }
     if (!options.trace.empty()) {
-      engine::sim::write_trace(options.trace);
+      write_lesson_trace(options.trace, options.full_trace);
       std::cerr << program << ": wrote the trace to " << options.trace
                 << " (open it in Perfetto: ui.perfetto.dev)\n";
     }
