@@ -29,6 +29,8 @@
 // each operation costs the host about 20 µs to encode. Real runs vary by a few percent from
 // step to step; these do not. Run any lesson with `--trace timeline.json` and open the file in
 // [Perfetto](https://ui.perfetto.dev) to see both timelines, every kernel and every wait.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson05 --glossary`.
 
 // %%
 #include <cstdint>
@@ -320,7 +322,7 @@ struct WarmEncoder {
 // Time one forward pass twice, after a warm-up pass. The naive timer reads the clock right
 // after the call returns. The honest one synchronizes before starting and before stopping.
 
-// %% naive_vs_synchronized
+// %% naive_vs_synchronized compare="m1-8gb"
 TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: every cpu op finishes before it returns, so both timers agree");
@@ -372,11 +374,11 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
 //     print("synchronized timer:", ms(synchronized))
 
 // %% [markdown]
-// Both numbers are true, and they answer different questions. 2.4 ms is how long the host
-// needs to queue the pass; 41.5 ms is how long the GPU needs to run it. Believe the first and
-// you might go hunting for a slow data loader; the second says the model's arithmetic
-// dominates, and that a shorter sequence, a smaller model or fewer layers is where time can
-// be won. On the M1 (`--machine m1-8gb`) the host's 2.4 ms stays the same and the GPU's
+// Both numbers are true, and they answer different questions. 2.4 ms is how long the host needs
+// to queue the pass; 41.5 ms is how long the GPU needs to run it. Believe the first and you
+// might go hunting for a slow data loader; the second says the model's arithmetic dominates,
+// and that a shorter sequence, a smaller model or fewer layers is where time can be won. On the
+// M1 (its documented output is under this one's) the host's 2.4 ms stays the same and the GPU's
 // share grows to 231 ms: the naive timer cannot tell the two machines apart.
 //
 // ## Events: timing on the device's own clock
@@ -486,7 +488,7 @@ double seconds_per_step(int steps, int log_every) {
 //     torch.mps.synchronize()
 //     return (time.perf_counter() - start) / steps
 
-// %% hidden_sync_point
+// %% hidden_sync_point compare="m1-8gb"
 TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: on the cpu nothing runs in the background, so nothing overlaps");
@@ -520,11 +522,11 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 //     print(f"the hidden sync point costs {100 * (every_step / every_50 - 1):.0f} %")
 
 // %% [markdown]
-// The cost is the cpu work that no longer overlaps: 20 ms per step. On the M1 the same 20 ms
-// is only 1 % of a step of almost three seconds: its GPU is slower, and the memory this run keeps
-// cached no longer fits beside the other applications in 8 GB, so part of it is paged out to
-// the SSD (lesson 6 shows how to see that coming). A hidden sync point hurts most where the GPU
-// is fast and the host has real work to do between steps.
+// The cost is the cpu work that no longer overlaps: 20 ms per step. On the M1, in the output
+// under this one's, the same 20 ms is only 1 % of a step of about two seconds: its GPU is
+// slower, and the memory this run keeps cached no longer fits beside the other applications in
+// 8 GB, so part of it is paged out to the SSD (lesson 6 shows how to see that coming). A hidden
+// sync point hurts most where the GPU is fast and the host has real work to do between steps.
 //
 // The fix is a logging boundary you choose: keep what you want to report on the device and
 // bring it back rarely. A running sum of detached losses costs one tiny kernel per step and

@@ -42,12 +42,15 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ("verify", "check every cell's output against its documented output (what ctest runs)")
       ("minimal", "print only what the cells print")
       ("python", "also show each code cell's Python twin: the same cell in PyTorch's Python API")
+      ("compare", "under every code cell, also show the outputs documented for the other "
+       "machines (cells whose prose discusses them show those anyway)")
       ("trace", "write the host and device timelines to FILE as a Chrome trace (open it in "
        "Perfetto: ui.perfetto.dev); with --cell, of those cells only. Long loops are summarised "
        "after each cell's first 10,000 spans", cxxopts::value<std::string>(), "FILE")
       ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows to 52 MB)")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
        cxxopts::value<std::string>()->default_value("auto"), "WHEN")
+      ("glossary", "show the glossary of the course's terms")
       ("list-machines", "list the simulated computers")
       ("list-cells", "list the code cells that run")
       ("list-tests", "list cell and machine pairs for CTest, one per line")
@@ -76,6 +79,8 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     result.verify = parsed.count("verify") > 0;
     result.minimal = parsed.count("minimal") > 0;
     result.python = parsed.count("python") > 0;
+    result.compare = parsed.count("compare") > 0;
+    result.glossary = parsed.count("glossary") > 0;
     result.list_machines = parsed.count("list-machines") > 0;
     result.list_cells = parsed.count("list-cells") > 0;
     result.list_tests = parsed.count("list-tests") > 0;

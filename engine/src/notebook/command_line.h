@@ -17,6 +17,8 @@ struct CommandLine {
   bool verify = false;
   bool minimal = false;
   bool python = false;  // show each code cell's Python twin under it
+  bool compare = false;  // show other machines' documented outputs under every cell
+  bool glossary = false;  // print the course's glossary and stop
   bool list_machines = false;
   bool list_cells = false;
   bool list_tests = false;

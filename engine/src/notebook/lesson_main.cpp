@@ -13,6 +13,7 @@
 #include "engine/errors.h"
 #include "engine/machine.h"
 #include "engine/notebook/progress.h"
+#include "engine/notebook/terminal_markdown.h"
 #include "engine/sim.h"
 #include "run_config.h"
 #include "session.h"
@@ -59,6 +60,18 @@ int main(int argc, char** argv) {
     stdout_stream << options.help_text;
     return 0;
   }
+  if (options.glossary) {
+    // The glossary sits beside the lesson sources this program was built from.
+    const std::string& lesson = registrations().front().file;
+    const std::string glossary = lesson.substr(0, lesson.find_last_of('/') + 1) + "glossary.md";
+    try {
+      stdout_stream << render_markdown_file(glossary, TerminalLook{.color = use_color(options.color)});
+    } catch (const std::runtime_error& e) {
+      std::cerr << program << ": " << e.what() << '\n';
+      return 2;
+    }
+    return 0;
+  }
   if (options.list_machines) {
     list_machines(stdout_stream);
     return 0;
@@ -81,6 +94,7 @@ int main(int argc, char** argv) {
                      .color = use_color(options.color),
                      .minimal = options.minimal,
                      .python = options.python,
+                     .compare = options.compare,
                      .program = program,
                      .out = &stdout_stream};
     for (const std::string& name : options.cells) {

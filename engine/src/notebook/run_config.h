@@ -14,6 +14,7 @@ struct RunConfig {
   bool color = false;
   bool minimal = false;        // only what the cells print
   bool python = false;         // each code cell's Python twin under its code
+  bool compare = false;        // under every cell, the outputs documented for other machines
   std::vector<const Cell*> only{};  // run these cells only (empty: every cell)
   std::string program;         // for hints such as "lesson02 --cell x"
   std::ostream* out = nullptr; // the real stdout, never captured

@@ -154,6 +154,20 @@ Session::Session(const MachineProfile& machine, const std::string& source)
   std::sort(runnable_.begin(), runnable_.end(),
             [](const Runnable& a, const Runnable& b) { return a.line < b.line; });
   for (const Cell& cell : lesson_.cells) {
+    for (const std::string& machine : cell.compare) {
+      if (machine == "host") {
+        throw FormatError(path, cell.marker_line, "compare cannot name 'host': no output is "
+                                                  "documented for it");
+      }
+      if (find_machine(machine) == nullptr) {
+        throw FormatError(path, cell.marker_line, "compare names unknown machine '" + machine +
+                                                      "'; known machines: " + machine_names());
+      }
+      if (cell.output_for(machine) == nullptr) {
+        throw FormatError(path, cell.marker_line, "cell '" + cell.name + "' compares " + machine +
+                                                      "'s output but documents none");
+      }
+    }
     for (const OutputBlock& block : cell.outputs) {
       if (!runs(cell)) {
         throw FormatError(path, block.marker_line, "cell '" + cell.name +
@@ -171,6 +185,25 @@ Session::Session(const MachineProfile& machine, const std::string& source)
       }
     }
   }
+}
+
+std::vector<OtherOutput> Session::other_outputs(const Cell& cell, bool every_machine) const {
+  const OutputBlock* own = cell.output_for(compared_->name);
+  std::vector<OtherOutput> others;
+  for (const MachineProfile* machine : machines()) {
+    const bool wanted = every_machine || std::count(cell.compare.begin(), cell.compare.end(), machine->name) > 0;
+    const OutputBlock* block = cell.output_for(machine->name);
+    if (machine->name == "host" || !wanted || block == nullptr || block == own) continue;
+    const bool listed = std::any_of(others.begin(), others.end(),
+                                    [&](const OtherOutput& other) { return other.block == block; });
+    if (listed) continue;
+    OtherOutput other{.machines = {}, .block = block};
+    for (const MachineProfile* m : machines()) {
+      if (m->name != "host" && cell.output_for(m->name) == block) other.machines.emplace_back(m->name);
+    }
+    others.push_back(std::move(other));
+  }
+  return others;
 }
 
 Session& Session::active() { return *g_active; }

@@ -33,6 +33,12 @@ struct CellRun {
   std::string host_difference{};
 };
 
+// A documented output of other machines, shown under a cell for comparison.
+struct OtherOutput {
+  std::vector<std::string> machines;  // every named machine it is documented for
+  const OutputBlock* block = nullptr;
+};
+
 class Session {
  public:
   // Parses the lesson the registered cells come from (or `source`, a copy of it with the same
@@ -61,6 +67,11 @@ class Session {
   // "cell" and "cell machine" lines: what CTest verifies (the default machine for every cell,
   // plus every machine a cell documents separately).
   std::vector<std::string> test_listing() const;
+
+  // The outputs documented for other machines to show under `cell`: those of the machines its
+  // compare option names, or with `every_machine` all of them; one per distinct block, in the
+  // order of --list-machines, without the block this run is compared with.
+  std::vector<OtherOutput> other_outputs(const Cell& cell, bool every_machine) const;
 
   void record(CellRun run) { last_ = std::move(run); }
   std::optional<CellRun> take_last() { return std::exchange(last_, std::nullopt); }

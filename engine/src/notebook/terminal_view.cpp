@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/version.h"
 #include "run_config.h"
@@ -29,51 +30,12 @@ class Style {
   bool color_;
 };
 
-const fmt::text_style kHeading = fmt::emphasis::bold | fg(fmt::terminal_color::bright_magenta);
-const fmt::text_style kSubheading = fmt::emphasis::bold | fg(fmt::terminal_color::bright_cyan);
-const fmt::text_style kInlineCode = fg(fmt::terminal_color::cyan);
-const fmt::text_style kBold = fmt::emphasis::bold;
 const fmt::text_style kDim = fmt::emphasis::faint;
 const fmt::text_style kGutter = fg(fmt::terminal_color::blue);
 const fmt::text_style kOutput = fmt::emphasis::bold;
 const fmt::text_style kWarning = fg(fmt::terminal_color::yellow);
 const fmt::text_style kFailure = fg(fmt::terminal_color::bright_red);
 const fmt::text_style kSuccess = fg(fmt::terminal_color::bright_green);
-
-// Inline Markdown: `code` and **bold** get colours; without colour the Markdown stays as
-// written, which reads well as plain text.
-std::string render_inline(std::string_view text, const Style& style, bool color) {
-  if (!color) return std::string(text);
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (text[i] == '`') {
-      const auto end = text.find('`', i + 1);
-      if (end != std::string_view::npos) {
-        out += style(kInlineCode, text.substr(i + 1, end - i - 1));
-        i = end + 1;
-        continue;
-      }
-    }
-    if (text.substr(i, 2) == "**") {
-      const auto end = text.find("**", i + 2);
-      if (end != std::string_view::npos) {
-        out += style(kBold, text.substr(i + 2, end - i - 2));
-        i = end + 2;
-        continue;
-      }
-    }
-    out += text[i++];
-  }
-  return out;
-}
-
-// Columns a line occupies in a terminal: one per UTF-8 code point.
-std::size_t display_width(std::string_view text) {
-  std::size_t width = 0;
-  for (unsigned char c : text) width += (c & 0xC0) != 0x80;
-  return width;
-}
 
 class NotebookReporter : public doctest::IReporter {
  public:
@@ -205,29 +167,10 @@ class NotebookReporter : public doctest::IReporter {
     }
   }
 
-  // Headings are underlined (= for a title, - for a section) so they stand out with or
-  // without colour.
   void print_markdown(const Cell& cell) {
-    for (const std::string& line : cell.lines) {
-      const bool title = line.rfind("# ", 0) == 0;
-      const bool section = line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0;
-      if (title || section) {
-        const std::string text = line.substr(line.find(' ') + 1);
-        out_ << style_(title ? kHeading : kSubheading, text) << '\n'
-             << style_(title ? kHeading : kSubheading,
-                       repeat(title ? "═" : "─", display_width(text)))
-             << '\n';
-      } else {
-        out_ << render_inline(line, style_, config_.color) << '\n';
-      }
-    }
-    out_ << '\n';
-  }
-
-  static std::string repeat(std::string_view piece, std::size_t times) {
-    std::string text;
-    for (std::size_t i = 0; i < times; ++i) text += piece;
-    return text;
+    std::string markdown;
+    for (const std::string& line : cell.lines) markdown += line + '\n';
+    out_ << render_markdown(markdown, TerminalLook{.color = config_.color}) << '\n';
   }
 
   void print_code(const Cell& cell) {
@@ -250,7 +193,12 @@ class NotebookReporter : public doctest::IReporter {
 
   void print_output(const CellRun& run) {
     const bool show_header = !config_.minimal;
-    if (show_header) out_ << style_(kGutter, "└▶") << '\n';
+    const std::vector<OtherOutput> others =
+        show_header ? session_.other_outputs(*run.cell, config_.compare) : std::vector<OtherOutput>{};
+    if (show_header) {
+      out_ << style_(kGutter, others.empty() ? "└▶" : "└▶ this run, on " + std::string(session_.machine().name))
+           << '\n';
+    }
     const std::vector<std::string> lines = split_lines(run.output);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const bool warning = i < run.from_stderr.size() && run.from_stderr[i];
@@ -264,6 +212,15 @@ class NotebookReporter : public doctest::IReporter {
            << '\n';
       print_problem(run.host_difference);
     }
+    for (const OtherOutput& other : others) print_other_output(other);
+  }
+
+  // Another machine's documented output, labelled and dimmed so it is not mistaken for this run's.
+  void print_other_output(const OtherOutput& other) {
+    std::string machines;
+    for (const std::string& name : other.machines) machines += (machines.empty() ? "" : ", ") + name;
+    out_ << style_(kGutter, "└▷ documented for " + machines) << '\n';
+    for (const std::string& line : other.block->lines) out_ << "  " << style_(kDim, line) << '\n';
   }
 
   void print_problem(const std::string& problem) {
