@@ -13,9 +13,22 @@ std::string trimmed(const std::string& line) {
   return line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
 }
 
+// Right or wrong, said at once: why a wrong option is wrong, the answer, and why it is right.
+void tell(std::ostream& out, const ShownQuestion& q, int chosen) {
+  const int answer = q.correct_letter();
+  if (chosen == answer) {
+    out << "✔ Right. " << q.question->context << "\n";
+    return;
+  }
+  out << "✘ Not " << letter_of(chosen) << ": " << q.why(chosen) << "\n"
+      << "The answer is " << letter_of(answer) << ") " << q.option(answer) << "\n"
+      << q.question->context << "\n";
+}
+
 }  // namespace
 
-std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out) {
+std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out,
+                                    Feedback feedback) {
   std::vector<int> chosen;
   for (const ShownQuestion& q : shown) {
     const char last = letter_of(q.options() - 1);
@@ -35,6 +48,7 @@ std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std
       const char c = answer.size() == 1 ? static_cast<char>(answer[0] | 0x20) : '\0';
       if (c >= 'a' && c <= last) {
         chosen.push_back(c - 'a');
+        if (feedback == Feedback::EachQuestion) tell(out, q, chosen.back());
         break;
       }
       out << (answer.empty() ? "No answer given." : "That is not one of the letters.")

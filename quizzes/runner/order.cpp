@@ -39,8 +39,10 @@ std::vector<ShownQuestion> show(const Bank& bank, std::uint64_t seed, const std:
 
 char letter_of(int index) { return static_cast<char>('a' + index); }
 
-void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position, std::size_t count) {
-  out << "\nQuestion " << position << " of " << count << "\n" << q.question->prompt << "\n";
+void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position, std::size_t count,
+                    bool with_id) {
+  out << "\nQuestion " << position << " of " << count << (with_id ? " (" + q.question->id + ")" : "") << "\n"
+      << q.question->prompt << "\n";
   for (int k = 0; k < q.options(); ++k) out << "  " << letter_of(k) << ") " << q.option(k) << "\n";
 }
 
