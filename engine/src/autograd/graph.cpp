@@ -9,6 +9,7 @@
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
+#include "runtime/compiled_region.h"
 #include "tensor_impl.h"
 
 namespace engine::detail {
@@ -61,7 +62,7 @@ void record(const Tensor& result, std::string name, std::vector<Tensor> inputs,
             Node::Backward backward) {
   TensorImpl& impl = result.impl();
   impl.requires_grad = true;
-  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(inputs), std::move(backward));
+  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(inputs), within_compiled_graph(std::move(backward)));
 }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {

@@ -36,7 +36,9 @@ Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device, con
                     b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
                     out.impl().data<float>(), shape);
   }
-  detail::launch({aten, 0, detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)}, device);
+  detail::launch({.name = aten, .bytes = detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
+                  .elements = static_cast<double>(out.numel())},
+                 device);
   return out;
 }
 
@@ -68,7 +70,7 @@ Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_firs
     kernels::binary_scalar(op, x.impl().data<float>(), static_cast<float>(scalar), scalar_first,
                            out.impl().data<float>(), x.numel());
   }
-  detail::launch({aten_name(op), 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = aten_name(op), .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
   if (!detail::should_record({&x})) return out;
   detail::record(out, node_name, {x}, [op, x, scalar, scalar_first](const Tensor& g) {
     switch (op) {
@@ -91,7 +93,7 @@ Tensor filled_like(const Tensor& t, double value) {
       std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
     });
   }
-  detail::launch({"aten::fill_", 0, detail::nbytes(out)}, t.device());
+  detail::launch({.name = "aten::fill_", .bytes = detail::nbytes(out), .elements = static_cast<double>(out.numel())}, t.device());
   return out;
 }
 
@@ -117,7 +119,7 @@ Tensor relu(const Tensor& x) {
   detail::require_float(x, "relu");
   Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
-  detail::launch({"aten::relu", 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = "aten::relu", .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
   if (detail::should_record({&x})) {
     detail::record(out, "ReluBackward0", {x}, [x](const Tensor& g) {
       Tensor grad = detail::allocate(x.sizes().vec(), ScalarType::Float, g.device(),
@@ -126,7 +128,9 @@ Tensor relu(const Tensor& x) {
         kernels::relu_backward(g.impl().data<float>(), x.impl().data<float>(),
                                grad.impl().data<float>(), x.numel());
       }
-      detail::launch({"aten::threshold_backward", 0, 3 * detail::nbytes(x)}, g.device());
+      detail::launch({.name = "aten::threshold_backward", .bytes = 3 * detail::nbytes(x),
+                        .elements = static_cast<double>(x.numel())},
+                       g.device());
       return std::vector<Tensor>{grad};
     });
   }
