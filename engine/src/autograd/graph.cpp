@@ -98,8 +98,12 @@ void run_backward(const Tensor& root) {
           "calling backward.");
     }
     const auto it = pending.find(node.get());
-    if (it == pending.end()) continue;  // no gradient reached it (e.g. through integer paths)
+    if (it == pending.end()) {  // no gradient reached it (e.g. through integer paths)
+      node->release();
+      continue;
+    }
     const std::vector<Tensor> grads = node->apply(it->second);
+    pending.erase(it);
     for (std::size_t i = 0; i < grads.size(); ++i) {
       const Tensor& input = node->inputs()[i];
       if (!grads[i].defined() || !input.defined() || !input.requires_grad()) continue;
@@ -111,8 +115,10 @@ void run_backward(const Tensor& root) {
         accumulate_into_leaf(input, grad);
       }
     }
+    // As PyTorch's engine does without retain_graph: a node's saved tensors and its incoming
+    // gradient are freed as soon as it has run, so backward's peak memory stays near forward's.
+    node->release();
   }
-  for (const std::shared_ptr<Node>& node : order) node->release();
 }
 
 }  // namespace engine::detail
