@@ -92,7 +92,7 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // batch and labels moved:   12.05 MiB in use, +12.02 MiB
 // forward pass:             12.19 MiB in use, +144.00 KiB
 // backward pass:            12.09 MiB in use, -96.00 KiB
-// optimizer step:           12.16 MiB in use, +64.00 KiB
+// optimizer step:           12.31 MiB in use, +224.00 KiB
 // %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
 
@@ -102,9 +102,12 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // a page for the labels. The forward pass adds what autograd keeps for the backward pass (the
 // averaged reports, the logits' log-probabilities) and the loss; the backward pass frees what
 // autograd kept and adds one gradient per parameter; Adam's first step adds two running
-// averages per parameter, twice the weights again. For this model the batch dominates. For the
-// encoder of lesson 5, with 42 million parameters, weights, gradients and Adam's state alone
-// are 4 × 162 MiB, before a single activation.
+// averages per parameter, twice the weights again, yet the counter grows by more: the allocator
+// serves each request from the smallest cached buffer that fits, and once the 16 KiB ones are
+// taken, the bias's two 12-byte averages land in 96 KiB buffers the backward pass had freed.
+// The counter counts whole buffers. For this model the batch dominates. For the encoder of
+// lesson 5, with 42 million parameters, weights, gradients and Adam's state alone are
+// 4 × 162 MiB, before a single activation.
 //
 // ## The counters, `del` and `empty_cache()`
 //
@@ -199,22 +202,22 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 }
 // %% [output]
 // recommended working set: 48.00 GiB
-//    1024 reports:   1.00 GiB on the GPU,   1.73 µs per report
-//    2048 reports: 800.38 MiB on the GPU,   1.57 µs per report
-//    4096 reports:   2.50 GiB on the GPU,   1.49 µs per report
-//    8192 reports:   4.00 GiB on the GPU,   1.45 µs per report
-//   16384 reports:   7.00 GiB on the GPU,   1.44 µs per report
-//   32768 reports:  13.00 GiB on the GPU,   1.43 µs per report
-//   65536 reports:  25.00 GiB on the GPU,   1.42 µs per report
-//  131072 reports:  49.00 GiB on the GPU,   1.42 µs per report
+//    1024 reports:   1.00 GiB on the GPU,   1.71 µs per report
+//    2048 reports: 800.38 MiB on the GPU,   1.41 µs per report
+//    4096 reports:   2.50 GiB on the GPU,   1.25 µs per report
+//    8192 reports:   4.00 GiB on the GPU,   1.18 µs per report
+//   16384 reports:   7.00 GiB on the GPU,   1.14 µs per report
+//   32768 reports:  13.00 GiB on the GPU,   1.12 µs per report
+//   65536 reports:  25.00 GiB on the GPU,   1.11 µs per report
+//  131072 reports:  49.00 GiB on the GPU,   1.11 µs per report
 //  262144 reports: RuntimeError: MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 384.00 KiB, max allowed: 81.60 GiB). Tried to allocate 96.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
 // %% [output] machine="m1-8gb"
 // recommended working set: 5.33 GiB
-//    1024 reports:   1.00 GiB on the GPU,   8.61 µs per report
-//    2048 reports: 800.38 MiB on the GPU,   8.45 µs per report
-//    4096 reports:   2.50 GiB on the GPU,   8.37 µs per report
-//    8192 reports:   4.00 GiB on the GPU,   8.33 µs per report
-//   16384 reports:   7.00 GiB on the GPU,  51.24 µs per report
+//    1024 reports:   1.00 GiB on the GPU,   7.29 µs per report
+//    2048 reports: 800.38 MiB on the GPU,   6.98 µs per report
+//    4096 reports:   2.50 GiB on the GPU,   6.83 µs per report
+//    8192 reports:   4.00 GiB on the GPU,   6.75 µs per report
+//   16384 reports:   7.00 GiB on the GPU,  50.10 µs per report
 //   32768 reports: RuntimeError: MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 384.00 KiB, max allowed: 9.07 GiB). Tried to allocate 12.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
 // %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's limits need an available mps device
@@ -222,10 +225,11 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 // %% [markdown]
 // Read the sweep from the top. The memory column moves in heap-sized steps: a batch between
 // 10 and 512 MiB gets a 1 GiB heap, a larger one a heap of its own, and the small averaged
-// output another heap. The time per report stays flat while the batch grows: the GPU streams
-// the batch at the same speed whatever its size. On the M1 the last batch under the limit does
+// output another heap. The time per report settles as the batch grows (the sync point's fixed
+// cost spreads over more reports), then stays flat: the GPU streams the batch at the same speed
+// whatever its size. On the M1 the last batch under the limit does
 // not fit in the machine: 7 GiB on the GPU plus 3 GiB for macOS and the other applications
-// exceed 8 GB, macOS pages part of it out to the SSD, and the time per report jumps six-fold:
+// exceed 8 GB, macOS pages part of it out to the SSD, and the time per report jumps seven-fold:
 // the "fast start, then cliff" of a run that outgrew the machine. The next doubling is refused
 // outright. The error names "MPS allocated" (the allocator's heaps, cached buffers included:
 // nothing here, since the cache was just emptied), the "max allowed" high watermark, and the
