@@ -249,18 +249,30 @@ std::span<const MachineProfile* const> machines() {
   static const MachineProfile linux_box = linux_x86_64();
   static const MachineProfile rosetta = rosetta_x86_64();
   // The chips of the cost model's validation set (tests/data/cost_model_cases.toml).
-  static const MachineProfile m1_pro = apple_silicon("m1-pro-16gb", "MacBook Pro, Apple M1 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM1Pro, 16);
-  static const MachineProfile m1_max = apple_silicon("m1-max-64gb", "MacBook Pro, Apple M1 Max (32-core GPU), 64 GB, macOS 15.6.1", kM1Max, 64);
-  static const MachineProfile m1_ultra = apple_silicon("m1-ultra-64gb", "Mac Studio, Apple M1 Ultra (48-core GPU), 64 GB, macOS 15.6.1", kM1Ultra, 64);
-  static const MachineProfile m2 = apple_silicon("m2-16gb", "MacBook Air, Apple M2 (10-core GPU), 16 GB, macOS 15.6.1", kM2, 16);
-  static const MachineProfile m2_pro = apple_silicon("m2-pro-16gb", "Mac mini, Apple M2 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM2Pro, 16);
-  static const MachineProfile m2_max = apple_silicon("m2-max-32gb", "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 15.6.1", kM2Max, 32);
-  static const MachineProfile m3_base = apple_silicon("m3-16gb", "MacBook Pro, Apple M3 (10-core GPU), 16 GB, macOS 15.6.1", kM3, 16);
-  static const MachineProfile m3_pro = apple_silicon("m3-pro-18gb", "MacBook Pro, Apple M3 Pro (14-core GPU), 18 GB, macOS 15.6.1", kM3Pro, 18);
-  static const MachineProfile m3_ultra = apple_silicon("m3-ultra-96gb", "Mac Studio, Apple M3 Ultra (60-core GPU), 96 GB, macOS 15.6.1", kM3Ultra, 96);
-  static const MachineProfile m4 = apple_silicon("m4-16gb", "MacBook Air, Apple M4 (10-core GPU), 16 GB, macOS 15.6.1", kM4, 16);
-  static const MachineProfile m4_pro = apple_silicon("m4-pro-24gb", "Mac mini, Apple M4 Pro (20-core GPU), 24 GB, macOS 15.6.1", kM4Pro, 24);
-  static const MachineProfile m4_max = apple_silicon("m4-max-128gb", "MacBook Pro, Apple M4 Max (40-core GPU), 128 GB, macOS 15.6.1", kM4Max, 128);
+  static const MachineProfile m1_pro =
+      apple_silicon("m1-pro-16gb", "MacBook Pro, Apple M1 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM1Pro, 16);
+  static const MachineProfile m1_max =
+      apple_silicon("m1-max-64gb", "MacBook Pro, Apple M1 Max (32-core GPU), 64 GB, macOS 15.6.1", kM1Max, 64);
+  static const MachineProfile m1_ultra =
+      apple_silicon("m1-ultra-64gb", "Mac Studio, Apple M1 Ultra (48-core GPU), 64 GB, macOS 15.6.1", kM1Ultra, 64);
+  static const MachineProfile m2 =
+      apple_silicon("m2-16gb", "MacBook Air, Apple M2 (10-core GPU), 16 GB, macOS 15.6.1", kM2, 16);
+  static const MachineProfile m2_pro =
+      apple_silicon("m2-pro-16gb", "Mac mini, Apple M2 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM2Pro, 16);
+  static const MachineProfile m2_max =
+      apple_silicon("m2-max-32gb", "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 15.6.1", kM2Max, 32);
+  static const MachineProfile m3_base =
+      apple_silicon("m3-16gb", "MacBook Pro, Apple M3 (10-core GPU), 16 GB, macOS 15.6.1", kM3, 16);
+  static const MachineProfile m3_pro =
+      apple_silicon("m3-pro-18gb", "MacBook Pro, Apple M3 Pro (14-core GPU), 18 GB, macOS 15.6.1", kM3Pro, 18);
+  static const MachineProfile m3_ultra =
+      apple_silicon("m3-ultra-96gb", "Mac Studio, Apple M3 Ultra (60-core GPU), 96 GB, macOS 15.6.1", kM3Ultra, 96);
+  static const MachineProfile m4 =
+      apple_silicon("m4-16gb", "MacBook Air, Apple M4 (10-core GPU), 16 GB, macOS 15.6.1", kM4, 16);
+  static const MachineProfile m4_pro =
+      apple_silicon("m4-pro-24gb", "Mac mini, Apple M4 Pro (20-core GPU), 24 GB, macOS 15.6.1", kM4Pro, 24);
+  static const MachineProfile m4_max =
+      apple_silicon("m4-max-128gb", "MacBook Pro, Apple M4 Max (40-core GPU), 128 GB, macOS 15.6.1", kM4Max, 128);
   static const MachineProfile host = make_host_machine();
   static const MachineProfile* const all[] = {&m3, &m1, &intel, &linux_box, &rosetta, &m1_pro, &m1_max, &m1_ultra, &m2,
                                               &m2_pro, &m2_max, &m3_base, &m3_pro, &m3_ultra, &m4, &m4_pro, &m4_max, &host};

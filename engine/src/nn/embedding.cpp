@@ -26,7 +26,8 @@ Tensor embedding(const Tensor& input, const Tensor& weight) {
   std::vector<std::int64_t> shape = input.sizes().vec();
   shape.push_back(dim);
   Tensor out = detail::allocate(shape, ScalarType::Float, device, detail::have_values({&input, &weight}));
-  detail::launch({.name = "aten::embedding", .kind = detail::OpKind::Gather, .bytes = detail::nbytes(input) + 2 * detail::nbytes(out)},
+  detail::launch({.name = "aten::embedding", .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(input) + 2 * detail::nbytes(out)},
                  device);
   std::vector<std::int64_t> indices;
   if (out.impl().has_values()) {

@@ -65,7 +65,8 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
   detail::record(loss, "NllLossBackward0", {input, target},
                  [input, labels, classes, counted](const Tensor& g) {
                    Tensor grad = zeros_like(input);
-                   detail::launch({.name = "aten::nll_loss_backward", .kind = detail::OpKind::Gather, .bytes = detail::nbytes(input)},
+                   detail::launch({.name = "aten::nll_loss_backward", .kind = detail::OpKind::Gather,
+                                   .bytes = detail::nbytes(input)},
                                   g.device());
                    if (detail::have_values({&g, &grad})) {
                      const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);

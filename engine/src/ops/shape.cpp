@@ -138,7 +138,8 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
       if (detail::have_values({&g, &grad})) {
         copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length, false);
       }
-      detail::launch({.name = "aten::slice_backward", .kind = detail::OpKind::Copy, .bytes = detail::nbytes(g) + detail::nbytes(grad)},
+      detail::launch({.name = "aten::slice_backward", .kind = detail::OpKind::Copy,
+                      .bytes = detail::nbytes(g) + detail::nbytes(grad)},
                      where);
       return std::vector<Tensor>{grad};
     });

@@ -185,8 +185,9 @@ double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine) {
   double compute = 0;
   if (cost.kind == OpKind::MatMul) {
+    const double per_product = cost.flops / cost.matmul.batch;
     const double peak = machine.cpu_matrix_flops > 0
-                            ? machine.cpu_matrix_flops * kAccelerateShare * ramp(cost.flops / cost.matmul.batch, kAccelerateHalfFlops)
+                            ? machine.cpu_matrix_flops * kAccelerateShare * ramp(per_product, kAccelerateHalfFlops)
                             : machine.cpu_fp32_flops * kCpuVectorMatmulShare;
     compute = peak > 0 ? cost.flops / peak : 0.0;
   } else if (cost.kind == OpKind::Random) {

@@ -66,11 +66,13 @@ void launch(const KernelCost& cost, Device device) {
     return;
   }
   const bool compiled = current_compiled_graph() != nullptr;
-  spend_host(p, cost.name, "dispatch", compiled ? compiled_encode_seconds(cost, p.machine) : mps_encode_seconds(cost, p.machine));
+  const double encode = compiled ? compiled_encode_seconds(cost, p.machine) : mps_encode_seconds(cost, p.machine);
+  spend_host(p, cost.name, "dispatch", encode);
   if (compiled) compile_backward_if_needed();
   if (!compiled || cost.kind == OpKind::MatMul) prepare_on_first_use(p, cost);
   const double paged = paged_share(p);
-  const double seconds = compiled ? compiled_kernel_seconds(cost, p.machine, paged) : mps_kernel_seconds(cost, p.machine, paged);
+  const double seconds =
+      compiled ? compiled_kernel_seconds(cost, p.machine, paged) : mps_kernel_seconds(cost, p.machine, paged);
   enqueue(p, cost.name, "kernel", seconds, cost);
 }
 

@@ -72,7 +72,8 @@ bool report(const std::vector<Result>& results, bool fit_only, std::ostream& out
     if (!fit_only && check.count > 0 && check.median > kRegimeMedianTarget) ok = false;
   }
   const Stats check = stats_of(errors_where(results, "", "check"));
-  out << fmt::format("{:<26} {} {}\n", "all cases", cell(stats_of(errors_where(results, "", "fit"))), fit_only ? "" : cell(check));
+  const Stats fit = stats_of(errors_where(results, "", "fit"));
+  out << fmt::format("{:<26} {} {}\n", "all cases", cell(fit), fit_only ? "" : cell(check));
   if (fit_only) return ok;
   if (check.median > kCheckMedianTarget) ok = false;
   out << fmt::format("\ntargets: check median at most {} ({}), every regime's check median at most {}, "
