@@ -207,6 +207,18 @@ TUTOR_CELL("the course's machines cover all three states") {
 // m2-max-macos13.7     built=True  available=False device_count=0
 // linux-x86_64         built=False available=False device_count=0
 // rosetta-x86_64       built=False available=False device_count=0
+// m1-pro-16gb          built=True  available=True  device_count=1
+// m1-max-64gb          built=True  available=True  device_count=1
+// m1-ultra-64gb        built=True  available=True  device_count=1
+// m2-16gb              built=True  available=True  device_count=1
+// m2-pro-16gb          built=True  available=True  device_count=1
+// m2-max-32gb          built=True  available=True  device_count=1
+// m3-16gb              built=True  available=True  device_count=1
+// m3-pro-18gb          built=True  available=True  device_count=1
+// m3-ultra-96gb        built=True  available=True  device_count=1
+// m4-16gb              built=True  available=True  device_count=1
+// m4-pro-24gb          built=True  available=True  device_count=1
+// m4-max-128gb         built=True  available=True  device_count=1
 // %% [python] differs="the emulator starts a process on each simulated computer; real Python answers for its own only"
 // import platform
 //

@@ -379,13 +379,13 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 }
 // %% [output]
 // UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
-// EmbeddingBag with the cpu fallback: 3.90 ms per step
-// rewritten as embedding + mean:      2.91 ms per step
-// the fallback made each step 1.3x slower
+// EmbeddingBag with the cpu fallback: 5.23 ms per step
+// rewritten as embedding + mean:      2.79 ms per step
+// the fallback made each step 1.9x slower
 // %% [output] machine="m1-8gb"
 // UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
-// EmbeddingBag with the cpu fallback: 17.84 ms per step
-// rewritten as embedding + mean:      15.98 ms per step
+// EmbeddingBag with the cpu fallback: 15.46 ms per step
+// rewritten as embedding + mean:      13.52 ms per step
 // the fallback made each step 1.1x slower
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: there is no fallback to remove
@@ -400,9 +400,9 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 //     print(f"the fallback made each step {with_fallback / rewritten:.1f}x slower")
 
 // %% [markdown]
-// On the M3 Max the detour adds about a millisecond to a 2.9 ms step. The lookup itself is a
-// small part of it: most of the time goes to copying the 88 MiB table to the cpu, building its
-// 88 MiB gradient on the cpu and copying that back, every step, with the GPU idle while the
+// On the M3 Max the detour adds 2.4 ms to a 2.8 ms step, almost doubling it. The lookup itself
+// is a small part of it: most of the time goes to copying the 88 MiB table to the cpu, building
+// its 88 MiB gradient on the cpu and copying that back, every step, with the GPU idle while the
 // host waits. The larger the table, the larger the bill; on the M1, whose GPU takes longer over
 // the rest of the step, the same detour weighs less (its documented output is under this
 // one's).

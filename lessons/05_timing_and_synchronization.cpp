@@ -23,12 +23,15 @@
 //
 // **What the clocks here are.** The emulator keeps both timelines. `time::perf_counter()`
 // reads the simulated host clock, so timings are the same on every run and can be documented.
-// A kernel's device time comes from a cost model of the selected machine (its GPU's peak
-// arithmetic and memory bandwidth, each at an efficiency the course fitted to a real nanoGPT
-// run on the M3 Max, where it predicts 222 ms per training step against 221 ms measured), and
-// each operation costs the host about 20 µs to encode. Real runs vary by a few percent from
-// step to step; these do not. Run any lesson with `--trace timeline.json` and open the file in
-// [Perfetto](https://ui.perfetto.dev) to see both timelines, every kernel and every wait.
+// A kernel's device time comes from a cost model of the selected machine: its GPU's peak
+// arithmetic and memory bandwidth, each at a share that depends on the size and kind of the
+// work, checked against published PyTorch timings (for nanoGPT's training step on the M3 Max it
+// predicts 226 ms against 221 ms measured). Encoding an operation costs the host about 1 µs
+// when PyTorch has a Metal kernel of its own for it and about 16 µs when it runs an MPSGraph,
+// and every sync point adds about 0.3 ms for committing the work and hearing that it finished.
+// Real runs vary by a few percent from step to step; these do not. Run any lesson with
+// `--trace timeline.json` and open the file in [Perfetto](https://ui.perfetto.dev) to see both
+// timelines, every kernel and every wait.
 //
 // Terms the course uses before explaining them are in its glossary: `lesson05 --glossary`.
 
@@ -149,13 +152,13 @@ TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
   print(fmt::format("the cold run took {:.1f}x as long", cold / warm));
 }
 // %% [output]
-// cold: 0.5 ms
-// warm: 0.2 ms
-// the cold run took 2.5x as long
+// cold: 0.8 ms
+// warm: 0.5 ms
+// the cold run took 1.6x as long
 // %% [output] machine="m1-8gb"
-// cold: 0.5 ms
-// warm: 0.2 ms
-// the cold run took 2.4x as long
+// cold: 1.0 ms
+// warm: 0.7 ms
+// the cold run took 1.5x as long
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the cpu builds no graphs, so cold and warm runs cost the same
 // %% [python]
@@ -181,8 +184,9 @@ TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
 
 // %% [markdown]
 // Ten small products keep the GPU busy for far less time than the host needs to queue them
-// (about 20 µs each), so even the warm number is mostly the host's. The next workload is the
-// opposite case.
+// (about 16 µs each: matrix products run as MPSGraphs) and the final `synchronize()` needs to
+// commit them and hear back (about 0.3 ms), so even the warm number is mostly overhead. The next
+// workload is the opposite case.
 //
 // ## A forward pass big enough to matter
 //
@@ -346,11 +350,11 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
   CHECK(synchronized > 5 * naive);
 }
 // %% [output]
-// naive timer:        2.4 ms
-// synchronized timer: 41.5 ms
+// naive timer:        0.9 ms
+// synchronized timer: 44.3 ms
 // %% [output] machine="m1-8gb"
-// naive timer:        2.4 ms
-// synchronized timer: 231.4 ms
+// naive timer:        1.1 ms
+// synchronized timer: 239.5 ms
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: every cpu op finishes before it returns, so both timers agree
 // %% [python]
@@ -374,12 +378,12 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
 //     print("synchronized timer:", ms(synchronized))
 
 // %% [markdown]
-// Both numbers are true, and they answer different questions. 2.4 ms is how long the host needs
-// to queue the pass; 41.5 ms is how long the GPU needs to run it. Believe the first and you
+// Both numbers are true, and they answer different questions. 0.9 ms is how long the host needs
+// to queue the pass; 44.3 ms is how long the GPU needs to run it. Believe the first and you
 // might go hunting for a slow data loader; the second says the model's arithmetic dominates,
 // and that a shorter sequence, a smaller model or fewer layers is where time can be won. On the
-// M1 (its documented output is under this one's) the host's 2.4 ms stays the same and the GPU's
-// share grows to 231 ms: the naive timer cannot tell the two machines apart.
+// M1 (its documented output is under this one's) the host's share barely moves (1.1 ms) while
+// the GPU's grows to 240 ms: the naive timer cannot tell the two machines apart.
 //
 // ## Events: timing on the device's own clock
 //
@@ -405,11 +409,11 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
 }
 // %% [output]
 // GPU finished when the host got here: False
-// GPU time between the events: 41.5 ms
+// GPU time between the events: 44.0 ms
 // GPU finished after elapsed_time: True
 // %% [output] machine="m1-8gb"
 // GPU finished when the host got here: False
-// GPU time between the events: 231.4 ms
+// GPU time between the events: 239.2 ms
 // GPU finished after elapsed_time: True
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: torch.mps.Event needs the MPS backend
@@ -502,13 +506,13 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
   CHECK(every_step > every_50);
 }
 // %% [output]
-// loss.item() every step:     169.2 ms per step
-// loss.item() every 50 steps: 149.5 ms per step
-// the hidden sync point costs 13 %
+// loss.item() every step:     192.2 ms per step
+// loss.item() every 50 steps: 157.0 ms per step
+// the hidden sync point costs 22 %
 // %% [output] machine="m1-8gb"
-// loss.item() every step:     2066.8 ms per step
-// loss.item() every 50 steps: 2046.8 ms per step
-// the hidden sync point costs 1 %
+// loss.item() every step:     869.3 ms per step
+// loss.item() every 50 steps: 830.1 ms per step
+// the hidden sync point costs 5 %
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: on the cpu nothing runs in the background, so nothing overlaps
 // %% [python]
@@ -522,11 +526,11 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 //     print(f"the hidden sync point costs {100 * (every_step / every_50 - 1):.0f} %")
 
 // %% [markdown]
-// The cost is the cpu work that no longer overlaps: 20 ms per step. On the M1, in the output
-// under this one's, the same 20 ms is only 1 % of a step of about two seconds: its GPU is
-// slower, and the memory this run keeps cached no longer fits beside the other applications in
-// 8 GB, so part of it is paged out to the SSD (lesson 6 shows how to see that coming). A hidden
-// sync point hurts most where the GPU is fast and the host has real work to do between steps.
+// The cost is the cpu work that no longer overlaps: the 20 ms of preparation and the 15 ms
+// `randn` takes to draw the batch's three million values on one cpu core, 35 ms per step. On
+// the M1, in the output under this one's, the same work (39 ms on its slower cores) is only 5 %
+// of a step of almost 0.9 s: its GPU is slower. A hidden sync point hurts most where the GPU is
+// fast and the host has real work to do between steps.
 //
 // The fix is a logging boundary you choose: keep what you want to report on the device and
 // bring it back rarely. A running sum of detached losses costs one tiny kernel per step and

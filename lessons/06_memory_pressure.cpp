@@ -115,7 +115,7 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // batch and labels moved:   12.05 MiB in use, +12.02 MiB
 // forward pass:             12.17 MiB in use, +128.00 KiB
 // backward pass:            12.09 MiB in use, -80.00 KiB
-// optimizer step:           12.16 MiB in use, +64.00 KiB
+// optimizer step:           12.31 MiB in use, +224.00 KiB
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's counters need an available mps device
 // %% [python]
@@ -151,9 +151,12 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // a page for the labels. The forward pass adds what autograd keeps for the backward pass (the
 // averaged reports, the logits' log-probabilities) and the loss; the backward pass frees what
 // autograd kept and adds one gradient per parameter; Adam's first step adds two running
-// averages per parameter, twice the weights again. For this model the batch dominates. For the
-// encoder of lesson 5, with 42 million parameters, weights, gradients and Adam's state alone
-// are 4 × 162 MiB, before a single activation.
+// averages per parameter, twice the weights again, yet the counter grows by more: the allocator
+// serves each request from the smallest cached buffer that fits, and once the 16 KiB ones are
+// taken, the bias's two 12-byte averages land in 96 KiB buffers the backward pass had freed.
+// The counter counts whole buffers. For this model the batch dominates. For the encoder of
+// lesson 5, with 42 million parameters, weights, gradients and Adam's state alone are
+// 4 × 162 MiB, before a single activation.
 //
 // ## The counters, `del` and `empty_cache()`
 //
@@ -297,22 +300,22 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 }
 // %% [output]
 // recommended working set: 48.00 GiB
-//    256 reports: 390.80 MiB live,  1.01 GiB held,  51.08 µs per report
-//    512 reports: 774.80 MiB live,  1.01 GiB held,  49.51 µs per report
-//   1024 reports:  1.51 GiB live,  3.01 GiB held,  48.73 µs per report
-//   2048 reports:  3.01 GiB live,  3.79 GiB held,  48.34 µs per report
-//   4096 reports:  6.01 GiB live,  7.54 GiB held,  48.14 µs per report
-//   8192 reports: 12.01 GiB live, 15.04 GiB held,  48.04 µs per report
-//  16384 reports: 24.01 GiB live, 30.04 GiB held,  47.99 µs per report
-//  32768 reports: 48.01 GiB live, 60.04 GiB held,  56.60 µs per report
+//    256 reports: 390.80 MiB live,  1.01 GiB held,  71.69 µs per report
+//    512 reports: 774.80 MiB live,  1.01 GiB held,  60.15 µs per report
+//   1024 reports:  1.51 GiB live,  3.01 GiB held,  60.98 µs per report
+//   2048 reports:  3.01 GiB live,  3.79 GiB held,  58.08 µs per report
+//   4096 reports:  6.01 GiB live,  7.54 GiB held,  57.00 µs per report
+//   8192 reports: 12.01 GiB live, 15.04 GiB held,  56.63 µs per report
+//  16384 reports: 24.01 GiB live, 30.04 GiB held,  56.45 µs per report
+//  32768 reports: 48.01 GiB live, 60.04 GiB held,  65.03 µs per report
 //  65536 reports: RuntimeError: MPS backend out of memory (MPS allocated: 72.04 GiB, other allocations: 384.00 KiB, max allowed: 81.60 GiB). Tried to allocate 24.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
 // %% [output] machine="m1-8gb"
 // recommended working set: 5.33 GiB
-//    256 reports: 390.80 MiB live,  1.01 GiB held, 271.15 µs per report
-//    512 reports: 774.80 MiB live,  1.01 GiB held, 269.33 µs per report
-//   1024 reports:  1.51 GiB live,  3.01 GiB held, 268.43 µs per report
-//   2048 reports:  3.01 GiB live,  3.79 GiB held, 267.98 µs per report
-//   4096 reports:  6.01 GiB live,  7.54 GiB held, 419.50 µs per report
+//    256 reports: 390.80 MiB live,  1.01 GiB held, 296.67 µs per report
+//    512 reports: 774.80 MiB live,  1.01 GiB held, 283.24 µs per report
+//   1024 reports:  1.51 GiB live,  3.01 GiB held, 319.38 µs per report
+//   2048 reports:  3.01 GiB live,  3.79 GiB held, 317.77 µs per report
+//   4096 reports:  6.01 GiB live,  7.54 GiB held, 522.25 µs per report
 //   8192 reports: RuntimeError: MPS backend out of memory (MPS allocated: 9.04 GiB, other allocations: 384.00 KiB, max allowed: 9.07 GiB). Tried to allocate 3.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the allocator's limits need an available mps device
@@ -349,10 +352,12 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 // Buffers below half a GiB are carved out of shared 1 GiB heaps, so 391 MiB of tensors hold a
 // whole GiB; from 2048 reports on each buffer gets a heap of its own, rounded up to 2 MiB.
 //
-// The time per report stays flat while everything fits: the GPU does the same work per report
-// at any size. Then the cliff. On the M1 (the second output), 4096 reports hold 7.5 GiB, and
-// with 3 GiB taken by macOS and the other applications that is more than the machine's 8 GiB:
-// macOS pages part of the GPU's memory out to the SSD, and the time per report jumps. The next
+// While everything fits, the time per report changes little: the GPU does the same work per
+// report at any size. (The one step up, at 1024 reports on the M1, is where each layer's result
+// passes 256 MiB, and MPS computes and writes results that large in passes that do not
+// overlap.) Then the cliff. On the M1 (the second output), 4096 reports hold 7.5 GiB, and with
+// 3 GiB taken by macOS and the other applications that is more than the machine's 8 GiB: macOS
+// pages part of the GPU's memory out to the SSD, and the time per report jumps. The next
 // doubling is refused: the error names "MPS allocated" (the allocator's heaps, cached buffers
 // included), the "max allowed" high watermark, and the request that failed. On the M3 Max the
 // same happens at a larger scale: 60 GiB held beside 8 GiB of other applications spill past 64

@@ -22,6 +22,7 @@ namespace engine::detail {
 struct Timeline {
   double host_now = 0;     // the host's clock: time.perf_counter()
   double device_free = 0;  // when the MPS queue finishes the last work queued on it
+  bool uncommitted = false;  // work was encoded since the host last waited for the queue
 };
 
 // The environment this program was started with: every simulated process starts with a copy.

@@ -9,6 +9,7 @@
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
+#include "runtime/compiled_region.h"
 #include "tensor_impl.h"
 
 namespace engine::detail {
@@ -71,7 +72,7 @@ void record(const Tensor& result, std::string name, const std::vector<Tensor>& i
   }
   TensorImpl& impl = result.impl();
   impl.requires_grad = true;
-  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges), std::move(backward));
+  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges), within_compiled_graph(std::move(backward)));
 }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
@@ -107,8 +108,12 @@ void run_backward(const Tensor& root) {
           "calling backward.");
     }
     const auto it = pending.find(node.get());
-    if (it == pending.end()) continue;  // no gradient reached it (e.g. through integer paths)
+    if (it == pending.end()) {  // no gradient reached it (e.g. through integer paths)
+      node->release();
+      continue;
+    }
     const std::vector<Tensor> grads = node->apply(it->second);
+    pending.erase(it);
     for (std::size_t i = 0; i < grads.size(); ++i) {
       const autograd::Edge& edge = node->edges()[i];
       if (!grads[i].defined() || !edge.leads_anywhere()) continue;
@@ -120,8 +125,10 @@ void run_backward(const Tensor& root) {
         accumulate_into_leaf(edge.leaf, grad);
       }
     }
+    // As PyTorch's engine does without retain_graph: a node's saved tensors and its incoming
+    // gradient are freed as soon as it has run, so backward's peak memory stays near forward's.
+    node->release();
   }
-  for (const std::shared_ptr<Node>& node : order) node->release();
 }
 
 }  // namespace engine::detail

@@ -18,7 +18,8 @@ namespace {
 // 0 where a query may attend (key position <= query position), -inf elsewhere: (L, S).
 Tensor causal_mask(std::int64_t queries, std::int64_t keys, Device device) {
   Tensor mask = detail::allocate({queries, keys}, ScalarType::Float, device);
-  detail::launch({"aten::triu + masked_fill", 0, detail::nbytes(mask)}, device);
+  detail::launch({.name = "aten::triu + masked_fill", .bytes = detail::nbytes(mask), .encoding = detail::Encoding::Graph},
+                 device);
   if (mask.impl().has_values()) {
     float* m = mask.impl().data<float>();
     for (std::int64_t i = 0; i < queries; ++i) {

@@ -30,7 +30,9 @@ Tensor embedding(const Tensor& input, const Tensor& weight) {
   std::vector<std::int64_t> shape = input.sizes().vec();
   shape.push_back(dim);
   Tensor out = detail::allocate(shape, ScalarType::Float, device, detail::have_values({&input, &weight}));
-  detail::launch({"aten::embedding", 0, detail::nbytes(input) + 2 * detail::nbytes(out)}, device);
+  detail::launch({.name = "aten::embedding", .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(input) + 2 * detail::nbytes(out)},
+                 device);
   std::vector<std::int64_t> indices;
   if (out.impl().has_values()) {
     const std::int64_t* idx = input.impl().data<std::int64_t>();
@@ -44,7 +46,9 @@ Tensor embedding(const Tensor& input, const Tensor& weight) {
   if (!detail::should_record({&weight})) return out;
   detail::record(out, "EmbeddingBackward0", {input, weight}, [indices, rows, dim, device](const Tensor& g) {
     Tensor grad = zeros({rows, dim}, device);
-    detail::launch({"aten::embedding_dense_backward", 0, detail::nbytes(g) + detail::nbytes(grad)}, device);
+    detail::launch({.name = "aten::embedding_dense_backward", .kind = detail::OpKind::Gather,
+                    .bytes = detail::nbytes(g) + detail::nbytes(grad)},
+                   device);
     if (detail::have_values({&g, &grad})) {
       float* dst = grad.impl().data<float>();
       const float* src = g.impl().data<float>();

@@ -20,7 +20,8 @@ namespace {
 Tensor bag_rows(const Tensor& indices, const Tensor& weight, EmbeddingBagMode mode) {
   const std::int64_t bags = indices.size(0), per_bag = indices.size(1), rows = weight.size(0), dim = weight.size(1);
   Tensor out = detail::allocate({bags, dim}, ScalarType::Float, weight.device(), detail::have_values({&indices, &weight}));
-  detail::launch({"aten::_embedding_bag", 0, detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
+  detail::launch({.name = "aten::_embedding_bag", .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
                  weight.device());
   if (!out.impl().has_values()) return out;
   const std::int64_t* idx = indices.impl().data<std::int64_t>();
@@ -44,8 +45,8 @@ Tensor bag_rows(const Tensor& indices, const Tensor& weight, EmbeddingBagMode mo
 Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t rows, EmbeddingBagMode mode) {
   const std::int64_t bags = indices.size(0), per_bag = indices.size(1), dim = grad.size(1);
   Tensor out = detail::allocate({rows, dim}, ScalarType::Float, grad.device(), detail::have_values({&grad, &indices}));
-  detail::launch({"aten::_embedding_bag_dense_backward", 0,
-                  detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
+  detail::launch({.name = "aten::_embedding_bag_dense_backward", .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
                  grad.device());
   if (!out.impl().has_values()) return out;
   const std::int64_t* idx = indices.impl().data<std::int64_t>();

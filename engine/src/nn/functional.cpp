@@ -27,13 +27,18 @@ Device linear_device(const Tensor& input, const Tensor& weight, const Tensor& bi
 // dx = g W, dW = g^T x, db = the sum of g over the rows: two matrix products and a reduction.
 std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
                                     bool with_bias, std::int64_t rows, std::int64_t in,
-                                    std::int64_t out, double flops) {
+                                    std::int64_t out) {
   const Device device = g.device();
   const bool values = detail::have_values({&g, &input, &weight});
   Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
   Tensor dw = detail::allocate({out, in}, ScalarType::Float, device, values);
-  detail::launch({"aten::mm", flops, detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)}, device);
-  detail::launch({"aten::mm", flops, detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)}, device);
+  const auto r = static_cast<double>(rows), i = static_cast<double>(in), o = static_cast<double>(out);
+  detail::launch(detail::matmul_cost("aten::mm", {.m = r, .n = i, .k = o},
+                                     detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)),
+                 device);
+  detail::launch(detail::matmul_cost("aten::mm", {.m = o, .n = i, .k = r},
+                                     detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)),
+                 device);
   if (values) {
     const float* gd = g.impl().data<float>();
     kernels::matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
@@ -42,7 +47,7 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
   std::vector<Tensor> grads{dx, dw};
   if (with_bias) {
     Tensor db = detail::allocate({out}, ScalarType::Float, device, values);
-    detail::launch({"aten::sum.dim_IntList", 0, detail::nbytes(g)}, device);
+    detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(g)}, device);
     if (values) kernels::sum_over_axis(g.impl().data<float>(), db.impl().data<float>(), 1, rows, out);
     grads.push_back(db);
   }
@@ -72,15 +77,16 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
                     bias.defined() ? bias.impl().data<float>() : nullptr,
                     result.impl().data<float>(), rows, in, out);
   }
-  const double flops = 2.0 * static_cast<double>(rows * in * out);
-  detail::launch({bias.defined() ? "aten::addmm" : "aten::mm", flops,
-                  detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)}, device);
+  detail::launch(detail::matmul_cost(bias.defined() ? "aten::addmm" : "aten::mm",
+                                     {.m = static_cast<double>(rows), .n = static_cast<double>(out), .k = static_cast<double>(in)},
+                                     detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)),
+                 device);
   if (!detail::should_record({&input, &weight, &bias})) return result;
   std::vector<Tensor> inputs{input, weight};
   if (bias.defined()) inputs.push_back(bias);
   detail::record(result, bias.defined() ? "AddmmBackward0" : "MmBackward0", inputs,
-                 [input, weight, bias, rows, in, out, flops](const Tensor& g) {
-                   return linear_backward(g, input, weight, bias.defined(), rows, in, out, flops);
+                 [input, weight, bias, rows, in, out](const Tensor& g) {
+                   return linear_backward(g, input, weight, bias.defined(), rows, in, out);
                  });
   return result;
 }

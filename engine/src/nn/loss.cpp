@@ -54,7 +54,7 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
   const Device device = input.device();
   const bool values = detail::have_values({&input, &target});
   Tensor loss = detail::allocate({}, ScalarType::Float, device, values);
-  detail::launch({"aten::nll_loss_forward", 0, detail::nbytes(target) * 2}, device);
+  detail::launch({.name = "aten::nll_loss_forward", .kind = detail::OpKind::Gather, .bytes = detail::nbytes(target) * 2}, device);
   const std::int64_t classes = input.size(1);
   std::vector<std::int64_t> labels;
   std::int64_t counted = 0;
@@ -74,7 +74,9 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
   detail::record(loss, "NllLossBackward0", {input, target},
                  [input, labels, classes, counted](const Tensor& g) {
                    Tensor grad = zeros_like(input);
-                   detail::launch({"aten::nll_loss_backward", 0, detail::nbytes(input)}, g.device());
+                   detail::launch({.name = "aten::nll_loss_backward", .kind = detail::OpKind::Gather,
+                                   .bytes = detail::nbytes(input)},
+                                  g.device());
                    if (detail::have_values({&g, &grad})) {
                      const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);
                      float* out = grad.impl().data<float>();

@@ -39,15 +39,16 @@ auto distance(const MachineProfile& a, Availability a_mps, const MachineProfile&
 
 }  // namespace
 
-const MachineProfile& closest_named_machine(const MachineProfile& computer) {
+const MachineProfile& closest_machine(const MachineProfile& computer,
+                                      std::span<const MachineProfile* const> candidates) {
   const Availability computer_mps = availability_on(computer);
   const MachineProfile* best = nullptr;
   decltype(distance(computer, computer_mps, computer, computer_mps)) best_distance{};
-  for (const MachineProfile* named : machines()) {
-    if (named->name == "host" || named == &computer) continue;
-    const auto d = distance(computer, computer_mps, *named, availability_on(*named));
+  for (const MachineProfile* candidate : candidates) {
+    if (candidate == &computer) continue;
+    const auto d = distance(computer, computer_mps, *candidate, availability_on(*candidate));
     if (best == nullptr || d < best_distance) {
-      best = named;
+      best = candidate;
       best_distance = d;
     }
   }

@@ -101,6 +101,12 @@ std::string mismatch_message(const CellRun& run, const std::string& machine,
   return message;
 }
 
+std::string names_of(const std::vector<const MachineProfile*>& machines) {
+  std::string names;
+  for (const MachineProfile* m : machines) names += (names.empty() ? "" : ", ") + std::string(m->name);
+  return names;
+}
+
 }  // namespace
 
 CellRegistration::CellRegistration(const char* file, int line, const char* claim) {
@@ -109,15 +115,20 @@ CellRegistration::CellRegistration(const char* file, int line, const char* claim
 
 const std::vector<Registration>& registrations() { return mutable_registrations(); }
 
-Session::Session(const MachineProfile& machine, const std::string& source)
-    : machine_(&machine),
-      compared_(machine.name == "host" ? &closest_named_machine(machine) : &machine) {
+Session::Session(const MachineProfile& machine, const std::string& source) : machine_(&machine) {
   const auto& regs = registrations();
   if (regs.empty()) throw FormatError("lesson", 0, "this program defines no TUTOR_CELL");
   const std::string& built_from = regs.front().file;
   lesson_ = load_lesson(source.empty() ? built_from : source);
+  register_cells(built_from);
+  check_documented_outputs();
+  const bool documented = std::count(documented_.begin(), documented_.end(), machine_) > 0;
+  compared_ = documented ? machine_ : &closest_machine(machine, documented_);
+}
+
+void Session::register_cells(const std::string& built_from) {
   const std::string& path = lesson_.path;
-  for (const Registration& reg : regs) {
+  for (const Registration& reg : registrations()) {
     if (reg.file != built_from) {
       throw FormatError(reg.file, reg.line, "TUTOR_CELL outside the lesson file " + built_from);
     }
@@ -153,21 +164,11 @@ Session::Session(const MachineProfile& machine, const std::string& source)
   }
   std::sort(runnable_.begin(), runnable_.end(),
             [](const Runnable& a, const Runnable& b) { return a.line < b.line; });
+}
+
+void Session::check_documented_outputs() {
+  const std::string& path = lesson_.path;
   for (const Cell& cell : lesson_.cells) {
-    for (const std::string& machine : cell.compare) {
-      if (machine == "host") {
-        throw FormatError(path, cell.marker_line, "compare cannot name 'host': no output is "
-                                                  "documented for it");
-      }
-      if (find_machine(machine) == nullptr) {
-        throw FormatError(path, cell.marker_line, "compare names unknown machine '" + machine +
-                                                      "'; known machines: " + machine_names());
-      }
-      if (cell.output_for(machine) == nullptr) {
-        throw FormatError(path, cell.marker_line, "cell '" + cell.name + "' compares " + machine +
-                                                      "'s output but documents none");
-      }
-    }
     for (const OutputBlock& block : cell.outputs) {
       if (!runs(cell)) {
         throw FormatError(path, block.marker_line, "cell '" + cell.name +
@@ -185,21 +186,39 @@ Session::Session(const MachineProfile& machine, const std::string& source)
       }
     }
   }
+  for (const MachineProfile* m : machines()) {
+    const bool named = std::any_of(lesson_.cells.begin(), lesson_.cells.end(), [&](const Cell& cell) {
+      return std::any_of(cell.outputs.begin(), cell.outputs.end(),
+                         [&](const OutputBlock& block) { return block.documents(m->name); });
+    });
+    if (named || m == &default_machine()) documented_.push_back(m);
+  }
+  for (const Cell& cell : lesson_.cells) {
+    for (const std::string& machine : cell.compare) {
+      const bool documented = std::any_of(documented_.begin(), documented_.end(),
+                                          [&](const MachineProfile* m) { return m->name == machine; });
+      if (!documented) {
+        throw FormatError(path, cell.marker_line,
+                          "compare names '" + machine + "', which has no output documented in this "
+                          "lesson; documented machines: " + names_of(documented_));
+      }
+    }
+  }
 }
 
 std::vector<OtherOutput> Session::other_outputs(const Cell& cell, bool every_machine) const {
   const OutputBlock* own = cell.output_for(compared_->name);
   std::vector<OtherOutput> others;
-  for (const MachineProfile* machine : machines()) {
+  for (const MachineProfile* machine : documented_) {
     const bool wanted = every_machine || std::count(cell.compare.begin(), cell.compare.end(), machine->name) > 0;
     const OutputBlock* block = cell.output_for(machine->name);
-    if (machine->name == "host" || !wanted || block == nullptr || block == own) continue;
+    if (!wanted || block == nullptr || block == own) continue;
     const bool listed = std::any_of(others.begin(), others.end(),
                                     [&](const OtherOutput& other) { return other.block == block; });
     if (listed) continue;
     OtherOutput other{.machines = {}, .block = block};
-    for (const MachineProfile* m : machines()) {
-      if (m->name != "host" && cell.output_for(m->name) == block) other.machines.emplace_back(m->name);
+    for (const MachineProfile* m : documented_) {
+      if (cell.output_for(m->name) == block) other.machines.emplace_back(m->name);
     }
     others.push_back(std::move(other));
   }
@@ -278,10 +297,10 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
     return;
   }
   const std::vector<DiffLine> diff = line_diff(documented, run.output);
-  // This computer is not one of the course's machines: a difference from the one it resembles
-  // is worth showing, but it is no failure.
-  if (session.on_host()) {
-    run.host_difference = format_diff(diff);
+  // The lesson documents nothing for this machine: a difference from the one it resembles is
+  // worth showing, but it is no failure.
+  if (session.compared_with_another()) {
+    run.difference = format_diff(diff);
     run.matches = true;
     session.record(std::move(run));
     return;

@@ -50,10 +50,10 @@ class NotebookReporter : public doctest::IReporter {
     out_ << style_(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name,
                                      m.summary, kEmulatedPyTorchVersion))
          << '\n';
-    if (session_.on_host()) {
-      out_ << style_(kDim, fmt::format("compared with the outputs documented for {}, the course's "
-                                       "machine closest to this computer",
-                                       session_.compared_machine().name))
+    if (session_.compared_with_another()) {
+      out_ << style_(kDim, fmt::format("no output is documented for {}: compared with {}'s, the "
+                                       "documented machine closest to it",
+                                       m.name, session_.compared_machine().name))
            << '\n';
     }
     out_ << '\n';
@@ -76,7 +76,7 @@ class NotebookReporter : public doctest::IReporter {
     std::optional<CellRun> run = session_.take_last();
     if (run) {
       print_output(*run);
-      if (!run->host_difference.empty()) ++differed_;
+      if (!run->difference.empty()) ++differed_;
     }
     for (const std::string& problem : problems_) print_problem(problem);
     if (!stats.testCaseSuccess) failed_.push_back(current_->name);
@@ -112,12 +112,12 @@ class NotebookReporter : public doctest::IReporter {
     if (!config_.minimal && config_.only.empty()) print_cells_from(cursor_);
     if (config_.minimal) return;
     const std::string machine(session_.machine().name);
-    if (failed_.empty() && session_.on_host()) {
+    if (failed_.empty() && session_.compared_with_another()) {
       const std::string differences =
           differed_ == 0 ? ""
-                         : fmt::format("; {} printed this computer's own values (the difference "
-                                       "is shown under {})",
-                                       differed_, differed_ == 1 ? "it" : "each");
+                         : fmt::format("; {} printed {}'s own values (the difference is shown "
+                                       "under {})",
+                                       differed_, machine, differed_ == 1 ? "it" : "each");
       out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.",
                                           cells_run_, cells_run_ == 1 ? "" : "s", machine,
                                           cells_run_ - differed_, session_.compared_machine().name,
@@ -204,13 +204,13 @@ class NotebookReporter : public doctest::IReporter {
       const bool warning = i < run.from_stderr.size() && run.from_stderr[i];
       out_ << (show_header ? "  " : "") << style_(warning ? kWarning : kOutput, lines[i]) << '\n';
     }
-    if (!run.host_difference.empty() && show_header) {
+    if (!run.difference.empty() && show_header) {
       out_ << "  "
-           << style_(kDim, fmt::format("(this computer printed something other than {}'s documented "
-                                       "output; - documented, + printed:)",
-                                       session_.compared_machine().name))
+           << style_(kDim, fmt::format("({} printed something other than {}'s documented output; "
+                                       "- documented, + printed:)",
+                                       session_.machine().name, session_.compared_machine().name))
            << '\n';
-      print_problem(run.host_difference);
+      print_problem(run.difference);
     }
     for (const OtherOutput& other : others) print_other_output(other);
   }

@@ -36,7 +36,9 @@ Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device, con
                     b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
                     out.impl().data<float>(), shape);
   }
-  detail::launch({aten, 0, detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)}, device);
+  detail::launch({.name = aten, .bytes = detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
+                  .elements = static_cast<double>(out.numel())},
+                 device);
   return out;
 }
 
@@ -70,7 +72,7 @@ Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_firs
     kernels::binary_scalar(op, x.impl().data<float>(), static_cast<float>(scalar), scalar_first,
                            out.impl().data<float>(), x.numel());
   }
-  detail::launch({aten_name(op), 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = aten_name(op), .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
   if (!detail::should_record({&x})) return out;
   // Only `scalar / x` needs x back for its gradient; every other form saves nothing.
   const Tensor saved = op == BinaryOp::Div && scalar_first ? x : Tensor();
@@ -95,7 +97,7 @@ Tensor filled_like(const Tensor& t, double value) {
       std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
     });
   }
-  detail::launch({"aten::fill_", 0, detail::nbytes(out)}, t.device());
+  detail::launch({.name = "aten::fill_", .bytes = detail::nbytes(out), .elements = static_cast<double>(out.numel())}, t.device());
   return out;
 }
 
@@ -121,7 +123,7 @@ Tensor relu(const Tensor& x) {
   detail::require_float(x, "relu");
   Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
-  detail::launch({"aten::relu", 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = "aten::relu", .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
   if (detail::should_record({&x})) {
     // Like PyTorch (threshold_backward(grad, result, 0)), the node saves the result, not the
     // input: the input of a relu is freed once nothing else holds it.
@@ -133,7 +135,9 @@ Tensor relu(const Tensor& x) {
         kernels::relu_backward(g.impl().data<float>(), saved.impl().data<float>(),
                                grad.impl().data<float>(), saved.numel());
       }
-      detail::launch({"aten::threshold_backward", 0, 3 * detail::nbytes(saved)}, g.device());
+      detail::launch({.name = "aten::threshold_backward", .bytes = 3 * detail::nbytes(saved),
+                        .elements = static_cast<double>(saved.numel())},
+                       g.device());
       return std::vector<Tensor>{grad};
     });
   }

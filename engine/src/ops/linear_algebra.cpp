@@ -130,8 +130,14 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, const Batches& batches) 
   out_shape.push_back(n);
   Tensor out = detail::allocate(out_shape, ScalarType::Float, device, detail::have_values({&a, &b}));
   const std::int64_t count = product(batches.out);
-  detail::launch({count > 1 ? "aten::bmm" : "aten::mm", 2.0 * static_cast<double>(count * m * k * n),
-                  detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)}, device);
+  // A batch times one shared matrix (b has no batch dimensions) is folded into one product by
+  // torch.matmul; MPS runs it as such, and measurably slower than a batch of equal products.
+  const bool shared = count > 1 && product(IntArrayRef(batches.b)) == 1;
+  detail::launch(detail::matmul_cost(count > 1 && !shared ? "aten::bmm" : "aten::mm",
+                                     {.m = static_cast<double>(m), .n = static_cast<double>(n), .k = static_cast<double>(k),
+                                      .batch = static_cast<double>(count), .broadcast = shared},
+                                     detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)),
+                 device);
   if (!out.impl().has_values()) return out;
   const float* pa = a.impl().data<float>();
   const float* pb = b.impl().data<float>();

@@ -60,8 +60,14 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
     kept.push_back(sizes[static_cast<std::size_t>(d)]);
   }
   Tensor out = detail::share_values(current, kept);
-  detail::launch({average ? "aten::mean.dim" : "aten::sum.dim_IntList", 0,
-                  detail::nbytes(x) + detail::nbytes(out)}, x.device());
+  std::int64_t innermost_run = 0;  // the contiguous elements each output sums, when they are innermost
+  for (std::int64_t d = ndim - 1; d >= 0 && reduced[static_cast<std::size_t>(d)]; --d) {
+    innermost_run = std::max<std::int64_t>(innermost_run, 1) * x.size(d);
+  }
+  detail::launch({.name = average ? "aten::mean.dim" : "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction,
+                  .bytes = detail::nbytes(x) + detail::nbytes(out), .elements = static_cast<double>(x.numel()),
+                  .row = innermost_run},
+                 x.device());
   return out;
 }
 

@@ -15,7 +15,8 @@ namespace {
 // The kernels _single_tensor_sgd launches per parameter, each reading and writing `tensors`
 // parameter-sized tensors.
 void charge(const Tensor& param, std::string_view op, int tensors) {
-  detail::launch({op, 0, tensors * detail::nbytes(param)}, param.device());
+  detail::launch({.name = op, .bytes = tensors * detail::nbytes(param), .elements = static_cast<double>(param.numel())},
+                 param.device());
 }
 
 // The device checks of _single_tensor_sgd's tensor operations, in order, each TensorIterator's

@@ -36,7 +36,7 @@ Event::Event(bool enable_timing) : enable_timing_(enable_timing) {
 void Event::record() {
   detail::Process& p = detail::process();
   detail::Timeline& t = p.timeline;
-  t.host_now += p.machine.host_dispatch_seconds;  // encode the signal and commit
+  t.host_now += p.machine.metal_dispatch_seconds;  // encode the signal and commit
   completes_at_ = std::max(t.device_free, t.host_now);
   recorded_ = true;
   detail::trace_span(detail::Track::Device, "event " + std::to_string(id_), "event",
@@ -50,11 +50,12 @@ bool Event::query() const {
 }
 
 void Event::synchronize() {
-  detail::Timeline& t = detail::process().timeline;
-  if (recorded_ && completes_at_ > t.host_now) {
-    detail::trace_span(detail::Track::Host, "event.synchronize", "wait", t.host_now,
-                       completes_at_ - t.host_now);
-    t.host_now = completes_at_;
+  detail::Process& p = detail::process();
+  detail::Timeline& t = p.timeline;
+  if (recorded_ && completes_at_ > t.host_now) {  // blocks until Metal signals the event
+    const double done = completes_at_ + p.machine.sync_latency_seconds;
+    detail::trace_span(detail::Track::Host, "event.synchronize", "wait", t.host_now, done - t.host_now);
+    t.host_now = done;
   }
 }
 
