@@ -13,6 +13,7 @@
 
 #include "bank.h"
 #include "engine/notebook/progress.h"
+#include "engine/notebook/terminal_markdown.h"
 #include "grading.h"
 #include "interactive.h"
 #include "lesson_links.h"
@@ -36,6 +37,7 @@ struct Options {
   std::optional<std::uint64_t> seed;
   bool missed = false, json = false, help = false, reveal_answers = false;
   Feedback feedback = Feedback::EachQuestion;
+  std::size_t width = 80;  // columns to wrap text at
   std::string help_text;
 };
 
@@ -51,7 +53,8 @@ Options parse(const std::vector<std::string>& args) {
       "  progress             lessons verified, self-checks and the mastery check\n"
       "  check                validate every bank and lesson link\n"
       "  key NAME             the answer sheet that scores full marks, once you have passed\n"
-      "                       (or with --reveal-answers)");
+      "                       (or with --reveal-answers)\n"
+      "  glossary             the terms the course uses");
   spec.add_options()
       ("answers", "grade this answer sheet instead of asking: a letter per question id, e.g. "
        "stack=c,unified-memory=b,... in the order 'quiz show' prints", cxxopts::value<std::string>(), "SHEET")
@@ -106,7 +109,8 @@ std::string percent_text(int correct, int total) {
 // The score, then each missed question numbered as this run asked it ("Question 2 of 2" in a
 // retry). After feedback at every answer, the why was said already: only the re-run hint stays.
 void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>& graded, const Score& score,
-                  const Paths& paths, bool retry, bool told) {
+                  const Paths& paths, bool retry, bool told, std::size_t width) {
+  using engine::notebook::wrap;
   out << "\n" << bank.title << ": " << percent_text(score.correct, score.total) << ". "
       << (score.passed ? "Passed" : "Not passed yet") << ": passing needs more than 75 %.\n";
   if (retry) out << "(Questions you answered correctly before count as correct.)\n";
@@ -119,11 +123,13 @@ void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>
     const ShownQuestion& q = *g.shown;
     out << "  Question " << i + 1 << " of " << graded.size() << ": " << q.question->id << "\n";
     if (!told) {
-      out << "    You chose " << letter_of(g.chosen) << ") " << q.option(g.chosen) << "\n"
-          << "    Why not: " << q.why(g.chosen) << "\n"
-          << "    The answer: " << letter_of(q.correct_letter()) << ") " << q.option(q.correct_letter()) << "\n"
-          << "    " << q.question->context << "\n";
+      out << wrap(std::string("You chose ") + letter_of(g.chosen) + ") " + q.option(g.chosen), width, "    ", "      ")
+          << wrap("Why not: " + q.why(g.chosen), width, "    ", "      ")
+          << wrap(std::string("The answer: ") + letter_of(q.correct_letter()) + ") " + q.option(q.correct_letter()),
+                  width, "    ", "      ")
+          << wrap(q.question->context, width, "    ", "    ");
     }
+    // A command stays on one line, whole, so that it can be copied.
     out << "    Re-run the cell that teaches it: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs)
         << "\n";
   }
@@ -172,10 +178,12 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
       throw UsageError(e.what());
     }
   } else {
-    out << bank.title << ": " << shown.size() << (o.missed ? " missed" : "") << " question"
-        << (shown.size() == 1 ? "" : "s") << ". The options are shuffled with seed " << seed << " (quiz take "
-        << bank.name << " --seed " << seed << " shows them in the same order).\n";
-    const auto answers = ask(shown, in, out, o.feedback);
+    out << engine::notebook::wrap(bank.title + ": " + std::to_string(shown.size()) + (o.missed ? " missed" : "") +
+                                      " question" + (shown.size() == 1 ? "" : "s") +
+                                      ". The options are shuffled with seed " + std::to_string(seed) + " (quiz take " +
+                                      bank.name + " --seed " + std::to_string(seed) + " shows them in the same order).",
+                                  o.width);
+    const auto answers = ask(shown, in, out, o.feedback, o.width);
     if (!answers) return 3;
     chosen = *answers;
   }
@@ -205,7 +213,7 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
     out << result_json(bank, graded, score, seed, record.attempts, o.missed, paths).dump(2) << "\n";
   } else {
     const bool told = o.answers.empty() && o.feedback == Feedback::EachQuestion;
-    print_result(out, bank, graded, score, paths, o.missed, told);
+    print_result(out, bank, graded, score, paths, o.missed, told, o.width);
   }
   return score.passed ? 0 : 1;
 }
@@ -216,7 +224,7 @@ int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
   out << bank.title << " (options in the order of seed " << seed << "; an answer sheet names each question by "
       << "the id in parentheses: --answers " << bank.questions.front().id << "=b,...)\n";
   for (const ShownQuestion& q : show(bank, seed)) {
-    print_question(out, q, static_cast<std::size_t>(q.number), bank.questions.size(), true);
+    print_question(out, q, static_cast<std::size_t>(q.number), bank.questions.size(), o.width, true);
   }
   return 0;
 }
@@ -232,11 +240,12 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   for (const ShownQuestion& q : show(bank, seed)) {
     const bool missed = taken && std::count(record->second.last_missed.begin(), record->second.last_missed.end(), q.question->id) > 0;
     out << "\nQuestion " << q.number << " of " << bank.questions.size() << (missed ? "  (missed last time)" : "") << "\n"
-        << q.question->prompt << "\n";
+        << engine::notebook::wrap(q.question->prompt, o.width);
     for (int k = 0; k < q.options(); ++k) {
       const bool right = k == q.correct_letter();
-      out << "  " << letter_of(k) << ") " << q.option(k) << (right ? "  <- the answer" : "") << "\n";
-      out << "     " << (right ? q.question->context : "Why not: " + q.why(k)) << "\n";
+      const std::string label = std::string("  ") + letter_of(k) + ") ";
+      out << engine::notebook::wrap(q.option(k) + (right ? "  <- the answer" : ""), o.width, label, "     ")
+          << engine::notebook::wrap(right ? q.question->context : "Why not: " + q.why(k), o.width, "     ", "     ");
     }
     out << "  Lesson: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs) << "\n";
   }
@@ -362,9 +371,17 @@ int key(const Options& o, std::ostream& out, std::ostream& err, const Paths& pat
 
 }  // namespace
 
-int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths) {
+int glossary(const Options& o, std::ostream& out, const Paths& paths) {
+  out << engine::notebook::render_markdown_file((paths.lessons / "glossary.md").string(),
+                                                engine::notebook::TerminalLook{.color = false, .width = o.width});
+  return 0;
+}
+
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths,
+        std::size_t width) {
   try {
-    const Options o = parse(args);
+    Options o = parse(args);
+    o.width = width;
     if (o.help || o.command.empty()) {
       (o.help ? out : err) << o.help_text;
       return o.help ? 0 : 2;
@@ -376,6 +393,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (o.command == "progress") return course_progress(o, out, err, paths);
     if (o.command == "check") return check(out, err, paths);
     if (o.command == "key") return key(o, out, err, paths);
+    if (o.command == "glossary") return glossary(o, out, paths);
     throw UsageError("unknown command '" + o.command + "'");
   } catch (const UsageError& e) {
     err << "quiz: " << e.what() << "\nTry 'quiz --help'.\n";

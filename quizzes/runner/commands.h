@@ -13,6 +13,7 @@
 //   quiz check                     validate every bank and every lesson link (for CI)
 //   quiz key NAME [--seed N]       the answer sheet that scores full marks, once NAME is passed
 //        [--reveal-answers]        ... or before (for authors)
+//   quiz glossary                  the terms the course uses (lessons/glossary.md)
 
 #include <filesystem>
 #include <iosfwd>
@@ -29,7 +30,8 @@ struct Paths {
 
 // Exit status: 0 done (a quiz passed), 1 a quiz not passed or a bank invalid, 2 a usage error,
 // 3 a quiz stopped before its end (nothing recorded).
+// Text is wrapped to `width` columns (the terminal's, in the quiz program).
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
-        const Paths& paths);
+        const Paths& paths, std::size_t width = 80);
 
 }  // namespace quiz

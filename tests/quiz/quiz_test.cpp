@@ -21,6 +21,7 @@
 #include "grading.h"
 #include "interactive.h"
 #include "order.h"
+#include "engine/notebook/terminal_text.h"
 
 namespace fs = std::filesystem;
 
@@ -91,6 +92,20 @@ context = "Because."
 why = ["no b", "no c", "no d"]
 lesson = "01_metal_mps_and_unified_memory#device_names"
 )";
+
+// Wrapped text as one line: line breaks and the indent after them become one space.
+std::string flat(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n') {
+      out += text[i];
+      continue;
+    }
+    out += ' ';
+    while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+  }
+  return out;
+}
 
 // The sheet with the answers to `ids` changed to another letter.
 std::string wrong(std::string sheet, const std::vector<std::string>& ids) {
@@ -278,7 +293,7 @@ TEST_CASE("interactive answers are marked right or wrong at once, or all at the 
   const Run each = quiz_run({"take", "lesson04", "--seed", "5"}, input);
   const auto question_2 = each.out.find("Question 2 of 3"), question_3 = each.out.find("Question 3 of 3");
   REQUIRE(question_3 != std::string::npos);
-  CHECK(each.out.find("Right. " + shown[0].question->context) < question_2);
+  CHECK(flat(each.out).find("Right. " + shown[0].question->context) < flat(each.out).find("Question 2 of 3"));
   const auto verdict = each.out.find(std::string("Not ") + wrong_letter + ": ", question_2);
   CHECK(verdict < question_3);
   CHECK(each.out.find("The answer is", question_2) < question_3);
@@ -414,4 +429,32 @@ TEST_CASE("unknown commands and quizzes are usage errors") {
   CHECK(unknown.status == 2);
   CHECK(unknown.err.find("no quiz named 'nope'; 'quiz list' shows them") != std::string::npos);
   CHECK(quiz_run({"--help"}).out.find("take NAME") != std::string::npos);
+}
+
+TEST_CASE("quiz text wraps to the terminal's width at word boundaries") {
+  ScratchProgress scratch("width");
+  std::istringstream in;
+  std::ostringstream out, err;
+  CHECK(quiz::run({"show", "mastery"}, in, out, err, kPaths, 50) == 0);
+  std::istringstream lines(out.str());
+  std::size_t wrapped = 0;
+  for (std::string line; std::getline(lines, line);) {
+    CAPTURE(line);
+    if (line.rfind("Mastery check (options", 0) == 0) continue;  // the header names an id sheet
+    CHECK(engine::notebook::display_width(line) <= 50);
+    wrapped += line.rfind("     ", 0) == 0;  // an option's continuation line
+  }
+  CHECK(wrapped > 8);
+  // The prompt's words survive whole: the text joined again equals the bank's.
+  const quiz::Bank bank = quiz::load_bank(kPaths.banks / "mastery.toml");
+  std::string joined;
+  for (char c : out.str()) joined += c == '\n' ? ' ' : c;
+  CHECK(joined.find(bank.questions[0].prompt) != std::string::npos);
+}
+
+TEST_CASE("quiz glossary shows the course's glossary") {
+  const Run glossary = quiz_run({"glossary"});
+  CHECK(glossary.status == 0);
+  CHECK(glossary.out.find("Glossary") == 0);
+  CHECK(glossary.out.find("roofline") != std::string::npos);
 }

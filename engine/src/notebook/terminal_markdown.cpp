@@ -51,13 +51,6 @@ std::string render_inline(std::string_view text, const TerminalLook& look) {
   return out;
 }
 
-// Columns a line occupies in a terminal: one per UTF-8 code point.
-std::size_t display_width(std::string_view text) {
-  std::size_t width = 0;
-  for (unsigned char c : text) width += (c & 0xC0) != 0x80;
-  return width;
-}
-
 std::string repeat(std::string_view piece, std::size_t times) {
   std::string text;
   for (std::size_t i = 0; i < times; ++i) text += piece;

@@ -5,12 +5,9 @@
 #include <string>
 #include <string_view>
 
-namespace engine::notebook {
+#include "engine/notebook/terminal_text.h"
 
-struct TerminalLook {
-  bool color = false;      // ANSI colours and bold; without, plain text that still reads well
-  std::size_t width = 80;  // columns to wrap prose at
-};
+namespace engine::notebook {
 
 // The Markdown text rendered for a terminal, each line ending in a newline.
 std::string render_markdown(std::string_view markdown, const TerminalLook& look);
