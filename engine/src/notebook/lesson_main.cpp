@@ -14,6 +14,7 @@
 #include "engine/machine.h"
 #include "engine/notebook/progress.h"
 #include "engine/notebook/terminal_markdown.h"
+#include "engine/notebook/terminal_text.h"
 #include "engine/sim.h"
 #include "run_config.h"
 #include "session.h"
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
     const std::string& lesson = registrations().front().file;
     const std::string glossary = lesson.substr(0, lesson.find_last_of('/') + 1) + "glossary.md";
     try {
-      stdout_stream << render_markdown_file(glossary, TerminalLook{.color = use_color(options.color)});
+      stdout_stream << render_markdown_file(
+          glossary, TerminalLook{.color = use_color(options.color), .width = terminal_width(STDOUT_FILENO)});
     } catch (const std::runtime_error& e) {
       std::cerr << program << ": " << e.what() << '\n';
       return 2;
@@ -92,6 +94,7 @@ int main(int argc, char** argv) {
     }
     RunConfig config{.verify = options.verify,
                      .color = use_color(options.color),
+                     .width = terminal_width(STDOUT_FILENO),
                      .minimal = options.minimal,
                      .python = options.python,
                      .compare = options.compare,

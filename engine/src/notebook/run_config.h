@@ -12,6 +12,7 @@ namespace engine::notebook {
 struct RunConfig {
   bool verify = false;         // doctest's console report (CTest) instead of the notebook view
   bool color = false;
+  std::size_t width = 80;      // columns of the terminal (terminal_text.h)
   bool minimal = false;        // only what the cells print
   bool python = false;         // each code cell's Python twin under its code
   bool compare = false;        // under every cell, the outputs documented for other machines

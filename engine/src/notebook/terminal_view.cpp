@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/notebook/terminal_markdown.h"
+#include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/version.h"
 #include "run_config.h"
@@ -47,14 +48,12 @@ class NotebookReporter : public doctest::IReporter {
   void test_run_start() override {
     if (config_.minimal) return;
     const MachineProfile& m = session_.machine();
-    out_ << style_(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name,
-                                     m.summary, kEmulatedPyTorchVersion))
-         << '\n';
+    say(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name, m.summary,
+                          kEmulatedPyTorchVersion));
     if (session_.compared_with_another()) {
-      out_ << style_(kDim, fmt::format("no output is documented for {}: compared with {}'s, the "
-                                       "documented machine closest to it",
-                                       m.name, session_.compared_machine().name))
-           << '\n';
+      say(kDim, fmt::format("no output is documented for {}: compared with {}'s, the documented "
+                            "machine closest to it",
+                            m.name, session_.compared_machine().name));
     }
     out_ << '\n';
   }
@@ -117,33 +116,41 @@ class NotebookReporter : public doctest::IReporter {
           differed_ == 0 ? ""
                          : fmt::format("; {} printed {}'s own values (the difference is shown "
                                        "under {})",
-                                       differed_, machine, differed_ == 1 ? "it" : "each");
-      out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.",
-                                          cells_run_, cells_run_ == 1 ? "" : "s", machine,
-                                          cells_run_ - differed_, session_.compared_machine().name,
-                                          differences))
-           << '\n';
+                                       differed_, run_on(), differed_ == 1 ? "it" : "each");
+      say(kSuccess, fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.", cells_run_,
+                                cells_run_ == 1 ? "" : "s", machine, cells_run_ - differed_,
+                                session_.compared_machine().name, differences));
       return;
     }
     if (failed_.empty()) {
-      out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {} and printed {} documented output.",
-                                          cells_run_, cells_run_ == 1 ? "" : "s", machine,
-                                          cells_run_ == 1 ? "its" : "their"))
-           << '\n';
+      say(kSuccess, fmt::format("✔ {} cell{} ran on {} and printed {} documented output.", cells_run_,
+                                cells_run_ == 1 ? "" : "s", machine, cells_run_ == 1 ? "its" : "their"));
       return;
     }
     std::string names;
     for (const std::string& name : failed_) names += (names.empty() ? "" : ", ") + name;
-    out_ << style_(kFailure, fmt::format("✘ {} of {} cells failed on {}: {}", failed_.size(),
-                                        cells_run_, machine, names))
-         << '\n'
-         << style_(kDim, fmt::format("  details for one cell: {} --verify --cell {}{}", config_.program,
+    say(kFailure, fmt::format("✘ {} of {} cells failed on {}: {}", failed_.size(), cells_run_, machine, names));
+    // The command stays on one line, whole, so that it can be copied.
+    out_ << style_(kDim, fmt::format("  details for one cell: {} --verify --cell {}{}", config_.program,
                                      failed_.front(),
                                      machine == default_machine().name ? "" : " --machine " + machine))
          << '\n';
   }
 
  private:
+  // Who printed this run's outputs, in the view's sentences.
+  std::string run_on() const {
+    const std::string_view name = session_.machine().name;
+    return name == "host" ? "this computer" : std::string(name);
+  }
+
+  // The view's own words, wrapped to the terminal's width and styled line by line.
+  void say(fmt::text_style style, const std::string& text, std::string_view indent = "") {
+    for (const std::string& line : split_lines(wrap(text, config_.width, indent, indent))) {
+      out_ << style_(style, line) << '\n';
+    }
+  }
+
   std::size_t index_of(const Cell& cell) const {
     return static_cast<std::size_t>(&cell - session_.lesson().cells.data());
   }
@@ -170,7 +177,7 @@ class NotebookReporter : public doctest::IReporter {
   void print_markdown(const Cell& cell) {
     std::string markdown;
     for (const std::string& line : cell.lines) markdown += line + '\n';
-    out_ << render_markdown(markdown, TerminalLook{.color = config_.color}) << '\n';
+    out_ << render_markdown(markdown, TerminalLook{.color = config_.color, .width = config_.width}) << '\n';
   }
 
   void print_code(const Cell& cell) {
@@ -205,11 +212,10 @@ class NotebookReporter : public doctest::IReporter {
       out_ << (show_header ? "  " : "") << style_(warning ? kWarning : kOutput, lines[i]) << '\n';
     }
     if (!run.difference.empty() && show_header) {
-      out_ << "  "
-           << style_(kDim, fmt::format("({} printed something other than {}'s documented output; "
-                                       "- documented, + printed:)",
-                                       session_.machine().name, session_.compared_machine().name))
-           << '\n';
+      say(kDim, fmt::format("{} printed something other than {}'s documented output:", run_on(),
+                            session_.compared_machine().name),
+          "  ");
+      out_ << "  " << style_(kDim, "(- documented, + printed)") << '\n';
       print_problem(run.difference);
     }
     for (const OtherOutput& other : others) print_other_output(other);
