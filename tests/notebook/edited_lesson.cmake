@@ -1,7 +1,7 @@
-# A lesson whose copy has one marker changed (the line count kept) must be refused with a
-# precise error before anything runs.
+# A lesson program run on an edited copy of its lesson (--source) must refuse it with a precise
+# error, status 2, before anything runs.
 #   -D EXECUTABLE=lesson program  -D SOURCE=its lesson file  -D COPY=where to write the edit
-#   -D FROM=marker line  -D TO=its replacement  -D EXPECT=text the error must contain
+#   -D FROM=text in the lesson  -D TO=its replacement  -D EXPECT=text the error must contain
 file(READ "${SOURCE}" text)
 string(FIND "${text}" "${FROM}" at)
 if(at EQUAL -1)
