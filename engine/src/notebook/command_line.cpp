@@ -47,7 +47,8 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ("trace", "write the host and device timelines to FILE as a Chrome trace (open it in "
        "Perfetto: ui.perfetto.dev); with --cell, of those cells only. Long loops are summarised "
        "after each cell's first 10,000 spans", cxxopts::value<std::string>(), "FILE")
-      ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows to 52 MB)")
+      ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows from 2 MB "
+       "to 54 MB)")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
        cxxopts::value<std::string>()->default_value("auto"), "WHEN")
       ("glossary", "show the glossary of the course's terms")

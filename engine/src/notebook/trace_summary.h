@@ -1,6 +1,6 @@
 #pragma once
 // Internal: the trace a lesson writes with --trace. A long training loop records hundreds of
-// thousands of per-operation spans (lesson 5's whole trace is 52 MB in full), too many for
+// thousands of per-operation spans (lesson 5's whole trace is 54 MB in full), too many for
 // Perfetto to open comfortably, so by default each cell's first spans are kept as recorded and
 // the rest are summarised (see trace_summary.cpp); --full-trace keeps every span.
 
