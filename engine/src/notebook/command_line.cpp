@@ -24,6 +24,8 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
       ("minimal", "print only what the cells print")
       ("trace", "write the host and device timelines to FILE as a Chrome trace (open it in "
        "Perfetto: ui.perfetto.dev)", cxxopts::value<std::string>(), "FILE")
+      ("outputs", "write what each cell printed to FILE as JSON, instead of showing the notebook",
+       cxxopts::value<std::string>(), "FILE")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
        cxxopts::value<std::string>()->default_value("auto"), "WHEN")
       ("list-machines", "list the simulated computers")
@@ -43,6 +45,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     if (parsed.count("cell") > 0) result.cell = parsed["cell"].as<std::string>();
     if (parsed.count("source") > 0) result.source = parsed["source"].as<std::string>();
     if (parsed.count("trace") > 0) result.trace = parsed["trace"].as<std::string>();
+    if (parsed.count("outputs") > 0) result.outputs = parsed["outputs"].as<std::string>();
     result.verify = parsed.count("verify") > 0;
     result.minimal = parsed.count("minimal") > 0;
     result.list_machines = parsed.count("list-machines") > 0;

@@ -12,6 +12,7 @@ struct CommandLine {
   std::string cell;
   std::string source;  // read the lesson from here instead of where it was built from
   std::string trace;   // write a Chrome trace of the simulated timelines here
+  std::string outputs; // write what each cell printed here, as JSON
   bool verify = false;
   bool minimal = false;
   bool list_machines = false;

@@ -15,6 +15,7 @@ struct RunConfig {
   const Cell* only = nullptr;  // run one cell
   std::string program;         // for hints such as "lesson02 --cell x"
   std::ostream* out = nullptr; // the real stdout, never captured
+  bool outputs = false;        // collect each cell's output for --outputs instead of showing it
 };
 
 // The configuration of the current run, read by the notebook view.
