@@ -1,0 +1,122 @@
+#include "lesson_runs.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "child_process.h"
+#include "text.h"
+
+namespace site {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CellRun {
+  std::size_t lesson;
+  std::string machine;
+  std::string cell;
+  fs::path outputs, trace, log;
+};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+// The names of the cells a lesson runs, from the program itself (`--list-cells`).
+std::vector<std::vector<std::string>> list_cells(const std::vector<Lesson>& lessons, const fs::path& work, unsigned jobs) {
+  std::vector<Command> commands;
+  for (const Lesson& lesson : lessons) {
+    const fs::path dir = work / lesson.stem;
+    fs::create_directories(dir);
+    commands.push_back({{lesson.program.string(), "--list-cells"}, (dir / "cells.txt").string(), (dir / "cells.log").string()});
+  }
+  const std::vector<int> statuses = run_commands(commands, jobs);
+  std::vector<std::vector<std::string>> cells;
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    if (statuses[i] != 0) {
+      throw std::runtime_error(lessons[i].program.string() + " --list-cells failed:\n" + read_text(commands[i].errors));
+    }
+    cells.push_back(lines_of(read_text(commands[i].output)));
+  }
+  return cells;
+}
+
+}  // namespace
+
+std::map<std::string, CellCapture> read_cell_outputs(const std::string& path) {
+  std::map<std::string, CellCapture> captures;
+  try {
+    const nlohmann::json document = nlohmann::json::parse(read_text(path));
+    for (const nlohmann::json& cell : document.at("cells")) {
+      CellCapture capture;
+      capture.output = cell.value("output", std::string());
+      capture.from_stderr = cell.value("from_stderr", std::vector<bool>{});
+      capture.passed = cell.at("passed").get<bool>();
+      capture.matches = cell.value("matches", true);
+      capture.problems = cell.at("problems").get<std::vector<std::string>>();
+      captures[cell.at("name").get<std::string>()] = std::move(capture);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path + ": not the outputs of a lesson run: " + e.what());
+  }
+  return captures;
+}
+
+std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, const std::vector<std::string>& machines,
+                                        const fs::path& work, unsigned jobs, RunStatistics& statistics) {
+  const std::vector<std::vector<std::string>> cells = list_cells(lessons, work, jobs);
+  std::vector<CellRun> runs;
+  std::vector<Command> commands;
+  for (std::size_t l = 0; l < lessons.size(); ++l) {
+    for (const std::string& machine : machines) {
+      const fs::path dir = work / lessons[l].stem / machine;
+      fs::create_directories(dir);
+      for (const std::string& cell : cells[l]) {
+        CellRun run{l, machine, cell, dir / (cell + ".json"), dir / (cell + ".trace.json"), dir / (cell + ".log")};
+        fs::remove(run.outputs);  // so that a run that writes nothing is not read as a stale one
+        commands.push_back({{lessons[l].program.string(), "--machine", machine, "--cell", cell, "--outputs",
+                             run.outputs.string(), "--trace", run.trace.string()},
+                            run.log.string(),
+                            ""});
+        runs.push_back(std::move(run));
+      }
+    }
+  }
+  const std::vector<int> statuses = run_commands(commands, jobs);
+  std::vector<LessonCaptures> captures(lessons.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const CellRun& run = runs[i];
+    if (!fs::exists(run.outputs)) {
+      throw std::runtime_error(lessons[run.lesson].program.string() + " could not run cell '" + run.cell + "' on " +
+                               run.machine + " (exit status " + std::to_string(statuses[i]) + "):\n" +
+                               read_text(run.log.string()));
+    }
+    auto outputs = read_cell_outputs(run.outputs.string());
+    const auto found = outputs.find(run.cell);
+    if (found == outputs.end()) {
+      throw std::runtime_error(run.outputs.string() + " has no output of cell '" + run.cell + "'");
+    }
+    CellCapture capture = std::move(found->second);
+    std::vector<TracedProcess> processes = read_trace(run.trace.string());
+    fs::remove(run.trace);  // a long cell's trace takes tens of megabytes
+    std::erase_if(processes, [](const TracedProcess& p) { return p.spans.empty(); });
+    for (const TracedProcess& process : processes) {
+      if (process.has_device_work()) {
+        capture.timeline = std::move(processes);
+        break;
+      }
+    }
+    if (!capture.passed) ++statistics.failed_cells;
+    captures[run.lesson][run.machine][run.cell] = std::move(capture);
+  }
+  statistics.runs = runs.size();
+  return captures;
+}
+
+}  // namespace site
