@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "text.h"
 
@@ -15,13 +16,23 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-// "800.38 MiB" -> 0.7816 (GiB), as size_text in the lesson prints sizes.
-double gib(const std::string& number, const std::string& unit) {
-  const double value = std::stod(number);
-  if (unit == "GiB") return value;
-  if (unit == "MiB") return value / 1024;
-  if (unit == "KiB") return value / (1024 * 1024);
-  return value / kGiB;  // bytes
+// The size a line starts with, as the lesson prints sizes ("800.38 MiB"), in GiB.
+std::optional<double> size_at(const std::string& text) {
+  double value = 0;
+  char unit[4] = {};
+  if (std::sscanf(text.c_str(), " %lf %3s", &value, unit) != 2) return std::nullopt;
+  const std::string_view u = unit;
+  if (u == "GiB") return value;
+  if (u == "MiB") return value / 1024;
+  if (u == "KiB") return value / (1024 * 1024);
+  return std::nullopt;
+}
+
+// What follows `marker` in `line`.
+std::optional<std::string> after(const std::string& line, std::string_view marker) {
+  const auto at = line.find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  return line.substr(at + marker.size());
 }
 
 std::string size_label(double gib_value) {
@@ -39,23 +50,33 @@ struct Limit {
 }  // namespace
 
 std::optional<BatchSweep> parse_batch_sweep(const std::string& output) {
-  static const std::regex recommended(R"(recommended working set: ([\d.]+) (GiB|MiB|KiB))");
-  static const std::regex point(R"(^\s*(\d+) reports:\s+([\d.]+) (GiB|MiB|KiB) on the GPU,\s+([\d.]+) µs per report\s*$)");
-  static const std::regex refusal(
-      R"(^\s*(\d+) reports: RuntimeError: MPS backend out of memory .*max allowed: ([\d.]+) (GiB|MiB|KiB)\)\. Tried to allocate ([\d.]+) (GiB|MiB|KiB))");
   BatchSweep sweep;
   std::istringstream in(output);
   for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, recommended)) {
-      sweep.recommended_gib = gib(m[1], m[2]);
-    } else if (std::regex_match(line, m, point)) {
-      sweep.points.push_back({std::stoll(m[1]), gib(m[2], m[3]), std::stod(m[4])});
-    } else if (std::regex_search(line, m, refusal)) {
-      sweep.refusal = SweepRefusal{std::stoll(m[1]), gib(m[4], m[5]), gib(m[2], m[3])};
-    } else if (line.find(" reports:") != std::string::npos) {
-      throw std::runtime_error("the memory chart cannot read this line of " + std::string(kSweepLesson) + "/" +
-                               kSweepCell + ": \"" + line + "\"; update site/generator/memory_chart.cpp to match");
+    const auto unreadable = [&] {
+      return std::runtime_error("the memory chart cannot read this line of " + std::string(kSweepLesson) + "/" +
+                                kSweepCell + ": \"" + line + "\"; update site/generator/memory_chart.cpp to match");
+    };
+    if (const auto rest = after(line, "recommended working set: ")) {
+      sweep.recommended_gib = size_at(*rest).value_or(0);
+      continue;
+    }
+    long long reports = 0;
+    int read = 0;
+    if (std::sscanf(line.c_str(), " %lld reports:%n", &reports, &read) != 1 || read == 0) continue;
+    const std::string rest = line.substr(static_cast<std::size_t>(read));
+    if (const auto per_report = after(rest, " on the GPU, ")) {
+      const auto size = size_at(rest);
+      double us = 0;
+      if (!size || std::sscanf(per_report->c_str(), "%lf", &us) != 1) throw unreadable();
+      sweep.points.push_back({reports, *size, us});
+    } else if (rest.find("out of memory") != std::string::npos) {
+      const auto allowed = after(rest, "max allowed: ");
+      const auto tried = after(rest, "Tried to allocate ");
+      if (!allowed || !tried || !size_at(*allowed) || !size_at(*tried)) throw unreadable();
+      sweep.refusal = SweepRefusal{reports, *size_at(*tried), *size_at(*allowed)};
+    } else {
+      throw unreadable();
     }
   }
   if (sweep.points.empty()) return std::nullopt;
@@ -74,7 +95,10 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
 
   std::vector<Limit> limits = {
       {memory, fmt::format("unified memory {}", size_label(memory)), ""},
-      {swap_starts, fmt::format("swapping starts: {} − {} of other apps", size_label(memory), size_label(others)), "8 4"},
+      {swap_starts,
+       fmt::format("swapping starts at {}: {} less {} for other apps", size_label(swap_starts), size_label(memory),
+                   size_label(others)),
+       "8 4"},
       {sweep.recommended_gib, fmt::format("recommended working set {}", size_label(sweep.recommended_gib)), "2 3"}};
   if (sweep.refusal) {
     limits.push_back({sweep.refusal->max_allowed_gib,

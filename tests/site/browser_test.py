@@ -107,9 +107,14 @@ def check_machine_switch(site, runs, lesson):
     seen = {}
     for machine in machines:
         select.select_by_value(machine)
-        for cell in site.js("return Array.from(document.querySelectorAll('section.cell[id]'), s => s.id)"):
-            shown = site.js("return Array.from(document.querySelectorAll('#' + arguments[0] + ' .output'))"
-                            ".filter(b => b.offsetParent !== null).map(b => b.querySelector('pre.stream, .no-output').innerText)", cell)
+        visible = site.js("""
+            const shown = {};
+            for (const cell of document.querySelectorAll('section.cell[id]')) {
+              shown[cell.id] = Array.from(cell.querySelectorAll('.output')).filter(b => b.offsetParent !== null)
+                .map(b => b.querySelector('pre.stream, .no-output').innerText);
+            }
+            return shown;""")
+        for cell, shown in visible.items():
             run = json.loads((runs / lesson / machine / f"{cell}.json").read_text())["cells"][0]
             expected = run["output"].rstrip("\n") if run["output"] else "(prints nothing)"
             check(len(shown) == 1, f"{lesson}#{cell} on {machine}: {len(shown)} output blocks visible")
