@@ -1,8 +1,12 @@
 #include "lesson_runs.h"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "child_process.h"
 #include "text.h"
@@ -47,6 +51,25 @@ std::vector<std::vector<std::string>> list_cells(const std::vector<Lesson>& less
   return cells;
 }
 
+// What one run printed, and its timelines if it ran work on the device.
+CellCapture read_run(const CellRun& run, const Lesson& lesson, int status) {
+  if (!fs::exists(run.outputs)) {
+    throw std::runtime_error(lesson.program.string() + " could not run cell '" + run.cell + "' on " + run.machine +
+                             " (exit status " + std::to_string(status) + "):\n" + read_text(run.log.string()));
+  }
+  auto outputs = read_cell_outputs(run.outputs.string());
+  const auto found = outputs.find(run.cell);
+  if (found == outputs.end()) throw std::runtime_error(run.outputs.string() + " has no output of cell '" + run.cell + "'");
+  CellCapture capture = std::move(found->second);
+  std::vector<TracedProcess> processes = read_trace(run.trace.string());
+  fs::remove(run.trace);  // a long cell's trace takes tens of megabytes
+  std::erase_if(processes, [](const TracedProcess& p) { return p.spans.empty(); });
+  const bool device_work =
+      std::any_of(processes.begin(), processes.end(), [](const TracedProcess& p) { return p.has_device_work(); });
+  if (device_work) capture.timeline = std::move(processes);
+  return capture;
+}
+
 }  // namespace
 
 std::map<std::string, CellCapture> read_cell_outputs(const std::string& path) {
@@ -89,31 +112,29 @@ std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, cons
     }
   }
   const std::vector<int> statuses = run_commands(commands, jobs);
+  // Reading a long cell's trace takes seconds: the results are read `jobs` at a time too.
+  std::vector<CellCapture> results(runs.size());
+  std::vector<std::exception_ptr> errors(runs.size());
+  std::atomic<std::size_t> next = 0;
+  {
+    std::vector<std::jthread> readers;
+    for (unsigned j = 0; j < std::max(1u, jobs); ++j) {
+      readers.emplace_back([&] {
+        for (std::size_t i = next++; i < runs.size(); i = next++) {
+          try {
+            results[i] = read_run(runs[i], lessons[runs[i].lesson], statuses[i]);
+          } catch (...) {
+            errors[i] = std::current_exception();
+          }
+        }
+      });
+    }
+  }
   std::vector<LessonCaptures> captures(lessons.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const CellRun& run = runs[i];
-    if (!fs::exists(run.outputs)) {
-      throw std::runtime_error(lessons[run.lesson].program.string() + " could not run cell '" + run.cell + "' on " +
-                               run.machine + " (exit status " + std::to_string(statuses[i]) + "):\n" +
-                               read_text(run.log.string()));
-    }
-    auto outputs = read_cell_outputs(run.outputs.string());
-    const auto found = outputs.find(run.cell);
-    if (found == outputs.end()) {
-      throw std::runtime_error(run.outputs.string() + " has no output of cell '" + run.cell + "'");
-    }
-    CellCapture capture = std::move(found->second);
-    std::vector<TracedProcess> processes = read_trace(run.trace.string());
-    fs::remove(run.trace);  // a long cell's trace takes tens of megabytes
-    std::erase_if(processes, [](const TracedProcess& p) { return p.spans.empty(); });
-    for (const TracedProcess& process : processes) {
-      if (process.has_device_work()) {
-        capture.timeline = std::move(processes);
-        break;
-      }
-    }
-    if (!capture.passed) ++statistics.failed_cells;
-    captures[run.lesson][run.machine][run.cell] = std::move(capture);
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    if (!results[i].passed) ++statistics.failed_cells;
+    captures[runs[i].lesson][runs[i].machine][runs[i].cell] = std::move(results[i]);
   }
   statistics.runs = runs.size();
   return captures;
