@@ -6,6 +6,8 @@
 //   const harness::LessonCell kWarmUp("05_timing_and_synchronization", "warm_up");
 //   CHECK_MESSAGE(cold < 1.5 * warm, "... " << kWarmUp);   // "... see: build/lessons/lesson05 --cell warm_up"
 //
+// doctest prints a `const char*` in a message as an address: stream std::string instead.
+//
 // Declare each link once, at namespace scope: the lab's proof run checks that every declared
 // link names a real code cell (--check-lesson-links).
 
