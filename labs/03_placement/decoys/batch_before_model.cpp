@@ -1,0 +1,28 @@
+// Decoy: places everything right, but draws the batch before building the model, so the same
+// seed gives other numbers than lesson 3's recipe.
+// Fails: "with the same seed the step reproduces lesson 3's recipe"
+// Says: "draws random numbers in a different order"
+
+#include "03_placement/lab.h"
+
+namespace lab {
+
+namespace F = torch::nn::functional;
+
+StepResult train_one_step(torch::Device device, std::uint64_t seed) {
+  torch::manual_seed(seed);
+  const torch::Tensor batch = torch::randn({4, 128, 768}).to(device);
+  torch::nn::Linear model(768, 3);
+  model->to(device);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  const torch::Tensor labels = torch::tensor({0, 2, 1, 0}, device);
+
+  const torch::Tensor logits = model(batch.mean({1}));
+  const torch::Tensor loss = F::cross_entropy(logits, labels);
+  optimizer.zero_grad();
+  loss.backward();
+  optimizer.step();
+  return {loss.detach().cpu().item<double>(), model->weight, logits};
+}
+
+}  // namespace lab
