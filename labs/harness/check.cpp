@@ -24,7 +24,7 @@ std::string LessonCell::command() const {
 }
 
 std::ostream& operator<<(std::ostream& out, const LessonCell& cell) {
-  return out << "\nsee: " << cell.command();
+  return out << cell.see();
 }
 
 const std::vector<const LessonCell*>& lesson_cells() { return mutable_cells(); }

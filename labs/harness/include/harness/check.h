@@ -24,13 +24,15 @@ class LessonCell {
   const std::string& cell() const noexcept { return cell_; }
   // "build/lessons/lesson05 --cell warm_up"
   std::string command() const;
+  // "\nsee: build/lessons/lesson05 --cell warm_up", the last line of a teaching message.
+  std::string see() const { return "\nsee: " + command(); }
 
  private:
   std::string lesson_;
   std::string cell_;
 };
 
-// "\nsee: build/lessons/lesson05 --cell warm_up", the last line of a teaching message.
+// Streams see(), for doctest's messages: CHECK_MESSAGE(ok, "..." << kWarmUp).
 std::ostream& operator<<(std::ostream& out, const LessonCell& cell);
 
 // Every link the tests declared, in declaration order.
