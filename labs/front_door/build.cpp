@@ -36,7 +36,9 @@ std::string relative_to(std::string text, const std::string& top) {
 
 BuildResult build_target(const Layout& layout, const std::string& target) {
   const Finished finished =
-      run_collecting({layout.cmake.string(), "--build", layout.build.string(), "--target", target});
+      layout.ninja.empty()
+          ? run_collecting({layout.cmake.string(), "--build", layout.build.string(), "--target", target})
+          : run_collecting({layout.ninja.string(), "-C", layout.build.string(), target});
   if (finished.status == 0) return {true, ""};
   return {false, compiler_messages(finished.output, layout.top.string())};
 }

@@ -14,7 +14,7 @@ struct BuildResult {
   std::string messages;  // when it failed: what the compiler or linker said
 };
 
-// cmake --build <build tree> --target <target>
+// cmake --build <build tree> --target <target>, or ninja -C <build tree> <target>
 BuildResult build_target(const Layout& layout, const std::string& target);
 
 // Ninja's output reduced to the compiler's and linker's messages of the failed steps, with

@@ -17,7 +17,7 @@ fs::file_time_type stamp(const fs::path& file) {
 
 // Editors write a file in several steps; waiting this long after the first event lets the
 // last one land before we look (and build).
-constexpr std::chrono::milliseconds kSettle{30};
+constexpr std::chrono::milliseconds kSettle{15};
 
 }  // namespace
 

@@ -22,6 +22,7 @@ Layout built_layout() {
   return {.top = TUTOR_SOURCE_DIR,
           .build = TUTOR_BINARY_DIR,
           .cmake = TUTOR_CMAKE_COMMAND,
+          .ninja = TUTOR_NINJA,
           .lesson_programs = TUTOR_LESSON_PROGRAMS,
           .lab_programs = TUTOR_LAB_PROGRAMS,
           .lessons = split(TUTOR_LESSONS),

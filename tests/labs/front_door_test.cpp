@@ -63,7 +63,7 @@ struct SmallCourse {
     write(top.path / "labs/01_first/lab.cpp", starter);
     fs::create_directories(top.path / "quizzes/banks");
     setenv("MPS_COURSE_PROGRESS", (top.path / "progress.json").c_str(), 1);
-    Layout layout{.top = top.path, .build = top.path / "build", .cmake = "cmake",
+    Layout layout{.top = top.path, .build = top.path / "build", .cmake = "cmake", .ninja = {},
                   .lesson_programs = top.path / "build/lessons", .lab_programs = top.path / "build/labs",
                   .lessons = {"01_first", "02_second"}, .labs = {"01_first"}};
     course = std::make_unique<Course>(layout, in, out, err, false);
