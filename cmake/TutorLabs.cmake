@@ -16,15 +16,16 @@
 
 set(TUTOR_LAB_PROOF_SCRIPT "${PROJECT_SOURCE_DIR}/labs/harness/prove.cmake")
 
-# What every lab translation unit compiles with. Starters leave parameters for the learner to
-# use, hence -Wno-unused-parameter.
+# What every lab translation unit compiles with.
 function(tutor_add_lab_code)
+  # Starters leave parameters for the learner to use. After the warnings, so that it wins.
+  add_library(tutor_lab_unused_parameters INTERFACE)
+  target_compile_options(tutor_lab_unused_parameters INTERFACE -Wno-unused-parameter)
   add_library(tutor_lab_code INTERFACE)
   target_include_directories(tutor_lab_code INTERFACE
     "${PROJECT_SOURCE_DIR}/labs" "${PROJECT_SOURCE_DIR}/labs/harness/include")
-  target_compile_options(tutor_lab_code INTERFACE -Wno-unused-parameter)
   target_link_libraries(tutor_lab_code INTERFACE
-    tutor::engine doctest::doctest tutor_warnings tutor_learner_codegen)
+    tutor::engine doctest::doctest tutor_warnings tutor_lab_unused_parameters tutor_learner_codegen)
 
   # One precompiled header for every lab file: the engine's API, the TODO marker and doctest.
   # It turns a second of compiling per file into a tenth, which is most of the time between

@@ -104,7 +104,9 @@ TEST_CASE("the logged loss is the mean of the steps since the last log") {
                      [&](int step, double mean) { logged.emplace_back(step, mean); });
   CHECK_MESSAGE(next == 12, "train_and_log(step, 12, ...) should run 12 steps; it ran " << next);
   REQUIRE_MESSAGE(logged.size() == 2, "with 12 steps and log_every 5, log after steps 5 and 10");
-  for (const auto& [step, mean] : logged) {
+  for (const auto& log : logged) {  // no structured bindings: doctest's messages are lambdas (clang 14)
+    const int step = log.first;
+    const double mean = log.second;
     double expected = 0;
     for (int i = step - 5; i < step; ++i) expected += losses[static_cast<std::size_t>(i)] / 5;
     CHECK_MESSAGE(std::abs(mean - expected) < 1e-6,

@@ -179,7 +179,11 @@ TEST_CASE("the data plane is blamed only when mps is slow and the GPU idle") {
 
 TEST_CASE("the measured speedup compares whole steps on the cpu and on mps") {
   torch::sim::use_machine("m3-max-64gb");
-  for (const auto& [prepare, cpu, mps] : {std::tuple{0.0, 30.0, 20.0}, std::tuple{50.0, 30.0, 20.0}, std::tuple{0.0, 20.0, 40.0}}) {
+  struct Case {
+    double prepare, cpu, mps;  // milliseconds
+  };
+  for (const Case& c : {Case{0, 30, 20}, Case{50, 30, 20}, Case{0, 20, 40}}) {
+    const double prepare = c.prepare, cpu = c.cpu, mps = c.mps;
     const double expected = (prepare + cpu) / (prepare + mps) - 1;
     const lab::Measurements m = lab::measure(sleeping(prepare, cpu, mps));
     CHECK_MESSAGE(std::abs(m.speedup - expected) < 0.01,
