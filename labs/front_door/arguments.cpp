@@ -7,33 +7,29 @@
 namespace front_door {
 namespace {
 
-template <typename Items>
-std::string numbers_of(const Items& items) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item.number;
-  return text;
+// The item of `items` whose number `text` gives ("5" or "05"), or null after a usage error that
+// lists the numbers there are.
+template <typename Info>
+const Info* numbered(Course& course, std::string_view subcommand, const std::string& text,
+                     const std::vector<Info>& items, const std::string& kind) {
+  const auto number = two_digits(text);
+  for (const Info& item : items) {
+    if (number && item.number == *number) return &item;
+  }
+  std::string numbers;
+  for (const Info& item : items) numbers += (numbers.empty() ? "" : ", ") + item.number;
+  usage_error(course, subcommand, "'" + text + "' is not a " + kind + "'s number; " + kind + "s: " + numbers);
+  return nullptr;
 }
 
 }  // namespace
 
 const LessonInfo* lesson_argument(Course& course, std::string_view subcommand, const std::string& text) {
-  const auto number = two_digits(text);
-  const LessonInfo* lesson = number ? course.catalog().lesson(*number) : nullptr;
-  if (lesson == nullptr) {
-    usage_error(course, subcommand, "'" + text + "' is not a lesson's number; lessons: " +
-                                        numbers_of(course.catalog().lessons()));
-  }
-  return lesson;
+  return numbered(course, subcommand, text, course.catalog().lessons(), "lesson");
 }
 
 const LabInfo* lab_argument(Course& course, std::string_view subcommand, const std::string& text) {
-  const auto number = two_digits(text);
-  const LabInfo* lab = number ? course.catalog().lab(*number) : nullptr;
-  if (lab == nullptr) {
-    usage_error(course, subcommand, "'" + text + "' is not a lab's number; labs: " +
-                                        numbers_of(course.catalog().labs()));
-  }
-  return lab;
+  return numbered(course, subcommand, text, course.catalog().labs(), "lab");
 }
 
 const LabInfo* lab_argument_or_current(Course& course, std::string_view subcommand, const Arguments& args) {

@@ -57,7 +57,7 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& varian
     const bool decoy = variant != "solution" && variant != "starter";
     target += decoy ? "_decoy_" + variant : "_" + variant;
     program = course.layout().lab_programs / "proofs" / target;
-    file = decoy ? lab.dir / "decoys" / (variant + ".cpp") : lab.dir / variant / "lab.cpp";
+    file = decoy ? lab.dir / "decoys" / (variant + ".md") : lab.dir / variant / "lab.cpp";
   }
   course.out() << "Lab " << lab.number << " · " << lab.title << " · " << course.shown(file) << '\n';
   if (!fs::exists(file)) {

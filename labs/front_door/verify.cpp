@@ -27,11 +27,11 @@ int verify(Course& course, const Arguments& args) {
   const LabInfo* lab = lab_argument_or_current(course, "verify", numbers);
   if (lab == nullptr) return kUsageError;
   const bool known = variant.empty() || variant == "solution" || variant == "starter" ||
-                     std::filesystem::exists(lab->dir / "decoys" / (variant + ".cpp"));
+                     std::filesystem::exists(lab->dir / "decoys" / (variant + ".md"));
   if (!known) {
     return usage_error(course, "verify", "lab " + lab->number + " has no version '" + variant +
                                              "'; try solution, starter or a file name in " +
-                                             course.shown(lab->dir / "decoys") + " without .cpp");
+                                             course.shown(lab->dir / "decoys") + " without .md");
   }
   const Verdict verdict = verify_lab(course, *lab, variant);
   if (verdict == Verdict::Passed && variant.empty()) print_next_step(course);

@@ -1,10 +1,10 @@
 # Script mode (cmake -P): the proofs of one lab, run by CTest.
 #   -D MODE=starter -D PROGRAM=labNN_starter -D SOURCE=.../starter/lab.cpp -D TOP=<course folder>
 #      The starter fails, and its report names the first TODO of the file as the next step.
-#   -D MODE=decoy -D PROGRAM=labNN_decoy_x -D SOURCE=.../decoys/x.cpp
-#      The decoy's header says which test it fails and what the failure says:
-#        // Fails: "the timer warms up before it measures"
-#        // Says: "builds its graph"
+#   -D MODE=decoy -D PROGRAM=labNN_decoy_x -D SOURCE=.../decoys/x.md
+#      The decoy's description says which test it fails and what the failure says:
+#        Fails: "the timer warms up before it measures"
+#        Says: "builds its graph"
 #      That test fails with that text, and every other test passes.
 
 function(run_program)
@@ -45,14 +45,14 @@ if(MODE STREQUAL "starter")
   endif()
   require_text("Next: TODO ${first_id} in ${shown}:${number}:")
 elseif(MODE STREQUAL "decoy")
-  if(source MATCHES "\n// Fails: \"([^\n]+)\"\n")
+  if(source MATCHES "\nFails: \"([^\n]+)\"\n")
     set(test_name "${CMAKE_MATCH_1}")
   endif()
-  if(source MATCHES "\n// Says: \"([^\n]+)\"\n")
+  if(source MATCHES "\nSays: \"([^\n]+)\"\n")
     set(says "${CMAKE_MATCH_1}")
   endif()
   if(NOT test_name OR NOT says)
-    message(FATAL_ERROR "${SOURCE}: a decoy's header needs the lines // Fails: \"test name\" and // Says: \"text\"")
+    message(FATAL_ERROR "${SOURCE}: a decoy needs the lines Fails: \"test name\" and Says: \"text\"")
   endif()
   if(test_name MATCHES "[*?\\]")
     message(FATAL_ERROR "${SOURCE}: a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards)")
