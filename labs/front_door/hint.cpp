@@ -19,8 +19,9 @@ int hint(Course& course, const Arguments& args) {
     course.err() << "course hint: " << course.shown(lab->hints_file()) << " has no hints\n";
     return kFailed;
   }
-  const auto record = course.progress().labs.find(lab->name);
-  const int seen = record == course.progress().labs.end() ? 0 : record->second.hints_shown;
+  const engine::notebook::Progress progress = course.progress();
+  const auto record = progress.labs.find(lab->name);
+  const int seen = record == progress.labs.end() ? 0 : record->second.hints_shown;
   const int count = static_cast<int>(hints.size());
   const int number = std::min(seen + 1, count);
   course.out() << "Lab " << lab->number << " · " << lab->title << " · hint " << number << " of " << count
@@ -40,11 +41,11 @@ int hint(Course& course, const Arguments& args) {
   return 0;
 }
 
-const Registration registered({.name = "hint",
-                               .usage = "hint [NN]",
-                               .summary = "the next hint for lab NN, one more each time",
-                               .order = 50,
-                               .run = hint});
+const Registration hint_command({.name = "hint",
+                                 .usage = "hint [NN]",
+                                 .summary = "the next hint for lab NN, one more each time",
+                                 .order = 50,
+                                 .run = hint});
 
 }  // namespace
 }  // namespace front_door

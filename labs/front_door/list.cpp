@@ -70,11 +70,11 @@ int list(Course& course, const Arguments& args) {
   return 0;
 }
 
-const Registration registered({.name = "list",
-                               .usage = "list",
-                               .summary = "lessons, labs and quizzes in course order, with your progress",
-                               .order = 20,
-                               .run = list});
+const Registration list_command({.name = "list",
+                                 .usage = "list",
+                                 .summary = "lessons, labs and quizzes in course order, with your progress",
+                                 .order = 20,
+                                 .run = list});
 
 }  // namespace
 }  // namespace front_door

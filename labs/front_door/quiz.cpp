@@ -16,11 +16,11 @@ int quiz(Course& course, const Arguments& args) {
   return quiz::run(args.empty() ? Arguments{"list"} : args, course.in(), course.out(), course.err(), paths);
 }
 
-const Registration registered({.name = "quiz",
-                               .usage = "quiz [...]",
-                               .summary = "the quizzes: quiz list, quiz take lesson03, quiz take mastery, quiz --help",
-                               .order = 80,
-                               .run = quiz});
+const Registration quiz_command({.name = "quiz",
+                                 .usage = "quiz [...]",
+                                 .summary = "the quizzes: quiz list, quiz take lesson03, quiz take mastery, quiz --help",
+                                 .order = 80,
+                                 .run = quiz});
 
 }  // namespace
 }  // namespace front_door

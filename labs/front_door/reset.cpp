@@ -57,11 +57,11 @@ int reset(Course& course, const Arguments& args) {
   }
 }
 
-const Registration registered({.name = "reset",
-                               .usage = "reset NN [--yes]",
-                               .summary = "put lab NN back to its starter, after asking; your file is kept aside",
-                               .order = 60,
-                               .run = reset});
+const Registration reset_command({.name = "reset",
+                                  .usage = "reset NN [--yes]",
+                                  .summary = "put lab NN back to its starter, after asking; your file is kept aside",
+                                  .order = 60,
+                                  .run = reset});
 
 }  // namespace
 }  // namespace front_door

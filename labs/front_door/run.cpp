@@ -23,11 +23,11 @@ int run(Course& course, const Arguments& args) {
   return run_attached(command);
 }
 
-const Registration registered({.name = "run",
-                               .usage = "run NN [options]",
-                               .summary = "lesson NN as a notebook; options go to the lesson (--machine m1-8gb)",
-                               .order = 30,
-                               .run = run});
+const Registration run_command({.name = "run",
+                                .usage = "run NN [options]",
+                                .summary = "lesson NN as a notebook; options go to the lesson (--machine m1-8gb)",
+                                .order = 30,
+                                .run = run});
 
 }  // namespace
 }  // namespace front_door

@@ -26,11 +26,11 @@ int status(Course& course, const Arguments& args) {
   return 0;
 }
 
-const Registration registered({.name = "status",
-                               .usage = "[status]",
-                               .summary = "where you are, and the one next thing to do",
-                               .order = 10,
-                               .run = status});
+const Registration status_command({.name = "status",
+                                   .usage = "[status]",
+                                   .summary = "where you are, and the one next thing to do",
+                                   .order = 10,
+                                   .run = status});
 
 }  // namespace
 }  // namespace front_door

@@ -3,11 +3,13 @@
 //
 //   namespace {
 //   int hint(Course& course, const Arguments& args) { ... }
-//   const Registration registered({.name = "hint", .usage = "hint [NN]",
-//                                  .summary = "the next hint for lab NN", .order = 40, .run = hint});
+//   const Registration hint_command({.name = "hint", .usage = "hint [NN]",
+//                                    .summary = "the next hint for lab NN", .order = 50, .run = hint});
 //   }  // namespace
 //
-// so a new subcommand is one new file, plus its line in CMakeLists.txt.
+// so a new subcommand is one new file, plus its line in CMakeLists.txt. The files are compiled in
+// batches (a unity build), so the names in their anonymous namespaces must differ: hence
+// hint_command rather than a name every file would repeat.
 
 #include <string>
 #include <string_view>

@@ -38,11 +38,11 @@ int verify(Course& course, const Arguments& args) {
   return verdict == Verdict::Passed ? 0 : kFailed;
 }
 
-const Registration registered({.name = "verify",
-                               .usage = "verify [NN]",
-                               .summary = "build your lab NN and run its tests (default: the lab you are on)",
-                               .order = 40,
-                               .run = verify});
+const Registration verify_command({.name = "verify",
+                                   .usage = "verify [NN]",
+                                   .summary = "build your lab NN and run its tests (default: the lab you are on)",
+                                   .order = 40,
+                                   .run = verify});
 
 }  // namespace
 }  // namespace front_door

@@ -79,11 +79,11 @@ int watch(Course& course, const Arguments& args) {
   }
 }
 
-const Registration registered({.name = "watch",
-                               .usage = "watch",
-                               .summary = "verify the lab or lesson you are editing each time you save it",
-                               .order = 70,
-                               .run = watch});
+const Registration watch_command({.name = "watch",
+                                  .usage = "watch",
+                                  .summary = "verify the lab or lesson you are editing each time you save it",
+                                  .order = 70,
+                                  .run = watch});
 
 }  // namespace
 }  // namespace front_door
