@@ -79,13 +79,13 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& varian
   }
   if (!variant.empty()) return Verdict::Passed;
   bool first = false;
-  course.update_progress([&](engine::notebook::Progress& progress) {
+  const bool saved = course.update_progress([&](engine::notebook::Progress& progress) {
     engine::notebook::LabRecord& record = progress.labs[lab.name];
     first = record.passed_at.empty();
     if (first) record.passed_at = engine::notebook::progress_timestamp();
   });
   course.out() << course.good("✔ Lab " + lab.number + " passes.")
-               << (first ? " Well done; it is recorded in your progress." : "") << '\n';
+               << (first && saved ? " Well done; it is recorded in your progress." : "") << '\n';
   return Verdict::Passed;
 }
 
