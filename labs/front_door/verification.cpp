@@ -28,6 +28,10 @@ void show_build_failure(Course& course, const std::string& messages, const std::
     }
   }
   course.out() << course.bad("✘ " + what + " does not compile.") << " Start with the first error above.\n";
+  if (messages.find("undefined reference") != std::string::npos || messages.find("undefined symbol") != std::string::npos) {
+    course.out() << "(An undefined symbol is a function that lab.h declares and your file does not define, or "
+                    "defines with other parameters.)\n";
+  }
   if (hidden > 0) {
     course.out() << "(" << hidden << " more lines: " << course.shown(course.layout().cmake) << " --build "
                  << course.shown(course.layout().build) << " --target " << target << " shows them all)\n";
