@@ -18,7 +18,7 @@ struct StepResult {
 };
 
 // One SGD step (learning rate 0.1) of lesson 3's classifier on `device`, seeded with `seed`:
-// manual_seed(seed), then the model (Linear(768, 3)), then a batch of 4 reports of 128 tokens
+// manual_seed(seed), then the model (Linear(768, 3)), then a batch of 4 reports of 32 tokens
 // of 768 features drawn with randn on the cpu (the model first, as in lesson 3, so the same seed
 // draws the same numbers), the reports averaged over their tokens, the labels {0, 2, 1, 0},
 // cross-entropy, backward, step.

@@ -21,7 +21,7 @@ lab::StepResult recipe(std::uint64_t seed) {
   torch::manual_seed(seed);
   torch::nn::Linear model(768, 3);
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
-  const auto batch = torch::randn({4, 128, 768});
+  const auto batch = torch::randn({4, 32, 768});
   const auto logits = model(batch.mean({1}));
   const auto loss = F::cross_entropy(logits, torch::tensor({0, 2, 1, 0}));
   loss.backward();

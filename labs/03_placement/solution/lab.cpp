@@ -11,7 +11,7 @@ StepResult train_one_step(torch::Device device, std::uint64_t seed) {
   torch::nn::Linear model(768, 3);  // before the batch: the same seed draws the same numbers
   model->to(device);
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
-  const torch::Tensor batch = torch::randn({4, 128, 768}).to(device);
+  const torch::Tensor batch = torch::randn({4, 32, 768}).to(device);
   const torch::Tensor labels = torch::tensor({0, 2, 1, 0}, device);
 
   const torch::Tensor logits = model(batch.mean({1}));

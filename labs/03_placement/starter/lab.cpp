@@ -10,7 +10,7 @@ namespace F = torch::nn::functional;
 
 StepResult train_one_step(torch::Device device, std::uint64_t seed) {
   torch::manual_seed(seed);
-  torch::Tensor batch = torch::randn({4, 128, 768});
+  torch::Tensor batch = torch::randn({4, 32, 768});
   torch::nn::Linear model(768, 3);
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
   torch::Tensor labels = torch::tensor({0, 2, 1, 0});
