@@ -320,5 +320,7 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 //
 // ## Next
 //
-// Check yourself: `build/quizzes/quiz take lesson01`. Then lesson 2, `build/lessons/lesson02`,
-// asks PyTorch itself whether MPS can be used, and reads the answer.
+// Check yourself: `build/quizzes/quiz take lesson01`. Practise it in lab 1: edit
+// `labs/01_preflight/lab.cpp` until `build/course verify 01` passes (`build/course hint 01`
+// gives one hint at a time). Then lesson 2, `build/lessons/lesson02`, asks PyTorch itself
+// whether MPS can be used, and reads the answer.

@@ -247,5 +247,7 @@ TUTOR_CELL("the course's machines cover all three states") {
 //
 // ## Next
 //
-// Check yourself: `build/quizzes/quiz take lesson02`. Then lesson 3, `build/lessons/lesson03`,
-// moves a model and a batch to `mps` together and runs a training step.
+// Check yourself: `build/quizzes/quiz take lesson02`. Practise it in lab 2: edit
+// `labs/02_device_checks/lab.cpp` until `build/course verify 02` passes (`build/course hint 02`
+// gives one hint at a time). Then lesson 3, `build/lessons/lesson03`, moves a model and a batch
+// to `mps` together and runs a training step.

@@ -402,5 +402,7 @@ TUTOR_CELL("moving the model and the batch in one place keeps them together") {
 //
 // ## Next
 //
-// Check yourself: `build/quizzes/quiz take lesson03`. Then lesson 4, `build/lessons/lesson04`,
-// looks at operations that have no MPS kernel at all.
+// Check yourself: `build/quizzes/quiz take lesson03`. Practise it in lab 3: edit
+// `labs/03_placement/lab.cpp` until `build/course verify 03` passes (`build/course hint 03`
+// gives one hint at a time). Then lesson 4, `build/lessons/lesson04`, looks at operations that
+// have no MPS kernel at all.

@@ -575,5 +575,7 @@ TUTOR_CELL("a running loss stays on the device and is read once per logging inte
 //
 // ## Next
 //
-// Check yourself: `build/quizzes/quiz take lesson05`. Then lesson 6, `build/lessons/lesson06`,
-// follows where a training step's memory goes and what happens when it runs out.
+// Check yourself: `build/quizzes/quiz take lesson05`. Practise it in lab 5: edit
+// `labs/05_timing/lab.cpp` until `build/course verify 05` passes (`build/course hint 05` gives
+// one hint at a time). Then lesson 6, `build/lessons/lesson06`, follows where a training step's
+// memory goes and what happens when it runs out.

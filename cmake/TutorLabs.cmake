@@ -1,0 +1,189 @@
+# tutor_add_lab(NN_topic DECOYS name...): builds labs/NN_topic's tests (tests.cpp) against each
+# version of the file the learner writes, and registers the proofs of the lab with CTest:
+#
+#   labNN                the learner's labs/NN_topic/lab.cpp; not part of the default build,
+#                        so an unfinished lab never breaks it (course verify NN builds it)
+#   labNN_solution       solution/lab.cpp     test lab.NN/solution passes
+#   labNN_starter        starter/lab.cpp      test lab.NN/starter stops at its first TODO
+#   labNN_decoy_<name>   decoys/<name>.md     test lab.NN/decoy <name> fails only its named test
+#                        (the solution with the change the .md describes, written at configure)
+#
+# The learner's lab.cpp starts as a copy of the starter, made the first time the course is
+# configured (as `rustlings init` writes the exercises); it is theirs from then on, ignored by
+# git, and `course reset NN` copies the starter again. The proofs never read it, so the default
+# test suite passes whatever state the learner's labs are in. The learner grades their own labs
+# with `ctest --preset my-labs` (tests my-lab.NN, registered only when MPS_COURSE_MY_LABS=1) or
+# `build/course verify`.
+
+set(TUTOR_LAB_PROOF_SCRIPT "${PROJECT_SOURCE_DIR}/labs/harness/prove.cmake")
+
+# What every lab translation unit compiles with.
+function(tutor_add_lab_code)
+  # Starters leave parameters for the learner to use. After the warnings, so that it wins.
+  add_library(tutor_lab_unused_parameters INTERFACE)
+  target_compile_options(tutor_lab_unused_parameters INTERFACE -Wno-unused-parameter)
+  add_library(tutor_lab_code INTERFACE)
+  target_include_directories(tutor_lab_code INTERFACE
+    "${PROJECT_SOURCE_DIR}/labs" "${PROJECT_SOURCE_DIR}/labs/harness/include")
+  # No tutor_learner_codegen: lab files are glue around the engine, compiled after every save and
+  # for every version of every lab, so they are compiled at the build type's level (by default
+  # unoptimised, a quarter faster to compile than -O1); the engine they call is optimised.
+  target_link_libraries(tutor_lab_code INTERFACE
+    tutor::engine doctest::doctest tutor_warnings tutor_lab_unused_parameters)
+
+  # One precompiled header for every lab file: the engine's API, the TODO marker and doctest.
+  # It turns a second of compiling per file into a tenth, which is most of the time between
+  # saving a lab and its verdict.
+  set(source "${CMAKE_CURRENT_BINARY_DIR}/lab_pch.cpp")
+  if(NOT EXISTS "${source}")  # written once, so a new configure does not rebuild the header
+    file(WRITE "${source}" "// owns the labs' precompiled header\n")
+  endif()
+  add_library(tutor_lab_pch OBJECT "${source}")
+  target_link_libraries(tutor_lab_pch PRIVATE tutor_lab_code)
+  target_precompile_headers(tutor_lab_pch PRIVATE
+    <engine/engine.h> <harness/todo.h> <harness/check.h> <doctest/doctest.h> <functional> <string> <vector>)
+endfunction()
+
+# Writes the decoy `name` of the lab in `dir` to `output`: the lab's solution with the change its
+# decoys/<name>.md describes, as pairs of fenced blocks, the lines of the solution (~~~cpp
+# solution) and what the decoy has instead (~~~cpp decoy), each found exactly once.
+function(tutor_write_decoy dir name output)
+  set(spec "${dir}/decoys/${name}.md")
+  file(READ "${dir}/solution/lab.cpp" code)
+  file(READ "${spec}" rest)
+  set(fence "\n~~~\n")
+  set(changes 0)
+  while(TRUE)
+    string(FIND "${rest}" "~~~cpp solution\n" at)
+    if(at EQUAL -1)
+      break()
+    endif()
+    foreach(side solution decoy)  # the solution's block, then the decoy's
+      set(opening "~~~cpp ${side}\n")
+      string(FIND "${rest}" "${opening}" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "${spec}: each ~~~cpp solution block needs a ~~~cpp decoy block after it")
+      endif()
+      string(LENGTH "${opening}" length)
+      math(EXPR at "${at} + ${length}")
+      string(SUBSTRING "${rest}" ${at} -1 rest)
+      string(FIND "${rest}" "${fence}" end)
+      if(end EQUAL -1)
+        message(FATAL_ERROR "${spec}: a ~~~cpp block without its closing ~~~")
+      endif()
+      string(SUBSTRING "${rest}" 0 ${end} ${side})
+      string(APPEND ${side} "\n")
+      string(SUBSTRING "${rest}" ${end} -1 rest)
+    endforeach()
+    string(FIND "${code}" "${solution}" first)
+    string(FIND "${code}" "${solution}" last REVERSE)
+    if(first EQUAL -1 OR NOT first EQUAL last)
+      message(FATAL_ERROR "${spec}: each ~~~cpp solution block must appear exactly once in solution/lab.cpp:\n${solution}")
+    endif()
+    string(REPLACE "${solution}" "${decoy}" code "${code}")
+    math(EXPR changes "${changes} + 1")
+  endwhile()
+  if(changes EQUAL 0)
+    message(FATAL_ERROR "${spec}: no change; a decoy is the solution with ~~~cpp solution and ~~~cpp decoy blocks")
+  endif()
+  file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${spec}")
+  file(WRITE "${output}.new" "// Generated from ${shown}: the reference solution with one mistake.\n${code}")
+  file(COPY_FILE "${output}.new" "${output}" ONLY_IF_DIFFERENT)  # unchanged: not rebuilt
+  file(REMOVE "${output}.new")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}" "${dir}/solution/lab.cpp")
+endfunction()
+
+# One program: the lab's tests linked with one version of the learner's file.
+function(tutor_add_lab_program target tests source)
+  add_executable(${target} ${ARGN} "${source}" $<TARGET_OBJECTS:${tests}>)
+  target_link_libraries(${target} PRIVATE
+    tutor_lab_code tutor_lab_harness tutor::doctest_implementation tutor_fast_link)
+  target_precompile_headers(${target} REUSE_FROM tutor_lab_pch)
+endfunction()
+
+function(tutor_add_lab name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "DECOYS")
+  if(NOT name MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
+    message(FATAL_ERROR "lab '${name}': expected NN_topic, for example 05_timing")
+  endif()
+  set(number "${CMAKE_MATCH_1}")
+  set(dir "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
+  set(prefix "lab.${number}")
+
+  # The lab format (labs/README.md), checked when the course is configured.
+  foreach(file README.md hints.md lab.h tests.cpp starter/lab.cpp solution/lab.cpp)
+    if(NOT EXISTS "${dir}/${file}")
+      message(FATAL_ERROR "lab ${name}: ${file} is missing (labs/README.md lists a lab's files)")
+    endif()
+  endforeach()
+  list(LENGTH arg_DECOYS decoys)
+  if(decoys LESS 2)
+    message(FATAL_ERROR "lab ${name}: name at least two decoys (DECOYS a b)")
+  endif()
+  file(STRINGS "${dir}/hints.md" hints REGEX "^## ")
+  list(LENGTH hints hint_count)
+  if(hint_count LESS 3)
+    message(FATAL_ERROR "lab ${name}: hints.md needs at least three hints (## headings)")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${dir}/hints.md")
+
+  if(NOT EXISTS "${dir}/lab.cpp")
+    file(COPY_FILE "${dir}/starter/lab.cpp" "${dir}/lab.cpp")
+  endif()
+
+  set(tests "lab${number}_tests")
+  add_library(${tests} OBJECT "${dir}/tests.cpp")
+  target_link_libraries(${tests} PRIVATE tutor_lab_code)
+  target_precompile_headers(${tests} REUSE_FROM tutor_lab_pch)
+
+  tutor_add_lab_program(lab${number} ${tests} "${dir}/lab.cpp" EXCLUDE_FROM_ALL)
+
+  set(proofs "${CMAKE_CURRENT_BINARY_DIR}/proofs")
+  set(env "NO_COLOR=1")
+  tutor_add_lab_program(lab${number}_solution ${tests} "${dir}/solution/lab.cpp")
+  add_test(NAME "${prefix}/solution passes"
+    COMMAND lab${number}_solution "--check-lesson-links=${PROJECT_SOURCE_DIR}/lessons")
+
+  tutor_add_lab_program(lab${number}_starter ${tests} "${dir}/starter/lab.cpp")
+  add_test(NAME "${prefix}/starter stops at its first TODO"
+    COMMAND "${CMAKE_COMMAND}" -D MODE=starter -D "PROGRAM=$<TARGET_FILE:lab${number}_starter>"
+      -D "SOURCE=${dir}/starter/lab.cpp" -D "TOP=${PROJECT_SOURCE_DIR}" -P "${TUTOR_LAB_PROOF_SCRIPT}")
+  set(proof_tests "${prefix}/solution passes" "${prefix}/starter stops at its first TODO")
+  set(proof_targets lab${number}_solution lab${number}_starter)
+
+  foreach(decoy IN LISTS arg_DECOYS)
+    if(NOT EXISTS "${dir}/decoys/${decoy}.md")
+      message(FATAL_ERROR "lab ${name}: decoys/${decoy}.md is missing")
+    endif()
+    set(source "${CMAKE_CURRENT_BINARY_DIR}/decoys/${name}/${decoy}.cpp")
+    tutor_write_decoy("${dir}" ${decoy} "${source}")
+    tutor_add_lab_program(lab${number}_decoy_${decoy} ${tests} "${source}")
+    add_test(NAME "${prefix}/decoy ${decoy} fails its named test"
+      COMMAND "${CMAKE_COMMAND}" -D MODE=decoy -D "PROGRAM=$<TARGET_FILE:lab${number}_decoy_${decoy}>"
+        -D "SOURCE=${dir}/decoys/${decoy}.md" -P "${TUTOR_LAB_PROOF_SCRIPT}")
+    list(APPEND proof_tests "${prefix}/decoy ${decoy} fails its named test")
+    list(APPEND proof_targets lab${number}_decoy_${decoy})
+  endforeach()
+  set_target_properties(${proof_targets} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${proofs}")
+  set_tests_properties(${proof_tests} PROPERTIES LABELS "labs;${prefix}" ENVIRONMENT "${env}")
+
+  set_property(GLOBAL APPEND PROPERTY TUTOR_LABS "${name}")
+endfunction()
+
+# The learner's own grades: one test per lab that runs `course verify NN`, which builds their
+# lab.cpp and runs its tests. Registered only when MPS_COURSE_MY_LABS=1 (the my-labs test
+# preset sets it), so `ctest` alone never grades unfinished work. Serial: each one builds.
+function(tutor_add_my_labs_tests course_target)
+  get_property(labs GLOBAL PROPERTY TUTOR_LABS)
+  set(script "if(\"\$ENV{MPS_COURSE_MY_LABS}\" STREQUAL \"1\")\n")
+  foreach(name IN LISTS labs)
+    string(SUBSTRING "${name}" 0 2 number)
+    string(APPEND script
+      "  add_test([==[my-lab.${number}]==] \"$<TARGET_FILE:${course_target}>\" verify ${number})\n"
+      "  set_tests_properties([==[my-lab.${number}]==] PROPERTIES LABELS my-labs RUN_SERIAL TRUE)\n")
+  endforeach()
+  string(APPEND script "endif()\n")
+  set(file "${CMAKE_CURRENT_BINARY_DIR}/my_labs_tests.cmake")
+  file(GENERATE OUTPUT "${file}" CONTENT "${script}")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${file}")
+endfunction()

@@ -1,0 +1,33 @@
+#pragma once
+// Lab 1 · Preflight. What to check before installing PyTorch on a Mac, and the first line of a
+// memory budget: Apple's requirements (Apple silicon, macOS 14.0 or later, an arm64 Python)
+// read from the interpreter, and the bytes of a batch. The tests run the preflight on every
+// simulated machine.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <engine/engine.h>
+
+namespace torch = engine;  // read torch:: as in LibTorch
+
+namespace lab {
+
+// True when the macOS release `release` ("15.6.1", "14", "13.10") is `major`.`minor` or newer.
+// A release that is not a version ("" off macOS) is not newer than anything.
+bool macos_at_least(const std::string& release, int major, int minor);
+
+// What stops this machine from following Apple's setup for PyTorch on MPS, one line each; empty
+// when nothing does. Ask the interpreter (torch::platform: system(), machine(), mac_release(),
+// proc_translated()), never the hardware alone. A line that is about...
+//   ...not running macOS                    mentions "macOS"
+//   ...an x86_64 interpreter under Rosetta  mentions "Rosetta"
+//   ...any other x86_64 interpreter         mentions "x86_64"
+//   ...a macOS release older than 14.0      mentions the release ("12.0")
+std::vector<std::string> preflight_problems();
+
+// The bytes of one batch of `shape` in `dtype`: what it costs before any copy is made.
+std::int64_t batch_bytes(torch::IntArrayRef shape, torch::ScalarType dtype);
+
+}  // namespace lab

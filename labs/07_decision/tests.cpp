@@ -1,0 +1,265 @@
+// Lab 7 · Decision: the tests. The rules on measurements at and around the runbook's thresholds;
+// the measurements on workloads built so that the right answer is known (steps that only sleep,
+// a GPU step beside known host work, a loop that keeps a tensor per step); and the decisions for
+// the course's own workloads on the M3 Max.
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "07_decision/lab.h"
+#include "harness/check.h"
+
+namespace {
+
+namespace F = torch::nn::functional;
+
+const harness::LessonCell kSymptomTriage("06_memory_pressure", "symptom_triage");
+const harness::LessonCell kRetained("06_memory_pressure", "retained_tensors");
+const harness::LessonCell kHiddenSyncPoint("05_timing_and_synchronization", "hidden_sync_point");
+const harness::LessonCell kEventTiming("05_timing_and_synchronization", "event_timing");
+
+std::string name_of(lab::Choice choice) {
+  return choice == lab::Choice::Cpu ? "cpu" : choice == lab::Choice::Mps ? "mps" : "remote";
+}
+
+std::string shown(const lab::Measurements& m) {
+  return "speedup " + harness::fixed(100 * m.speedup, 1) + " %, GPU busy " + harness::fixed(100 * m.gpu_utilisation, 1) +
+         " %, memory growth " + harness::fixed(100 * m.memory_growth, 1) + " %";
+}
+
+std::string shown(const lab::Decision& d) {
+  return name_of(d.choice) + (d.fix_data_plane_first ? ", fix the data plane first" : "");
+}
+
+void expect(const lab::Measurements& m, lab::Choice choice, bool fix_data_plane, const std::string& why) {
+  const lab::Decision d = lab::decide(m);
+  CHECK_MESSAGE((d.choice == choice && d.fix_data_plane_first == fix_data_plane),
+                "with " << shown(m) << " the runbook says " << shown(lab::Decision{choice, fix_data_plane})
+                        << "; decide() said " << shown(d) << ". " << why << kSymptomTriage);
+}
+
+// Shape-only mode (lesson 5) for as long as a workload's step lives: its tensors are timed on the
+// simulated machine and never computed.
+using ShapeOnly = std::shared_ptr<torch::sim::ShapeOnlyGuard>;
+ShapeOnly shape_only() { return std::make_shared<torch::sim::ShapeOnlyGuard>(); }
+
+// A step that only sleeps: `cpu_ms` on the cpu, `mps_ms` on mps, after `prepare_ms` of host work.
+lab::Workload sleeping(double prepare_ms, double cpu_ms, double mps_ms) {
+  return {"sleeping", 1, [=](torch::Device device) {
+            const double train_ms = device.is_mps() ? mps_ms : cpu_ms;
+            return lab::Step{[=] { torch::time::sleep(prepare_ms / 1e3); },
+                             [=] { torch::time::sleep(train_ms / 1e3); }};
+          }};
+}
+
+// A step of GPU work whose host work waits for the GPU first, so the two never overlap.
+lab::Workload gpu_after_host(double prepare_ms) {
+  return {"gpu after host", 1, [=](torch::Device device) {
+            const ShapeOnly guard = shape_only();
+            const auto x = torch::randn({2048, 2048}, device);
+            return lab::Step{[=] {
+                               if (device.is_mps()) torch::mps::synchronize();  // as a copy to the GPU waits
+                               torch::time::sleep(prepare_ms / 1e3);
+                             },
+                             [=, keep_shape_only = guard] { x.matmul(x).matmul(x); }};
+          }};
+}
+
+// A step that keeps (or not) a 4 MiB tensor on the device, every step.
+lab::Workload keeping(bool keep) {
+  return {keep ? "keeping" : "not keeping", 4, [=](torch::Device device) {
+            const ShapeOnly guard = shape_only();
+            const auto block = torch::ones({1024, 1024}, device);
+            auto kept = std::make_shared<std::vector<torch::Tensor>>();
+            return lab::Step{[] {}, [=, keep_shape_only = guard] {
+                               const auto t = block * 2.0;  // a new 4 MiB buffer
+                               if (keep) kept->push_back(t);
+                             }};
+          }};
+}
+
+// --- the course's workloads, at the course's sizes ---------------------------------------------
+
+constexpr std::int64_t kReports = 32, kTokens = 128, kWidth = 768;
+
+// Lessons 3 and 6: the ticket classifier; with 20 ms of tokenizing on the host per batch, or
+// keeping each step's report vectors on the device.
+lab::Workload classifier(double tokenize_ms, bool keep_vectors) {
+  return {keep_vectors ? "classifier keeping its vectors" : "classifier", 20, [=](torch::Device device) {
+            const ShapeOnly guard = shape_only();
+            const auto batch = torch::randn({kReports, kTokens, kWidth});  // as the tokenizer hands it over
+            auto model = std::make_shared<torch::nn::Linear>(kWidth, 3);
+            (*model)->to(device);
+            auto optimizer = std::make_shared<torch::optim::SGD>((*model)->parameters(), torch::optim::SGDOptions(0.1));
+            const auto labels = torch::zeros({kReports}, torch::kInt64).to(device);
+            auto kept = std::make_shared<std::vector<torch::Tensor>>();
+            return lab::Step{[=] { torch::time::sleep(tokenize_ms / 1e3); },
+                             [=, keep_shape_only = guard] {
+                               const auto vectors = batch.to(device).mean({1});
+                               optimizer->zero_grad();
+                               F::cross_entropy((*model)(vectors), labels).backward();
+                               optimizer->step();
+                               if (keep_vectors) kept->push_back(vectors);
+                             }};
+          }};
+}
+
+// Lesson 5: the six-layer transformer encoder in front of the classifier, trained with AdamW,
+// with 20 ms of tokenizing on the host per batch.
+lab::Workload encoder() {
+  return {"encoder", 2, [](torch::Device device) {
+            const ShapeOnly guard = shape_only();
+            const auto batch = torch::randn({kReports, kTokens, kWidth});
+            auto weights = std::make_shared<std::vector<torch::Tensor>>();
+            auto parameter = [&](torch::IntArrayRef shape) {
+              weights->push_back((torch::randn(shape, device) * 0.02).requires_grad_());
+              return weights->back();
+            };
+            struct Layer {
+              torch::Tensor qkv, out, up, down;
+            };
+            auto layers = std::make_shared<std::vector<Layer>>();
+            for (int i = 0; i < 6; ++i) {
+              layers->push_back({parameter({3 * kWidth, kWidth}), parameter({kWidth, kWidth}),
+                                 parameter({4 * kWidth, kWidth}), parameter({kWidth, 4 * kWidth})});
+            }
+            const auto head = parameter({3, kWidth});
+            auto optimizer = std::make_shared<torch::optim::AdamW>(*weights);
+            const auto labels = torch::zeros({kReports}, torch::kInt64).to(device);
+            return lab::Step{[] { torch::time::sleep(0.020); },
+                             [=, keep_shape_only = guard] {
+                               auto x = batch.to(device);
+                               for (const Layer& l : *layers) {
+                                 const auto qkv = F::linear(F::layer_norm(x, {kWidth}), l.qkv);
+                                 auto heads = [&](std::int64_t i) {
+                                   return qkv.slice(2, i * kWidth, (i + 1) * kWidth)
+                                       .reshape({kReports, kTokens, 12, kWidth / 12})
+                                       .transpose(1, 2);
+                                 };
+                                 const auto attended = F::scaled_dot_product_attention(heads(0), heads(1), heads(2));
+                                 x = x + F::linear(attended.transpose(1, 2).reshape({kReports, kTokens, kWidth}), l.out);
+                                 x = x + F::linear(F::gelu(F::linear(F::layer_norm(x, {kWidth}), l.up)), l.down);
+                               }
+                               optimizer->zero_grad();
+                               F::cross_entropy(F::linear(x.mean({1}), head), labels).backward();
+                               optimizer->step();
+                             }};
+          }};
+}
+
+}  // namespace
+
+TEST_CASE("a leak outranks speed: memory growth above 26 % goes remote") {
+  expect({1.50, 0.90, 0.40}, lab::Choice::Remote, false,
+         "Memory that keeps growing ends every run, however fast: suspect retained tensors, and plan a "
+         "dedicated host. That rule comes first.");
+  expect({0.05, 0.05, 0.27}, lab::Choice::Remote, false, "The memory rule comes before the speed rule.");
+  expect({1.50, 0.90, 0.10}, lab::Choice::Mps, false, "Growth of 10 % is within the runbook's 26 %.");
+}
+
+TEST_CASE("each threshold is crossed only beyond it") {
+  expect({0.22, 0.50, 0.26}, lab::Choice::Mps, false,
+         "Exactly on a threshold is not beyond it: 26 % growth is not \"more than 26 %\", and 22 % faster is "
+         "not \"less than 22 %\". Speedup is the ratio minus one: 0.22 means 22 % faster.");
+  expect({0.50, 0.50, 0.0}, lab::Choice::Mps, false, "50 % faster on mps clears the 22 % bar: 0.22 means 22 %.");
+  expect({0.21, 0.10, 0.0}, lab::Choice::Cpu, true, "21 % faster is less than the 22 % that pays for mps.");
+}
+
+TEST_CASE("the data plane is blamed only when mps is slow and the GPU idle") {
+  expect({0.10, 0.05, 0.0}, lab::Choice::Cpu, true,
+         "mps barely faster and a GPU that idles 95 % of the step: it waits for the host, so fix the data "
+         "plane and the batch before widening the model." + kHiddenSyncPoint.see());
+  expect({0.10, 0.60, 0.0}, lab::Choice::Cpu, false,
+         "A busy GPU that is still not faster is not waiting for data: mps does not pay for this model. "
+         "Utilisation is a fraction, like the threshold: 0.18 is 18 %.");
+  expect({1.50, 0.05, 0.0}, lab::Choice::Mps, false, "A fast mps run needs no fixing first.");
+}
+
+TEST_CASE("the measured speedup compares whole steps on the cpu and on mps") {
+  torch::sim::use_machine("m3-max-64gb");
+  struct Case {
+    double prepare, cpu, mps;  // milliseconds
+  };
+  for (const Case& c : {Case{0, 30, 20}, Case{50, 30, 20}, Case{0, 20, 40}}) {
+    const double prepare = c.prepare, cpu = c.cpu, mps = c.mps;
+    const double expected = (prepare + cpu) / (prepare + mps) - 1;
+    const lab::Measurements m = lab::measure(sleeping(prepare, cpu, mps));
+    CHECK_MESSAGE(std::abs(m.speedup - expected) < 0.01,
+                  "steps of " << harness::fixed(prepare, 0) << " ms of preparation and " << harness::fixed(cpu, 0)
+                  << " ms of training on the cpu, " << harness::fixed(mps, 0) << " ms on mps: the speedup is "
+                  << harness::fixed(expected, 3) << " (the ratio of the step times minus one), not "
+                  << harness::fixed(m.speedup, 3) << ". Time whole steps, preparation included.");
+  }
+}
+
+TEST_CASE("the measured utilisation is the GPU's share of the step") {
+  torch::sim::use_machine("m3-max-64gb");
+  // The GPU's time for one train(), on its own clock.
+  const double gpu_ms = [] {
+    const lab::Step step = gpu_after_host(0).build(torch::Device("mps"));
+    step.train();  // warm-up
+    torch::mps::Event start(true), end(true);
+    start.record();
+    step.train();
+    end.record();
+    return start.elapsed_time(end);
+  }();
+  // The step's wall time: its host work, the GPU's, and the round trip of the wait that
+  // starts each step (committing the queued work and hearing that it finished).
+  const auto step_ms = [](double prepare_ms) {
+    const lab::Step step = gpu_after_host(prepare_ms).build(torch::Device("mps"));
+    step.prepare();
+    step.train();  // warm-up
+    torch::mps::synchronize();
+    const double start = torch::time::perf_counter();
+    step.prepare();
+    step.train();
+    torch::mps::synchronize();
+    return (torch::time::perf_counter() - start) * 1e3;
+  };
+  for (const double prepare_ms : {0.0, gpu_ms, 4 * gpu_ms}) {
+    const double expected = gpu_ms / step_ms(prepare_ms);
+    const lab::Measurements m = lab::measure(gpu_after_host(prepare_ms));
+    CHECK_MESSAGE(std::abs(m.gpu_utilisation / expected - 1) < 0.05,
+                  "a step of " << harness::fixed(prepare_ms, 1) << " ms of host work, then " << harness::fixed(gpu_ms, 1)
+                  << " ms of GPU work (and the wait that hands the GPU its work), keeps the GPU busy "
+                  << harness::fixed(100 * expected, 1) << " % of the step; you measured " << harness::fixed(100 * m.gpu_utilisation, 1) << " %. The GPU's time comes "
+                  "from events around train(); the step's from the wall clock, preparation included."
+                  << kEventTiming);
+  }
+}
+
+TEST_CASE("the measured growth flags a loop that keeps a tensor every step") {
+  torch::sim::use_machine("m3-max-64gb");
+  const lab::Measurements kept = lab::measure(keeping(true));
+  const lab::Measurements not_kept = lab::measure(keeping(false));
+  CHECK_MESSAGE(kept.memory_growth > 0.26, "a loop that keeps 4 MiB on the GPU every step grew only "
+                                               << harness::fixed(100 * kept.memory_growth, 1) << " % over ten epochs"
+                                               << kRetained);
+  CHECK_MESSAGE(std::abs(not_kept.memory_growth) < 0.01,
+                "a loop that keeps nothing grew " << harness::fixed(100 * not_kept.memory_growth, 1)
+                << " %: measure after empty_cache() at each epoch's end, so the cache does not count" << kRetained);
+}
+
+TEST_CASE("the course's workloads get the runbook's answers on the M3 Max") {
+  torch::sim::use_machine("m3-max-64gb");
+  struct Case {
+    lab::Workload workload;
+    lab::Decision expected;
+    std::string why;
+  };
+  const std::vector<Case> cases = {
+      {classifier(20, false), {lab::Choice::Cpu, true},
+       "the tiny classifier gains nothing on mps while the host tokenizes for 20 ms a batch: the GPU waits"},
+      {encoder(), {lab::Choice::Mps, false}, "the encoder's arithmetic is what the GPU is for"},
+      {classifier(0, true), {lab::Choice::Remote, false}, "the loop of lesson 6 keeps its vectors on the GPU"}};
+  for (const Case& c : cases) {
+    const lab::Measurements m = lab::measure(c.workload);
+    const lab::Decision d = lab::decide(m);
+    CHECK_MESSAGE((d.choice == c.expected.choice && d.fix_data_plane_first == c.expected.fix_data_plane_first),
+                  c.workload.name << ": " << shown(m) << " gives " << shown(d) << "; the runbook says "
+                  << shown(c.expected) << ": " << c.why << "." << kSymptomTriage);
+  }
+}

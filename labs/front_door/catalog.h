@@ -1,0 +1,73 @@
+#pragma once
+// What the course holds, in the order a learner meets it: each lesson, then its lab, then its
+// self-check; then the labs that draw on several lessons; then the mastery check. Each step is
+// done when the progress file says so: a lesson verified, a lab passed, a quiz passed.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/notebook/progress.h"
+#include "layout.h"
+
+namespace front_door {
+
+struct LessonInfo {
+  std::string number;  // "02"
+  std::string name;    // "02_device_checks"
+  std::string title;   // "Asking PyTorch whether MPS can run"
+};
+
+struct LabInfo {
+  std::string number;  // "02"
+  std::string name;    // "02_device_checks", its key in the progress file
+  std::string title;   // "Device checks"
+  std::filesystem::path dir;  // labs/02_device_checks
+  std::filesystem::path learner_file() const { return dir / "lab.cpp"; }
+  std::filesystem::path starter_file() const { return dir / "starter" / "lab.cpp"; }
+  std::filesystem::path hints_file() const { return dir / "hints.md"; }
+};
+
+struct QuizInfo {
+  std::string name;   // "lesson02", "mastery": what `quiz take` takes
+  std::string title;  // "Lesson 2 self-check"
+};
+
+enum class StepKind { Lesson, Lab, Quiz };
+struct Step {
+  StepKind kind;
+  std::string id;  // a lesson's or lab's number, a quiz's name
+};
+
+class Catalog {
+ public:
+  explicit Catalog(const Layout& layout);
+
+  const std::vector<LessonInfo>& lessons() const noexcept { return lessons_; }
+  const std::vector<LabInfo>& labs() const noexcept { return labs_; }
+  const std::vector<QuizInfo>& quizzes() const noexcept { return quizzes_; }
+  const LessonInfo* lesson(std::string_view number) const;
+  const LabInfo* lab(std::string_view number) const;
+  const QuizInfo* quiz(std::string_view name) const;
+
+  std::vector<Step> path() const;
+
+ private:
+  std::vector<LessonInfo> lessons_;
+  std::vector<LabInfo> labs_;
+  std::vector<QuizInfo> quizzes_;
+};
+
+bool is_done(const Step& step, const Catalog& catalog, const engine::notebook::Progress& progress);
+bool lab_passed(const LabInfo& lab, const engine::notebook::Progress& progress);
+// The first step not done yet; nullopt once the course is finished.
+std::optional<Step> next_step(const Catalog& catalog, const engine::notebook::Progress& progress);
+// The first lab, in course order, that has not passed yet.
+const LabInfo* current_lab(const Catalog& catalog, const engine::notebook::Progress& progress);
+
+// "5" or "05" -> "05"; nullopt for anything but one or two digits.
+std::optional<std::string> two_digits(std::string_view text);
+
+}  // namespace front_door

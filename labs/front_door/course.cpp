@@ -1,0 +1,87 @@
+// The context of a subcommand, and the one next step the course suggests.
+
+#include "course.h"
+
+#include <ostream>
+#include <utility>
+
+#include "lab_files.h"
+
+namespace front_door {
+
+namespace fs = std::filesystem;
+using engine::notebook::Progress;
+
+Course::Course(Layout layout, std::istream& in, std::ostream& out, std::ostream& err, bool color)
+    : layout_(std::move(layout)), catalog_(layout_), in_(in), out_(out), err_(err), color_(color) {}
+
+Progress Course::progress() {
+  return engine::notebook::load_progress(engine::notebook::progress_path(), err_);
+}
+
+bool Course::update_progress(const std::function<void(Progress&)>& change) {
+  try {
+    engine::notebook::update_progress(engine::notebook::progress_path(), err_, change);
+    return true;
+  } catch (const std::exception& e) {
+    err_ << "course: your progress was not saved: " << e.what() << '\n';
+    return false;
+  }
+}
+
+std::string Course::shown(const fs::path& path) const {
+  const fs::path relative = path.lexically_relative(layout_.top);
+  const bool inside = !relative.empty() && *relative.begin() != "..";
+  return (inside ? relative : path).string();
+}
+
+std::string Course::command(std::string_view arguments) const {
+  std::string text = shown(layout_.build / "course");
+  if (!arguments.empty()) text += " " + std::string(arguments);
+  return text;
+}
+
+std::string Course::good(std::string_view text) const {
+  return color_ ? "\033[32m" + std::string(text) + "\033[0m" : std::string(text);
+}
+
+std::string Course::bad(std::string_view text) const {
+  return color_ ? "\033[31m" + std::string(text) + "\033[0m" : std::string(text);
+}
+
+void print_next_step(Course& course) {
+  const Catalog& catalog = course.catalog();
+  const std::optional<Step> next = next_step(catalog, course.progress());
+  std::ostream& out = course.out();
+  if (!next) {
+    out << "You have finished the course: every lesson verified, every lab passed, every quiz passed.\n";
+    return;
+  }
+  switch (next->kind) {
+    case StepKind::Lesson: {
+      const LessonInfo& lesson = *catalog.lesson(next->id);
+      out << "Next: lesson " << lesson.number << " · " << lesson.title << ". Read it and run it:\n"
+          << "  " << course.command("run " + lesson.number) << '\n';
+      return;
+    }
+    case StepKind::Lab: {
+      const LabInfo& lab = *catalog.lab(next->id);
+      const auto todos = open_todos(lab.learner_file());
+      out << "Next: lab " << lab.number << " · " << lab.title << ". Edit " << course.shown(lab.learner_file());
+      if (!todos.empty()) {
+        out << " (" << todos.size() << (todos.size() == 1 ? " TODO" : " TODOs") << " open, the first on line "
+            << todos.front().line << ")";
+      }
+      out << ", then\n  " << course.command("verify " + lab.number) << "    or, to verify on every save,  "
+          << course.command("watch") << '\n';
+      return;
+    }
+    case StepKind::Quiz:
+      break;
+  }
+  const QuizInfo& quiz = *catalog.quiz(next->id);
+  out << "Next: the quiz " << quiz.name << " · " << quiz.title << ":\n  "
+      << course.command("quiz take " + quiz.name) << '\n';
+}
+
+}  // namespace front_door

@@ -1,0 +1,51 @@
+// `course hint [NN]`: the next hint for lab NN, one more each time, from a nudge to nearly the
+// answer. How many the learner has seen is kept in the progress file.
+
+#include <algorithm>
+#include <ostream>
+
+#include "arguments.h"
+#include "course.h"
+#include "hints.h"
+
+namespace front_door {
+namespace {
+
+int hint(Course& course, const Arguments& args) {
+  const LabInfo* lab = lab_argument_or_current(course, "hint", args);
+  if (lab == nullptr) return kUsageError;
+  const std::vector<std::string> hints = read_hints(lab->hints_file());
+  if (hints.empty()) {
+    course.err() << "course hint: " << course.shown(lab->hints_file()) << " has no hints\n";
+    return kFailed;
+  }
+  const engine::notebook::Progress progress = course.progress();
+  const auto record = progress.labs.find(lab->name);
+  const int seen = record == progress.labs.end() ? 0 : record->second.hints_shown;
+  const int count = static_cast<int>(hints.size());
+  const int number = std::min(seen + 1, count);
+  course.out() << "Lab " << lab->number << " · " << lab->title << " · hint " << number << " of " << count
+               << " · " << hints[static_cast<std::size_t>(number - 1)] << '\n';
+  if (number < count) {
+    course.out() << "Still stuck after trying it? " << course.command("hint " + lab->number)
+                 << " gives the next one.\n";
+  } else {
+    course.out() << "That is the last hint.\n";
+  }
+  if (number > seen) {
+    course.update_progress([&](engine::notebook::Progress& p) {
+      int& shown = p.labs[lab->name].hints_shown;
+      shown = std::max(shown, number);
+    });
+  }
+  return 0;
+}
+
+const Registration hint_command({.name = "hint",
+                                 .usage = "hint [NN]",
+                                 .summary = "the next hint for lab NN, one more each time",
+                                 .order = 50,
+                                 .run = hint});
+
+}  // namespace
+}  // namespace front_door

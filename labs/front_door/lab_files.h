@@ -1,0 +1,25 @@
+#pragma once
+// The learner's file of a lab (labs/NN_topic/lab.cpp): the TODOs still in it, and putting it
+// back to the starter without losing what the learner wrote.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace front_door {
+
+struct TodoLine {
+  int line = 0;
+  std::string id;    // "5.1"
+  std::string what;
+};
+
+// The TODO("id", "what") lines of `file`, in order; empty when there are none or no file.
+std::vector<TodoLine> open_todos(const std::filesystem::path& file);
+
+// Moves `learner_file` aside as lab.kept-<date>-<time>.cpp beside it, then copies `starter` in
+// its place. Returns where the learner's file went (empty if there was none). Throws
+// std::filesystem::filesystem_error if a step fails; the learner's file is never deleted.
+std::filesystem::path reset_to_starter(const std::filesystem::path& learner_file, const std::filesystem::path& starter);
+
+}  // namespace front_door

@@ -1,0 +1,67 @@
+// `course reset NN [--yes]`: put the learner's lab NN back to its starter, after asking. Their
+// file is kept beside it, never deleted.
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <istream>
+#include <ostream>
+
+#include "arguments.h"
+#include "course.h"
+#include "lab_files.h"
+
+namespace front_door {
+namespace {
+
+bool agreed(std::istream& in) {
+  std::string answer;
+  if (!std::getline(in, answer)) return false;
+  std::transform(answer.begin(), answer.end(), answer.begin(), [](unsigned char c) { return std::tolower(c); });
+  return answer == "y" || answer == "yes";
+}
+
+int reset(Course& course, const Arguments& args) {
+  Arguments numbers;
+  bool yes = false;
+  for (const std::string& arg : args) {
+    if (arg == "--yes" || arg == "-y") {
+      yes = true;
+    } else if (arg.rfind("-", 0) == 0) {
+      return usage_error(course, "reset", "unknown option " + arg);
+    } else {
+      numbers.push_back(arg);
+    }
+  }
+  if (numbers.size() != 1) return usage_error(course, "reset", "name exactly one lab");
+  const LabInfo* lab = lab_argument(course, "reset", numbers.front());
+  if (lab == nullptr) return kUsageError;
+  const std::string file = course.shown(lab->learner_file());
+  if (!yes) {
+    course.out() << "Put " << file << " back to the starter? Your file will be kept beside it. [y/N] ";
+    course.out().flush();
+    if (!agreed(course.in())) {
+      course.out() << "\nNothing changed.\n";
+      return kFailed;
+    }
+  }
+  try {
+    const std::filesystem::path kept = reset_to_starter(lab->learner_file(), lab->starter_file());
+    course.out() << file << " is the starter again.";
+    if (!kept.empty()) course.out() << " Your version is kept as " << course.shown(kept) << ".";
+    course.out() << '\n';
+    return 0;
+  } catch (const std::filesystem::filesystem_error& e) {
+    course.err() << "course reset: " << e.what() << "\nYour file " << file << " was not changed.\n";
+    return kFailed;
+  }
+}
+
+const Registration reset_command({.name = "reset",
+                                  .usage = "reset NN [--yes]",
+                                  .summary = "put lab NN back to its starter, after asking; your file is kept aside",
+                                  .order = 60,
+                                  .run = reset});
+
+}  // namespace
+}  // namespace front_door

@@ -1,0 +1,67 @@
+// The subcommand table and the dispatch of `course args...`.
+
+#include "subcommand.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include "course.h"
+
+namespace front_door {
+namespace {
+
+std::vector<Subcommand>& table() {
+  static std::vector<Subcommand> all;
+  return all;
+}
+
+void print_help(std::ostream& out) {
+  out << "course: the front door of the course. Lessons, labs and quizzes, and where you are.\n\n";
+  std::size_t width = 0;
+  for (const Subcommand& s : subcommands()) width = std::max(width, s.usage.size());
+  for (const Subcommand& s : subcommands()) {
+    out << "  course " << s.usage << std::string(width - s.usage.size() + 2, ' ') << s.summary << '\n';
+  }
+  out << "\nNN is a number: a lesson's for run, a lab's for verify, hint and reset.\n";
+}
+
+}  // namespace
+
+Registration::Registration(const Subcommand& subcommand) { table().push_back(subcommand); }
+
+std::vector<Subcommand> subcommands() {
+  std::vector<Subcommand> all = table();
+  std::stable_sort(all.begin(), all.end(), [](const Subcommand& a, const Subcommand& b) { return a.order < b.order; });
+  return all;
+}
+
+const Subcommand* find_subcommand(std::string_view name) {
+  for (const Subcommand& s : table()) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+int usage_error(Course& course, std::string_view subcommand, const std::string& message) {
+  course.err() << "course " << subcommand << ": " << message << '\n';
+  if (const Subcommand* s = find_subcommand(subcommand)) course.err() << "usage: course " << s->usage << '\n';
+  return kUsageError;
+}
+
+int run_course(Course& course, const std::vector<std::string>& args) {
+  if (args.empty()) return find_subcommand("status")->run(course, {});
+  const std::string& name = args.front();
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_help(course.out());
+    return 0;
+  }
+  const Subcommand* subcommand = find_subcommand(name);
+  if (subcommand == nullptr) {
+    course.err() << "course: no subcommand '" << name << "'.\n";
+    print_help(course.err());
+    return kUsageError;
+  }
+  return subcommand->run(course, Arguments(args.begin() + 1, args.end()));
+}
+
+}  // namespace front_door

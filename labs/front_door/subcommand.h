@@ -1,0 +1,49 @@
+#pragma once
+// The course command's subcommands. Each lives in its own file and registers itself there:
+//
+//   namespace {
+//   int hint(Course& course, const Arguments& args) { ... }
+//   const Registration hint_command({.name = "hint", .usage = "hint [NN]",
+//                                    .summary = "the next hint for lab NN", .order = 50, .run = hint});
+//   }  // namespace
+//
+// so a new subcommand is one new file, plus its line in CMakeLists.txt. The files are compiled in
+// batches (a unity build), so the names in their anonymous namespaces must differ: hence
+// hint_command rather than a name every file would repeat.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace front_door {
+
+class Course;
+using Arguments = std::vector<std::string>;  // what follows the subcommand's name
+
+struct Subcommand {
+  std::string_view name;
+  std::string_view usage;    // "verify [NN]"
+  std::string_view summary;  // one line in `course --help`
+  int order = 0;             // place in `course --help`
+  int (*run)(Course& course, const Arguments& args) = nullptr;
+};
+
+struct Registration {
+  explicit Registration(const Subcommand& subcommand);
+};
+
+// Every registered subcommand, in help order.
+std::vector<Subcommand> subcommands();
+const Subcommand* find_subcommand(std::string_view name);
+
+// Exit statuses shared by the course's programs: 0 done, 1 a check failed, 2 a usage error.
+inline constexpr int kFailed = 1;
+inline constexpr int kUsageError = 2;
+
+// Reports a usage error on the course's error stream, with the subcommand's usage line.
+int usage_error(Course& course, std::string_view subcommand, const std::string& message);
+
+// `course args...`: the status when there are none, else --help or a subcommand.
+int run_course(Course& course, const std::vector<std::string>& args);
+
+}  // namespace front_door

@@ -1,0 +1,27 @@
+#pragma once
+// Verifying what the learner is working on: build it, run its checks, show the verdict, and
+// record a first pass in the progress file. `course verify` and `course watch` both do this.
+
+#include <filesystem>
+#include <string>
+
+#include "catalog.h"
+
+namespace front_door {
+
+class Course;
+
+// Builds `target`; if that fails, shows the compiler's messages about `file` and says so.
+bool build_or_explain(Course& course, const std::string& target, const std::filesystem::path& file);
+
+enum class Verdict { Passed, Failed, DoesNotCompile, Missing };
+
+// Builds and tests the learner's lab.cpp, or, for authors, one of the lab's other versions
+// (`variant`: "solution", "starter" or a decoy's name), which records nothing.
+Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& variant = "");
+
+// Builds lesson NN and runs its checks; when every cell prints its documented output, runs it
+// once more as a notebook, which records the lesson as verified.
+Verdict verify_lesson(Course& course, const LessonInfo& lesson);
+
+}  // namespace front_door

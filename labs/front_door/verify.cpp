@@ -1,0 +1,48 @@
+// `course verify [NN]`: build the learner's lab NN and run its tests; a first pass is recorded.
+// Authors add `--variant solution|starter|DECOY` to run the lab's other versions the same way.
+
+#include <filesystem>
+#include <ostream>
+
+#include "arguments.h"
+#include "course.h"
+#include "verification.h"
+
+namespace front_door {
+namespace {
+
+int verify(Course& course, const Arguments& args) {
+  Arguments numbers;
+  std::string variant;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--variant") {
+      if (i + 1 == args.size()) return usage_error(course, "verify", "--variant needs solution, starter or a decoy's name");
+      variant = args[++i];
+    } else if (args[i].rfind("--", 0) == 0) {
+      return usage_error(course, "verify", "unknown option " + args[i]);
+    } else {
+      numbers.push_back(args[i]);
+    }
+  }
+  const LabInfo* lab = lab_argument_or_current(course, "verify", numbers);
+  if (lab == nullptr) return kUsageError;
+  const bool known = variant.empty() || variant == "solution" || variant == "starter" ||
+                     std::filesystem::exists(lab->dir / "decoys" / (variant + ".md"));
+  if (!known) {
+    return usage_error(course, "verify", "lab " + lab->number + " has no version '" + variant +
+                                             "'; try solution, starter or a file name in " +
+                                             course.shown(lab->dir / "decoys") + " without .md");
+  }
+  const Verdict verdict = verify_lab(course, *lab, variant);
+  if (verdict == Verdict::Passed && variant.empty()) print_next_step(course);
+  return verdict == Verdict::Passed ? 0 : kFailed;
+}
+
+const Registration verify_command({.name = "verify",
+                                   .usage = "verify [NN]",
+                                   .summary = "build your lab NN and run its tests (default: the lab you are on)",
+                                   .order = 40,
+                                   .run = verify});
+
+}  // namespace
+}  // namespace front_door

@@ -1,0 +1,89 @@
+// `course watch`: verify the lab or lesson the learner is editing each time they save it, and
+// say what comes next once it passes. Starts by verifying the step the learner is on.
+
+#include <chrono>
+#include <ctime>
+#include <ostream>
+
+#include "course.h"
+#include "file_watch.h"
+#include "subcommand.h"
+#include "verification.h"
+
+namespace front_door {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Watched {
+  fs::path file;
+  Step step;
+};
+
+std::vector<Watched> watched_files(const Course& course) {
+  std::vector<Watched> watched;
+  for (const LabInfo& lab : course.catalog().labs()) watched.push_back({lab.learner_file(), {StepKind::Lab, lab.number}});
+  for (const LessonInfo& lesson : course.catalog().lessons()) {
+    watched.push_back({course.layout().top / "lessons" / (lesson.name + ".cpp"), {StepKind::Lesson, lesson.number}});
+  }
+  return watched;
+}
+
+Verdict verify_step(Course& course, const Step& step) {
+  if (step.kind == StepKind::Lab) return verify_lab(course, *course.catalog().lab(step.id));
+  return verify_lesson(course, *course.catalog().lesson(step.id));
+}
+
+void start_screen(Course& course) {
+  if (course.color()) course.out() << "\033[2J\033[H";  // a terminal: the last verdict replaces the one before
+  const std::time_t now = std::time(nullptr);
+  char clock[16];
+  std::strftime(clock, sizeof clock, "%H:%M:%S", std::localtime(&now));
+  course.out() << "[" << clock << "] ";
+}
+
+int watch(Course& course, const Arguments& args) {
+  if (!args.empty()) return usage_error(course, "watch", "takes no arguments");
+  const std::vector<Watched> watched = watched_files(course);
+  std::vector<fs::path> files;
+  for (const Watched& w : watched) files.push_back(w.file);
+  FileWatch watch(files);
+
+  auto footer = [&] {
+    course.out() << "\nWatching your labs (labs/*/lab.cpp) and the lessons (lessons/*.cpp): save one to verify "
+                    "it. Ctrl-C stops.\n";
+    course.out().flush();
+  };
+  const std::optional<Step> next = next_step(course.catalog(), course.progress());
+  start_screen(course);
+  if (next && next->kind != StepKind::Quiz) {
+    if (verify_step(course, *next) == Verdict::Passed) print_next_step(course);
+  } else {
+    print_next_step(course);
+  }
+  footer();
+  for (;;) {
+    for (const fs::path& file : watch.wait(std::chrono::milliseconds(-1))) {
+      for (const Watched& w : watched) {
+        if (w.file != file) continue;
+        start_screen(course);
+        const auto start = std::chrono::steady_clock::now();
+        const Verdict verdict = verify_step(course, w.step);
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        course.out() << "(verified " << course.shown(file) << " in " << static_cast<int>(took.count() * 1000)
+                     << " ms)\n";
+        if (verdict == Verdict::Passed) print_next_step(course);
+      }
+    }
+    footer();
+  }
+}
+
+const Registration watch_command({.name = "watch",
+                                  .usage = "watch",
+                                  .summary = "verify the lab or lesson you are editing each time you save it",
+                                  .order = 70,
+                                  .run = watch});
+
+}  // namespace
+}  // namespace front_door

@@ -1,0 +1,38 @@
+// Lesson-cell links for the labs' teaching messages, and number formatting for them.
+
+#include "harness/check.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace harness {
+namespace {
+
+std::vector<const LessonCell*>& mutable_cells() {
+  static std::vector<const LessonCell*> cells;
+  return cells;
+}
+
+}  // namespace
+
+LessonCell::LessonCell(const char* lesson, const char* cell) : lesson_(lesson), cell_(cell) {
+  mutable_cells().push_back(this);
+}
+
+std::string LessonCell::command() const {
+  return "build/lessons/lesson" + lesson_.substr(0, 2) + " --cell " + cell_;
+}
+
+std::ostream& operator<<(std::ostream& out, const LessonCell& cell) {
+  return out << cell.see();
+}
+
+const std::vector<const LessonCell*>& lesson_cells() { return mutable_cells(); }
+
+std::string fixed(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+}  // namespace harness

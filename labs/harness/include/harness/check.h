@@ -1,0 +1,44 @@
+#pragma once
+// What a lab's tests use besides doctest: links to the lesson cells that teach each point, and
+// numbers written the way the messages show them. A test names the misconception it caught and
+// ends its message with the command that re-runs the lesson cell about it.
+//
+//   const harness::LessonCell kWarmUp("05_timing_and_synchronization", "warm_up");
+//   CHECK_MESSAGE(cold < 1.5 * warm, "... " << kWarmUp);   // "... see: build/lessons/lesson05 --cell warm_up"
+//
+// doctest prints a `const char*` in a message as an address: stream std::string instead.
+//
+// Declare each link once, at namespace scope: the lab's proof run checks that every declared
+// link names a real code cell (--check-lesson-links).
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace harness {
+
+class LessonCell {
+ public:
+  LessonCell(const char* lesson, const char* cell);  // "05_timing_and_synchronization", "warm_up"
+  const std::string& lesson() const noexcept { return lesson_; }
+  const std::string& cell() const noexcept { return cell_; }
+  // "build/lessons/lesson05 --cell warm_up"
+  std::string command() const;
+  // "\nsee: build/lessons/lesson05 --cell warm_up", the last line of a teaching message.
+  std::string see() const { return "\nsee: " + command(); }
+
+ private:
+  std::string lesson_;
+  std::string cell_;
+};
+
+// Streams see(), for doctest's messages: CHECK_MESSAGE(ok, "..." << kWarmUp).
+std::ostream& operator<<(std::ostream& out, const LessonCell& cell);
+
+// Every link the tests declared, in declaration order.
+const std::vector<const LessonCell*>& lesson_cells();
+
+// 3.14159 -> "3.14" with `digits` decimals: measured numbers as the messages print them.
+std::string fixed(double value, int digits = 2);
+
+}  // namespace harness

@@ -1,0 +1,15 @@
+#pragma once
+// Internal: what the lab runner's main() and its reporter share.
+
+#include <string>
+
+namespace harness {
+
+// `file` relative to the course's top folder when it lies inside it: "labs/05_timing/lab.cpp".
+std::string course_path(const char* file);
+
+// How many tests the run executed; 0 means the filter matched none.
+void record_checks_run(int count);
+int checks_run();
+
+}  // namespace harness

@@ -1,0 +1,88 @@
+// main() of every lab program: the lab's tests, run against one version of the learner's file
+// (theirs, the starter, the reference solution or a decoy), reported by the "lab" reporter.
+//   labNN                              run every test
+//   labNN --test-case=NAME             doctest's filters work as usual (the proofs use them)
+//   labNN --check-lesson-links=DIR     first check that each lesson cell the tests cite exists
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "engine/errors.h"
+#include "engine/notebook/lesson_source.h"
+#include "harness/check.h"
+#include "open_todo.h"
+#include "report.h"
+
+namespace harness {
+namespace {
+
+int g_checks_run = 0;
+
+// Every cited cell must be a code cell of its lesson; returns how many are not.
+int broken_lesson_links(const std::string& lessons_dir) {
+  int broken = 0;
+  for (const LessonCell* link : lesson_cells()) {
+    const std::string path = lessons_dir + "/" + link->lesson() + ".cpp";
+    try {
+      const engine::notebook::LessonSource lesson = engine::notebook::load_lesson(path);
+      const engine::notebook::Cell* cell = lesson.find(link->cell());
+      if (cell != nullptr && cell->is_code()) continue;
+      std::cerr << path << ": no code cell named '" << link->cell() << "', which the tests cite\n";
+    } catch (const std::exception& e) {
+      std::cerr << e.what() << '\n';
+    }
+    ++broken;
+  }
+  return broken;
+}
+
+}  // namespace
+
+std::string course_path(const char* file) {
+  const std::string top = TUTOR_SOURCE_DIR "/";
+  const std::string path = file;
+  return path.rfind(top, 0) == 0 ? path.substr(top.size()) : path;
+}
+
+void record_checks_run(int count) { g_checks_run = count; }
+int checks_run() { return g_checks_run; }
+
+}  // namespace harness
+
+// A TODO reached names itself and where it is; an engine error reads as Python prints it.
+DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const harness::TodoReached& reached) {
+  const harness::OpenTodo& todo = reached.todo();
+  const std::string text = "stopped at TODO " + todo.id + " (" + harness::course_path(todo.file.c_str()) + ":" +
+                           std::to_string(todo.line) + "): " + todo.what;
+  return doctest::String(text.c_str());
+}
+DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const engine::Error& error) {
+  return doctest::String(engine::python_message(error).c_str());
+}
+
+int main(int argc, char** argv) {
+  const char* links_option = "--check-lesson-links=";
+  std::vector<char*> doctest_args;
+  std::string lessons_dir;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], links_option, std::strlen(links_option)) == 0) {
+      lessons_dir = argv[i] + std::strlen(links_option);
+    } else {
+      doctest_args.push_back(argv[i]);
+    }
+  }
+  if (!lessons_dir.empty() && harness::broken_lesson_links(lessons_dir) > 0) return 1;
+
+  doctest::Context context;
+  context.setOption("reporters", "lab");
+  context.setOption("order-by", "file");  // tests run in the order the lab presents them
+  context.setOption("no-breaks", true);
+  context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
+  const int status = context.run();
+  if (context.shouldExit()) return status;
+  return harness::checks_run() == 0 ? 3 : status;
+}
