@@ -34,8 +34,9 @@ namespace F = engine::nn::functional;
 // The ticket classifier grown wide: `width` features in, two hidden layers of `width`, three
 // classes out.
 torch::nn::Sequential make_classifier(std::int64_t width) {
-  return torch::nn::Sequential{torch::nn::Linear(width, width), torch::nn::ReLU(), torch::nn::Linear(width, width),
-                               torch::nn::ReLU(), torch::nn::Linear(width, 3)};
+  return torch::nn::Sequential{torch::nn::Linear(width, width), torch::nn::ReLU(),
+                               torch::nn::Linear(width, width), torch::nn::ReLU(),
+                               torch::nn::Linear(width, 3)};
 }
 
 struct Workload {
@@ -45,10 +46,10 @@ struct Workload {
 
 // One steady training step, averaged over ten.
 struct Timing {
-  double step_ms = 0;      // wall time
-  double gpu_busy_ms = 0;  // the GPU running kernels and copies
-  double encode_ms = 0;    // the host encoding mps operations
-  double kernels = 0;      // kernels the GPU ran
+  double step_ms = 0;             // wall time
+  double gpu_busy_ms = 0;         // the GPU running kernels and copies
+  double encode_ms = 0;           // the host encoding mps operations
+  double kernels = 0;             // kernels the GPU ran
   std::int64_t driver_bytes = 0;  // Metal memory the process holds after the steps
 };
 
@@ -61,7 +62,7 @@ Timing time_steps(const Workload& w, torch::Device device) {
   model->to(device);
   torch::optim::AdamW optimizer(model->parameters());
   const auto batch = torch::randn({w.batch, w.width}, device);
-  const auto labels = torch::zeros({w.batch}, torch::TensorOptions().dtype(torch::kInt64).device(device));
+  const auto labels = torch::zeros({w.batch}, torch::TensorOptions(device).dtype(torch::kInt64));
   auto step = [&] {
     torch::time::sleep(w.prepare_ms / 1e3);
     optimizer.zero_grad();
@@ -70,7 +71,7 @@ Timing time_steps(const Workload& w, torch::Device device) {
   };
   step();
   if (device.is_mps()) torch::mps::synchronize();
-  torch::sim::TimelineRecording timeline;  // the emulator's profiler view (lesson 8 reads it in depth)
+  torch::sim::TimelineRecording timeline;  // the emulator's profiler view (lesson 8 reads it)
   const double start = torch::time::perf_counter();
   for (int i = 0; i < 10; ++i) step();
   if (device.is_mps()) torch::mps::synchronize();
@@ -163,7 +164,8 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
     for (const std::int64_t batch : {16, 256, 4096}) {
       const double cpu = time_steps({batch, width}, torch::Device("cpu")).step_ms;
       const double mps = time_steps({batch, width}, torch::Device("mps")).step_ms;
-      print(fmt::format("{:>6} {:>6} {:>9.2f} {:>9.2f} {:>7.2f}x", batch, width, cpu, mps, cpu / mps));
+      print(fmt::format("{:>6} {:>6} {:>9.2f} {:>9.2f} {:>7.2f}x", batch, width, cpu, mps,
+                        cpu / mps));
     }
   }
 }
@@ -215,7 +217,8 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 
 // %% every_machine_one_step
 TUTOR_CELL("the speedup of one small and one large step on six Macs") {
-  const char* machines[] = {"m1-8gb", "m1-pro-16gb", "m2-max-32gb", "m3-16gb", "m3-max-64gb", "m4-max-128gb"};
+  const char* machines[] = {"m1-8gb",  "m1-pro-16gb", "m2-max-32gb",
+                            "m3-16gb", "m3-max-64gb", "m4-max-128gb"};
   print("machine           small: cpu    mps  cpu/mps   large: cpu     mps  cpu/mps");
   for (const char* name : machines) {
     torch::sim::use_machine(name);
@@ -224,8 +227,9 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
     const double small_mps = time_steps(small, torch::Device("mps")).step_ms;
     const double large_cpu = time_steps(large, torch::Device("cpu")).step_ms;
     const double large_mps = time_steps(large, torch::Device("mps")).step_ms;
-    print(fmt::format("{:<14} {:>8.2f} {:>6.2f} {:>7.2f}x {:>11.1f} {:>7.1f} {:>7.2f}x", name, small_cpu, small_mps,
-                      small_cpu / small_mps, large_cpu, large_mps, large_cpu / large_mps));
+    print(fmt::format("{:<14} {:>8.2f} {:>6.2f} {:>7.2f}x {:>11.1f} {:>7.1f} {:>7.2f}x", name,
+                      small_cpu, small_mps, small_cpu / small_mps, large_cpu, large_mps,
+                      large_cpu / large_mps));
   }
 }
 // %% [output]
@@ -271,9 +275,11 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
   for (const Workload& w : {Workload{32, 256}, Workload{2048, 2048}}) {
     const Timing t = time_steps(w, torch::Device("mps"));
     print(fmt::format("batch {}, width {}: step {:.2f} ms", w.batch, w.width, t.step_ms));
-    print(fmt::format("  host encoding {:.2f} ms; GPU busy {:.2f} ms ({}): {:.0f} kernels of {:.1f} µs on average",
-                      t.encode_ms, t.gpu_busy_ms, py::percent(t.gpu_busy_ms / t.step_ms), t.kernels,
-                      t.gpu_busy_ms * 1e3 / t.kernels));
+    print(
+        fmt::format("  host encoding {:.2f} ms; GPU busy {:.2f} ms ({}): {:.0f} kernels of {:.1f} "
+                    "µs on average",
+                    t.encode_ms, t.gpu_busy_ms, py::percent(t.gpu_busy_ms / t.step_ms), t.kernels,
+                    t.gpu_busy_ms * 1e3 / t.kernels));
   }
 }
 // %% [output]
@@ -338,18 +344,20 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
 // %%
 // The runbook's thresholds. They are one team's quotable numbers, not laws: replace them with
 // your own once you have measured your own runs.
-constexpr double kMinimumSpeedup = 1.22;     // mps must beat the cpu by 22 %, whole step against whole step
-constexpr double kStarvedGpuShare = 0.18;    // a GPU busy less than this share of the step is waiting
-constexpr double kMemoryGrowthLimit = 0.26;  // over ten epochs, with empty_cache() at every boundary
+constexpr double kMinimumSpeedup =
+    1.22;  // mps must beat the cpu by 22 %, whole step against whole step
+constexpr double kStarvedGpuShare = 0.18;  // a GPU busy less than this share of the step is waiting
+constexpr double kMemoryGrowthLimit =
+    0.26;  // over ten epochs, with empty_cache() at every boundary
 
 // What one workload's trial runs measured, and what the project demands.
 struct Evidence {
-  double cpu_step_ms = 0, mps_step_ms = 0;  // steady steps, timed between synchronizations
-  double gpu_busy_share = 0;                // of the mps step's wall time
-  double memory_growth = 0;                 // driver memory, epoch 10 over epoch 1, minus 1
-  bool hot_op_falls_back = false;           // an op of the step runs through the cpu fallback
-  bool needs_bitwise_cuda_match = false;    // results must equal a CUDA run's, bit for bit
-  bool mostly_llm_inference = false;        // the main job serves a language model
+  double cpu_step_ms = 0, mps_step_ms = 0;    // steady steps, timed between synchronizations
+  double gpu_busy_share = 0;                  // of the mps step's wall time
+  double memory_growth = 0;                   // driver memory, epoch 10 over epoch 1, minus 1
+  bool hot_op_falls_back = false;             // an op of the step runs through the cpu fallback
+  bool needs_bitwise_cuda_match = false;      // results must equal a CUDA run's, bit for bit
+  bool mostly_llm_inference = false;          // the main job serves a language model
   bool long_jobs_on_a_shared_laptop = false;  // hours of training beside calls and browsers
 };
 
@@ -361,20 +369,33 @@ struct Lane {
 // The first rule that applies decides.
 Lane choose_lane(const Evidence& e) {
   const double speedup = e.cpu_step_ms / e.mps_step_ms;
-  if (e.needs_bitwise_cuda_match) return {"remote", "bitwise parity needs the CUDA machine itself; keep mps for preprocessing"};
+  const std::string busy = py::percent(e.gpu_busy_share);
+  if (e.needs_bitwise_cuda_match) {
+    return {"remote", "bitwise parity needs the CUDA machine itself; keep mps for preprocessing"};
+  }
   if (e.memory_growth > kMemoryGrowthLimit) {
-    return {"remote", fmt::format("memory grew {} over ten epochs: find the retained tensors, then plan a dedicated host",
+    return {"remote", fmt::format("memory grew {} over ten epochs: find the retained tensors, "
+                                  "then plan a dedicated host",
                                   py::percent(e.memory_growth))};
   }
   if (speedup < kMinimumSpeedup && e.gpu_busy_share < kStarvedGpuShare) {
-    return {"cpu", fmt::format("mps is only {:.2f}x the cpu and the GPU idles ({} busy): fix the data plane and the "
-                               "batch before widening the model", speedup, py::percent(e.gpu_busy_share))};
+    return {"cpu", fmt::format("mps is only {:.2f}x the cpu and the GPU idles ({} busy): fix the "
+                               "data plane and the batch before widening the model",
+                               speedup, busy)};
   }
-  if (speedup < kMinimumSpeedup) return {"cpu", fmt::format("mps is only {:.2f}x the cpu: the work is too small for the GPU", speedup)};
-  if (e.hot_op_falls_back) return {"MLX", "a hot op falls back to the cpu: name it; if it stays unfixed, move the model to MLX or a remote host"};
+  if (speedup < kMinimumSpeedup) {
+    return {"cpu", fmt::format("mps is only {:.2f}x the cpu: the work is too small for the GPU",
+                               speedup)};
+  }
+  if (e.hot_op_falls_back) {
+    return {"MLX", "a hot op falls back to the cpu: name it; if it stays unfixed, move the model "
+                   "to MLX or a remote host"};
+  }
   if (e.mostly_llm_inference) return {"MLX", "language-model inference is what MLX is built for"};
-  if (e.long_jobs_on_a_shared_laptop) return {"remote", "long queues compete with the laptop's other work for unified memory"};
-  return {"mps", fmt::format("mps is {:.2f}x the cpu with the GPU {} busy", speedup, py::percent(e.gpu_busy_share))};
+  if (e.long_jobs_on_a_shared_laptop) {
+    return {"remote", "long queues compete with the laptop's other work for unified memory"};
+  }
+  return {"mps", fmt::format("mps is {:.2f}x the cpu with the GPU {} busy", speedup, busy)};
 }
 // %% [python]
 // MINIMUM_SPEEDUP = 1.22       # mps must beat the cpu by 22 %, whole step against whole step
@@ -426,11 +447,15 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
     print("no mps device here: stay on the cpu; the runbook compares the two devices");
     return;
   }
-  for (const Workload& w : {Workload{32, 256}, Workload{2048, 2048}, Workload{256, 1024, 20}, Workload{256, 1024}}) {
-    const Timing cpu = time_steps(w, torch::Device("cpu")), mps = time_steps(w, torch::Device("mps"));
-    const Lane lane = choose_lane({.cpu_step_ms = cpu.step_ms, .mps_step_ms = mps.step_ms,
+  for (const Workload& w :
+       {Workload{32, 256}, Workload{2048, 2048}, Workload{256, 1024, 20}, Workload{256, 1024}}) {
+    const Timing cpu = time_steps(w, torch::Device("cpu")),
+                 mps = time_steps(w, torch::Device("mps"));
+    const Lane lane = choose_lane({.cpu_step_ms = cpu.step_ms,
+                                   .mps_step_ms = mps.step_ms,
                                    .gpu_busy_share = mps.gpu_busy_ms / mps.step_ms});
-    print(fmt::format("batch {}, width {}, {:.0f} ms of host work: {}", w.batch, w.width, w.prepare_ms, lane.where));
+    print(fmt::format("batch {}, width {}, {:.0f} ms of host work: {}", w.batch, w.width,
+                      w.prepare_ms, lane.where));
     print("  " + lane.why);
   }
 }
@@ -488,9 +513,10 @@ TUTOR_CELL("what the runbook says beyond speed: trust, memory, fallbacks and the
   serving.mostly_llm_inference = true;
   overnight.long_jobs_on_a_shared_laptop = true;
   audited.needs_bitwise_cuda_match = true;
-  for (const auto& [name, e] : {std::pair{"fast and healthy", fast}, std::pair{"leaking", leaking},
-                                std::pair{"falls back", falling_back}, std::pair{"serves an LLM", serving},
-                                std::pair{"runs overnight", overnight}, std::pair{"must match CUDA", audited}}) {
+  for (const auto& [name, e] :
+       {std::pair{"fast and healthy", fast}, std::pair{"leaking", leaking},
+        std::pair{"falls back", falling_back}, std::pair{"serves an LLM", serving},
+        std::pair{"runs overnight", overnight}, std::pair{"must match CUDA", audited}}) {
     const Lane lane = choose_lane(e);
     print(fmt::format("{:<16} -> {:<6} {}", name, lane.where, lane.why));
   }
@@ -578,7 +604,8 @@ TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and 
     try {
       const Timing t = time_steps({batch, 2048}, torch::Device("mps"));
       sweep.push_back({batch, static_cast<double>(batch) / t.step_ms * 1e3, t.driver_bytes});
-      print(fmt::format("batch {:>7}: {:>9.0f} examples/s, {:>6.2f} GiB held", batch, sweep.back().examples_per_second,
+      print(fmt::format("batch {:>7}: {:>9.0f} examples/s, {:>6.2f} GiB held", batch,
+                        sweep.back().examples_per_second,
                         static_cast<double>(t.driver_bytes) / (1 << 30)));
     } catch (const torch::Error& error) {
       print(fmt::format("batch {:>7}: out of memory", batch));
@@ -661,7 +688,8 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
     for (std::int64_t first = 0; first < 1000; first += 64) {  // 15 batches of 64, then one of 40
       const std::int64_t batch = std::min<std::int64_t>(64, 1000 - first);
       const auto x = torch::randn({batch, 768}, device);
-      const auto y = torch::zeros({batch}, torch::TensorOptions().dtype(torch::kInt64).device(device));
+      const auto y =
+          torch::zeros({batch}, torch::TensorOptions().dtype(torch::kInt64).device(device));
       optimizer.zero_grad();
       F::cross_entropy(model(x), y).backward();
       optimizer.step();
@@ -737,7 +765,8 @@ TUTOR_CELL("the same layer on cpu and mps agrees to the last few bits, not bit f
   const auto on_mps = layer(vectors.to(torch::Device("mps"))).cpu();
   const std::vector<float> a = on_cpu.to_vector<float>(), b = on_mps.to_vector<float>();
   double largest = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) largest = std::max<double>(largest, std::abs(a[i] - b[i]));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    largest = std::max<double>(largest, std::abs(a[i] - b[i]));
   print("equal:", torch::equal(on_cpu, on_mps));
   print(fmt::format("largest difference: {:.1e}", largest));
   print("allclose, default tolerances:", torch::allclose(on_mps, on_cpu));
@@ -783,7 +812,8 @@ TUTOR_CELL("allclose passes when |a - b| <= atol + rtol x |b|") {
        {std::pair{"off by 1e-6 relative", torch::tensor({1.000001, 1000.001, 0.0})},
         std::pair{"off by 1e-4 relative", torch::tensor({1.0001, 1000.1, 0.0})},
         std::pair{"1e-7 where 0 is expected", torch::tensor({1.0, 1000.0, 1e-7})}}) {
-    print(fmt::format("{:<26} default: {:<5}  atol=1e-6: {}", label, py::str(torch::allclose(candidate, reference)),
+    print(fmt::format("{:<26} default: {:<5}  atol=1e-6: {}", label,
+                      py::str(torch::allclose(candidate, reference)),
                       py::str(torch::allclose(candidate, reference, 1e-5, 1e-6))));
   }
 }
@@ -836,7 +866,8 @@ TUTOR_CELL("a hundred SGD steps on cpu and mps: the losses drift apart in the la
   }
   for (const int step : {1, 10, 100}) {
     const float c = losses[0][step - 1], m = losses[1][step - 1];
-    print(fmt::format("step {:>3}: cpu {:.9f}  mps {:.9f}  relative difference {:.1e}", step, c, m, std::abs(c - m) / c));
+    print(fmt::format("step {:>3}: cpu {:.9f}  mps {:.9f}  relative difference {:.1e}", step, c, m,
+                      std::abs(c - m) / c));
   }
   print("weights allclose after 100 steps:", torch::allclose(weights[1], weights[0]));
 }
@@ -896,17 +927,22 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
   const Workload w{2048, 2048};
   const Timing cpu = time_steps(w, torch::Device("cpu")), mps = time_steps(w, torch::Device("mps"));
   print("machine:          ", torch::sim::machine().summary);
-  print("python:           ", torch::platform::machine(), "on macOS", torch::platform::mac_release());
-  print("torch:            ", torch::kEmulatedPyTorchVersion, "commit", torch::kEmulatedPyTorchCommit.substr(0, 12));
-  print("mps:              ", "built", torch::backends::mps::is_built(), "available", torch::mps::is_available());
+  print("python:           ", torch::platform::machine(), "on macOS",
+        torch::platform::mac_release());
+  print("torch:            ", torch::kEmulatedPyTorchVersion, "commit",
+        torch::kEmulatedPyTorchCommit.substr(0, 12));
+  print("mps:              ", "built", torch::backends::mps::is_built(), "available",
+        torch::mps::is_available());
   print("workload:         ", fmt::format("batch {}, width {}, float32, AdamW", w.batch, w.width));
   print("window:           ", "steady: 10 steps after 1 warm-up, synchronized");
-  print("step:             ", fmt::format("cpu {:.2f} ms, mps {:.2f} ms ({:.2f}x)", cpu.step_ms, mps.step_ms,
-                                          cpu.step_ms / mps.step_ms));
+  print("step:             ", fmt::format("cpu {:.2f} ms, mps {:.2f} ms ({:.2f}x)", cpu.step_ms,
+                                          mps.step_ms, cpu.step_ms / mps.step_ms));
   print("GPU busy:         ", py::percent(mps.gpu_busy_ms / mps.step_ms));
-  print("memory held:      ", fmt::format("{:.2f} GiB", static_cast<double>(mps.driver_bytes) / (1 << 30)));
+  print("memory held:      ",
+        fmt::format("{:.2f} GiB", static_cast<double>(mps.driver_bytes) / (1 << 30)));
   print("fallback variable:", torch::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK").value_or("unset"));
-  print("by hand:           dataset checksum, commit of the code, apps left open, power adapter, Low Power Mode");
+  print("by hand:          ",
+        "dataset checksum, commit of the code, apps left open, power adapter, Low Power Mode");
 }
 // %% [output]
 // machine:           MacBook Pro, Apple M3 Max (40-core GPU), 64 GB, macOS 15.6.1 (the nanoGPT machine)
