@@ -36,12 +36,13 @@ function(tutor_add_lesson name)
     VERBATIM)
 
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
-  file(WRITE "${include_file}"
+  string(CONCAT include_text
     "if(EXISTS \"${tests_file}\")\n"
     "  include(\"${tests_file}\")\n"
     "else()\n"
     "  add_test(${prefix}/NOT_BUILT ${prefix}/NOT_BUILT)\n"
     "endif()\n")
+  file(CONFIGURE OUTPUT "${include_file}" CONTENT "${include_text}" @ONLY)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 
   set_property(GLOBAL APPEND PROPERTY TUTOR_LESSON_TARGETS ${target})
@@ -54,8 +55,10 @@ endfunction()
 
 # One precompiled header shared by every lesson: doctest's test macros, fmt and the engine's
 # API. Lessons reuse it, so they must compile with exactly its flags (hence the same links).
+# file(CONFIGURE) writes the source only when its text changes, so a reconfigure rebuilds nothing.
 function(tutor_add_lesson_pch)
-  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp" "// owns the lessons' precompiled header\n")
+  file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp" @ONLY
+    CONTENT "// owns the lessons' precompiled header\n")
   add_library(tutor_lesson_pch OBJECT "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp")
   target_link_libraries(tutor_lesson_pch PRIVATE
     tutor::notebook tutor::lesson_runtime tutor_warnings tutor_learner_codegen)

@@ -17,7 +17,12 @@
 // what you read here carries over to LibTorch, and almost word for word to Python. The emulator
 // also simulates the computer. By default that is the 64 GB M3 Max MacBook Pro whose nanoGPT
 // timings appear later in the course; `--list-machines` shows the others and `--machine NAME`
-// picks one. Every code cell starts in a fresh simulated process on that machine.
+// picks one. Every code cell starts in a fresh simulated process on that machine. Where the
+// prose discusses what other machines print, their documented outputs follow the cell's own,
+// each under a `└▷ documented for ...` line; `--compare` shows them under every cell.
+//
+// Terms the course uses before it explains them (heap, roofline, AdamW, ...) are in the
+// glossary: `lesson01 --glossary`, from any lesson.
 
 // %%
 #include <engine/notebook/lesson.h>
@@ -84,7 +89,7 @@ TUTOR_CELL("a device is a type plus an optional index, and naming one needs no G
 //    PyTorch gives the new tensor its own GPU buffer, so the move is a real copy, just not one
 //    across a bus. Never assume that a device move is free.
 
-// %% to_returns_a_new_tensor
+// %% to_returns_a_new_tensor compare="linux-x86_64"
 TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu") {
   const torch::Device device = torch::mps::is_available() ? torch::kMPS : torch::kCPU;
   const auto on_cpu = torch::arange(4, torch::kFloat32);
@@ -111,14 +116,16 @@ TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu")
 // print("same tensor:", moved is on_cpu)
 
 // %% [markdown]
-// Without MPS the cell falls back to `cpu`, and `.to()` onto the device a tensor is already on
-// returns that very tensor instead of a copy, exactly as PyTorch does.
+// Without MPS the cell falls back to `cpu`: in the output documented for `linux-x86_64`, under
+// this machine's, `.to()` onto the device a tensor is already on returns that very tensor
+// instead of a copy, exactly as PyTorch does.
 //
 // Each simulated computer records its memory and how much of it other programs already hold.
 // On Apple silicon the system memory *is* the GPU's memory; on the Intel Mac the GPU has its
-// own 4 GB of video memory on top, and the Linux box has no GPU at all:
+// own 4 GB of video memory on top, and the Linux box has no GPU at all. Both machines'
+// documented outputs follow this one's:
 
-// %% shared_memory_pool
+// %% shared_memory_pool compare="intel-mac-macos12.0,linux-x86_64"
 TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
   const torch::MachineProfile& computer = torch::sim::machine();
   print("machine:", computer.summary);
@@ -227,7 +234,7 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 // install x86_64 builds of PyTorch: the official ones stopped at 2.2, and builds without MPS
 // are common. So ask the interpreter what it runs as: `platform.machine()` must say `arm64`.
 
-// %% requirements_check
+// %% requirements_check compare="rosetta-x86_64"
 TUTOR_CELL("the requirements check reads the interpreter's architecture and the macOS version") {
   const bool on_macos = torch::platform::system() == "Darwin";
   const bool native_arm64 = torch::platform::machine() == "arm64";
@@ -297,8 +304,9 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 // print("meets Apple's requirements:", on_macos and platform.machine() == "arm64" and new_enough)
 
 // %% [markdown]
-// Try it: `lesson01 --machine rosetta-x86_64 --cell requirements_check`. The hardware is an
+// Look at the output documented for `rosetta-x86_64` under this machine's: the hardware is an
 // Apple-silicon Mac, yet the check fails, because the interpreter is not native.
+// (`lesson01 --machine rosetta-x86_64 --cell requirements_check` runs it there.)
 //
 // ## What to remember
 //

@@ -15,6 +15,8 @@
 // 1. not built: the wrong PyTorch for a Mac GPU (a Linux or CPU-only build);
 // 2. built but unavailable: the backend is there, this machine or process cannot use it;
 // 3. available: model and tensors can go to `mps`.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson02 --glossary`.
 
 // %%
 #include <engine/notebook/lesson.h>
@@ -33,7 +35,7 @@ namespace py = engine::py;  // py::tuple, py::str: values shown the way Python p
 // hour into training. (In Python, scripts that must also run on PyTorch older than 1.12 first
 // test `hasattr(torch.backends, "mps")`; LibTorch has no such gap to guard.)
 
-// %% sanity_check
+// %% sanity_check compare="linux-x86_64,intel-mac-macos12.0"
 TUTOR_CELL("the sanity check selects mps only when the backend is built and available") {
   const bool mps_built = torch::backends::mps::is_built();
   const bool mps_available = torch::backends::mps::is_available();
@@ -82,17 +84,17 @@ TUTOR_CELL("the sanity check selects mps only when the backend is built and avai
 // assert y.device == model.weight.device  # the output lands where the model is
 
 // %% [markdown]
-// Run the same program on the other machines to see the three states:
-// `lesson02 --machine linux-x86_64` prints what real PyTorch prints on Linux, where the wheels
-// are built without MPS, and `lesson02 --machine intel-mac-macos12.0` shows a build that has
-// the backend on a Mac whose macOS is older than PyTorch 2.9 accepts.
+// The outputs documented for the other machines, under this one's, show the other two states:
+// `linux-x86_64` prints what real PyTorch prints on Linux, where the wheels are built without
+// MPS, and `intel-mac-macos12.0` shows a build that has the backend on a Mac whose macOS is
+// older than PyTorch 2.9 accepts. `lesson02 --machine NAME` runs the whole lesson on one of them.
 //
 // ## Placing a tensor on `mps` anyway
 //
 // Skipping the check does not make the GPU appear. Each state that lacks MPS fails in its own
 // words, and the words tell you which state you are in:
 
-// %% placing_on_mps_anyway
+// %% placing_on_mps_anyway compare="linux-x86_64,intel-mac-macos12.0"
 TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine's state") {
   try {
     const auto x = torch::zeros({2}, torch::Device("mps"));
@@ -115,8 +117,9 @@ TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine
 //     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
-// Both texts are PyTorch's own. The not-linked text belongs to builds without MPS; the
-// "supported on MacOS" text is printed for *any* built-but-unavailable case, whatever the
+// This machine places the tensor; the two error texts documented under it, for the machines
+// without a usable MPS, are PyTorch's own. The not-linked text belongs to builds without MPS;
+// the "supported on MacOS" text is printed for *any* built-but-unavailable case, whatever the
 // cause, and it has lagged behind the rules it states. PyTorch 2.5.1 still said 12.3+ when 2.5
 // needed 13.0; 2.6 to 2.9 print it as above, missing space included. 2.9 then began to require
 // macOS 14 without touching the message, so a Mac on macOS 13 is told it needs a version it

@@ -24,6 +24,8 @@
 // | optimizer step | mps: parameters, optimizer state | GPU kernels | no | a model that slipped back to cpu |
 //
 // Lesson 5 measures the waiting, and lesson 6 the memory. Here we get the placement right.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson03 --glossary`.
 
 // %%
 #include <cmath>
@@ -246,7 +248,7 @@ TUTOR_CELL("a guard catches a batch that is not on the model's device") {
 // Without a guard, PyTorch itself refuses, and its message names the argument that is on the
 // wrong device. Forgetting to move the batch is the classic case:
 
-// %% batch_left_on_cpu
+// %% batch_left_on_cpu compare="linux-x86_64"
 TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") {
   torch::nn::Linear model(768, 3);
   model->to(best_device());
@@ -273,10 +275,10 @@ TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") 
 //     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
-// Look at the other machines' output: on a computer without MPS the same bug runs without
-// complaint, because `best_device()` chose `cpu` and everything is there anyway. A placement
-// bug can pass every test on a Linux CI box and fail on the first Mac. The mirror image,
-// moving the batch and forgetting the model, names the weight instead:
+// Look at the output documented for `linux-x86_64`, under this machine's: on a computer without
+// MPS the same bug runs without complaint, because `best_device()` chose `cpu` and everything
+// is there anyway. A placement bug can pass every test on a Linux CI box and fail on the first
+// Mac. The mirror image, moving the batch and forgetting the model, names the weight instead:
 
 // %% model_left_on_cpu
 TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weight") {

@@ -32,6 +32,8 @@
 // Real runs vary by a few percent from step to step; these do not. Run any lesson with
 // `--trace timeline.json` and open the file in [Perfetto](https://ui.perfetto.dev) to see both
 // timelines, every kernel and every wait.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson05 --glossary`.
 
 // %%
 #include <cstdint>
@@ -324,7 +326,7 @@ struct WarmEncoder {
 // Time one forward pass twice, after a warm-up pass. The naive timer reads the clock right
 // after the call returns. The honest one synchronizes before starting and before stopping.
 
-// %% naive_vs_synchronized
+// %% naive_vs_synchronized compare="m1-8gb"
 TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: every cpu op finishes before it returns, so both timers agree");
@@ -376,12 +378,12 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
 //     print("synchronized timer:", ms(synchronized))
 
 // %% [markdown]
-// Both numbers are true, and they answer different questions. 0.9 ms is how long the host
-// needs to queue the pass; 44.3 ms is how long the GPU needs to run it. Believe the first and
-// you might go hunting for a slow data loader; the second says the model's arithmetic
-// dominates, and that a shorter sequence, a smaller model or fewer layers is where time can
-// be won. On the M1 (`--machine m1-8gb`) the host's share barely moves (1.1 ms) while the
-// GPU's grows to 240 ms: the naive timer cannot tell the two machines apart.
+// Both numbers are true, and they answer different questions. 0.9 ms is how long the host needs
+// to queue the pass; 44.3 ms is how long the GPU needs to run it. Believe the first and you
+// might go hunting for a slow data loader; the second says the model's arithmetic dominates,
+// and that a shorter sequence, a smaller model or fewer layers is where time can be won. On the
+// M1 (its documented output is under this one's) the host's share barely moves (1.1 ms) while
+// the GPU's grows to 240 ms: the naive timer cannot tell the two machines apart.
 //
 // ## Events: timing on the device's own clock
 //
@@ -490,7 +492,7 @@ double seconds_per_step(int steps, int log_every) {
 //     torch.mps.synchronize()
 //     return (time.perf_counter() - start) / steps
 
-// %% hidden_sync_point
+// %% hidden_sync_point compare="m1-8gb"
 TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: on the cpu nothing runs in the background, so nothing overlaps");
@@ -525,10 +527,10 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 
 // %% [markdown]
 // The cost is the cpu work that no longer overlaps: the 20 ms of preparation and the 15 ms
-// `randn` takes to draw the batch's three million values on one cpu core, 35 ms per step. On the
-// M1 the same work (39 ms on its slower cores) is only 5 % of a step of almost 0.9 s: its GPU is
-// slower. A hidden sync point hurts most where the GPU is fast and the host has real work to do
-// between steps.
+// `randn` takes to draw the batch's three million values on one cpu core, 35 ms per step. On
+// the M1, in the output under this one's, the same work (39 ms on its slower cores) is only 5 %
+// of a step of almost 0.9 s: its GPU is slower. A hidden sync point hurts most where the GPU is
+// fast and the host has real work to do between steps.
 //
 // The fix is a logging boundary you choose: keep what you want to report on the device and
 // bring it back rarely. A running sum of detached losses costs one tiny kernel per step and
