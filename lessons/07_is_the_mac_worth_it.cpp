@@ -17,6 +17,8 @@
 // simulated Mac (lesson 5), checked against published PyTorch timings; the models are
 // shape-only, so this computer computes none of the arithmetic. The runbook's three thresholds
 // are the runbook author's numbers, quoted as such: your own measurements should replace them.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson07 --glossary`.
 
 // %%
 #include <algorithm>
@@ -153,7 +155,7 @@ Timing time_steps(const Workload& w, torch::Device device) {
 // grows the batch and the width. The last column is the speedup, the cpu's step time over the
 // GPU's: above 1 the GPU wins.
 
-// %% same_step_both_devices
+// %% same_step_both_devices compare="m1-8gb"
 TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on large") {
   if (!torch::mps::is_available()) {
     print("no mps device here: there is nothing to compare the cpu with");
@@ -205,11 +207,11 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 //             print(f"{batch:>6} {width:>6} {cpu:>9.2f} {mps:>9.2f} {cpu / mps:>7.2f}x")
 
 // %% [markdown]
-// Read the corners. A batch of 16 at width 256 takes 0.21 ms on the M3 Max's cpu and 0.93 ms
-// on its GPU: a speedup of 0.22x, the GPU is *slower*. A batch of 4096 at width 4096 takes
-// 409.27 ms on the cpu and 86.22 ms on the GPU, 4.75x faster. Between them the speedup climbs with both the
-// batch and the width. On the 8 GB M1 (`--machine m1-8gb`) the pattern is the same, with a
-// smaller GPU: it never gets past 2.18x.
+// Read the corners. A batch of 16 at width 256 takes 0.21 ms on the M3 Max's cpu and 0.93 ms on its
+// GPU: a speedup of 0.22x, the GPU is *slower*. A batch of 4096 at width 4096 takes 409.27 ms on
+// the cpu and 86.22 ms on the GPU, 4.75x faster. Between them the speedup climbs with both the
+// batch and the width. On the 8 GB M1 (the second output) the pattern is the same, with a smaller
+// GPU: it never gets past 2.18x.
 //
 // The speedup differs from Mac to Mac, because their cpus and GPUs do not grow together. The
 // emulator can run the same two steps on several of its machines in one cell (a real script
@@ -251,11 +253,11 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 //     print(f"this machine: small step cpu {cpu:.2f} ms, no mps")
 
 // %% [markdown]
-// The small step loses on every Mac, the newest most clearly: their cpus handle small work
-// faster, while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins everywhere, by 2.00x on the M1 and up to 4.47x
-// on the M2 Max, whose cpu is slower than the M3 Max's next to a GPU of nearly the same size.
-// A speedup measured on one Mac does not transfer to another; measure on the machine that will
-// run the job.
+// The small step loses on every Mac, the newest most clearly: their cpus handle small work faster,
+// while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins
+// everywhere, by 2.00x on the M1 and up to 4.47x on the M2 Max, whose cpu is slower than the M3
+// Max's next to a GPU of nearly the same size. A speedup measured on one Mac does not transfer to
+// another; measure on the machine that will run the job.
 //
 // ## Why small work loses: fixed costs per operation
 //
@@ -441,7 +443,7 @@ Lane choose_lane(const Evidence& e) {
 // time per step reading and tokenizing its batch, as lesson 5's loop did; the fourth is the same
 // model with that work gone.
 
-// %% runbook_on_measured_workloads
+// %% runbook_on_measured_workloads compare="m1-8gb"
 TUTOR_CELL("the runbook's rules decide from measured steps") {
   if (!torch::mps::is_available()) {
     print("no mps device here: stay on the cpu; the runbook compares the two devices");
@@ -490,15 +492,15 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 //         print("  " + why)
 
 // %% [markdown]
-// The third line is the runbook's first rule at work. On the M3 Max the model alone is 1.82x
-// faster on `mps` (the fourth line), but with 20 ms of tokenizing in every step both devices
-// wait for the host, the speedup shrinks to 1.14x and the GPU is busy 9 % of the time. Making
-// the model wider would only hide the problem: move the tokenizing out of the step (a
-// `DataLoader` with workers, or data prepared once and cached), then measure again. On the M1
-// the rule does not fire (1.34x, 31 % busy), and the reason is worth seeing: on `mps` the host
-// prepares the next batch while the GPU still computes the last, so the 20 ms hide behind the
-// GPU's work, while on the cpu they add to it. The M1's cpu needs 8.58 ms for this model against
-// the M3 Max's 3.51 (the first table), so hiding the host's work gains more there.
+// The third line is the runbook's first rule at work. On the M3 Max the model alone is 1.82x faster
+// on `mps` (the fourth line), but with 20 ms of tokenizing in every step both devices wait for the
+// host, the speedup shrinks to 1.14x and the GPU is busy 9 % of the time. Making the model wider
+// would only hide the problem: move the tokenizing out of the step (a `DataLoader` with workers, or
+// data prepared once and cached), then measure again. On the M1 (the second output) the rule does
+// not fire (1.34x, 31 % busy), and the reason is worth seeing: on `mps` the host prepares the next
+// batch while the GPU still computes the last, so the 20 ms hide behind the GPU's work, while on
+// the cpu they add to it. The M1's cpu needs 8.58 ms for this model against the M3 Max's 3.51 (the
+// first table), so hiding the host's work gains more there.
 //
 // ## When to move: beyond speed
 //
@@ -593,7 +595,7 @@ std::int64_t pick_batch(const std::vector<SweepPoint>& sweep) {
 //     best = max(p.examples_per_second for p in sweep)
 //     return next(p.batch for p in sweep if p.examples_per_second >= 0.9 * best)
 
-// %% batch_sweep
+// %% batch_sweep compare="m1-8gb"
 TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and memory") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the sweep measures the GPU's throughput and memory");
@@ -656,13 +658,13 @@ TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and 
 //     print("batch to use:", pick_batch(sweep))
 
 // %% [markdown]
-// Throughput rises quickly while the batch is small and then flattens: from 8192 on, the M3
-// Max's GPU is full, and a larger batch only takes more memory. Two batches from the end the
-// cliff appears: 2097152 examples hold 65 GiB, which with the other applications' memory no
-// longer fits in 64 GB, macOS swaps, and throughput halves. The next doubling is refused. On
-// the M1 the same cliff comes at 131072, with 6 GiB held on an 8 GB machine. Record each line:
-// the batch, the throughput and the memory are the evidence a reviewer asks for, and the sweep
-// on a remote machine with more memory will land elsewhere with the same method.
+// Throughput rises quickly while the batch is small and then flattens: from 8192 on, the M3 Max's
+// GPU is full, and a larger batch only takes more memory. Two batches from the end the cliff
+// appears: 2097152 examples hold 65 GiB, which with the other applications' memory no longer fits
+// in 64 GB, macOS swaps, and throughput halves. The next doubling is refused. On the M1 the same
+// cliff comes at 131072 (the second output), with 6 GiB held on an 8 GB machine. Record each line:
+// the batch, the throughput and the memory are the evidence a reviewer asks for, and the sweep on a
+// remote machine with more memory will land elsewhere with the same method.
 //
 // ## First epoch against steady epochs
 //
@@ -671,7 +673,7 @@ TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and 
 // last batch smaller than the others (1000 examples in batches of 64 leave 40) brings new
 // shapes and builds again. Time three epochs:
 
-// %% first_epoch_vs_steady
+// %% first_epoch_vs_steady compare="m1-8gb"
 TUTOR_CELL("the first epoch pays for building graphs; label which epochs a number comes from") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the cpu builds no graphs, so every epoch costs the same");
@@ -735,10 +737,11 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
 //     print(f"the first epoch took {epochs_ms[0] / epochs_ms[2]:.2f}x a steady one")
 
 // %% [markdown]
-// The first epoch takes 30.22 ms on the M3 Max, the next two 22.04 ms each: 1.37x, and the
-// extra is spent once (on the M1, whose GPU takes longer over the steps themselves, 1.12x). On a real run the gap can be larger (a `DataLoader` starting its workers, files
-// entering the disk cache), and it never comes back. So a design review should hear which
-// window a number comes from: "steady epochs 2 to 3" and "first epoch" are different claims.
+// The first epoch takes 30.22 ms on the M3 Max, the next two 22.04 ms each: 1.37x, and the extra is
+// spent once (on the M1, whose GPU takes longer over the steps themselves, 1.12x). On a real run
+// the gap can be larger (a `DataLoader` starting its workers, files entering the disk cache), and
+// it never comes back. So a design review should hear which window a number comes from: "steady
+// epochs 2 to 3" and "first epoch" are different claims.
 //
 // ## Numerics: close, not identical
 //

@@ -24,6 +24,8 @@
 // iterations. The eager first iteration is a case the cost model was not fitted to. Where it has
 // no mechanism at all (the slowdown over a long run), the lesson quotes seed 003's measurements
 // as such.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson08 --glossary`.
 
 // %%
 #include <algorithm>
@@ -438,7 +440,7 @@ double estimate_mfu(const Gpt& gpt, double dt_seconds) {
 //
 // Train fifty iterations on each device, as `train.py` would, and average iterations 10 to 49.
 
-// %% steady_step
+// %% steady_step compare="m1-8gb"
 TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on the cpu") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the capstone trains on a Mac's GPU");
@@ -495,12 +497,11 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // 256 x 256 matrix for every head of every layer of every sequence in the batch, kept before and
 // after softmax and dropout.
 //
-// Run the cell on the 8 GB M1 (`--machine m1-8gb`). The same 6.09 GiB do not fit beside what
-// macOS and the other applications hold; macOS swaps (lesson 6), and the GPU's iteration (3858
+// Now the 8 GB M1 (the second output, or `--machine m1-8gb`). The same 6.09 GiB do not fit beside
+// what macOS and the other applications hold; macOS swaps (lesson 6), and the GPU's iteration (3858
 // ms) is no faster than the M1's cpu (3764 ms). The runbook's batch sweep would have found the
-// cliff before the first long run: on that Mac the recipe needs a smaller batch, a shorter
-// context or a smaller model (nanoGPT's README suggests a much smaller configuration for
-// laptops).
+// cliff before the first long run: on that Mac the recipe needs a smaller batch, a shorter context
+// or a smaller model (nanoGPT's README suggests a much smaller configuration for laptops).
 //
 // ## Iteration 0
 //
