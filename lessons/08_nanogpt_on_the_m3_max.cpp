@@ -1198,4 +1198,6 @@ TUTOR_CELL(
 // ## Next
 //
 // Check yourself: `build/quizzes/quiz take lesson08`. Then take the course's mastery check,
-// `build/quizzes/quiz take mastery` (seven of its eight questions right pass).
+// `build/quizzes/quiz take mastery` (seven of its eight questions right pass). For a model of
+// your own, `build/course plan CONFIG` runs this lesson's measurements on every simulated Mac and
+// applies lesson 7's runbook to them; it reads nanoGPT's config files as they are.
