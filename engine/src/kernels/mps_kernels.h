@@ -10,7 +10,8 @@
 // splits the work over the threads of a SIMD-group and combines their partial sums in a tree,
 // and multiplies matrices in small tiles. MPSGraph's kernels are closed source, so the exact
 // order a Mac uses is not public; the emulator uses one representative GPU order, in float32
-// throughout (MPS accumulates float32 sums in float32):
+// throughout (Metal has no float64, so a GPU cannot add in double and round once, as the
+// emulator's cpu sums do):
 //   - a reduction: 32 lanes, lane l adding elements l, l + 32, l + 64, ... in turn; then the
 //     lanes' partial sums combined pairwise in a tree (lane l += lane l + 16, then + 8, + 4,
 //     + 2, + 1), the way simd_sum combines a SIMD-group's values;
