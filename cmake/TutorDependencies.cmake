@@ -2,6 +2,15 @@
 # a message that names the package and the command that installs it, so a learner on a fresh
 # machine never has to decode CMake's generic "could not find a package configuration file".
 
+function(tutor_missing_dependency wanted what debian homebrew)
+  message(FATAL_ERROR
+    "Missing dependency: ${wanted} (${what}).\n"
+    "Install it, then configure again:\n"
+    "  Debian/Ubuntu:  sudo apt-get install ${debian}\n"
+    "  macOS:          brew install ${homebrew}\n"
+    "or run ./setup, which installs everything the course needs.")
+endfunction()
+
 function(tutor_require_package package)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "VERSION;DEBIAN;HOMEBREW;WHAT" "FIND_ARGS")
   find_package(${package} ${arg_VERSION} ${arg_FIND_ARGS} QUIET)
@@ -10,12 +19,7 @@ function(tutor_require_package package)
     if(arg_VERSION)
       string(APPEND wanted " ${arg_VERSION} or newer")
     endif()
-    message(FATAL_ERROR
-      "Missing dependency: ${wanted} (${arg_WHAT}).\n"
-      "Install it, then configure again:\n"
-      "  Debian/Ubuntu:  sudo apt-get install ${arg_DEBIAN}\n"
-      "  macOS:          brew install ${arg_HOMEBREW}\n"
-      "or run ./setup, which installs everything the course needs.")
+    tutor_missing_dependency("${wanted}" "${arg_WHAT}" "${arg_DEBIAN}" "${arg_HOMEBREW}")
   endif()
 endfunction()
 
@@ -33,3 +37,24 @@ tutor_require_package(nlohmann_json VERSION 3.10
   DEBIAN nlohmann-json3-dev HOMEBREW nlohmann-json WHAT "JSON, for traces and results")
 tutor_require_package(tomlplusplus VERSION 3
   DEBIAN libtomlplusplus-dev HOMEBREW tomlplusplus WHAT "TOML, the format of the question banks")
+
+# cmark-gfm, the Markdown of the lessons' prose: pkg-config finds the core library; its GFM
+# extensions (tables) have no .pc file of their own on Debian, so find_library finds them.
+# tutor::cmark_gfm carries both.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(tutor_cmark_gfm QUIET IMPORTED_TARGET libcmark-gfm)
+endif()
+find_path(TUTOR_CMARK_GFM_EXTENSIONS_INCLUDE_DIR cmark-gfm-core-extensions.h
+  HINTS ${tutor_cmark_gfm_INCLUDE_DIRS})
+find_library(TUTOR_CMARK_GFM_EXTENSIONS_LIBRARY cmark-gfm-extensions
+  HINTS ${tutor_cmark_gfm_LIBRARY_DIRS})
+if(NOT tutor_cmark_gfm_FOUND OR NOT TUTOR_CMARK_GFM_EXTENSIONS_INCLUDE_DIR OR NOT TUTOR_CMARK_GFM_EXTENSIONS_LIBRARY)
+  tutor_missing_dependency("cmark-gfm with its extensions, found through pkg-config"
+    "the Markdown of the lessons' prose"
+    "pkgconf libcmark-gfm-dev libcmark-gfm-extensions-dev" "pkgconf cmark-gfm")
+endif()
+add_library(tutor_cmark_gfm INTERFACE)
+add_library(tutor::cmark_gfm ALIAS tutor_cmark_gfm)
+target_include_directories(tutor_cmark_gfm INTERFACE "${TUTOR_CMARK_GFM_EXTENSIONS_INCLUDE_DIR}")
+target_link_libraries(tutor_cmark_gfm INTERFACE PkgConfig::tutor_cmark_gfm "${TUTOR_CMARK_GFM_EXTENSIONS_LIBRARY}")

@@ -49,6 +49,8 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
        "after each cell's first 10,000 spans", cxxopts::value<std::string>(), "FILE")
       ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows from 2 MB "
        "to 54 MB)")
+      ("outputs", "write what each cell printed to FILE as JSON, instead of showing the notebook",
+       cxxopts::value<std::string>(), "FILE")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
        cxxopts::value<std::string>()->default_value("auto"), "WHEN")
       ("glossary", "show the glossary of the course's terms")
@@ -77,6 +79,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     if (result.full_trace && result.trace.empty()) {
       throw std::invalid_argument("--full-trace goes with --trace FILE");
     }
+    if (parsed.count("outputs") > 0) result.outputs = value_of(parsed, "outputs");
     result.verify = parsed.count("verify") > 0;
     result.minimal = parsed.count("minimal") > 0;
     result.python = parsed.count("python") > 0;

@@ -14,6 +14,7 @@ struct CommandLine {
   std::string source;  // read the lesson from here instead of where it was built from
   std::string trace;   // write a Chrome trace of the simulated timelines here
   bool full_trace = false;  // every span, not long loops summarised
+  std::string outputs; // write what each cell printed here, as JSON
   bool verify = false;
   bool minimal = false;
   bool python = false;  // show each code cell's Python twin under it

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "cell_outputs.h"
 #include "engine/errors.h"
 #include "run_config.h"
 #include "session.h"
@@ -25,7 +26,9 @@ const RunConfig& run_config() { return g_config; }
 int run_cells(const RunConfig& config) {
   g_config = config;
   doctest::Context context;
-  context.setOption("reporters", config.verify ? "console" : "notebook");
+  std::string reporters = config.verify ? "console" : config.outputs ? "" : "notebook";
+  if (config.outputs) reporters += std::string(reporters.empty() ? "" : ",") + kCellOutputsReporter;
+  context.setOption("reporters", reporters.c_str());
   context.setOption("order-by", "file");  // cells run in the order the lesson presents them
   context.setOption("no-breaks", true);
   context.setOption("gnu-file-line", true);  // file:line:, which editors and terminals link

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_outputs.h"
 #include "command_line.h"
 #include "engine/errors.h"
 #include "engine/machine.h"
@@ -99,7 +100,8 @@ int main(int argc, char** argv) {
                      .python = options.python,
                      .compare = options.compare,
                      .program = program,
-                     .out = &stdout_stream};
+                     .out = &stdout_stream,
+                     .outputs = !options.outputs.empty()};
     for (const std::string& name : options.cells) {
       const Cell* cell = session.lesson().find(name);
       if (cell == nullptr || !session.runs(*cell)) {
@@ -112,12 +114,14 @@ int main(int argc, char** argv) {
     if (!options.trace.empty()) engine::sim::start_tracing();
     const int status = run_cells(config);
     // A whole lesson shown as a notebook with every cell as documented counts as verified in
-    // the course progress (quiz progress). Test runs use --verify, --cell or --source.
+    // the course progress (quiz progress). Test runs use --verify, --cell or --source; tools
+    // that show the lesson elsewhere use --outputs.
     const auto number = lesson_number(session.lesson_name());
     if (status == 0 && number && options.cells.empty() && !options.verify && options.source.empty() &&
-        machine->name != "host") {
+        options.outputs.empty() && machine->name != "host") {
       record_lesson_verified(*number, std::cerr);
     }
+    if (!options.outputs.empty()) write_cell_outputs(options.outputs);
     if (!options.trace.empty()) {
       write_lesson_trace(options.trace, options.full_trace);
       std::cerr << program << ": wrote the trace to " << options.trace

@@ -19,6 +19,7 @@ struct RunConfig {
   std::vector<const Cell*> only{};  // run these cells only (empty: every cell)
   std::string program;         // for hints such as "lesson02 --cell x"
   std::ostream* out = nullptr; // the real stdout, never captured
+  bool outputs = false;        // collect each cell's output for --outputs instead of showing it
 };
 
 // The configuration of the current run, read by the notebook view.

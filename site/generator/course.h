@@ -1,0 +1,48 @@
+#pragma once
+// What the site is made of: the lessons in course order (parsed by the course's own lesson
+// parser), the question banks and the labs, each with the page it becomes.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bank.h"
+#include "engine/notebook/lesson_source.h"
+
+namespace site {
+
+struct Lesson {
+  std::string stem;  // "05_timing_and_synchronization"
+  std::string number{};  // "05"
+  std::string title{};   // its first heading: "Lesson 5 · Timing ..."
+  engine::notebook::LessonSource source{};
+  std::filesystem::path program{};  // the executable built from it: lesson05
+  std::string page() const { return stem + ".html"; }
+};
+
+struct Lab {
+  std::string stem;  // "03_fallback_hunt"
+  std::string title;
+  std::filesystem::path readme;
+  std::string page() const { return "lab-" + stem + ".html"; }
+};
+
+struct Course {
+  std::vector<Lesson> lessons;
+  std::vector<quiz::Bank> banks;        // the lessons' self-checks, then the mastery check
+  std::filesystem::path labs_overview;  // labs/README.md, if there is one
+  std::vector<Lab> labs;                // labs/NN_topic/README.md, in number order
+
+  const quiz::Bank* bank(const std::string& name) const;  // "lesson05", "mastery"
+  const Lesson* lesson(const std::string& stem) const;
+};
+
+// Parses the lessons (throws engine::notebook::FormatError) and the banks (quiz::BankError),
+// and finds the labs; `programs` is the directory of the lesson executables.
+Course load_course(const std::vector<std::filesystem::path>& lesson_files, const std::filesystem::path& programs,
+                   const std::filesystem::path& banks, const std::filesystem::path& labs);
+
+// The text of the first heading of some Markdown, "" if it has none.
+std::string first_heading(const std::string& markdown);
+
+}  // namespace site

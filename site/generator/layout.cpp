@@ -1,0 +1,100 @@
+#include "layout.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "text.h"
+
+namespace site {
+namespace {
+
+constexpr const char* kCourseName = "MPS &amp; Metal for ML on Mac";
+
+std::string machine_switch(const std::vector<const engine::MachineProfile*>& machines) {
+  if (machines.empty()) return "";
+  std::string options;
+  for (const engine::MachineProfile* m : machines) {
+    options += fmt::format(R"(<option value="{0}" data-summary="{1}">{0}</option>)", escape(m->name), escape(m->summary));
+  }
+  return fmt::format(
+      R"(<div class="machine-switch"><label for="machine">Machine</label> <select id="machine" title="The simulated computer whose outputs the cells show">{}</select>)"
+      R"( <span class="machine-summary" id="machine-summary">{}</span></div>)",
+      options, escape(machines.front()->summary));
+}
+
+std::string contents(const Page& page, const SiteMap& map) {
+  std::string html = R"(<nav class="toc" aria-label="Course contents">)";
+  std::string group = "\x01";
+  for (const PageEntry& entry : map) {
+    if (entry.group != group) {
+      if (group != "\x01") html += "</ol>";
+      if (!entry.group.empty()) html += "<h2>" + escape(entry.group) + "</h2>";
+      html += "<ol>";
+      group = entry.group;
+    }
+    const bool current = entry.page == page.file;
+    html += fmt::format(R"(<li><a href="{}"{}>{}</a>)", entry.page, current ? R"( aria-current="page")" : "",
+                        escape(entry.title));
+    if (current && !page.sections.empty()) {
+      html += "<ol class=\"sections\">";
+      for (const Heading& section : page.sections) {
+        html += fmt::format(R"(<li><a href="#{}">{}</a></li>)", section.id, escape(section.text));
+      }
+      html += "</ol>";
+    }
+    html += "</li>";
+  }
+  return html + "</ol></nav>";
+}
+
+std::string pager(std::size_t at, const SiteMap& map) {
+  std::string html = R"(<nav class="pager" aria-label="Previous and next">)";
+  if (at > 0) {
+    html += fmt::format(R"(<a rel="prev" href="{}">← {}</a>)", map[at - 1].page, escape(map[at - 1].title));
+  }
+  if (at + 1 < map.size()) {
+    html += fmt::format(R"(<a rel="next" href="{}">{} →</a>)", map[at + 1].page, escape(map[at + 1].title));
+  }
+  return html + "</nav>";
+}
+
+}  // namespace
+
+std::string layout(const Page& page, const SiteMap& map) {
+  std::size_t at = 0;
+  while (at < map.size() && map[at].page != page.file) ++at;
+  if (at == map.size()) throw std::logic_error("page " + page.file + " is not in the site map");
+  const std::string title = at == 0 ? std::string(kCourseName) : escape(map[at].title) + " · " + kCourseName;
+  return fmt::format(
+      R"(<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{0}</title>
+<link rel="stylesheet" href="style.css">
+</head>
+<body>
+<a class="skip" href="#content">Skip to the content</a>
+<header class="topbar">
+<a class="brand" href="index.html">{1}</a>
+<div class="search" role="search"><input type="search" id="search" placeholder="Search the course" aria-label="Search the course" autocomplete="off" aria-controls="search-results"><ol id="search-results" hidden></ol></div>
+{2}
+</header>
+<div class="layout">
+{3}
+<main id="content">
+{4}
+{5}
+</main>
+</div>
+<script src="search-index.js"></script>
+<script src="course.js"></script>
+</body>
+</html>
+)",
+      title, kCourseName, machine_switch(page.machines), contents(page, map), page.body, pager(at, map));
+}
+
+}  // namespace site

@@ -1,0 +1,31 @@
+#pragma once
+// The frame every page shares: the top bar (course name, search, the machine switch on lesson
+// pages), the table of contents in course order, and the previous/next links.
+
+#include <string>
+#include <vector>
+
+#include "engine/machine.h"
+#include "prose.h"
+
+namespace site {
+
+struct PageEntry {
+  std::string page;   // "05_timing_and_synchronization.html"
+  std::string title;  // "Lesson 5 · Timing and synchronization"
+  std::string group;  // "Lessons", "Labs", "Check"; "" for the home page
+};
+
+// The pages in reading order.
+using SiteMap = std::vector<PageEntry>;
+
+struct Page {
+  std::string file;  // which entry of the site map this is
+  std::string body;
+  std::vector<Heading> sections{};  // shown under the page's entry in the table of contents
+  std::vector<const engine::MachineProfile*> machines{};  // the switch's choices; none: no switch
+};
+
+std::string layout(const Page& page, const SiteMap& map);
+
+}  // namespace site

@@ -1,0 +1,188 @@
+#include "lesson_page.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "highlight.h"
+#include "quiz_html.h"
+#include "text.h"
+
+namespace site {
+namespace {
+
+using engine::notebook::Cell;
+
+std::string stream_html(const CellCapture& capture) {
+  if (capture.output.empty()) return R"(<p class="no-output">(prints nothing)</p>)";
+  std::string html = R"(<pre class="stream"><code>)";
+  std::istringstream in(capture.output);
+  std::size_t index = 0;
+  for (std::string line; std::getline(in, line); ++index) {
+    const bool from_stderr = index < capture.from_stderr.size() && capture.from_stderr[index];
+    html += from_stderr ? R"(<span class="stderr" title="printed on stderr">)" + escape(line) + "</span>\n"
+                        : escape(line) + "\n";
+  }
+  return html + "</code></pre>";
+}
+
+std::string picture_html(const Picture& picture) {
+  return fmt::format(
+      R"(<figure class="picture"><a href="{0}"><img src="{0}" alt="{1}: {2}"></a><figcaption>{2} <span class="note">{3}</span></figcaption></figure>)",
+      picture.file, escape(picture.title), escape(picture.description), escape(picture.note));
+}
+
+// What one machine's run of a cell shows: its output, what failed, and its pictures.
+std::string run_html(const Cell& cell, const CellCapture& capture, const std::string& machine,
+                     const std::vector<Picture>* pictures) {
+  std::string html = stream_html(capture);
+  if (!capture.matches) {
+    const engine::notebook::OutputBlock* documented = cell.output_for(machine);
+    html += fmt::format(
+        R"(<div class="mismatch" role="note"><p><strong>This run differs from the lesson.</strong> The lesson documents this output for {}:</p><pre><code>{}</code></pre></div>)",
+        escape(machine), escape(documented != nullptr ? documented->text() : "(nothing)"));
+  }
+  if (!capture.problems.empty()) {
+    html += R"(<div class="problems" role="note"><p><strong>Failed checks:</strong></p><pre><code>)";
+    for (const std::string& problem : capture.problems) html += escape(problem) + "\n";
+    html += "</code></pre></div>";
+  }
+  if (pictures != nullptr) {
+    for (const Picture& picture : *pictures) html += picture_html(picture);
+  }
+  return html;
+}
+
+class LessonPageWriter {
+ public:
+  explicit LessonPageWriter(const LessonPageInputs& in) : in_(in) {}
+
+  RenderedPage write() {
+    const Lesson& lesson = in_.lesson;
+    for (const Cell& cell : lesson.source.cells) {
+      if (cell.is_code() && !cell.name.empty()) ids_.claim(cell.name);  // quizzes link to cells by name
+    }
+    search_.push_back({lesson.title, lesson.title, lesson.page(), ""});
+    bool introduced = false;  // the lesson's tools follow its introduction
+    for (const Cell& cell : lesson.source.cells) {
+      if (cell.is_code()) {
+        if (!introduced) body_ += tools();
+        introduced = true;
+        code_cell(cell);
+      } else {
+        prose(cell);
+      }
+    }
+    const std::string bank = "lesson" + lesson.number;
+    if (const quiz::Bank* b = in_.course.bank(bank)) {
+      body_ += quiz_html(*b, in_.course);
+      sections_.push_back({2, "Self-check", "quiz-" + bank});
+      search_.push_back({b->title, lesson.title, lesson.page() + "#quiz-" + bank, quiz_text(*b)});
+    }
+    return {Page{.file = lesson.page(), .body = body_, .sections = sections_, .machines = in_.machines},
+            std::move(search_)};
+  }
+
+ private:
+  std::string tools() const {
+    return fmt::format(
+        R"(<p class="lesson-tools">Each cell below shows what it printed on the simulated machine chosen at the top. )"
+        R"(Run the lesson yourself with <code>build/lessons/lesson{}</code>, or take it away as a <a href="{}" download>Jupyter notebook</a> (with the outputs of {}).</p>)",
+        in_.lesson.number, in_.notebook, escape(in_.notebook_machine));
+  }
+
+  static std::string quiz_text(const quiz::Bank& bank) {
+    std::string text;
+    for (const quiz::Question& q : bank.questions) text += q.prompt + " ";
+    return text;
+  }
+
+  void prose(const Cell& cell) {
+    const Prose rendered = render_prose(joined(cell.lines), ids_);
+    body_ += rendered.html;
+    for (const Heading& heading : rendered.headings) {
+      if (heading.level == 2) sections_.push_back(heading);
+    }
+    const auto first = std::find_if(rendered.headings.begin(), rendered.headings.end(),
+                                    [](const Heading& h) { return h.level >= 2; });
+    if (first != rendered.headings.end()) {
+      search_.push_back({first->text, in_.lesson.title, in_.lesson.page() + "#" + first->id, ""});
+    }
+    search_.back().text += rendered.plain_text + " ";
+  }
+
+  void code_cell(const Cell& cell) {
+    const std::string code = joined(cell.lines);
+    search_.back().text += cell.name + " " + code + " ";
+    if (cell.name.empty()) {
+      body_ += R"(<section class="cell setup"><p class="cell-head">setup: includes and helpers</p>)";
+    } else {
+      body_ += fmt::format(
+          R"(<section class="cell" id="{0}"><p class="cell-head"><a class="cell-name" href="#{0}">{0}</a> <code class="run">build/lessons/lesson{1} --cell {0}</code></p>)",
+          cell.name, in_.lesson.number);
+    }
+    body_ += R"(<pre class="code"><code class="language-cpp">)" + highlight(code, Language::Cpp) + "</code></pre>\n";
+    if (cell.python) body_ += twin(cell);
+    body_ += outputs(cell);
+    body_ += "</section>\n";
+  }
+
+  std::string twin(const Cell& cell) const {
+    const engine::notebook::PythonTwin& twin = *cell.python;
+    std::string html = fmt::format(R"(<details class="twin"><summary>{}</summary><pre class="code"><code class="language-python">{}</code></pre>)",
+                                   cell.name.empty() ? "In Python: the imports every twin starts with" : "The same cell in Python",
+                                   highlight(twin.code(), Language::Python));
+    if (!twin.differs.empty()) {
+      html += fmt::format(R"(<p class="differs">Real PyTorch{} prints something else here: {}</p>)",
+                          twin.before.empty() ? "" : " before " + escape(twin.before), escape(twin.differs));
+    }
+    return html + "</details>\n";
+  }
+
+  // One block per distinct rendering, listing the machines that show it.
+  std::string outputs(const Cell& cell) const {
+    std::vector<std::pair<std::string, std::vector<std::string>>> blocks;
+    for (const engine::MachineProfile* profile : in_.machines) {
+      const std::string machine(profile->name);
+      const auto runs = in_.captures.find(machine);
+      if (runs == in_.captures.end()) continue;
+      const auto capture = runs->second.find(cell.name);
+      if (capture == runs->second.end()) continue;
+      const auto pictures = in_.pictures.find({in_.lesson.stem, machine, cell.name});
+      const std::string html =
+          run_html(cell, capture->second, machine, pictures == in_.pictures.end() ? nullptr : &pictures->second);
+      const auto same = std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return b.first == html; });
+      if (same == blocks.end()) {
+        blocks.push_back({html, {machine}});
+      } else {
+        same->second.push_back(machine);
+      }
+    }
+    std::string html;
+    for (const auto& [content, machines] : blocks) {
+      std::string names, label;
+      for (const std::string& m : machines) {
+        names += (names.empty() ? "" : " ") + m;
+        label += (label.empty() ? "" : ", ") + m;
+      }
+      if (machines.size() == in_.machines.size()) label = "every machine";
+      html += fmt::format(R"(<div class="output" data-machines="{}"><p class="output-label">Output on {}</p>{}</div>)"
+                          "\n",
+                          names, label, content);
+    }
+    return html;
+  }
+
+  const LessonPageInputs& in_;
+  PageIds ids_;
+  std::string body_;
+  std::vector<Heading> sections_;
+  std::vector<SearchEntry> search_;
+};
+
+}  // namespace
+
+RenderedPage lesson_page(const LessonPageInputs& in) { return LessonPageWriter(in).write(); }
+
+}  // namespace site

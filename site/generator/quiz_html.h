@@ -1,0 +1,19 @@
+#pragma once
+// A question bank as a quiz in the page, graded there by the site's script (theme/course.js)
+// as mdbook-quiz does: every wrong option carries its `why`, every question its context and
+// the lesson cell that shows its point, and the pass rule is the terminal runner's (more than
+// 75 %). The options start in the order the terminal's first attempt shows them.
+
+#include <string>
+
+#include "bank.h"
+#include "course.h"
+
+namespace site {
+
+// The smallest number of right answers that passes: strictly more than 75 %, as quiz::passes.
+int answers_needed_to_pass(int questions);
+
+std::string quiz_html(const quiz::Bank& bank, const Course& course);
+
+}  // namespace site

@@ -1,0 +1,387 @@
+#include "timeline_svg.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "text.h"
+
+namespace site {
+namespace {
+
+// How each category of span looks and reads. The patterns differ in shape, not only in
+// colour, so that a grey-scale print or a colour-blind reader still tells them apart.
+struct Kind {
+  std::string_view category;
+  std::string_view singular;
+  std::string_view plural;
+  std::string_view pattern;  // the inside of an SVG <pattern> 8 by 8 user units
+  bool encloses = false;     // a span around other spans of its lane: drawn as a frame around them
+};
+
+constexpr std::array kKinds = {
+    Kind{"dispatch", "dispatch", "dispatches", R"(<rect width="8" height="8" fill="#a6cee3"/>)"},
+    Kind{"compile", "graph build", "graph builds",
+         R"(<rect width="8" height="8" fill="#fdbf6f"/><path d="M0 8L8 0M-2 2L2 -2M6 10L10 6" stroke="#6b3d00" stroke-width="1.5"/>)"},
+    Kind{"cpu", "cpu op", "cpu ops",
+         R"(<rect width="8" height="8" fill="#b2df8a"/><circle cx="2" cy="2" r="1.3" fill="#1b5e20"/><circle cx="6" cy="6" r="1.3" fill="#1b5e20"/>)"},
+    Kind{"view", "view op", "view ops",
+         R"(<rect width="8" height="8" fill="#e0e0e0"/><path d="M0 4H8" stroke="#555" stroke-width="1"/>)"},
+    Kind{"wait", "wait", "waits",
+         R"(<rect width="8" height="8" fill="#ffffff"/><path d="M0 0L8 8M8 0L0 8" stroke="#c62828" stroke-width="1.2"/>)"},
+    Kind{"host", "host-only op", "host-only ops",
+         R"(<rect width="8" height="8" fill="#f5f5f5"/><path d="M0 2H8M0 6H8" stroke="#424242" stroke-width="1"/>)"},
+    Kind{"fallback", "cpu fallback", "cpu fallbacks", R"(<rect width="8" height="8" fill="none"/>)", true},
+    Kind{"kernel", "kernel", "kernels", R"(<rect width="8" height="8" fill="#1f78b4"/>)"},
+    Kind{"copy", "copy", "copies",
+         R"(<rect width="8" height="8" fill="#cab2d6"/><path d="M0 0L8 8M-2 6L2 10M6 -2L10 2" stroke="#4a148c" stroke-width="1.5"/>)"},
+    Kind{"event", "event", "events", R"(<rect width="8" height="8" fill="#212121"/>)"},
+};
+constexpr Kind kOtherKind{"other", "span", "spans", R"(<rect width="8" height="8" fill="#9e9e9e"/>)"};
+
+const Kind& kind_of(std::string_view category) {
+  for (const Kind& kind : kKinds) {
+    if (kind.category == category) return kind;
+  }
+  return kOtherKind;
+}
+
+std::string pattern_id(const Kind& kind) { return "p-" + std::string(kind.category); }
+
+constexpr double kWidth = 960;
+constexpr double kPlotLeft = 118;
+constexpr double kPlotRight = 944;
+constexpr double kLaneHeight = 26;
+constexpr double kLaneGap = 6;
+constexpr double kAxisHeight = 24;
+constexpr double kCharWidth = 6.6;  // of the 11 px labels, for deciding what fits
+
+// "0.25 ms", "12.5 ms", "564 s": three significant digits at most.
+std::string duration_text(double ms) {
+  if (ms == 0) return "0 ms";
+  if (ms >= 10000) return fmt::format("{:.0f} s", ms / 1000);
+  if (ms >= 100) return fmt::format("{:.0f} ms", ms);
+  if (ms >= 10) return fmt::format("{:.1f} ms", ms);
+  if (ms >= 1) return fmt::format("{:.2f} ms", ms);
+  return fmt::format("{:.3g} ms", ms);
+}
+
+std::string tick_label(double ms, double step) {
+  const int decimals = step >= 1 ? 0 : std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+  return fmt::format("{:.{}f}", ms, decimals);
+}
+
+struct Totals {
+  int count = 0;
+  double ms = 0;
+};
+
+// Per track, per category: how many spans and how long they took.
+std::map<std::string, Totals> totals(const TracedProcess& process, Track track) {
+  std::map<std::string, Totals> result;
+  for (const Span& span : process.spans) {
+    if (span.track != track) continue;
+    Totals& t = result[process.name_of(span.category)];
+    ++t.count;
+    t.ms += span.duration_ms;
+  }
+  return result;
+}
+
+std::string describe_track(const TracedProcess& process, Track track) {
+  std::string text;
+  for (const auto& [category, t] : totals(process, track)) {
+    const Kind& kind = kind_of(category);
+    text += fmt::format("{}{} {} ({})", text.empty() ? "" : ", ", t.count, t.count == 1 ? kind.singular : kind.plural,
+                        duration_text(t.ms));
+  }
+  return text.empty() ? "nothing" : text;
+}
+
+double end_of(const TracedProcess& process) {
+  double end = 0;
+  for (const Span& span : process.spans) end = std::max(end, span.start_ms + span.duration_ms);
+  return end;
+}
+
+// The category that took most of a pixel column's time, or -1 for an idle column.
+int dominant(const std::map<int, double>& column) {
+  int best = -1;
+  double most = 0;
+  for (const auto& [category, ms] : column) {
+    if (ms > most) {
+      most = ms;
+      best = category;
+    }
+  }
+  return best;
+}
+
+// One lane of the picture: spans binned into pixel columns, runs of columns of the same
+// dominant category drawn as one rectangle.
+class Lane {
+ public:
+  Lane(const TracedProcess& process, Track track, double range_ms)
+      : process_(process), track_(track), range_ms_(range_ms), ms_per_px_(range_ms / (kPlotRight - kPlotLeft)) {}
+
+  std::string draw(double top) {
+    const auto columns = static_cast<std::size_t>(kPlotRight - kPlotLeft);
+    std::vector<std::map<int, double>> busy(columns);  // column -> category -> ms
+    std::vector<std::map<int, int>> started(columns);  // column -> category -> spans starting there
+    std::string markers, frames;
+    for (const Span& span : process_.spans) {
+      if (span.track != track_) continue;
+      const double begin_px = span.start_ms / ms_per_px_;
+      if (begin_px >= static_cast<double>(columns)) continue;  // beyond a zoomed view
+      const auto first = std::min(columns - 1, static_cast<std::size_t>(begin_px));
+      ++started[first][span.category];
+      if (kind_of(process_.name_of(span.category)).encloses) {
+        frames += frame(span, top);
+        continue;
+      }
+      if (span.duration_ms <= 0) {
+        markers += marker(span, top);
+        continue;
+      }
+      const double end_px = (span.start_ms + span.duration_ms) / ms_per_px_;
+      for (std::size_t c = first; c < columns && static_cast<double>(c) < end_px; ++c) {
+        const double overlap = std::min(end_px, static_cast<double>(c + 1)) - std::max(begin_px, static_cast<double>(c));
+        busy[c][span.category] += std::max(0.0, overlap) * ms_per_px_;
+      }
+    }
+    std::string svg;
+    std::size_t c = 0;
+    while (c < columns) {
+      const int category = dominant(busy[c]);
+      if (category < 0) {
+        ++c;
+        continue;
+      }
+      std::size_t end = c;
+      int count = 0;
+      double ms = 0;
+      while (end < columns && dominant(busy[end]) == category) {
+        count += started[end][category];
+        ms += busy[end][category];
+        ++end;
+      }
+      svg += run(category, c, end, count, ms, top);
+      c = end;
+    }
+    return svg + labels(top) + markers + frames;
+  }
+
+ private:
+  std::string run(int category, std::size_t first, std::size_t end, int count, double ms, double top) const {
+    const Kind& kind = kind_of(process_.name_of(category));
+    const double x = kPlotLeft + static_cast<double>(first);
+    const double from = static_cast<double>(first) * ms_per_px_;
+    const double to = static_cast<double>(end) * ms_per_px_;
+    return fmt::format(
+        R"svg(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="url(#{})" stroke="#333" stroke-width="0.4"><title>{} {} ({} busy) between {} and {}</title></rect>)svg"
+        "\n",
+        x, top, end - first, kLaneHeight, pattern_id(kind), count, count == 1 ? kind.singular : kind.plural,
+        duration_text(ms), duration_text(from), duration_text(to));
+  }
+
+  std::string marker(const Span& span, double top) const {
+    const double x = kPlotLeft + span.start_ms / ms_per_px_;
+    return fmt::format(
+        R"(<path d="M{0:.1f} {1:.1f}V{2:.1f}M{3:.1f} {1:.1f}H{4:.1f}L{0:.1f} {5:.1f}Z" stroke="#000" stroke-width="1.2" fill="#000"><title>{6} at {7}</title></path>)"
+        "\n",
+        x, top, top + kLaneHeight, x - 4, x + 4, top + 6, escape(process_.name_of(span.name)),
+        duration_text(span.start_ms));
+  }
+
+  std::string frame(const Span& span, double top) const {
+    const double x = kPlotLeft + span.start_ms / ms_per_px_;
+    const double width = std::max(2.0, std::min(span.duration_ms, range_ms_ - span.start_ms) / ms_per_px_);
+    return fmt::format(
+        R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" class="frame"><title>{} ({}) from {}</title></rect>)"
+        "\n",
+        x, top + 1, width, kLaneHeight - 2, escape(process_.name_of(span.name)), duration_text(span.duration_ms),
+        duration_text(span.start_ms));
+  }
+
+  // The names of spans wide enough to hold them, on a white ground so any pattern reads.
+  std::string labels(double top) const {
+    std::string svg;
+    for (const Span& span : process_.spans) {
+      if (span.track != track_ || span.duration_ms <= 0 || span.start_ms >= range_ms_) continue;
+      if (kind_of(process_.name_of(span.category)).encloses) continue;
+      const std::string& name = process_.name_of(span.name);
+      const double width = std::min(span.duration_ms, range_ms_ - span.start_ms) / ms_per_px_;
+      const double text_width = static_cast<double>(name.size()) * kCharWidth + 6;
+      if (width < text_width + 4) continue;
+      const double x = kPlotLeft + span.start_ms / ms_per_px_ + width / 2;
+      svg += fmt::format(
+          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="14" rx="2" fill="#fff" opacity="0.9"/>)"
+          R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>)"
+          "\n",
+          x - text_width / 2, top + kLaneHeight / 2 - 7, text_width, x, top + kLaneHeight / 2 + 4, escape(name));
+    }
+    return svg;
+  }
+
+  const TracedProcess& process_;
+  Track track_;
+  double range_ms_;
+  double ms_per_px_;
+};
+
+std::string axis(double top, double range_ms) {
+  std::string svg = fmt::format(R"(<path d="M{} {:.1f}H{}" stroke="#333"/>)"
+                                "\n",
+                                kPlotLeft, top, kPlotRight);
+  const double step = tick_step(range_ms, 8);
+  for (double t = 0; t <= range_ms * 1.0001; t += step) {
+    const double x = kPlotLeft + t / range_ms * (kPlotRight - kPlotLeft);
+    svg += fmt::format(R"(<path d="M{0:.1f} {1:.1f}v4" stroke="#333"/><text x="{0:.1f}" y="{2:.1f}" text-anchor="middle">{3}</text>)"
+                       "\n",
+                       x, top, top + 15, tick_label(t, step));
+  }
+  svg += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end">time (ms)</text>)"
+                     "\n",
+                     kPlotLeft - 14, top + 15);
+  return svg;
+}
+
+// The legend's swatches, wrapped into rows; moves `top` below them.
+std::string legend(const std::vector<const Kind*>& kinds, double& top) {
+  std::string svg;
+  double x = kPlotLeft;
+  for (const Kind* kind : kinds) {
+    const double width = 22 + static_cast<double>(kind->plural.size()) * kCharWidth + 16;
+    if (x + width > kWidth) {
+      x = kPlotLeft;
+      top += 20;
+    }
+    const std::string swatch = kind->encloses ? std::string(R"(class="frame")")
+                                              : fmt::format(R"svg(fill="url(#{})" stroke="#333" stroke-width="0.6")svg", pattern_id(*kind));
+    svg += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="16" height="14" {}/><text x="{:.1f}" y="{:.1f}">{}</text>)"
+                       "\n",
+                       x, top, swatch, x + 22, top + 11, kind->plural);
+    x += width;
+  }
+  top += 20;
+  return svg;
+}
+
+// A kind's place in the table, so that legends list kinds in one order.
+std::size_t order_of(const Kind* kind) {
+  for (std::size_t i = 0; i < kKinds.size(); ++i) {
+    if (&kKinds[i] == kind) return i;
+  }
+  return kKinds.size();
+}
+
+// Whether more than one process did something, so that each needs its name.
+bool several_processes(const std::vector<TracedProcess>& processes) {
+  return std::count_if(processes.begin(), processes.end(), [](const TracedProcess& p) { return !p.spans.empty(); }) > 1;
+}
+
+// The host and device lanes of `process` from 0 to `range_ms`, with their time axis.
+std::string lanes(const TracedProcess& process, double range_ms, double& top) {
+  std::string body;
+  for (const Track track : {Track::Host, Track::Device}) {
+    body += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end" class="lane">{}</text>)"
+                        "\n",
+                        kPlotLeft - 8, top + kLaneHeight / 2 + 4, track == Track::Host ? "host" : "MPS device");
+    body += fmt::format(R"(<rect x="{}" y="{:.1f}" width="{}" height="{}" fill="#fafafa" stroke="#bbb" stroke-width="0.5"/>)"
+                        "\n",
+                        kPlotLeft, top, kPlotRight - kPlotLeft, kLaneHeight);
+    body += Lane(process, track, range_ms).draw(top);
+    top += kLaneHeight + kLaneGap;
+  }
+  body += axis(top - kLaneGap + 2, range_ms);
+  top += kAxisHeight + 8;
+  return body;
+}
+
+// A run with far more spans than pixels reads as solid bars; a second view shows its start,
+// up to the end of its first few hundred spans, where the pattern of each step can be seen.
+std::optional<double> zoom_range(const TracedProcess& process) {
+  constexpr std::size_t kDense = 4 * static_cast<std::size_t>(kPlotRight - kPlotLeft);
+  constexpr std::size_t kShown = 300;
+  if (process.spans.size() < kDense) return std::nullopt;
+  std::vector<double> ends;
+  for (const Span& span : process.spans) ends.push_back(span.start_ms + span.duration_ms);
+  std::nth_element(ends.begin(), ends.begin() + kShown, ends.end());
+  return ends[kShown];
+}
+
+// The picture: per process a host and a device lane with a time axis, then the legend.
+std::string svg(const std::vector<TracedProcess>& processes, const Drawing& caption) {
+  std::string body;
+  std::vector<const Kind*> kinds;
+  double top = 30;
+  const bool several = several_processes(processes);
+  for (const TracedProcess& process : processes) {
+    if (process.spans.empty()) continue;  // a process the cell started but gave no work
+    for (const Span& span : process.spans) {
+      const Kind* kind = &kind_of(process.name_of(span.category));
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    }
+    if (several) {
+      body += fmt::format(R"(<text x="8" y="{:.1f}" class="process">{}</text>)"
+                          "\n",
+                          top + 4, escape(process.label));
+      top += 14;
+    }
+    const double range = std::max(end_of(process), 1e-6);
+    body += lanes(process, range, top);
+    if (const std::optional<double> zoom = zoom_range(process); zoom && *zoom > 0 && *zoom < range / 4) {
+      body += fmt::format(R"(<text x="8" y="{:.1f}" class="process">The first {}, closer:</text>)"
+                          "\n",
+                          top + 4, duration_text(*zoom));
+      top += 14;
+      body += lanes(process, *zoom, top);
+    }
+  }
+  std::sort(kinds.begin(), kinds.end(), [](const Kind* a, const Kind* b) { return order_of(a) < order_of(b); });
+  std::string defs;
+  for (const Kind* kind : kinds) {
+    defs += fmt::format(R"(<pattern id="{}" width="8" height="8" patternUnits="userSpaceOnUse">{}</pattern>)"
+                        "\n",
+                        pattern_id(*kind), kind->pattern);
+  }
+  body += legend(kinds, top);
+  const double height = top + 4;
+  return fmt::format(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {0} {1:.0f}" width="{0}" height="{1:.0f}" role="img" aria-labelledby="title desc">)"
+      "\n"
+      R"(<title id="title">{2}</title>)"
+      "\n"
+      R"(<desc id="desc">{3}</desc>)"
+      "\n"
+      R"(<style>text {{ font: 11px sans-serif; fill: #212121; }} .lane {{ font-weight: bold; }} .heading {{ font-size: 13px; font-weight: bold; }} .process {{ font-style: italic; }} .frame {{ fill: none; stroke: #7f0000; stroke-width: 2; stroke-dasharray: 6 3; }}</style>)"
+      "\n<defs>\n{4}</defs>\n"
+      R"(<rect width="100%" height="100%" fill="#fff"/>)"
+      "\n"
+      R"(<text x="8" y="18" class="heading">{2}</text>)"
+      "\n{5}</svg>\n",
+      kWidth, height, escape(caption.title), escape(caption.description), defs, body);
+}
+
+
+}  // namespace
+
+Drawing draw_timeline(const std::vector<TracedProcess>& processes, const std::string& cell, const std::string& machine) {
+  Drawing caption;
+  caption.title = cell + " on " + machine + ": the host and MPS device timelines";
+  for (const TracedProcess& process : processes) {
+    if (process.spans.empty()) continue;
+    if (!caption.description.empty()) caption.description += " ";
+    if (several_processes(processes)) caption.description += process.label + ": ";
+    caption.description += fmt::format("over {}, the host ran {}; the MPS device ran {}.", duration_text(end_of(process)),
+                                       describe_track(process, Track::Host), describe_track(process, Track::Device));
+  }
+  caption.svg = svg(processes, caption);
+  return caption;
+}
+
+}  // namespace site

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Drives the course site in headless Chromium (Debian's chromium, chromium-driver and
+python3-selenium), as a learner would, and checks:
+
+- every page loads without console errors, and no internal link or image is broken;
+- the machine switch shows, for each machine, the output that machine's run printed;
+- search finds a section and leads to it;
+- a wrong quiz answer shows why it is wrong; the mastery check passes with every answer right,
+  and follows the terminal's rule (6 of 8 does not pass, 7 of 8 does);
+- screenshots of a lesson page and of a timeline are saved for review.
+
+The right answers come from the TOML banks, not from the page. Exits 77 with a line starting
+"SKIPPED:" when chromium, chromedriver or selenium is missing.
+"""
+
+import argparse
+import json
+import pathlib
+import re
+import shutil
+import sys
+import tempfile
+import tomllib
+import urllib.parse
+
+SKIP = 77
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+        print("FAILED:", message)
+    return condition
+
+
+def start_browser(user_data_dir):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run",
+                     "--window-size=1280,1400", f"--user-data-dir={user_data_dir}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+
+
+def words(text):
+    """Text as the page shows it: Markdown's code and emphasis marks gone, spaces squeezed."""
+    return " ".join(re.sub(r"[`*]", "", text).split())
+
+
+class Site:
+    def __init__(self, driver, root):
+        self.driver = driver
+        self.root = root
+        self.ids = {}  # page path -> ids on it
+
+    def open(self, page):
+        self.driver.get((self.root / page).as_uri())
+        return self.errors(page)
+
+    def errors(self, page):
+        severe = [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not severe, f"{page}: console errors: {severe}")
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+
+def check_every_page(site):
+    pages = sorted(p.relative_to(site.root) for p in site.root.glob("*.html"))
+    check(len(pages) >= 8, f"only {len(pages)} pages")
+    links = []
+    for page in pages:
+        site.open(page)
+        site.ids[site.root / page] = set(site.js("return Array.from(document.querySelectorAll('[id]'), e => e.id)"))
+        for href in site.js("return Array.from(document.querySelectorAll('a[href]'), a => a.href)"):
+            links.append((page, href))
+        broken = site.js("return Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0)"
+                         ".map(i => i.getAttribute('src'))")
+        check(not broken, f"{page}: images that do not load: {broken}")
+    checked = 0
+    for page, href in links:
+        url = urllib.parse.urlparse(href)
+        if url.scheme != "file":
+            continue  # outside the site: never fetched by the tests (no network)
+        target = pathlib.Path(urllib.parse.unquote(url.path))
+        if not check(target.exists(), f"{page}: broken link {href}"):
+            continue
+        if url.fragment and target.suffix == ".html":
+            check(url.fragment in site.ids.get(target, set()), f"{page}: link to a missing anchor {href}")
+        checked += 1
+    print(f"{len(pages)} pages load cleanly; {checked} internal links and every image resolve")
+
+
+def check_machine_switch(site, runs, lesson):
+    from selenium.webdriver.support.ui import Select
+
+    site.open(f"{lesson}.html")
+    select = Select(site.driver.find_element("id", "machine"))
+    machines = [o.get_attribute("value") for o in select.options]
+    ran = sorted(path.name for path in (runs / lesson).iterdir() if path.is_dir())
+    check(len(machines) > 1 and sorted(machines) == ran,
+          f"the switch offers {machines}, the lesson ran on {ran}")
+    seen = {}
+    for machine in machines:
+        select.select_by_value(machine)
+        visible = site.js("""
+            const shown = {};
+            for (const cell of document.querySelectorAll('section.cell[id]')) {
+              shown[cell.id] = Array.from(cell.querySelectorAll('.output')).filter(b => b.offsetParent !== null)
+                .map(b => b.querySelector('pre.stream, .no-output').innerText);
+            }
+            return shown;""")
+        for cell, shown in visible.items():
+            run = json.loads((runs / lesson / machine / f"{cell}.json").read_text())["cells"][0]
+            expected = run["output"].rstrip("\n") if run["output"] else "(prints nothing)"
+            check(len(shown) == 1, f"{lesson}#{cell} on {machine}: {len(shown)} output blocks visible")
+            if len(shown) == 1:
+                check(shown[0].rstrip("\n") == expected,
+                      f"{lesson}#{cell} on {machine}: shows {shown[0]!r}, the run printed {expected!r}")
+                seen.setdefault(cell, set()).add(shown[0])
+        summary = site.driver.find_element("id", "machine-summary").text
+        check(summary != "", f"no summary for {machine}")
+    check(any(len(outputs) > 1 for outputs in seen.values()), f"no cell of {lesson} shows different outputs per machine")
+    print(f"{lesson}: the machine switch shows each of {len(machines)} machines' own outputs")
+
+
+def check_search(site):
+    site.open("index.html")
+    box = site.driver.find_element("id", "search")
+    box.send_keys("synchronize")
+    results = site.driver.find_elements("css selector", "#search-results a")
+    check(len(results) > 0, "searching 'synchronize' finds nothing")
+    if results:
+        target = results[0].get_attribute("href")
+        results[0].click()
+        check(site.driver.current_url == target, f"the first result leads to {site.driver.current_url}, not {target}")
+        site.errors("search result")
+    print(f"search finds {len(results)} sections for 'synchronize'")
+
+
+def click(site, element):
+    """Clicks `element` once scrolled to the middle of the window, clear of the sticky top bar."""
+    site.js("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def answer(site, bank_name, question, option_text):
+    """Ticks the option of `question` whose text is `option_text` (from the bank)."""
+    labels = site.driver.find_elements(
+        "css selector", f"#quiz-{bank_name} fieldset[data-id='{question['id']}'] label")
+    for label in labels:
+        if words(label.text) == words(option_text):
+            click(site, label.find_element("css selector", "input"))
+            return label.find_element("xpath", "..")
+    check(False, f"{bank_name}/{question['id']}: no option reads {option_text!r}")
+    return None
+
+
+def take(site, bank_name, bank, wrong):
+    """Answers every question right except those in `wrong` (first distractor); returns the score."""
+    chosen = {}
+    for i, q in enumerate(bank["questions"]):
+        text = q["prompt"]["distractors"][0] if i in wrong else q["answer"]["answer"]
+        chosen[q["id"]] = answer(site, bank_name, q, text)
+    click(site, site.driver.find_element("css selector", f"#quiz-{bank_name} button[type=submit]"))
+    return site.driver.find_element("css selector", f"#quiz-{bank_name} .score"), chosen
+
+
+def check_quizzes(site, banks):
+    lesson_bank = tomllib.loads((banks / "lesson02.toml").read_text())
+    site.open("02_device_checks.html")
+    score, chosen = take(site, "lesson02", lesson_bank, wrong={0})
+    first = lesson_bank["questions"][0]
+    item = chosen[first["id"]]
+    if item is not None:
+        why = item.find_element("css selector", ".why")
+        check(why.is_displayed() and words(first["why"][0]) in words(why.text),
+              f"a wrong answer does not show its explanation: {why.text!r}")
+    total = len(lesson_bank["questions"])
+    check(f"{total - 1} of {total} right" in score.text and "not passed" in score.text, f"lesson 2 score: {score.text!r}")
+
+    mastery = tomllib.loads((banks / "mastery.toml").read_text())
+    site.open("mastery.html")
+    for wrong, verdict in (({0, 1}, "6 of 8 right (75 %): not passed"), ({0}, "7 of 8 right (88 %): passed"),
+                           (set(), "8 of 8 right (100 %): passed")):
+        score, _ = take(site, "mastery", mastery, wrong)
+        check(score.text.startswith(verdict), f"mastery with {len(wrong)} wrong: {score.text!r}, expected {verdict!r}")
+        if wrong:
+            click(site, site.driver.find_element("css selector", "#quiz-mastery button.retry"))
+    site.errors("mastery.html")
+    print("quizzes: a wrong answer explains itself; the mastery check passes at 7 and 8 of 8, not at 6")
+
+
+def save_screenshots(site, directory):
+    directory.mkdir(parents=True, exist_ok=True)
+    from selenium.webdriver.support.ui import Select
+    site.open("05_timing_and_synchronization.html")
+    Select(site.driver.find_element("id", "machine")).select_by_value("m3-max-64gb")  # the switch remembers
+    site.driver.save_screenshot(str(directory / "lesson05.png"))
+    pictures = site.driver.find_elements("css selector", ".output:not([hidden]) figure.picture")
+    if check(pictures, "lesson 5 shows no timeline"):
+        site.js("arguments[0].scrollIntoView({block: 'center'})", pictures[0])
+        pictures[0].screenshot(str(directory / "timeline.png"))
+    site.open("06_memory_pressure.html")
+    Select(site.driver.find_element("id", "machine")).select_by_value("m1-8gb")
+    charts = [f for f in site.driver.find_elements("css selector", ".output:not([hidden]) figure.picture")
+              if "charts/" in f.find_element("css selector", "img").get_attribute("src")]
+    if check(charts, "lesson 6 shows no memory chart on m1-8gb"):
+        site.js("arguments[0].scrollIntoView({block: 'center'})", charts[0])
+        charts[0].screenshot(str(directory / "memory_chart.png"))
+    print(f"screenshots in {directory}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=pathlib.Path, required=True)
+    parser.add_argument("--runs", type=pathlib.Path, required=True)
+    parser.add_argument("--banks", type=pathlib.Path, required=True)
+    parser.add_argument("--screenshots", type=pathlib.Path, required=True)
+    arguments = parser.parse_args()
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        print("SKIPPED: python3-selenium is not installed (sudo apt-get install python3-selenium)")
+        return SKIP
+    for program, package in (("chromium", "chromium"), ("chromedriver", "chromium-driver")):
+        if not shutil.which(program) and not (program == "chromium" and shutil.which("chromium-browser")):
+            print(f"SKIPPED: {program} is not installed (sudo apt-get install {package})")
+            return SKIP
+    with tempfile.TemporaryDirectory(prefix="course-site-chromium-") as profile:
+        driver = start_browser(profile)
+        try:
+            site = Site(driver, arguments.site.resolve())
+            check_every_page(site)
+            check_machine_switch(site, arguments.runs, "02_device_checks")
+            check_machine_switch(site, arguments.runs, "04_cpu_fallback")  # with warnings on stderr
+            check_search(site)
+            check_quizzes(site, arguments.banks)
+            save_screenshots(site, arguments.screenshots)
+        finally:
+            driver.quit()
+    if FAILURES:
+        print(f"{len(FAILURES)} checks failed")
+        return 1
+    print("every check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
