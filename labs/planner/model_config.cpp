@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <toml++/toml.h>
 #include <variant>
@@ -193,36 +195,57 @@ std::string trimmed(std::string s) {
   return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
+bool is_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // A Python literal the planner reads: True/False, a number, a quoted string, or a product of
 // integers (gradient_accumulation_steps = 5 * 8).
 std::optional<Value> python_value(const std::string& text) {
   if (text == "True") return Value(true);
   if (text == "False") return Value(false);
-  static const std::regex quoted(R"re(^'([^']*)'$|^"([^"]*)"$)re");
-  if (std::smatch m; std::regex_match(text, m, quoted)) return Value(m[1].matched ? m[1].str() : m[2].str());
-  static const std::regex product(R"(^[+-]?\d+(\s*\*\s*\d+)*$)");
-  if (std::regex_match(text, product)) {
-    std::int64_t result = 1;
-    std::istringstream factors(std::regex_replace(text, std::regex(R"(\*)"), " "));
-    for (std::int64_t factor = 0; factors >> factor;) result *= factor;
-    return Value(result);
+  if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') && text.back() == text.front() &&
+      text.find(text.front(), 1) == text.size() - 1) {
+    return Value(text.substr(1, text.size() - 2));
   }
-  static const std::regex number(R"(^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$)");
-  if (std::regex_match(text, number)) return Value(std::stod(text));
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string unsigned_text = !text.empty() && (text[0] == '-' || text[0] == '+') ? text.substr(1) : text;
+  std::int64_t product = negative ? -1 : 1;
+  bool integers = !trimmed(unsigned_text).empty();
+  std::istringstream factors(unsigned_text);
+  for (std::string factor; integers && std::getline(factors, factor, '*');) {
+    factor = trimmed(factor);
+    integers = is_digits(factor) && factor.size() <= 18;  // fits an int64
+    if (!integers) break;
+    const std::int64_t value = std::stoll(factor);
+    integers = value == 0 || std::abs(product) <= std::numeric_limits<std::int64_t>::max() / value;
+    if (integers) product *= value;
+  }
+  if (integers) return Value(product);
+  double number = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, number);
+  if (error == std::errc() && stop == end && text.find_first_of("0123456789") != std::string::npos) return Value(number);
   return std::nullopt;
 }
 
+bool is_name(std::string_view text) {
+  return !text.empty() && !(text[0] >= '0' && text[0] <= '9') &&
+         std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
 std::vector<Assignment> python_assignments(std::string_view text) {
-  static const std::regex assignment(R"(^([A-Za-z_]\w*)\s*=(?!=)(.*)$)");
   std::vector<Assignment> out;
   std::istringstream in{std::string(text)};
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
     const std::string code = trimmed(without_comment(line));
-    std::smatch m;
-    if (code.empty() || !std::regex_match(code, m, assignment)) continue;  // imports, blank lines
-    Assignment a{m[1].str(), number, std::nullopt, trimmed(m[2].str())};
+    const std::size_t equals = code.find('=');
+    if (equals == std::string::npos || code.compare(equals, 2, "==") == 0) continue;  // imports, blank lines
+    const std::string name = trimmed(code.substr(0, equals));
+    if (!is_name(name)) continue;  // augmented or indexed assignments are not train.py globals
+    Assignment a{name, number, std::nullopt, trimmed(code.substr(equals + 1))};
     a.value = python_value(a.text);
     out.push_back(std::move(a));
   }

@@ -163,6 +163,14 @@ TEST_CASE("a nanoGPT Python config is refused only for a field the planner uses"
         "products such as 5 * 8)");
   CHECK(refusal("block_size = '256'  # quoted by mistake\n", true) ==
         "bad.py:1: block_size: expected a positive integer, got '256'");
+  CHECK(refusal("n_layer =\n", true) ==
+        "bad.py:1: n_layer: cannot read '' (the planner reads numbers, True/False, quoted strings and products such "
+        "as 5 * 8)");
+  CHECK(refusal("n_layer = 99999999999999999999\n", true) ==
+        "bad.py:1: n_layer: expected a positive integer, got 99999999999999999999");  // too large for an integer
+  CHECK(refusal("batch_size = 4294967296 * 4294967296\n", true) ==
+        "bad.py:1: batch_size: cannot read '4294967296 * 4294967296' (the planner reads numbers, True/False, quoted "
+        "strings and products such as 5 * 8)");
   CHECK(refusal("compile = false\n", true) ==
         "bad.py:1: compile: cannot read 'false' (the planner reads numbers, True/False, quoted strings and "
         "products such as 5 * 8)");
