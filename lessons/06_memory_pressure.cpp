@@ -754,5 +754,7 @@ TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained 
 //
 // ## Next
 //
-// Check yourself: `build/quizzes/quiz take lesson06`, then take the course's mastery check:
-// `build/quizzes/quiz take mastery` (seven of its eight questions right pass).
+// Check yourself: `build/quizzes/quiz take lesson06`. Practise it in lab 6: edit
+// `labs/06_memory/lab.cpp` until `build/course verify 06` passes (`build/course hint 06` gives
+// one hint at a time). Then lesson 7, `build/lessons/lesson07`, puts the cpu and the GPU side
+// by side and decides, with a practitioner's runbook, where a job should run.

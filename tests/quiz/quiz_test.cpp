@@ -121,7 +121,7 @@ std::string wrong(std::string sheet, const std::vector<std::string>& ids) {
 TEST_CASE("every bank parses, and every question is well formed and linked to a real cell") {
   const Run check = quiz_run({"check"});
   CHECK(check.status == 0);
-  CHECK(check.out.find("7 banks") != std::string::npos);
+  CHECK(check.out.find("9 banks") != std::string::npos);
   CHECK(check.out.find("no bank's answers stand out by length") != std::string::npos);
   for (const fs::path& file : quiz::bank_files(kPaths.banks)) {
     CAPTURE(file);
@@ -388,12 +388,12 @@ TEST_CASE("a corrupt progress file is reported, kept aside and never overwritten
 
 TEST_CASE("progress counts verified lessons and the mastery check") {
   ScratchProgress scratch("progress");
-  CHECK(quiz_run({"progress"}).out.find("0 of 6 lessons verified, mastery check not taken yet") != std::string::npos);
+  CHECK(quiz_run({"progress"}).out.find("0 of 8 lessons verified, mastery check not taken yet") != std::string::npos);
   engine::notebook::Progress p;
   p.lessons_verified = {{"01", "2026-11-21T10:00:00Z"}, {"02", "2026-11-21T11:00:00Z"}};
   engine::notebook::save_progress(p, scratch.path);
   CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);
-  CHECK(quiz_run({"progress"}).out.find("2 of 6 lessons verified, mastery check passed 7/8") != std::string::npos);
+  CHECK(quiz_run({"progress"}).out.find("2 of 8 lessons verified, mastery check passed 7/8") != std::string::npos);
   const nlohmann::json json = nlohmann::json::parse(quiz_run({"progress", "--json"}).out);
   CHECK(json["lessons_verified"] == std::vector<std::string>{"01", "02"});
   CHECK(json["mastery_passed"] == true);

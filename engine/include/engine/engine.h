@@ -30,4 +30,5 @@
 #include "engine/tensor.h"
 #include "engine/tensor_options.h"
 #include "engine/time.h"
+#include "engine/timeline.h"
 #include "engine/version.h"

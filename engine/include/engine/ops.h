@@ -32,6 +32,9 @@ Tensor ones_like(const Tensor& t);
 
 // torch.equal: same shape and same values (dtypes may differ); a Python bool, not a tensor.
 bool equal(const Tensor& a, const Tensor& b);
+// torch.allclose: every element of a is within atol + rtol x |b| of b's (b is the reference,
+// so the test is not symmetric); NaNs count as close only with equal_nan. A Python bool.
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false);
 // torch.isfinite: a bool tensor, true where the value is neither infinite nor NaN.
 Tensor isfinite(const Tensor& t);
 // True when every element of a bool tensor is true (Tensor.all().item()).

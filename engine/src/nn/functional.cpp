@@ -10,7 +10,7 @@
 #include "device_checks.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
-#include "kernels/kernels.h"
+#include "kernels/mps_kernels.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
 
@@ -41,14 +41,15 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
                  device);
   if (values) {
     const float* gd = g.impl().data<float>();
-    kernels::matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
-    kernels::matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(), out, rows, in);
+    const kernels::Summation& kernel = kernels::summation_on(device);
+    kernel.matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
+    kernel.matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(), out, rows, in);
   }
   std::vector<Tensor> grads{dx, dw};
   if (with_bias) {
     Tensor db = detail::allocate({out}, ScalarType::Float, device, values);
     detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(g)}, device);
-    if (values) kernels::sum_over_axis(g.impl().data<float>(), db.impl().data<float>(), 1, rows, out);
+    if (values) kernels::summation_on(device).sum_over_axis(g.impl().data<float>(), db.impl().data<float>(), 1, rows, out, 1.0);
     grads.push_back(db);
   }
   return grads;
@@ -73,7 +74,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   const bool values = detail::have_values({&input, &weight, &bias});
   Tensor result = detail::allocate(out_shape, ScalarType::Float, device, values);
   if (values) {
-    kernels::linear(input.impl().data<float>(), weight.impl().data<float>(),
+    kernels::summation_on(device).linear(input.impl().data<float>(), weight.impl().data<float>(),
                     bias.defined() ? bias.impl().data<float>() : nullptr,
                     result.impl().data<float>(), rows, in, out);
   }

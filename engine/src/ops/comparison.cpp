@@ -1,10 +1,13 @@
-// torch.equal, torch.isfinite and Tensor.all: questions about values rather than arithmetic.
-// equal and all return a host bool, so on mps they wait for the device, as PyTorch's do.
+// torch.equal, torch.allclose, torch.isfinite and Tensor.all: questions about values rather
+// than arithmetic. equal, allclose and all return a host bool, so on mps they wait for the
+// device, as PyTorch's do.
 
 #include <cmath>
 
 #include "device_checks.h"
+#include "engine/errors.h"
 #include "engine/ops.h"
+#include "ops/broadcast.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
 
@@ -35,6 +38,42 @@ bool equal(const Tensor& a, const Tensor& b) {
   if (a.sizes() != b.sizes()) return false;
   read_back(a, "aten::equal");
   return host_values(a) == host_values(b);
+}
+
+// isclose (aten/src/ATen/native/TensorCompare.cpp), then all(): equal values are close (equal
+// infinities too); otherwise |a - b| <= atol + |rtol x b|, computed in float32 as PyTorch's
+// tensor arithmetic computes it, and finite.
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  detail::check_all_same_device({}, {a, b}, detail::CpuScalars::Allowed);
+  if (a.scalar_type() != b.scalar_type()) {
+    throw Error(std::string(scalar_type_name(a.scalar_type())) + " did not match " +
+                std::string(scalar_type_name(b.scalar_type())));
+  }
+  const std::vector<std::int64_t> shape = detail::broadcast_shape(a.sizes(), b.sizes());
+  read_back(a, "aten::isclose");
+  const std::vector<double> va = host_values(a), vb = host_values(b);
+  const std::vector<std::int64_t> sa = detail::broadcast_strides(a.sizes(), shape);
+  const std::vector<std::int64_t> sb = detail::broadcast_strides(b.sizes(), shape);
+  std::vector<std::int64_t> index(shape.size(), 0);
+  for (std::int64_t n = 0, count = product(shape); n < count; ++n) {
+    std::int64_t ia = 0, ib = 0;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      ia += index[d] * sa[d];
+      ib += index[d] * sb[d];
+    }
+    const auto x = static_cast<float>(va[static_cast<std::size_t>(ia)]);
+    const auto y = static_cast<float>(vb[static_cast<std::size_t>(ib)]);
+    const float error = std::abs(x - y);
+    const float allowed = static_cast<float>(atol) + std::abs(static_cast<float>(rtol) * y);
+    const bool close = x == y || (equal_nan && std::isnan(x) && std::isnan(y)) ||
+                       (std::isfinite(error) && error <= allowed);
+    if (!close) return false;
+    for (std::size_t d = shape.size(); d-- > 0;) {  // the next index, row-major
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return true;
 }
 
 Tensor isfinite(const Tensor& t) {

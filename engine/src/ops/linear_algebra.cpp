@@ -11,7 +11,7 @@
 #include "autograd/record.h"
 #include "device_checks.h"
 #include "engine/errors.h"
-#include "kernels/kernels.h"
+#include "kernels/mps_kernels.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
 
@@ -143,8 +143,9 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, const Batches& batches) 
   const float* pb = b.impl().data<float>();
   float* pc = out.impl().data<float>();
   std::vector<std::int64_t> index(batches.out.size(), 0);
+  const kernels::Summation& kernel = kernels::summation_on(device);
   for (std::int64_t step = 0; step < count; ++step) {
-    kernels::matmul(pa + batch_number(index, batches.a) * m * k,
+    kernel.matmul(pa + batch_number(index, batches.a) * m * k,
                     pb + batch_number(index, batches.b) * k * n, pc + step * m * n, m, k, n);
     for (std::size_t i = index.size(); i-- > 0;) {  // the next batch index, row-major
       if (++index[i] < batches.out[i]) break;

@@ -8,7 +8,7 @@
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/ops.h"
-#include "kernels/kernels.h"
+#include "kernels/mps_kernels.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
 
@@ -45,8 +45,8 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
     Tensor out = detail::allocate(sizes, ScalarType::Float, x.device(), values);
     const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : 0.0) : 1.0;
     if (values) {
-      kernels::sum_over_axis(current.impl().data<float>(), out.impl().data<float>(), outer, n,
-                             inner, scale);
+      kernels::summation_on(x.device()).sum_over_axis(current.impl().data<float>(), out.impl().data<float>(),
+                                                      outer, n, inner, scale);
     }
     current = out;
   }

@@ -12,6 +12,7 @@
 
 #include "engine/errors.h"
 #include "engine/sim.h"
+#include "runtime/timeline_recording.h"
 
 namespace engine {
 namespace detail {
@@ -52,6 +53,7 @@ bool tracing() { return recorder().on; }
 
 void trace_span(Track track, std::string_view name, std::string_view category, double start,
                 double duration, double bytes, double flops) {
+  record_in_timelines(track, name, category, start, duration);
   Recorder& r = recorder();
   if (!r.on) return;
   r.spans.push_back({r.process, track, r.intern(name), r.intern(category), start, duration, bytes, flops});

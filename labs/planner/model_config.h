@@ -1,0 +1,42 @@
+#pragma once
+// A model to plan for, in nanoGPT's own names: train.py's globals that decide what one training
+// iteration computes. Read from a TOML file, or from one of nanoGPT's config/*.py files, which
+// assign train.py's globals one per line; what the file leaves out keeps train.py's default.
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace planner {
+
+struct ModelConfig {
+  std::string name;                 // the file's stem: "train_shakespeare_char"
+  std::int64_t n_layer = 12;        // train.py's defaults: GPT-2 small on OpenWebText
+  std::int64_t n_head = 12;
+  std::int64_t n_embd = 768;
+  std::int64_t block_size = 1024;
+  std::int64_t batch_size = 12;
+  std::int64_t vocab_size = 50304;  // meta.pkl's, when the dataset has one; else GPT-2's, padded
+  std::int64_t gradient_accumulation_steps = 40;  // 5 * 8
+  double dropout = 0.0;
+  bool bias = false;
+  bool compile = true;
+  std::string optimizer = "adamw";  // not nanoGPT's (it always uses AdamW): "adamw", "adam", "sgd"
+  std::string dataset = "openwebtext";
+  std::string init_from = "scratch";
+};
+
+// A field that cannot be used, with the file and line of its assignment (line 0: the file).
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(const std::string& path, int line, const std::string& message);
+};
+
+// `path` ending in .py is read as nanoGPT's config/*.py, anything else as TOML.
+ModelConfig read_model_config(const std::filesystem::path& path);
+ModelConfig parse_toml_config(std::string_view text, const std::string& path);
+ModelConfig parse_python_config(std::string_view text, const std::string& path);
+
+}  // namespace planner

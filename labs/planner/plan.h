@@ -1,0 +1,18 @@
+#pragma once
+// `course plan CONFIG [--machine NAME]`: a model description in, and for every simulated
+// machine (or the one named) the predicted steady iteration on the cpu and on mps, the Metal
+// memory against the machine's limits, and the runbook's recommendation with its reasons.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace planner {
+
+inline constexpr const char* kPlanUsage = "plan CONFIG [--machine NAME]";
+
+// Runs the subcommand on `args` (what follows "plan"). Exit status: 0 a plan was printed, 1 the
+// config was refused (its message names the field and line), 2 a usage error.
+int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace planner
