@@ -4,12 +4,16 @@
 #   -D EXPECT_TEXT=text;...   substrings that must appear in stdout+stderr
 #   -D FORBID_TEXT=text;...   substrings that must not appear
 #   -D INPUT_FILE=path        optional: what the command reads on stdin
+#   -D ABSENT=path            optional: a file the command must not create
 # CTest hands list arguments over with escaped separators (\;); turn them back into lists.
 foreach(list_var COMMAND EXPECT_TEXT FORBID_TEXT)
   string(REPLACE "\\;" ";" ${list_var} "${${list_var}}")
 endforeach()
 if(INPUT_FILE)
   set(stdin INPUT_FILE "${INPUT_FILE}")
+endif()
+if(ABSENT)
+  file(REMOVE "${ABSENT}")
 endif()
 execute_process(COMMAND ${COMMAND} ${stdin}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
@@ -34,3 +38,6 @@ foreach(text IN LISTS FORBID_TEXT)
     message(FATAL_ERROR "unexpected in the output: ${text}")
   endif()
 endforeach()
+if(ABSENT AND EXISTS "${ABSENT}")
+  message(FATAL_ERROR "the command created ${ABSENT}")
+endif()

@@ -39,10 +39,17 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     if (!parsed.unmatched().empty()) {
       throw std::invalid_argument("unexpected argument '" + parsed.unmatched().front() + "'");
     }
+    // An empty value would silently mean "not given": every cell, the built-in lesson, no trace.
+    const auto named = [&](const char* option, const char* what) {
+      if (parsed.count(option) == 0) return std::string();
+      std::string value = parsed[option].as<std::string>();
+      if (value.empty()) throw std::invalid_argument(std::string("--") + option + " needs " + what);
+      return value;
+    };
     result.machine = parsed["machine"].as<std::string>();
-    if (parsed.count("cell") > 0) result.cell = parsed["cell"].as<std::string>();
-    if (parsed.count("source") > 0) result.source = parsed["source"].as<std::string>();
-    if (parsed.count("trace") > 0) result.trace = parsed["trace"].as<std::string>();
+    result.cell = named("cell", "the name of a code cell (--list-cells lists them)");
+    result.source = named("source", "a file name");
+    result.trace = named("trace", "a file name");
     result.verify = parsed.count("verify") > 0;
     result.minimal = parsed.count("minimal") > 0;
     result.list_machines = parsed.count("list-machines") > 0;
@@ -60,7 +67,11 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   } catch (const cxxopts::exceptions::exception& e) {
     throw std::invalid_argument(e.what());
   }
-  result.help_text = options.help();
+  result.help_text = options.help() +
+                     "\nExit status: 0 every cell printed its documented output; 1 a cell did not, or raised;\n"
+                     "2 a bad option, machine or cell, a malformed lesson, or a trace file that cannot be\n"
+                     "written (nothing ran); 4 the lesson ran, but its trace or the course progress could\n"
+                     "not be written.\n";
   return result;
 }
 

@@ -3,7 +3,9 @@
 
 #include "runtime/trace.h"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -75,7 +77,8 @@ void write_trace(const std::string& path) {
   using nlohmann::json;
   const detail::Recorder& r = detail::recorder();
   std::ofstream out(path);
-  if (!out) throw Error("cannot write the trace to " + path);
+  const auto fail = [&] { throw Error("cannot write the trace to " + path + ": " + std::strerror(errno)); };
+  if (!out) fail();
   std::map<int, std::string> processes = r.labels;
   for (const detail::Span& s : r.spans) processes.try_emplace(s.process, "simulated process " + std::to_string(s.process));
   const char* separator = "";
@@ -98,7 +101,8 @@ void write_trace(const std::string& path) {
           {"dur", s.duration * 1e6}, {"args", args}});
   }
   out << "\n]}\n";
-  if (!out) throw Error("cannot write the trace to " + path);
+  out.close();  // the last buffered bytes are written here: a full disk shows up now
+  if (!out) fail();
 }
 
 }  // namespace sim
