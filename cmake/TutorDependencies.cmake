@@ -33,3 +33,17 @@ tutor_require_package(nlohmann_json VERSION 3.10
   DEBIAN nlohmann-json3-dev HOMEBREW nlohmann-json WHAT "JSON, for traces and results")
 tutor_require_package(tomlplusplus VERSION 3
   DEBIAN libtomlplusplus-dev HOMEBREW tomlplusplus WHAT "TOML, the format of the question banks")
+
+# The BLAS behind the engine's matrix products: Accelerate on macOS; elsewhere OpenBLAS, whose
+# kernels are tuned for each CPU, in preference to whatever other BLAS is installed.
+if(APPLE)
+  set(BLA_VENDOR Apple)
+else()
+  set(BLA_VENDOR OpenBLAS)
+endif()
+find_package(BLAS QUIET)
+unset(BLA_VENDOR)
+if(NOT BLAS_FOUND)  # any other BLAS will do
+  tutor_require_package(BLAS
+    DEBIAN libopenblas-dev HOMEBREW openblas WHAT "BLAS, for the engine's matrix products")
+endif()
