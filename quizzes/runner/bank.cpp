@@ -115,10 +115,13 @@ BankError::BankError(const std::string& path, int line, const std::string& messa
     : std::runtime_error(path + ":" + std::to_string(line) + ": error: " + message) {}
 
 Bank load_bank(const std::filesystem::path& file) {
-  const std::string path = file.string();
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw BankError(path, 0, "cannot read the bank");
-  const std::string text{std::istreambuf_iterator<char>(in), {}};
+  if (!in) throw BankError(file.string(), 0, "cannot read the bank");
+  return parse_bank(std::string{std::istreambuf_iterator<char>(in), {}}, file);
+}
+
+Bank parse_bank(std::string_view text, const std::filesystem::path& file) {
+  const std::string path = file.string();
   check_ascii_outside_strings(text, path);
   toml::table root;
   try {

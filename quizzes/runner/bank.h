@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace quiz {
@@ -45,6 +46,8 @@ class BankError : public std::runtime_error {
 };
 
 Bank load_bank(const std::filesystem::path& path);
+// The bank that `text` holds, as if read from `path` (which names it and its errors).
+Bank parse_bank(std::string_view text, const std::filesystem::path& path);
 // The banks in a directory: the lessons' self-checks in order, then the mastery check.
 std::vector<std::filesystem::path> bank_files(const std::filesystem::path& directory);
 

@@ -260,6 +260,7 @@ TEST_CASE("every field is validated: a file with values out of range, of the wro
       {file_with(record("2.5", "[]")), "expected a whole number, found 2.5"},
       {file_with(record("\"2\"", "[]")), "expected a whole number, found \"2\""},
       {file_with(record("99999999999999999999999", "[]")), "expected a whole number"},
+      {file_with(record("1e3080", "[]")), "the file: number overflow parsing '1e3080'"},  // found by fuzzing
       {file_with(record("2", "[]", "-1")), "quizzes.mastery.last_seed: expected a whole number from 0"},
       {file_with(record("2", "[]", "1e30")), "quizzes.mastery.last_seed"},
       {file_with(record("2", R"(["nope"])")), "quizzes.mastery.last_missed: \"nope\" is not a question of this quiz"},

@@ -50,7 +50,8 @@ std::string shown(const json& value) {
 void expect_object(const json& value, const std::string& where, std::initializer_list<std::string_view> required,
                    std::initializer_list<std::string_view> optional = {}) {
   if (!value.is_object()) corrupt(where.empty() ? "the file" : where, "expected an object, found " + shown(value));
-  for (const auto& [key, ignored] : value.items()) {
+  for (const auto& item : value.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one
     const auto known = [&](std::string_view k) { return k == key; };
     if (std::none_of(required.begin(), required.end(), known) && std::none_of(optional.begin(), optional.end(), known)) {
       corrupt(field(where, key), "not a field of the progress file");
@@ -260,7 +261,7 @@ Progress parse_progress(std::string_view text, const QuizQuestionIds& known) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a parse error, or a number too large for a double (1e3080)
     const std::string message = e.what();  // "[json.exception.parse_error.101] parse error at ..."
     corrupt("the file", message.substr(message.find(']') + 2));
   }
