@@ -35,15 +35,21 @@ tutor_require_package(tomlplusplus VERSION 3
   DEBIAN libtomlplusplus-dev HOMEBREW tomlplusplus WHAT "TOML, the format of the question banks")
 
 # The BLAS behind the engine's matrix products: Accelerate on macOS; elsewhere OpenBLAS, whose
-# kernels are tuned for each CPU, in preference to whatever other BLAS is installed.
+# kernels are tuned for each CPU, in preference to whatever other BLAS is installed. Of
+# Debian's three OpenBLAS builds the serial one comes first: it computes on the calling thread
+# only, so results are reproducible by construction, and it starts no thread pool in each of
+# the hundreds of short programs the tests run (the pthread build costs each one milliseconds).
+set(tutor_saved_library_path "${CMAKE_LIBRARY_PATH}")
 if(APPLE)
   set(BLA_VENDOR Apple)
 else()
   set(BLA_VENDOR OpenBLAS)
+  list(PREPEND CMAKE_LIBRARY_PATH "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-serial")
 endif()
 find_package(BLAS QUIET)
 unset(BLA_VENDOR)
+set(CMAKE_LIBRARY_PATH "${tutor_saved_library_path}")
 if(NOT BLAS_FOUND)  # any other BLAS will do
   tutor_require_package(BLAS
-    DEBIAN libopenblas-dev HOMEBREW openblas WHAT "BLAS, for the engine's matrix products")
+    DEBIAN libopenblas-serial-dev HOMEBREW openblas WHAT "BLAS, for the engine's matrix products")
 endif()

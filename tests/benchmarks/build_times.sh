@@ -17,11 +17,13 @@ seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 echo "load average before: $(load)"
 rm -rf "$dir"
-start=$(now)
-cmake --preset course -B "$dir" >/dev/null
-cmake --build "$dir" >/dev/null
-ctest --test-dir "$dir" -j 2 --output-on-failure >/dev/null
-clean=$(seconds "$start" "$(now)")
+TIMEFORMAT='%R %U %S'
+clean_times=$( { time {
+  cmake --preset course -B "$dir" >/dev/null
+  cmake --build "$dir" >/dev/null
+  ctest --test-dir "$dir" -j 2 --output-on-failure >/dev/null
+} ; } 2>&1 )
+read -r clean user system <<<"$clean_times"
 
 loop=()
 for ((i = 0; i < runs; ++i)); do
@@ -35,5 +37,5 @@ median=$(printf '%s\n' "${loop[@]}" | sort -n | awk '{ v[NR] = $1 } END { print 
 echo "load average after:  $(load)"
 rm -rf "$dir"
 
-echo "clean configure + build + test:  ${clean} s"
+echo "clean configure + build + test:  ${clean} s (CPU: ${user} s user, ${system} s system)"
 echo "edit lesson 2, rebuild, re-test: ${median} s median of ${runs} (${loop[*]})"
