@@ -52,10 +52,10 @@ endfunction()
 
 # One precompiled header shared by every lesson: doctest's test macros, fmt and the engine's
 # API. Lessons reuse it, so they must compile with exactly its flags (hence the same links).
+# file(CONFIGURE) writes the source only when its text changes, so a reconfigure rebuilds nothing.
 function(tutor_add_lesson_pch)
-  # file(CONFIGURE) leaves an unchanged file alone: rewriting it would rebuild the header on
-  # every configure.
-  file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp" CONTENT "// owns the lessons' precompiled header\n")
+  file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp" @ONLY
+    CONTENT "// owns the lessons' precompiled header\n")
   add_library(tutor_lesson_pch OBJECT "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp")
   target_link_libraries(tutor_lesson_pch PRIVATE
     tutor::notebook tutor::lesson_runtime tutor_warnings tutor_learner_codegen)

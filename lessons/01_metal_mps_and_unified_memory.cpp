@@ -17,13 +17,20 @@
 // what you read here carries over to LibTorch, and almost word for word to Python. The emulator
 // also simulates the computer. By default that is the 64 GB M3 Max MacBook Pro whose nanoGPT
 // timings appear later in the course; `--list-machines` shows the others and `--machine NAME`
-// picks one. Every code cell starts in a fresh simulated process on that machine.
+// picks one. Every code cell starts in a fresh simulated process on that machine. Where the
+// prose discusses what other machines print, their documented outputs follow the cell's own,
+// each under a `└▷ documented for ...` line; `--compare` shows them under every cell.
+//
+// Terms the course uses before it explains them (heap, roofline, AdamW, ...) are in the
+// glossary: `lesson01 --glossary`, from any lesson.
 
 // %%
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
 namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+// %% [python]
+// import torch
 
 // %% [markdown]
 // ## Three names
@@ -51,6 +58,11 @@ TUTOR_CELL("a device is a type plus an optional index, and naming one needs no G
 // %% [output]
 // device: mps | type: mps | index given: False
 // device: mps:0 | type: mps | index: 0
+// %% [python]
+// mps = torch.device("mps")
+// first_mps = torch.device("mps:0")
+// print("device:", mps, "| type:", mps.type, "| index given:", mps.index is not None)
+// print("device:", first_mps, "| type:", first_mps.type, "| index:", first_mps.index)
 
 // %% [markdown]
 // ## A beta backend, with a way out
@@ -77,7 +89,7 @@ TUTOR_CELL("a device is a type plus an optional index, and naming one needs no G
 //    PyTorch gives the new tensor its own GPU buffer, so the move is a real copy, just not one
 //    across a bus. Never assume that a device move is free.
 
-// %% to_returns_a_new_tensor
+// %% to_returns_a_new_tensor compare="linux-x86_64"
 TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu") {
   const torch::Device device = torch::mps::is_available() ? torch::kMPS : torch::kCPU;
   const auto on_cpu = torch::arange(4, torch::kFloat32);
@@ -91,20 +103,29 @@ TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu")
 // original lives on: cpu
 // moved copy lives on: mps:0
 // same tensor: False
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // original lives on: cpu
 // moved copy lives on: cpu
 // same tensor: True
+// %% [python]
+// device = torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
+// on_cpu = torch.arange(4, dtype=torch.float32)
+// moved = on_cpu.to(device)
+// print("original lives on:", on_cpu.device)
+// print("moved copy lives on:", moved.device)
+// print("same tensor:", moved is on_cpu)
 
 // %% [markdown]
-// Without MPS the cell falls back to `cpu`, and `.to()` onto the device a tensor is already on
-// returns that very tensor instead of a copy, exactly as PyTorch does.
+// Without MPS the cell falls back to `cpu`: in the output documented for `linux-x86_64`, under
+// this machine's, `.to()` onto the device a tensor is already on returns that very tensor
+// instead of a copy, exactly as PyTorch does.
 //
 // Each simulated computer records its memory and how much of it other programs already hold.
 // On Apple silicon the system memory *is* the GPU's memory; on the Intel Mac the GPU has its
-// own 4 GB of video memory on top, and the Linux box has no GPU at all:
+// own 4 GB of video memory on top, and the Linux box has no GPU at all. Both machines'
+// documented outputs follow this one's:
 
-// %% shared_memory_pool
+// %% shared_memory_pool compare="intel-mac-macos12.0,linux-x86_64"
 TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
   const torch::MachineProfile& computer = torch::sim::machine();
   print("machine:", computer.summary);
@@ -132,11 +153,27 @@ TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
 // unified memory: False
 // system memory: 16 GiB
 // held by the OS and other apps: 4 GiB
+// %% [output] machine="m2-max-macos13.7"
+// machine: MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 13.7.4 (too old for 2.9's MPS)
+// unified memory: True
+// system memory: 32 GiB
+// held by the OS and other apps: 6 GiB
 // %% [output] machine="linux-x86_64"
 // machine: Linux x86_64 box, 2-core AMD EPYC, 24 GB, PyTorch's Linux wheel (no MPS)
 // unified memory: False
 // system memory: 24 GiB
 // held by the OS and other apps: 1 GiB
+// %% [python] differs="the cell reads the simulated computer's profile; real Python describes the computer it runs on"
+// import os
+// import platform
+//
+// # Real Python can only describe the computer it runs on.
+// page = os.sysconf("SC_PAGE_SIZE")
+// total, free = page * os.sysconf("SC_PHYS_PAGES"), page * os.sysconf("SC_AVPHYS_PAGES")
+// print("machine:", platform.platform())
+// print("unified memory:", platform.system() == "Darwin" and platform.machine() == "arm64")
+// print(f"system memory: {total >> 30} GiB")
+// print(f"held by the OS and other apps: {(total - free) >> 30} GiB")
 
 // %% [markdown]
 // ## A first memory budget
@@ -144,6 +181,11 @@ TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
 // The classifier reads batches of 32 issue reports, each cut into 128 token positions with 768
 // features per position: the `(32, 128, 768)` batch of the CUDA chapter. A float32 value takes
 // four bytes, so the batch alone is easy to price.
+//
+// A word on units, once for the whole course. Every size the course computes is in binary
+// units, as PyTorch's memory messages print them: KiB is 1024 bytes, MiB 1024 KiB, GiB 1024
+// MiB. "GB" appears only in the names machines are sold under: the "64 GB" MacBook Pro has
+// 64 GiB of memory.
 
 // %% ticket_batch_bytes
 TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
@@ -162,9 +204,19 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 // shape: (32, 128, 768)
 // one float32 batch: 12.0 MiB
 // training also keeps weights, activations, gradients, and optimizer state
+// %% [python]
+// batch, tokens, features = 32, 128, 768
+// bytes_per_float = torch.finfo(torch.float32).bits // 8
+// batch_bytes = batch * tokens * features * bytes_per_float
+// print("shape:", (batch, tokens, features))
+// print(f"one float32 batch: {batch_bytes / (1024 * 1024):.1f} MiB")
+// print("training also keeps weights, activations, gradients, and optimizer state")
+//
+// tickets = torch.zeros(batch, tokens, features)  # a real tensor agrees
+// assert tickets.numel() * tickets.element_size() == batch_bytes
 
 // %% [markdown]
-// Twelve MiB is nothing next to 64 GB, and that is the trap: the batch is the smallest line
+// Twelve MiB is nothing next to 64 GiB, and that is the trap: the batch is the smallest line
 // of a training step's bill. Lesson 6 adds up the rest.
 //
 // ## Before installing anything
@@ -172,16 +224,17 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 // Apple's guide to PyTorch on the Mac asks for a Mac with Apple silicon, macOS 14.0 or later,
 // Python 3.10 or later and the Xcode command-line tools (`xcode-select --install`). After that
 // the ordinary wheel, `pip3 install torch torchvision torchaudio`, has MPS built in. PyTorch
-// 2.9, the release this course emulates, enables MPS from macOS 13.0; the course follows
-// Apple's stricter line. Release numbers move, so verify the backend after installing (lesson
-// 2) rather than writing a version into your setup notes.
+// 2.9, the release this course emulates, draws the same line: it uses MPS only from macOS 14
+// (Sonoma), although its error message still names 13.0 (lesson 2 shows that message on a Mac
+// running macOS 13). Release numbers move, so verify the backend after installing (lesson 2)
+// rather than writing a version into your setup notes.
 //
 // One trap hides in the word *Python*. An x86_64 Python, say from an old Intel-era installer,
 // still runs on an Apple-silicon Mac, translated by Rosetta 2. It is slower, and it can only
 // install x86_64 builds of PyTorch: the official ones stopped at 2.2, and builds without MPS
 // are common. So ask the interpreter what it runs as: `platform.machine()` must say `arm64`.
 
-// %% requirements_check
+// %% requirements_check compare="rosetta-x86_64"
 TUTOR_CELL("the requirements check reads the interpreter's architecture and the macOS version") {
   const bool on_macos = torch::platform::system() == "Darwin";
   const bool native_arm64 = torch::platform::machine() == "arm64";
@@ -216,16 +269,44 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 // translated by Rosetta: False
 // macOS version: 12.0
 // meets Apple's requirements: False
+// %% [output] machine="m2-max-macos13.7"
+// system: Darwin
+// interpreter architecture: arm64
+// translated by Rosetta: False
+// macOS version: 13.7.4
+// meets Apple's requirements: False
 // %% [output] machine="linux-x86_64"
 // system: Linux
 // interpreter architecture: x86_64
 // translated by Rosetta: False
 // macOS version: none
 // meets Apple's requirements: False
+// %% [python]
+// import platform
+// import subprocess
+//
+//
+// def proc_translated():
+//     """sysctl.proc_translated is 1 for a process that Rosetta 2 translates."""
+//     if platform.system() != "Darwin":
+//         return False
+//     answer = subprocess.run(["sysctl", "-n", "sysctl.proc_translated"], capture_output=True, text=True)
+//     return answer.stdout.strip() == "1"
+//
+//
+// on_macos = platform.system() == "Darwin"
+// release = platform.mac_ver()[0] if on_macos else "none"
+// print("system:", platform.system())
+// print("interpreter architecture:", platform.machine())
+// print("translated by Rosetta:", proc_translated())
+// print("macOS version:", release)
+// new_enough = on_macos and tuple(int(part) for part in release.split(".")[:2]) >= (14, 0)
+// print("meets Apple's requirements:", on_macos and platform.machine() == "arm64" and new_enough)
 
 // %% [markdown]
-// Try it: `lesson01 --machine rosetta-x86_64 --cell requirements_check`. The hardware is an
+// Look at the output documented for `rosetta-x86_64` under this machine's: the hardware is an
 // Apple-silicon Mac, yet the check fails, because the interpreter is not native.
+// (`lesson01 --machine rosetta-x86_64 --cell requirements_check` runs it there.)
 //
 // ## What to remember
 //
@@ -237,4 +318,7 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 //   new tensor, and the GPU shares its memory with everything else on the Mac.
 // - Check the interpreter's architecture before blaming PyTorch: it must be `arm64`.
 //
-// Next, lesson 2 asks PyTorch itself whether MPS can be used, and reads the answer.
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson01`. Then lesson 2, `build/lessons/lesson02`,
+// asks PyTorch itself whether MPS can be used, and reads the answer.

@@ -15,12 +15,16 @@
 // 1. not built: the wrong PyTorch for a Mac GPU (a Linux or CPU-only build);
 // 2. built but unavailable: the backend is there, this machine or process cannot use it;
 // 3. available: model and tensors can go to `mps`.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson02 --glossary`.
 
 // %%
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
 namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+// %% [python]
+// import torch
 
 // %% [markdown]
 // ## The sanity check
@@ -31,7 +35,7 @@ namespace py = engine::py;  // py::tuple, py::str: values shown the way Python p
 // hour into training. (In Python, scripts that must also run on PyTorch older than 1.12 first
 // test `hasattr(torch.backends, "mps")`; LibTorch has no such gap to guard.)
 
-// %% sanity_check
+// %% sanity_check compare="linux-x86_64,intel-mac-macos12.0"
 TUTOR_CELL("the sanity check selects mps only when the backend is built and available") {
   const bool mps_built = torch::backends::mps::is_built();
   const bool mps_available = torch::backends::mps::is_available();
@@ -58,24 +62,39 @@ TUTOR_CELL("the sanity check selects mps only when the backend is built and avai
 // mps available: False
 // selected device: cpu
 // output shape: (2, 2)
-// %% [output] machine="intel-mac-macos12.0"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
 // mps built: True
 // mps available: False
 // selected device: cpu
 // output shape: (2, 2)
+// %% [python]
+// mps_built = torch.backends.mps.is_built()
+// mps_available = torch.backends.mps.is_available()
+// device = torch.device("mps") if mps_available else torch.device("cpu")
+//
+// x = torch.arange(6, dtype=torch.float32).reshape(2, 3).to(device)
+// model = torch.nn.Linear(3, 2)
+// model.to(device)
+// y = model(x)
+//
+// print("mps built:", mps_built)
+// print("mps available:", mps_available)
+// print("selected device:", device)
+// print("output shape:", tuple(y.shape))
+// assert y.device == model.weight.device  # the output lands where the model is
 
 // %% [markdown]
-// Run the same program on the other machines to see the three states:
-// `lesson02 --machine linux-x86_64` prints what real PyTorch prints on Linux, where the wheels
-// are built without MPS, and `lesson02 --machine intel-mac-macos12.0` shows a build that has
-// the backend on a Mac whose macOS is older than PyTorch 2.9 accepts.
+// The outputs documented for the other machines, under this one's, show the other two states:
+// `linux-x86_64` prints what real PyTorch prints on Linux, where the wheels are built without
+// MPS, and `intel-mac-macos12.0` shows a build that has the backend on a Mac whose macOS is
+// older than PyTorch 2.9 accepts. `lesson02 --machine NAME` runs the whole lesson on one of them.
 //
 // ## Placing a tensor on `mps` anyway
 //
 // Skipping the check does not make the GPU appear. Each state that lacks MPS fails in its own
 // words, and the words tell you which state you are in:
 
-// %% placing_on_mps_anyway
+// %% placing_on_mps_anyway compare="linux-x86_64,intel-mac-macos12.0"
 TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine's state") {
   try {
     const auto x = torch::zeros({2}, torch::Device("mps"));
@@ -88,17 +107,28 @@ TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine
 // placed on mps:0
 // %% [output] machine="linux-x86_64,rosetta-x86_64"
 // RuntimeError: PyTorch is not linked with support for mps devices
-// %% [output] machine="intel-mac-macos12.0"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
 // RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`
+// %% [python] before="2.9" differs="PyTorch 1.13 on Linux fails in the dispatcher instead, with a 46-line NotImplementedError"
+// try:
+//     x = torch.zeros(2, device="mps")
+//     print("placed on", x.device)
+// except RuntimeError as error:  # NotImplementedError is a RuntimeError too
+//     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
-// Both texts are PyTorch's own. The second is printed for *any* built-but-unavailable case,
-// whatever the cause, and its wording moves with the release: 2.5 to 2.9 print it as above,
-// missing space included, while 2.10 raised the requirement to macOS 14.0 and says so. It also
-// misleads in one known case: a process inside a macOS sandbox that hides the GPU gets it on a
-// perfectly modern Mac. Older releases differ too: on
-// PyTorch 1.13 a factory such as `torch.zeros(2, device="mps")` on Linux raised a long
-// `NotImplementedError` from the dispatcher instead.
+// This machine places the tensor; the two error texts documented under it, for the machines
+// without a usable MPS, are PyTorch's own. The not-linked text belongs to builds without MPS;
+// the "supported on MacOS" text is printed for *any* built-but-unavailable case, whatever the
+// cause, and it has lagged behind the rules it states. PyTorch 2.5.1 still said 12.3+ when 2.5
+// needed 13.0; 2.6 to 2.9 print it as above, missing space included. 2.9 then began to require
+// macOS 14 without touching the message, so a Mac on macOS 13 is told it needs a version it
+// already runs: `lesson02 --machine m2-max-macos13.7` is that Mac, an M2 Max on macOS 13.7.4.
+// Newer releases name 14.0. The text also misleads in one more known case: a process inside a
+// macOS sandbox that hides the GPU gets it on a perfectly modern Mac. Read it as "built but
+// unavailable here", then check the macOS version against the release notes yourself. Older
+// releases differ too: on PyTorch 1.13 a factory such as `torch.zeros(2, device="mps")` on
+// Linux raised a long `NotImplementedError` from the dispatcher instead.
 //
 // ## `mps` is not `mps:0`
 //
@@ -125,8 +155,18 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 // tensor reports: mps:0
 // devices equal: False
 // device types equal: True
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device on this machine: nothing to compare
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device on this machine: nothing to compare")
+// else:
+//     requested = torch.device("mps")
+//     t = torch.ones(1, device=requested)
+//     print("requested:", requested)
+//     print("tensor reports:", t.device)
+//     print("devices equal:", t.device == requested)
+//     print("device types equal:", t.device.type == requested.type)
 
 // %% [markdown]
 // ## Reading the answer as a diagnosis
@@ -136,8 +176,15 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 // | `is_built()` | `is_available()` | what it means | what to do |
 // |---|---|---|---|
 // | False | False | this PyTorch has no MPS: a Linux or CPU-only build, or an x86_64 build under Rosetta | install the macOS arm64 wheel from an arm64 Python |
-// | True | False | the build has MPS, this process cannot use it: macOS too old, no suitable GPU, or a sandbox | update macOS, use Apple silicon, run outside the sandbox; use `cpu` meanwhile |
+// | True | False | the build has MPS, this process cannot use it: macOS too old (2.9 needs 14), no suitable GPU, or a sandbox | update macOS, use Apple silicon, run outside the sandbox; use `cpu` meanwhile |
 // | True | True | MPS is usable | put the model and the batch on `mps`, together |
+//
+// Why is the Intel Mac's PyTorch built with MPS while the x86_64 one under Rosetta is not?
+// Both are x86_64 builds, but not the same ones. PyTorch's official x86_64 macOS wheels, the
+// last of them 2.2, included MPS for Macs with AMD GPUs, and the course's Intel Mac runs such a
+// build. No later release has an official x86_64 macOS wheel, so an x86_64 Python on an
+// Apple-silicon Mac ends up with an old release or a build from elsewhere, which may lack MPS:
+// the course's Rosetta machine has one without it. The fix there is a native arm64 Python.
 //
 // The emulator can run the same question on each of the course's computers. `sim::use_machine`
 // is not PyTorch: it starts a fresh simulated process on another machine, which is how the
@@ -157,8 +204,28 @@ TUTOR_CELL("the course's machines cover all three states") {
 // m3-max-64gb          built=True  available=True  device_count=1
 // m1-8gb               built=True  available=True  device_count=1
 // intel-mac-macos12.0  built=True  available=False device_count=0
+// m2-max-macos13.7     built=True  available=False device_count=0
 // linux-x86_64         built=False available=False device_count=0
 // rosetta-x86_64       built=False available=False device_count=0
+// m1-pro-16gb          built=True  available=True  device_count=1
+// m1-max-64gb          built=True  available=True  device_count=1
+// m1-ultra-64gb        built=True  available=True  device_count=1
+// m2-16gb              built=True  available=True  device_count=1
+// m2-pro-16gb          built=True  available=True  device_count=1
+// m2-max-32gb          built=True  available=True  device_count=1
+// m3-16gb              built=True  available=True  device_count=1
+// m3-pro-18gb          built=True  available=True  device_count=1
+// m3-ultra-96gb        built=True  available=True  device_count=1
+// m4-16gb              built=True  available=True  device_count=1
+// m4-pro-24gb          built=True  available=True  device_count=1
+// m4-max-128gb         built=True  available=True  device_count=1
+// %% [python] differs="the emulator starts a process on each simulated computer; real Python answers for its own only"
+// import platform
+//
+// # Real Python can ask only the computer it runs on.
+// name = f"{platform.system().lower()}-{platform.machine()}"
+// built, available = torch.backends.mps.is_built(), torch.backends.mps.is_available()
+// print(f"{name:<20} built={built!s:<5} available={available!s:<5} device_count={int(built and available)}")
 
 // %% [markdown]
 // ## Check your reasoning
@@ -178,4 +245,7 @@ TUTOR_CELL("the course's machines cover all three states") {
 // - An unusable `mps` fails loudly with a message that names the state.
 // - Tensors report `mps:0`; compare device types, not devices, to ask "on the GPU?".
 //
-// Next, lesson 3 moves a model and a batch to `mps` together and runs a training step.
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson02`. Then lesson 3, `build/lessons/lesson03`,
+// moves a model and a batch to `mps` together and runs a training step.

@@ -24,6 +24,8 @@
 // | optimizer step | mps: parameters, optimizer state | GPU kernels | no | a model that slipped back to cpu |
 //
 // Lesson 5 measures the waiting, and lesson 6 the memory. Here we get the placement right.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson03 --glossary`.
 
 // %%
 #include <cmath>
@@ -53,6 +55,23 @@ PlacedClassifier place_classifier(const torch::Device& device) {
   const auto batch = torch::randn({32, 128, 768}).to(device);
   return {model, batch, batch.mean({1})};
 }
+// %% [python]
+// import math
+//
+// import torch
+// import torch.nn.functional as F
+//
+//
+// def best_device():
+//     return torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
+//
+//
+// def place_classifier(device):
+//     """The ticket classifier and a (32, 128, 768) batch on `device`, and the batch averaged."""
+//     model = torch.nn.Linear(768, 3)
+//     model.to(device)
+//     batch = torch.randn(32, 128, 768).to(device)
+//     return model, batch, batch.mean(1)
 
 // %% [markdown]
 // ## Same device rules as CUDA
@@ -75,6 +94,13 @@ TUTOR_CELL("model, batch and logits end up on the same device") {
 // %% [output]
 // model and batch agree: True
 // logits shape: (32, 3)
+// %% [python]
+// device = best_device()
+// model, batch, ticket_vectors = place_classifier(device)
+// logits = model(ticket_vectors)
+// devices_match = model.weight.device == batch.device == logits.device
+// print("model and batch agree:", devices_match)
+// print("logits shape:", tuple(logits.shape))
 
 // %% [markdown]
 // ## One optimizer step
@@ -105,6 +131,22 @@ TUTOR_CELL("one SGD step on the chosen device changes the weights and gives a fi
 // %% [output]
 // weights changed: True
 // finite loss: True
+// %% [python]
+// device = best_device()
+// model, batch, ticket_vectors = place_classifier(device)
+// optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+// labels = torch.tensor([0, 2, 1, 0], device=device)
+// weights_before = model.weight.detach().clone()
+//
+// optimizer.zero_grad()
+// loss = F.cross_entropy(model(ticket_vectors[0:4]), labels)
+// loss.backward()
+// optimizer.step()
+// logged_loss = loss.detach().cpu().item()
+//
+// print("weights changed:", not torch.equal(weights_before, model.weight.detach()))
+// print("finite loss:", math.isfinite(logged_loss))
+// assert model.weight.grad.device == model.weight.device  # gradients stay put
 
 // %% [markdown]
 // `c.ticket_vectors.slice(0, 0, 4)` is LibTorch's spelling of Python's `ticket_vectors[:4]`.
@@ -129,6 +171,17 @@ TUTOR_CELL("with manual_seed(0) the step gives PyTorch's loss and weight change"
 // %% [output]
 // loss: 1.1035
 // size of the weight change: 0.1005
+// %% [python]
+// torch.manual_seed(0)
+// model, batch, ticket_vectors = place_classifier(best_device())
+// optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+// weights_before = model.weight.detach().clone()
+// loss = F.cross_entropy(model(ticket_vectors[0:4]), torch.tensor([0, 2, 1, 0], device=best_device()))
+// loss.backward()
+// optimizer.step()
+// change = model.weight.detach() - weights_before
+// print(f"loss: {loss.item():.4f}")
+// print(f"size of the weight change: {math.sqrt((change * change).sum().item()):.4f}")
 
 // %% [markdown]
 // The weight change is the learning rate times the gradient's size (0.1 × 1.005): one plain
@@ -150,6 +203,10 @@ TUTOR_CELL("a loss on the device is read on the host through detach, cpu and ite
 }
 // %% [output]
 // reported loss: 2.5
+// %% [python]
+// loss = torch.tensor(2.5, device=best_device())
+// reported_loss = loss.detach().cpu().item()
+// print(f"reported loss: {reported_loss:.1f}")
 
 // %% [markdown]
 // ## When placement goes wrong
@@ -175,12 +232,23 @@ TUTOR_CELL("a guard catches a batch that is not on the model's device") {
 }
 // %% [output]
 // caught: batch device does not match model device mps
+// %% [python]
+// def require_same_device(model_device, batch):
+//     if batch.device != model_device:
+//         raise RuntimeError(f"batch device does not match model device {model_device}")
+//
+//
+// batch = torch.randn(8, 4)
+// try:
+//     require_same_device(torch.device("mps"), batch)
+// except RuntimeError as error:
+//     print("caught:", error)
 
 // %% [markdown]
 // Without a guard, PyTorch itself refuses, and its message names the argument that is on the
 // wrong device. Forgetting to move the batch is the classic case:
 
-// %% batch_left_on_cpu
+// %% batch_left_on_cpu compare="linux-x86_64"
 TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") {
   torch::nn::Linear model(768, 3);
   model->to(best_device());
@@ -194,14 +262,23 @@ TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") 
 }
 // %% [output]
 // RuntimeError: Tensor for argument input is on cpu but expected on mps
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // forward ran on cpu
+// %% [python]
+// model = torch.nn.Linear(768, 3)
+// model.to(best_device())
+// ticket_vectors = torch.randn(32, 768)  # forgot .to(device)
+// try:
+//     logits = model(ticket_vectors)
+//     print("forward ran on", logits.device)
+// except RuntimeError as error:
+//     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
-// Look at the other machines' output: on a computer without MPS the same bug runs without
-// complaint, because `best_device()` chose `cpu` and everything is there anyway. A placement
-// bug can pass every test on a Linux CI box and fail on the first Mac. The mirror image,
-// moving the batch and forgetting the model, names the weight instead:
+// Look at the output documented for `linux-x86_64`, under this machine's: on a computer without
+// MPS the same bug runs without complaint, because `best_device()` chose `cpu` and everything
+// is there anyway. A placement bug can pass every test on a Linux CI box and fail on the first
+// Mac. The mirror image, moving the batch and forgetting the model, names the weight instead:
 
 // %% model_left_on_cpu
 TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weight") {
@@ -219,8 +296,18 @@ TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weigh
 }
 // %% [output]
 // RuntimeError: Tensor for argument weight is on cpu but expected on mps
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the model and the batch cannot disagree
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: the model and the batch cannot disagree")
+// else:
+//     model = torch.nn.Linear(768, 3)  # forgot model.to(device)
+//     ticket_vectors = torch.randn(32, 768).to("mps")
+//     try:
+//         model(ticket_vectors)
+//     except RuntimeError as error:
+//         print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // Elementwise arithmetic has its own message, and it puts the GPU device first whichever
@@ -248,8 +335,19 @@ TUTOR_CELL("elementwise arithmetic across mps and cpu fails in either order, exc
 // RuntimeError: Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!
 // RuntimeError: Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!
 // with a 0-dim cpu tensor the result is on mps:0
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: nothing to mix
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: nothing to mix")
+// else:
+//     on_mps, on_cpu = torch.ones(4, device="mps"), torch.ones(4)
+//     for a, b in [(on_mps, on_cpu), (on_cpu, on_mps)]:
+//         try:
+//             a + b
+//         except RuntimeError as error:
+//             print(f"{type(error).__name__}: {error}")
+//     print("with a 0-dim cpu tensor the result is on", (on_mps * torch.tensor(0.5)).device)
 
 // %% [markdown]
 // ## Move them together
@@ -273,8 +371,21 @@ TUTOR_CELL("moving the model and the batch in one place keeps them together") {
 }
 // %% [output]
 // weights on: mps:0 | batch on: mps:0 | logits on: mps:0
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // weights on: cpu | batch on: cpu | logits on: cpu
+// %% [python]
+// device = best_device()
+//
+//
+// def place(model, batch):
+//     model.to(device)
+//     return batch.to(device)
+//
+//
+// model = torch.nn.Linear(768, 3)
+// ticket_vectors = place(model, torch.randn(32, 768))
+// logits = model(ticket_vectors)
+// print("weights on:", model.weight.device, "| batch on:", ticket_vectors.device, "| logits on:", logits.device)
 
 // %% [markdown]
 // ## What to remember
@@ -289,4 +400,7 @@ TUTOR_CELL("moving the model and the batch in one place keeps them together") {
 //   `argument weight` the model; the elementwise message always lists `mps:0` first.
 // - A machine without MPS hides placement bugs: test on the device you will train on.
 //
-// Next, lesson 4 looks at operations that have no MPS kernel at all.
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson03`. Then lesson 4, `build/lessons/lesson04`,
+// looks at operations that have no MPS kernel at all.

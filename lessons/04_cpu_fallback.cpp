@@ -20,6 +20,8 @@
 // `aten::_embedding_bag_dense_backward` gained MPS kernels only in the 2.10 development cycle
 // (pytorch/pytorch#162270, #163012, #163931). Python also prints the file and line that raised
 // a warning; the emulator prints just the warning.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson04 --glossary`.
 
 // %%
 #include <cstdint>
@@ -42,6 +44,18 @@ std::string joined(const std::vector<std::string>& stages) {
   for (const std::string& stage : stages) text += (text.empty() ? "" : " -> ") + stage;
   return text;
 }
+// %% [python]
+// import os
+// import subprocess
+// import sys
+// import time
+//
+// import torch
+// import torch.nn.functional as F
+//
+//
+// def best_device():
+//     return torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
 
 // %% [markdown]
 // ## Counting the boundaries
@@ -65,6 +79,13 @@ TUTOR_CELL("a fallback in the middle of the hot path adds two of the four backen
 // host batch -> mps forward -> fallback op -> mps classifier -> host log
 // backend changes: 4
 // fix target: remove fallback from hot path
+// %% [python]
+// path = ["host batch", "mps forward", "fallback op", "mps classifier", "host log"]
+// backends = [stage.split(" ")[0] for stage in path]
+// switches = sum(a != b for a, b in zip(backends, backends[1:]))
+// print(" -> ".join(path))
+// print("backend changes:", switches)
+// print("fix target: remove fallback from hot path")
 
 // %% [markdown]
 // Moving the batch in at the start and bringing a number out for the log at the end are
@@ -76,7 +97,11 @@ TUTOR_CELL("a fallback in the middle of the hot path adds two of the four backen
 // averages each report's vectors, and classifies the average. `nn.EmbeddingBag` does the
 // lookup and the averaging in one operator, which is exactly why people reach for it, and
 // why it lands in the hot path. The tokens come from a 30,000-word vocabulary; the batch is 32
-// reports of 128 tokens. The model is built shape-only (lesson 5): only the timeline matters.
+// reports of 128 tokens. The model is built **shape-only** (`sim::ShapeOnlyGuard`): its tensors
+// have shapes, devices and costs on the simulated Mac, but no values, much like PyTorch's
+// `meta` tensors. The cells below need the step's timeline, not its numbers, and shape-only
+// tensors give the timeline without computing anything. Lesson 5 uses them for a model far
+// larger than this one.
 
 // %%
 constexpr std::int64_t kVocabulary = 30000, kWidth = 768, kReports = 32, kTokens = 128;
@@ -118,12 +143,50 @@ struct Trainer {
     return loss;
   }
 };
+// %% [python]
+// VOCABULARY, WIDTH, REPORTS, TOKENS = 30000, 768, 32, 128
+//
+//
+// class BagClassifier(torch.nn.Module):
+//     def __init__(self):
+//         super().__init__()
+//         self.bag = torch.nn.EmbeddingBag(VOCABULARY, WIDTH)  # mode="mean": each report's average
+//         self.head = torch.nn.Linear(WIDTH, 3)
+//
+//
+// def tokenized_batch():
+//     """Token ids as a tokenizer hands them over: int64 on the cpu."""
+//     return torch.zeros(REPORTS, TOKENS, dtype=torch.int64)
+//
+//
+// class Trainer:
+//     def __init__(self, device):
+//         self.device = device
+//         self.model = BagClassifier().to(device)
+//         self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+//         self.labels = torch.zeros(REPORTS, dtype=torch.int64, device=device)
+//
+//     def step(self, rewritten=False):
+//         """One SGD step on a freshly tokenized batch; with `rewritten`, embedding + mean."""
+//         ids = tokenized_batch().to(self.device)
+//         self.optimizer.zero_grad()
+//         if rewritten:
+//             vectors = F.embedding(ids, self.model.bag.weight).mean(1)
+//         else:
+//             vectors = self.model.bag(ids)
+//         loss = F.cross_entropy(self.model.head(vectors), self.labels)
+//         loss.backward()
+//         self.optimizer.step()
+//         return loss
 
 // %% [markdown]
 // Run one step on `mps` the way a script starts by default, without the variable:
 
 // %% without_fallback
 TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the step") {
+  // A process started without the variable, even if your shell exports it: the emulator's
+  // `env -u PYTORCH_ENABLE_MPS_FALLBACK python train.py`.
+  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::nullopt}});
   Trainer trainer(best_device());
   try {
     trainer.step();
@@ -134,8 +197,16 @@ TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the s
 }
 // %% [output]
 // NotImplementedError: The operator 'aten::_embedding_bag' is not currently implemented for the MPS device. If you want this op to be considered for addition please comment on https://github.com/pytorch/pytorch/issues/141287 and mention use-case, that resulted in missing op as well as commit hash 0fabc3ba44823f257e70ce397d989c8de5e362c1. As a temporary fix, you can set the environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for this op. WARNING: this will be slower than running natively on MPS.
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // the step ran on cpu
+// %% [python]
+// # Started as `env -u PYTORCH_ENABLE_MPS_FALLBACK python train.py`.
+// trainer = Trainer(best_device())
+// try:
+//     trainer.step()
+//     print("the step ran on", trainer.device)
+// except NotImplementedError as error:
+//     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // The message names the operator, the release it came from (the commit hash) and the way out.
@@ -167,10 +238,96 @@ TUTOR_CELL("with the fallback the step completes, warns once, and counts every d
 //   aten::_embedding_bag_dense_backward fell back 3 times
 // one step's backend path: cpu -> mps -> cpu fallback -> mps -> cpu fallback -> mps -> cpu
 // backend changes per step: 6
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // steps completed: 3
 // one step's backend path: cpu
 // backend changes per step: 0
+// %% [python] differs="the emulator counts each fallback and records where the work ran; PyTorch keeps no such counters (its profiler shows the same story)"
+// # Started as `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`.
+// trainer = Trainer(best_device())
+// for step in range(3):
+//     trainer.step().item()  # train, and log the loss
+// print("steps completed: 3")
+
+// %% [markdown]
+// ### What counts as "set"
+//
+// PyTorch does not compare the variable with `1`. On a build with MPS, `import torch` reads it
+// with C++'s `std::stoi`, which takes the leading whole number and ignores the rest, and turns
+// the fallback on for anything but 0. So `0.0` and ` 0` mean off, `1.5` means on, and a value
+// that does not start with a number, such as `true` or an empty string, makes `std::stoi`
+// throw inside PyTorch's start-up code: the process dies with a C++ message before the first
+// line of the script, with no Python traceback to explain it. A PyTorch without MPS (Linux, or
+// an x86_64 build under Rosetta) never reads the variable at all.
+
+// %% fallback_variable_values
+TUTOR_CELL("the fallback variable is read as a whole number, and text kills the import") {
+  for (const char* value : {"0.0", " 0", "1.5", "true", ""}) {
+    const std::string label = fmt::format("{:<6}", fmt::format("'{}'", value));
+    try {
+      torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::string(value)}});
+    } catch (const torch::sim::ProcessAborted& crash) {
+      print(label, "import torch aborts:", crash.what());
+      continue;
+    }
+    if (!torch::mps::is_available()) {
+      print(label, "no mps device here: nothing to fall back from");
+      continue;
+    }
+    print(label, "running an operator without an MPS kernel:");
+    const auto ids = torch::zeros({1, 2}, torch::TensorOptions().dtype(torch::kInt64).device("mps"));
+    try {
+      F::embedding_bag(ids, torch::zeros({3, 2}, torch::Device("mps")));
+      print("       the fallback ran it on the cpu");
+    } catch (const torch::Error& error) {
+      print("      ", error.python_type(), "(the fallback is off)");
+    }
+  }
+}
+// %% [output]
+// '0.0'  running an operator without an MPS kernel:
+//        NotImplementedError (the fallback is off)
+// ' 0'   running an operator without an MPS kernel:
+//        NotImplementedError (the fallback is off)
+// '1.5'  running an operator without an MPS kernel:
+// UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
+//        the fallback ran it on the cpu
+// 'true' import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// ''     import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
+// '0.0'  no mps device here: nothing to fall back from
+// ' 0'   no mps device here: nothing to fall back from
+// '1.5'  no mps device here: nothing to fall back from
+// 'true' import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// ''     import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
+// %% [output] machine="linux-x86_64,rosetta-x86_64"
+// '0.0'  no mps device here: nothing to fall back from
+// ' 0'   no mps device here: nothing to fall back from
+// '1.5'  no mps device here: nothing to fall back from
+// 'true' no mps device here: nothing to fall back from
+// ''     no mps device here: nothing to fall back from
+// %% [python]
+// probe = """
+// import torch
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: nothing to fall back from")
+// else:
+//     print("running an operator without an MPS kernel:", flush=True)
+//     ids = torch.zeros(1, 2, dtype=torch.int64, device="mps")
+//     try:
+//         torch.nn.functional.embedding_bag(ids, torch.zeros(3, 2, device="mps"))
+//         print("       the fallback ran it on the cpu")
+//     except NotImplementedError as error:
+//         print("      ", type(error).__name__, "(the fallback is off)")
+// """
+// for value in ["0.0", " 0", "1.5", "true", ""]:
+//     label = f"{repr(value):<6}"
+//     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+//                          env=dict(os.environ, PYTORCH_ENABLE_MPS_FALLBACK=value))
+//     if run.returncode < 0:  # killed by a signal: abort() after an uncaught C++ exception
+//         print(label, "import torch aborts:", run.stderr.strip().splitlines()[0])
+//     else:
+//         print(label, run.stdout.strip())
 
 // %% [markdown]
 // ## What the detour costs
@@ -194,8 +351,20 @@ double seconds_per_step(bool rewritten) {
   torch::mps::synchronize();
   return (torch::time::perf_counter() - start) / 10;
 }
+// %% [python]
+// def seconds_per_step(rewritten):
+//     """Seconds per step over ten steps after one warm-up step; the script was started with
+//     PYTORCH_ENABLE_MPS_FALLBACK=1."""
+//     trainer = Trainer(torch.device("mps"))
+//     trainer.step(rewritten)  # warm-up
+//     torch.mps.synchronize()
+//     start = time.perf_counter()
+//     for _ in range(10):
+//         trainer.step(rewritten)
+//     torch.mps.synchronize()
+//     return (time.perf_counter() - start) / 10
 
-// %% fallback_step_time
+// %% fallback_step_time compare="m1-8gb"
 TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
   if (!torch::mps::is_available()) {
     print("no mps device here: there is no fallback to remove");
@@ -210,23 +379,33 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 }
 // %% [output]
 // UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
-// EmbeddingBag with the cpu fallback: 3.90 ms per step
-// rewritten as embedding + mean:      2.91 ms per step
-// the fallback made each step 1.3x slower
+// EmbeddingBag with the cpu fallback: 5.23 ms per step
+// rewritten as embedding + mean:      2.79 ms per step
+// the fallback made each step 1.9x slower
 // %% [output] machine="m1-8gb"
 // UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
-// EmbeddingBag with the cpu fallback: 17.84 ms per step
-// rewritten as embedding + mean:      15.98 ms per step
+// EmbeddingBag with the cpu fallback: 15.46 ms per step
+// rewritten as embedding + mean:      13.52 ms per step
 // the fallback made each step 1.1x slower
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: there is no fallback to remove
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: there is no fallback to remove")
+// else:
+//     with_fallback = seconds_per_step(False)
+//     rewritten = seconds_per_step(True)
+//     print(f"EmbeddingBag with the cpu fallback: {with_fallback * 1e3:.2f} ms per step")
+//     print(f"rewritten as embedding + mean:      {rewritten * 1e3:.2f} ms per step")
+//     print(f"the fallback made each step {with_fallback / rewritten:.1f}x slower")
 
 // %% [markdown]
-// On the M3 Max the detour adds about a millisecond to a 2.9 ms step. The lookup itself is a
-// small part of it: most of the time goes to copying the 92 MB table to the cpu, building its
-// 92 MB gradient on the cpu and copying that back, every step, with the GPU idle while the host
-// waits. The larger the table, the larger the bill; on the M1, whose GPU takes longer over the
-// rest of the step, the same detour weighs less.
+// On the M3 Max the detour adds 2.4 ms to a 2.8 ms step, almost doubling it. The lookup itself
+// is a small part of it: most of the time goes to copying the 88 MiB table to the cpu, building
+// its 88 MiB gradient on the cpu and copying that back, every step, with the GPU idle while the
+// host waits. The larger the table, the larger the bill; on the M1, whose GPU takes longer over
+// the rest of the step, the same detour weighs less (its documented output is under this
+// one's).
 //
 // Other ways out, in the order to try them: upgrade PyTorch (2.10 has MPS kernels for this
 // operator), rewrite the layer with supported operators as above, or, if the operator is
@@ -256,9 +435,16 @@ TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not f
 // %% [output]
 // backend path: cpu -> mps -> cpu
 // fallbacks: 0
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // backend path: cpu
 // fallbacks: 0
+// %% [python] differs="the emulator records where the work ran and counts fallbacks; PyTorch keeps no such record (its profiler shows the same story)"
+// # Started as `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`.
+// trainer = Trainer(best_device())
+// model = trainer.model
+// ids = tokenized_batch().to(trainer.device)  # the tokenizer's output, moved once
+// logits = model.head(F.embedding(ids, model.bag.weight).mean(1))
+// logits.sum().item()  # the number for the log
 
 // %% [markdown]
 // ## What to take away
@@ -271,3 +457,8 @@ TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not f
 //   that costs more than the operator itself, every step.
 // - Tokenizing and batch assembly on the cpu are not fallback; they are the boundaries you
 //   chose.
+//
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson04`. Then lesson 5, `build/lessons/lesson05`,
+// times GPU work honestly and finds the sync points that hide in a training loop.

@@ -23,12 +23,17 @@
 //
 // **What the clocks here are.** The emulator keeps both timelines. `time::perf_counter()`
 // reads the simulated host clock, so timings are the same on every run and can be documented.
-// A kernel's device time comes from a cost model of the selected machine (its GPU's peak
-// arithmetic and memory bandwidth, each at an efficiency the course fitted to a real nanoGPT
-// run on the M3 Max, where it predicts 222 ms per training step against 221 ms measured), and
-// each operation costs the host about 20 µs to encode. Real runs vary by a few percent from
-// step to step; these do not. Run any lesson with `--trace timeline.json` and open the file in
-// [Perfetto](https://ui.perfetto.dev) to see both timelines, every kernel and every wait.
+// A kernel's device time comes from a cost model of the selected machine: its GPU's peak
+// arithmetic and memory bandwidth, each at a share that depends on the size and kind of the
+// work, checked against published PyTorch timings (for nanoGPT's training step on the M3 Max it
+// predicts 226 ms against 221 ms measured). Encoding an operation costs the host about 1 µs
+// when PyTorch has a Metal kernel of its own for it and about 16 µs when it runs an MPSGraph,
+// and every sync point adds about 0.3 ms for committing the work and hearing that it finished.
+// Real runs vary by a few percent from step to step; these do not. Run any lesson with
+// `--trace timeline.json` and open the file in [Perfetto](https://ui.perfetto.dev) to see both
+// timelines, every kernel and every wait.
+//
+// Terms the course uses before explaining them are in its glossary: `lesson05 --glossary`.
 
 // %%
 #include <cstdint>
@@ -47,6 +52,19 @@ torch::Device best_device() {
 
 // A duration from perf_counter() differences, printed in milliseconds.
 std::string ms(double seconds) { return fmt::format("{:.1f} ms", seconds * 1e3); }
+// %% [python]
+// import time
+//
+// import torch
+// import torch.nn.functional as F
+//
+//
+// def best_device():
+//     return torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
+//
+//
+// def ms(seconds):
+//     return f"{seconds * 1e3:.1f} ms"
 
 // %% [markdown]
 // ## Warm up, then synchronize on both sides
@@ -80,6 +98,26 @@ TUTOR_CELL("ten matrix products timed between two synchronizations") {
 // timed matmuls: 10
 // result shape: (256, 256)
 // elapsed is nonnegative: True
+// %% [python]
+// device = best_device()
+// x = torch.randn(256, 256, device=device)
+// w = torch.randn(256, 256, device=device)
+//
+// for _ in range(3):
+//     y = x @ w  # warm-up
+// if device.type == "mps":
+//     torch.mps.synchronize()
+//
+// start = time.perf_counter()
+// for _ in range(10):
+//     y = x @ w
+// if device.type == "mps":
+//     torch.mps.synchronize()
+// elapsed_ms = (time.perf_counter() - start) * 1000
+//
+// print("timed matmuls:", 10)
+// print("result shape:", tuple(y.shape))
+// print("elapsed is nonnegative:", elapsed_ms >= 0)
 
 // %% [markdown]
 // ### Why warm up
@@ -114,20 +152,41 @@ TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
   print(fmt::format("the cold run took {:.1f}x as long", cold / warm));
 }
 // %% [output]
-// cold: 0.5 ms
-// warm: 0.2 ms
-// the cold run took 2.5x as long
+// cold: 0.8 ms
+// warm: 0.5 ms
+// the cold run took 1.6x as long
 // %% [output] machine="m1-8gb"
-// cold: 0.5 ms
-// warm: 0.2 ms
-// the cold run took 2.4x as long
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// cold: 1.0 ms
+// warm: 0.7 ms
+// the cold run took 1.5x as long
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: the cpu builds no graphs, so cold and warm runs cost the same
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: the cpu builds no graphs, so cold and warm runs cost the same")
+// else:
+//     x = torch.randn(256, 256, device="mps")
+//     w = torch.randn(256, 256, device="mps")
+//
+//     def time_ten_products():
+//         torch.mps.synchronize()
+//         start = time.perf_counter()
+//         for _ in range(10):
+//             x @ w
+//         torch.mps.synchronize()
+//         return time.perf_counter() - start
+//
+//     cold = time_ten_products()
+//     warm = time_ten_products()
+//     print("cold:", ms(cold))
+//     print("warm:", ms(warm))
+//     print(f"the cold run took {cold / warm:.1f}x as long")
 
 // %% [markdown]
 // Ten small products keep the GPU busy for far less time than the host needs to queue them
-// (about 20 µs each), so even the warm number is mostly the host's. The next workload is the
-// opposite case.
+// (about 16 µs each: matrix products run as MPSGraphs) and the final `synchronize()` needs to
+// commit them and hear back (about 0.3 ms), so even the warm number is mostly overhead. The next
+// workload is the opposite case.
 //
 // ## A forward pass big enough to matter
 //
@@ -213,6 +272,53 @@ struct WarmEncoder {
   torch::Tensor batch = torch::randn({kReports, kTokens, kWidth}, torch::Device("mps"));
   WarmEncoder() { forward(encoder, batch); }
 };
+// %% [python]
+// REPORTS, TOKENS, WIDTH, HEADS, LAYERS = 32, 128, 768, 12, 6
+//
+//
+// def parameter(*shape, device):
+//     return torch.nn.Parameter(torch.randn(*shape, device=device) * 0.02)
+//
+//
+// class EncoderLayer(torch.nn.Module):
+//     def __init__(self, device):
+//         super().__init__()
+//         self.norm1 = torch.nn.Parameter(torch.ones(WIDTH, device=device))
+//         self.qkv, self.qkv_bias = parameter(3 * WIDTH, WIDTH, device=device), parameter(3 * WIDTH, device=device)
+//         self.out, self.out_bias = parameter(WIDTH, WIDTH, device=device), parameter(WIDTH, device=device)
+//         self.norm2 = torch.nn.Parameter(torch.ones(WIDTH, device=device))
+//         self.up, self.up_bias = parameter(4 * WIDTH, WIDTH, device=device), parameter(4 * WIDTH, device=device)
+//         self.down, self.down_bias = parameter(WIDTH, 4 * WIDTH, device=device), parameter(WIDTH, device=device)
+//
+//
+// class IssueEncoder(torch.nn.Module):
+//     def __init__(self, device):
+//         super().__init__()
+//         self.layers = torch.nn.ModuleList(EncoderLayer(device) for _ in range(LAYERS))
+//         self.head, self.head_bias = parameter(3, WIDTH, device=device), parameter(3, device=device)
+//
+//
+// def split_heads(qkv, which):
+//     part = qkv[:, :, which * WIDTH:(which + 1) * WIDTH]
+//     return part.reshape(REPORTS, TOKENS, HEADS, WIDTH // HEADS).transpose(1, 2)
+//
+//
+// def forward(m, x):
+//     for l in m.layers:
+//         qkv = F.linear(F.layer_norm(x, (WIDTH,), l.norm1), l.qkv, l.qkv_bias)
+//         attended = F.scaled_dot_product_attention(split_heads(qkv, 0), split_heads(qkv, 1), split_heads(qkv, 2))
+//         x = x + F.linear(attended.transpose(1, 2).reshape(REPORTS, TOKENS, WIDTH), l.out, l.out_bias)
+//         h = F.layer_norm(x, (WIDTH,), l.norm2)
+//         x = x + F.linear(F.gelu(F.linear(h, l.up, l.up_bias)), l.down, l.down_bias)
+//     return F.linear(x.mean(1), m.head, m.head_bias)
+//
+//
+// def warm_encoder():
+//     """The encoder and a batch on mps, after one forward pass has built every graph."""
+//     encoder = IssueEncoder(torch.device("mps"))
+//     batch = torch.randn(REPORTS, TOKENS, WIDTH, device="mps")
+//     forward(encoder, batch)
+//     return encoder, batch
 
 // %% [markdown]
 // ## The worked story: a few milliseconds or tens?
@@ -220,7 +326,7 @@ struct WarmEncoder {
 // Time one forward pass twice, after a warm-up pass. The naive timer reads the clock right
 // after the call returns. The honest one synchronizes before starting and before stopping.
 
-// %% naive_vs_synchronized
+// %% naive_vs_synchronized compare="m1-8gb"
 TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: every cpu op finishes before it returns, so both timers agree");
@@ -244,21 +350,40 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
   CHECK(synchronized > 5 * naive);
 }
 // %% [output]
-// naive timer:        2.4 ms
-// synchronized timer: 41.5 ms
+// naive timer:        0.9 ms
+// synchronized timer: 44.3 ms
 // %% [output] machine="m1-8gb"
-// naive timer:        2.4 ms
-// synchronized timer: 231.4 ms
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// naive timer:        1.1 ms
+// synchronized timer: 239.5 ms
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: every cpu op finishes before it returns, so both timers agree
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: every cpu op finishes before it returns, so both timers agree")
+// else:
+//     encoder, batch = warm_encoder()
+//     torch.mps.synchronize()
+//
+//     start = time.perf_counter()
+//     forward(encoder, batch)
+//     naive = time.perf_counter() - start
+//     torch.mps.synchronize()  # let the naive pass finish before the honest measurement
+//
+//     start = time.perf_counter()
+//     forward(encoder, batch)
+//     torch.mps.synchronize()
+//     synchronized = time.perf_counter() - start
+//
+//     print("naive timer:       ", ms(naive))
+//     print("synchronized timer:", ms(synchronized))
 
 // %% [markdown]
-// Both numbers are true, and they answer different questions. 2.4 ms is how long the host
-// needs to queue the pass; 41.5 ms is how long the GPU needs to run it. Believe the first and
-// you might go hunting for a slow data loader; the second says the model's arithmetic
-// dominates, and that a shorter sequence, a smaller model or fewer layers is where time can
-// be won. On the M1 (`--machine m1-8gb`) the host's 2.4 ms stays the same and the GPU's
-// share grows to 231 ms: the naive timer cannot tell the two machines apart.
+// Both numbers are true, and they answer different questions. 0.9 ms is how long the host needs
+// to queue the pass; 44.3 ms is how long the GPU needs to run it. Believe the first and you
+// might go hunting for a slow data loader; the second says the model's arithmetic dominates,
+// and that a shorter sequence, a smaller model or fewer layers is where time can be won. On the
+// M1 (its documented output is under this one's) the host's share barely moves (1.1 ms) while
+// the GPU's grows to 240 ms: the naive timer cannot tell the two machines apart.
 //
 // ## Events: timing on the device's own clock
 //
@@ -284,14 +409,26 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
 }
 // %% [output]
 // GPU finished when the host got here: False
-// GPU time between the events: 41.5 ms
+// GPU time between the events: 44.0 ms
 // GPU finished after elapsed_time: True
 // %% [output] machine="m1-8gb"
 // GPU finished when the host got here: False
-// GPU time between the events: 231.4 ms
+// GPU time between the events: 239.2 ms
 // GPU finished after elapsed_time: True
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: torch.mps.Event needs the MPS backend
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: torch.mps.Event needs the MPS backend")
+// else:
+//     encoder, batch = warm_encoder()
+//     start, end = torch.mps.Event(enable_timing=True), torch.mps.Event(enable_timing=True)
+//     start.record()
+//     forward(encoder, batch)
+//     end.record()
+//     print("GPU finished when the host got here:", end.query())
+//     print("GPU time between the events:", f"{start.elapsed_time(end):.1f} ms")
+//     print("GPU finished after elapsed_time:", end.query())
 
 // %% [markdown]
 // ## The hidden sync point in a training loop
@@ -333,8 +470,29 @@ double seconds_per_step(int steps, int log_every) {
   static_cast<void>(logged);  // shape-only: nan, but the wait was real
   return (torch::time::perf_counter() - start) / steps;
 }
+// %% [python]
+// def seconds_per_step(steps, log_every):
+//     torch.mps.empty_cache()  # each measurement starts without the last one's cached memory
+//     device = torch.device("mps")
+//     encoder = IssueEncoder(device)
+//     optimizer = torch.optim.AdamW(encoder.parameters())
+//     labels = torch.zeros(REPORTS, dtype=torch.int64, device=device)
+//     logged = 0.0
+//
+//     start = time.perf_counter()
+//     for step in range(steps):
+//         time.sleep(0.020)  # prepare the next batch on the cpu
+//         batch = torch.randn(REPORTS, TOKENS, WIDTH).to(device)
+//         optimizer.zero_grad()
+//         loss = F.cross_entropy(forward(encoder, batch), labels)
+//         loss.backward()
+//         optimizer.step()
+//         if (step + 1) % log_every == 0:
+//             logged = loss.item()  # the sync point
+//     torch.mps.synchronize()
+//     return (time.perf_counter() - start) / steps
 
-// %% hidden_sync_point
+// %% hidden_sync_point compare="m1-8gb"
 TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: on the cpu nothing runs in the background, so nothing overlaps");
@@ -348,22 +506,31 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
   CHECK(every_step > every_50);
 }
 // %% [output]
-// loss.item() every step:     169.2 ms per step
-// loss.item() every 50 steps: 149.5 ms per step
-// the hidden sync point costs 13 %
+// loss.item() every step:     192.2 ms per step
+// loss.item() every 50 steps: 157.0 ms per step
+// the hidden sync point costs 22 %
 // %% [output] machine="m1-8gb"
-// loss.item() every step:     2830.8 ms per step
-// loss.item() every 50 steps: 2810.7 ms per step
-// the hidden sync point costs 1 %
-// %% [output] machine="intel-mac-macos12.0,linux-x86_64,rosetta-x86_64"
+// loss.item() every step:     869.3 ms per step
+// loss.item() every 50 steps: 830.1 ms per step
+// the hidden sync point costs 5 %
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: on the cpu nothing runs in the background, so nothing overlaps
+// %% [python]
+// if not torch.backends.mps.is_available():
+//     print("no mps device here: on the cpu nothing runs in the background, so nothing overlaps")
+// else:
+//     every_step = seconds_per_step(100, 1)
+//     every_50 = seconds_per_step(100, 50)
+//     print("loss.item() every step:    ", ms(every_step), "per step")
+//     print("loss.item() every 50 steps:", ms(every_50), "per step")
+//     print(f"the hidden sync point costs {100 * (every_step / every_50 - 1):.0f} %")
 
 // %% [markdown]
-// The cost is the cpu work that no longer overlaps: 20 ms per step. On the M1 the same 20 ms
-// is only 1 % of a step of almost three seconds: its GPU is slower, and the memory this run keeps
-// cached no longer fits beside the other applications in 8 GB, so part of it is paged out to
-// the SSD (lesson 6 shows how to see that coming). A hidden sync point hurts most where the GPU
-// is fast and the host has real work to do between steps.
+// The cost is the cpu work that no longer overlaps: the 20 ms of preparation and the 15 ms
+// `randn` takes to draw the batch's three million values on one cpu core, 35 ms per step. On
+// the M1, in the output under this one's, the same work (39 ms on its slower cores) is only 5 %
+// of a step of almost 0.9 s: its GPU is slower. A hidden sync point hurts most where the GPU is
+// fast and the host has real work to do between steps.
 //
 // The fix is a logging boundary you choose: keep what you want to report on the device and
 // bring it back rarely. A running sum of detached losses costs one tiny kernel per step and
@@ -385,6 +552,15 @@ TUTOR_CELL("a running loss stays on the device and is read once per logging inte
 // %% [output]
 // step 50: mean loss 2.245
 // step 100: mean loss 1.745
+// %% [python]
+// device = best_device()
+// running = torch.zeros((), device=device)
+// for step in range(1, 101):
+//     loss = torch.tensor(2.5 - 0.01 * step, device=device)  # stands in for a step's loss
+//     running = running + loss.detach()
+//     if step % 50 == 0:
+//         print(f"step {step}: mean loss {running.detach().cpu().item() / 50:.3f}")
+//         running = torch.zeros((), device=device)
 
 // %% [markdown]
 // ## What to take away
@@ -396,3 +572,8 @@ TUTOR_CELL("a running loss stays on the device and is read once per logging inte
 // - `item()`, `.cpu()`, printing and copies from the cpu are sync points. Each one in a hot
 //   loop removes the overlap between the host's work and the GPU's.
 // - Choose the logging boundary: accumulate on the device, read every N steps.
+//
+// ## Next
+//
+// Check yourself: `build/quizzes/quiz take lesson05`. Then lesson 6, `build/lessons/lesson06`,
+// follows where a training step's memory goes and what happens when it runs out.

@@ -1,7 +1,11 @@
 // torch.backends.mps and torch.mps availability for the emulated release. Sources:
 // torch/backends/mps/__init__.py (is_built = torch._C._has_mps, is_available lru_cached),
-// aten/src/ATen/mps/MPSDevice.mm (the OS probe; low-power and non-Metal-2 GPUs are skipped),
-// and for PyTorch 2.5-2.9 a minimum of macOS 13.0 (pytorch/pytorch#133141, #139425, #164943).
+// aten/src/ATen/mps/MPSDevice.mm (the OS probe; low-power and non-Metal-2 GPUs are skipped).
+// Note [macOS minimum of 2.9]: PyTorch 2.9 uses MPS only from macOS 14 (Sonoma): its maintainers
+// wrote that "in 2.9+ MPS is only supported on MacOS Sonoma+" (pytorch/pytorch#162921, #163515),
+// and MPSDevice probes an MPSGraph method introduced in 14.0. The error text was not updated
+// with it and still names 13.0, so an Apple-silicon Mac on macOS 13 is told it needs a version
+// it already has (a 2.10 nightly on macOS 13.7.4 printed exactly that, pytorch/pytorch#164943).
 
 #include "availability.h"
 
@@ -13,7 +17,7 @@
 namespace engine {
 namespace {
 
-constexpr OsVersion kMinimumMacOS{13, 0, 0};
+constexpr OsVersion kMinimumMacOS{14, 0, 0};  // Note [macOS minimum of 2.9]
 
 bool probe_mps(const MachineProfile& m) {
   return m.torch_built_with_mps && m.os == OperatingSystem::MacOS &&
@@ -69,8 +73,10 @@ Device check_device_usable(Device device) {
     throw Error("PyTorch is not linked with support for mps devices");
   }
   if (!backends::mps::is_available()) {
-    // aten/src/ATen/mps/EmptyTensor.cpp, MPS_ERROR_RUNTIME_TOO_LOW as PyTorch 2.5-2.9 print it
-    // (no space after the first period; 2.10 switched to "macOS 14.0+. Current ...").
+    // aten/src/ATen/mps/EmptyTensor.cpp, MPS_ERROR_RUNTIME_TOO_LOW as PyTorch 2.6-2.9 print it
+    // (no space after the first period). 2.5.1 still said "12.3+" (pytorch/pytorch#139425;
+    // changed by #139427); later releases say "14.0+. Current ...". Note [macOS minimum of 2.9]
+    // says why 13.0 is not the real minimum.
     throw Error(
         "The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using "
         "`sw_vers`");

@@ -30,7 +30,10 @@ Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_
   if (origin == Origin::Host && device.is_mps()) {
     detail::copy_between(Device(DeviceType::CPU), device, detail::nbytes(t));
   } else {
-    detail::launch({op, 0, detail::nbytes(t)}, device);
+    const bool random = op == "aten::normal_" || op == "aten::uniform_";
+    detail::launch({.name = op, .kind = random ? detail::OpKind::Random : detail::OpKind::Elementwise,
+                    .bytes = detail::nbytes(t), .elements = static_cast<double>(t.numel())},
+                   device);
   }
   if (options.requires_grad()) t.set_requires_grad(true);
   return t;

@@ -93,6 +93,7 @@ MachineProfile make_host_machine() {
   const std::uint64_t gib32 = 32ULL << 30;
   m.recommended_working_set_bytes = m.memory_bytes <= gib32 ? m.memory_bytes * 2 / 3
                                                             : m.memory_bytes * 3 / 4;
+  m.max_buffer_length = m.memory_bytes / 2;  // [maxbuf] of machine_profiles.cpp
   m.kernel_launch_seconds = 3e-6;
   m.host_dispatch_seconds = 20e-6;
   m.graph_compile_seconds = 0.3e-3;

@@ -22,22 +22,31 @@ namespace engine::detail {
 struct Timeline {
   double host_now = 0;     // the host's clock: time.perf_counter()
   double device_free = 0;  // when the MPS queue finishes the last work queued on it
+  bool uncommitted = false;  // work was encoded since the host last waited for the queue
 };
 
 // The environment this program was started with: every simulated process starts with a copy.
 std::map<std::string, std::string> program_environment();
 
-// PYTORCH_ENABLE_MPS_FALLBACK as PyTorch 2.9 reads it, once, when torch is imported
-// (aten/src/ATen/mps/MPSFallback.mm): set to anything but "0" turns the fallback on.
-bool mps_fallback_enabled(const std::map<std::string, std::string>& environment);
+// PYTORCH_ENABLE_MPS_FALLBACK as `import torch` reads it, once, on a build with MPS
+// (aten/src/ATen/mps/MPSFallback.mm): unset, or a value std::stoi reads as 0 ("0", "00",
+// "0.0", " 0"), keeps the NotImplementedError; any other number turns the fallback on; text
+// std::stoi cannot read ("false", "") throws out of the library's initialisation, which aborts
+// the process before the script's first line.
+struct FallbackVariable {
+  bool enabled = false;
+  std::string abort_message{};  // what the terminal shows when the import aborts; else empty
+};
+FallbackVariable read_mps_fallback_variable(const MachineProfile& machine,
+                                            const std::map<std::string, std::string>& environment);
 
 struct Process {
   Process(const MachineProfile& profile, std::map<std::string, std::string> env)
-      : machine(profile), environment(std::move(env)), mps_fallback(mps_fallback_enabled(environment)) {}
+      : machine(profile), environment(std::move(env)), fallback_variable(read_mps_fallback_variable(machine, environment)) {}
 
   MachineProfile machine;  // a copy: the caller's profile need not outlive the process
   std::map<std::string, std::string> environment;  // os.environ
-  bool mps_fallback;  // decided at start-up: later changes to the environment do not count
+  FallbackVariable fallback_variable;  // read at start-up: later changes to the environment do not count
   bool fallback_warned = false;  // TORCH_WARN_ONCE: only the first fallback in a process warns
   std::map<std::string, std::int64_t> fallback_counts;  // per operator
   // Where the work ran, in order, one entry per change: "cpu", "mps", "cpu fallback".
@@ -53,6 +62,10 @@ struct Process {
   // The MPS caching allocator, made at the first MPS allocation as PyTorch makes it; tensors
   // hold it weakly, so a tensor that outlives its process frees nothing.
   std::shared_ptr<MpsAllocator> mps_allocator;
+  // The environment the allocator's first start read its watermark ratios from. init_allocator
+  // keeps both getenv results in function-local statics, so a start that failed over a bad
+  // ratio fails the same way on every retry in this process, whatever os.environ says since.
+  std::optional<std::map<std::string, std::string>> allocator_environment;
 
   CpuKernels cpu_kernels() const {
     if (machine.python_architecture == Architecture::Arm64) return CpuKernels::Arm64;

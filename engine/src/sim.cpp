@@ -1,5 +1,6 @@
 #include "engine/sim.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "engine/errors.h"
@@ -16,9 +17,19 @@ Process& process() {
   return current;
 }
 
-bool mps_fallback_enabled(const std::map<std::string, std::string>& environment) {
+FallbackVariable read_mps_fallback_variable(const MachineProfile& machine,
+                                            const std::map<std::string, std::string>& environment) {
   const auto it = environment.find("PYTORCH_ENABLE_MPS_FALLBACK");
-  return it != environment.end() && it->second != "0";
+  if (!machine.torch_built_with_mps || it == environment.end()) return {};  // no MPS: never read
+  // The same std::stoi PyTorch calls; the message is libc++'s, as macOS prints it.
+  const std::string uncaught = "libc++abi: terminating due to uncaught exception of type ";
+  try {
+    return {.enabled = std::stoi(it->second) != 0};
+  } catch (const std::invalid_argument&) {
+    return {.abort_message = uncaught + "std::invalid_argument: stoi: no conversion"};
+  } catch (const std::out_of_range&) {
+    return {.abort_message = uncaught + "std::out_of_range: stoi: out of range"};
+  }
 }
 
 }  // namespace detail
@@ -29,9 +40,14 @@ const MachineProfile& machine() { return detail::process().machine; }
 
 namespace {
 
-// A new simulated process replaces the current one, as a new Python process would.
+// A new simulated process replaces the current one, as a new Python process would, unless it
+// dies while importing torch.
 void start_process(const MachineProfile& profile, std::map<std::string, std::string> environment) {
-  detail::process() = detail::Process(profile, std::move(environment));
+  detail::Process started(profile, std::move(environment));
+  if (!started.fallback_variable.abort_message.empty()) {
+    throw ProcessAborted(started.fallback_variable.abort_message);
+  }
+  detail::process() = std::move(started);
   detail::trace_new_process();
 }
 
@@ -39,9 +55,15 @@ void start_process(const MachineProfile& profile, std::map<std::string, std::str
 
 void use_machine(const MachineProfile& profile) { start_process(profile, detail::program_environment()); }
 
-void restart_with_environment(const std::map<std::string, std::string>& changes) {
+void restart_with_environment(const std::map<std::string, std::optional<std::string>>& changes) {
   std::map<std::string, std::string> environment = detail::program_environment();
-  for (const auto& [name, value] : changes) environment[name] = value;
+  for (const auto& [name, value] : changes) {
+    if (value) {
+      environment[name] = *value;
+    } else {
+      environment.erase(name);
+    }
+  }
   start_process(MachineProfile(machine()), std::move(environment));
 }
 

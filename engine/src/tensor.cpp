@@ -82,7 +82,7 @@ Tensor Tensor::to(Device target) const {
 Tensor Tensor::to(ScalarType dtype) const {
   if (dtype == scalar_type()) return *this;
   Tensor out = convert(*this, dtype, device());
-  detail::launch({"aten::_to_copy", 0, detail::nbytes(*this) + detail::nbytes(out)}, device());
+  detail::launch({.name = "aten::_to_copy", .kind = detail::OpKind::Copy, .bytes = detail::nbytes(*this) + detail::nbytes(out)}, device());
   return out;
 }
 
@@ -131,7 +131,7 @@ void Tensor::backward() const { detail::run_backward(*this); }
 Tensor& Tensor::add_(const Tensor& other, double alpha) {
   check_in_place(*this);
   detail::require_float(other, "in-place arithmetic");
-  if (!(other.is_cpu() && other.dim() == 0)) detail::common_device({this, &other});
+  detail::check_all_same_device({*this}, {*this, other}, detail::CpuScalars::Allowed);
   const std::vector<std::int64_t> shape = sizes().vec();
   if (detail::broadcast_shape(sizes(), other.sizes()) != shape) {
     throw Error("output with shape " + detail::sizes_string(sizes()) +
@@ -145,7 +145,9 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
                     scaled.impl().data<float>(), detail::broadcast_strides(scaled.sizes(), shape),
                     self, shape);
   }
-  detail::launch({"aten::add_.Tensor", 0, 2 * detail::nbytes(*this) + detail::nbytes(scaled)}, device());
+  detail::launch({.name = "aten::add_.Tensor", .bytes = 2 * detail::nbytes(*this) + detail::nbytes(scaled),
+                  .elements = static_cast<double>(numel())},
+                 device());
   return *this;
 }
 
@@ -156,14 +158,14 @@ Tensor& Tensor::mul_(double factor) {
     kernels::binary_scalar(kernels::BinaryOp::Mul, values, static_cast<float>(factor), false,
                            values, numel());
   }
-  detail::launch({"aten::mul_.Scalar", 0, 2 * detail::nbytes(*this)}, device());
+  detail::launch({.name = "aten::mul_.Scalar", .bytes = 2 * detail::nbytes(*this), .elements = static_cast<double>(numel())}, device());
   return *this;
 }
 
 Tensor& Tensor::zero_() {
   check_in_place(*this);
   if (impl().has_values()) std::fill_n(impl().data<float>(), numel(), 0.0f);
-  detail::launch({"aten::zero_", 0, detail::nbytes(*this)}, device());
+  detail::launch({.name = "aten::zero_", .bytes = detail::nbytes(*this), .elements = static_cast<double>(numel())}, device());
   return *this;
 }
 

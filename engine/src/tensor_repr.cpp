@@ -158,10 +158,14 @@ std::string repr(const Tensor& t) {
   const std::vector<double> values = host_values(t);
   const std::vector<std::int64_t> sizes = t.sizes().vec();
   std::vector<std::string> suffixes;
+  // torch/_tensor_str.py _str_intern: the device first, then what an empty tensor cannot show.
+  if (!t.is_cpu()) suffixes.push_back("device='" + t.device().str() + "'");
   std::string body;
   if (t.numel() == 0) {
     body = "[]";
     if (t.dim() != 1) suffixes.push_back("size=" + py::tuple(t.sizes()));
+    // No element shows the dtype, so anything but the default float32 is named.
+    if (t.scalar_type() != ScalarType::Float) suffixes.push_back("dtype=" + std::string(python_dtype_name(t.scalar_type())));
   } else if (t.dim() == 0) {
     body = Formatter(values, t.scalar_type()).format(values[0]);
   } else {
@@ -171,7 +175,6 @@ std::string repr(const Tensor& t) {
     collect_shown(view, 0, 0, summarize, shown);
     body = tensor_str(view, 0, 0, indent, summarize, Formatter(shown, t.scalar_type()));
   }
-  if (!t.is_cpu()) suffixes.push_back("device='" + t.device().str() + "'");
   if (t.grad_fn()) {
     suffixes.push_back("grad_fn=<" + t.grad_fn()->name() + ">");
   } else if (t.requires_grad()) {

@@ -143,6 +143,37 @@ Bank parse_bank(std::string_view text, const std::filesystem::path& file) {
   return bank;
 }
 
+namespace {
+
+std::size_t characters(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;  // one per UTF-8 code point
+  }));
+}
+
+}  // namespace
+
+std::vector<std::string> longest_answer_questions(const Bank& bank) {
+  std::vector<std::string> ids;
+  for (const Question& q : bank.questions) {
+    const bool longest = std::all_of(q.distractors.begin(), q.distractors.end(), [&](const std::string& d) {
+      return characters(q.answer) > characters(d);
+    });
+    if (longest) ids.push_back(q.id);
+  }
+  return ids;
+}
+
+std::string length_giveaway(const Bank& bank) {
+  const std::vector<std::string> longest = longest_answer_questions(bank);
+  if (3 * longest.size() <= bank.questions.size()) return "";
+  std::string names;
+  for (const std::string& id : longest) names += (names.empty() ? "" : ", ") + id;
+  return "the answer is the longest option in " + std::to_string(longest.size()) + " of " +
+         std::to_string(bank.questions.size()) + " questions (" + names +
+         "), so picking the longest option pays; at most a third may have the longest answer";
+}
+
 std::vector<std::filesystem::path> bank_files(const std::filesystem::path& directory) {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {

@@ -48,6 +48,13 @@ class BankError : public std::runtime_error {
 Bank load_bank(const std::filesystem::path& path);
 // The bank that `text` holds, as if read from `path` (which names it and its errors).
 Bank parse_bank(std::string_view text, const std::filesystem::path& path);
+
+// The ids of the questions whose answer is longer than each wrong option, in characters: what
+// a learner who always picks the longest option gets right for free.
+std::vector<std::string> longest_answer_questions(const Bank& bank);
+// "" when length gives little away (the answer is the longest option in at most a third of
+// the bank's questions); otherwise the error quiz check reports.
+std::string length_giveaway(const Bank& bank);
 // The banks in a directory: the lessons' self-checks in order, then the mastery check.
 std::vector<std::filesystem::path> bank_files(const std::filesystem::path& directory);
 

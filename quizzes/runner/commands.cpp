@@ -13,6 +13,7 @@
 
 #include "bank.h"
 #include "engine/notebook/progress.h"
+#include "engine/notebook/terminal_markdown.h"
 #include "grading.h"
 #include "interactive.h"
 #include "lesson_links.h"
@@ -35,7 +36,9 @@ struct Options {
   std::string command, name;
   std::optional<std::string> answers;
   std::optional<std::uint64_t> seed;
-  bool missed = false, json = false, help = false;
+  bool missed = false, json = false, help = false, reveal_answers = false;
+  Feedback feedback = Feedback::EachQuestion;
+  std::size_t width = 80;  // columns to wrap text at
   std::string help_text;
 };
 
@@ -50,11 +53,18 @@ Options parse(const std::vector<std::string>& args) {
       "  review NAME          every question with its answer and why each other option is wrong\n"
       "  progress             lessons verified, self-checks and the mastery check\n"
       "  check                validate every bank and lesson link\n"
-      "  key NAME             the answer sheet that scores full marks");
+      "  key NAME             the answer sheet that scores full marks, once you have passed\n"
+      "                       (or with --reveal-answers)\n"
+      "  glossary             the terms the course uses");
   spec.add_options()
-      ("answers", "grade this answer sheet instead of asking, e.g. b,d,a,c", cxxopts::value<std::string>(), "LETTERS")
-      ("seed", "shuffle the options with this seed (answer sheets default to 0)", cxxopts::value<std::uint64_t>(), "N")
+      ("answers", "grade this answer sheet instead of asking: a letter per question id, e.g. "
+       "stack=c,unified-memory=b,... in the order 'quiz show' prints", cxxopts::value<std::string>(), "SHEET")
+      ("seed", "shuffle the options with this seed (answer sheets and 'quiz show' default to 0)",
+       cxxopts::value<std::uint64_t>(), "N")
       ("missed", "ask only the questions the last attempt missed")
+      ("feedback", "when to say right or wrong: each (after every answer) or end (after the last)",
+       cxxopts::value<std::string>()->default_value("each"), "WHEN")
+      ("reveal-answers", "with key: print the answers even before you have passed")
       ("json", "print the result as JSON")
       ("h,help", "show this help")
       ("command", "", cxxopts::value<std::string>())
@@ -71,11 +81,20 @@ Options parse(const std::vector<std::string>& args) {
     if (result.count("name")) o.name = result["name"].as<std::string>();
     if (result.count("answers")) {
       o.answers = result["answers"].as<std::string>();
-      if (o.answers->empty()) throw UsageError("--answers needs one letter per question, e.g. --answers b,d,a,c");
+      if (o.answers->empty()) {
+        throw UsageError("--answers needs an answer sheet, a letter per question id, e.g. --answers stack=c,... "
+                         "('quiz show NAME' lists the ids)");
+      }
     }
     if (result.count("seed")) o.seed = result["seed"].as<std::uint64_t>();
     o.missed = result.count("missed") > 0;
     o.json = result.count("json") > 0;
+    o.reveal_answers = result.count("reveal-answers") > 0;
+    const std::string feedback = result["feedback"].as<std::string>();
+    if (feedback != "each" && feedback != "end") {
+      throw UsageError("--feedback takes each or end, not '" + feedback + "'");
+    }
+    o.feedback = feedback == "end" ? Feedback::AtEnd : Feedback::EachQuestion;
   } catch (const cxxopts::exceptions::exception& e) {
     throw UsageError(e.what());
   }
@@ -109,23 +128,31 @@ std::string percent_text(int correct, int total) {
          std::to_string(Score{correct, total, false}.percent()) + " %)";
 }
 
+// The score, then each missed question numbered as this run asked it ("Question 2 of 2" in a
+// retry). After feedback at every answer, the why was said already: only the re-run hint stays.
 void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>& graded, const Score& score,
-                  const Paths& paths, bool retry) {
+                  const Paths& paths, bool retry, bool told, std::size_t width) {
+  using engine::notebook::wrap;
   out << "\n" << bank.title << ": " << percent_text(score.correct, score.total) << ". "
       << (score.passed ? "Passed" : "Not passed yet") << ": passing needs more than 75 %.\n";
   if (retry) out << "(Questions you answered correctly before count as correct.)\n";
   bool header = false;
-  for (const Graded& g : graded) {
+  for (std::size_t i = 0; i < graded.size(); ++i) {
+    const Graded& g = graded[i];
     if (g.correct) continue;
     if (!header) out << "\nMissed:\n";
     header = true;
     const ShownQuestion& q = *g.shown;
-    out << "  Question " << q.number << " of " << bank.questions.size() << ": " << q.question->id << "\n"
-        << "    You chose " << letter_of(g.chosen) << ") " << q.option(g.chosen) << "\n"
-        << "    Why not: " << q.why(g.chosen) << "\n"
-        << "    The answer: " << letter_of(q.correct_letter()) << ") " << q.option(q.correct_letter()) << "\n"
-        << "    " << q.question->context << "\n"
-        << "    Re-run the cell that teaches it: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs)
+    out << "  Question " << i + 1 << " of " << graded.size() << ": " << q.question->id << "\n";
+    if (!told) {
+      out << wrap(std::string("You chose ") + letter_of(g.chosen) + ") " + q.option(g.chosen), width, "    ", "      ")
+          << wrap("Why not: " + q.why(g.chosen), width, "    ", "      ")
+          << wrap(std::string("The answer: ") + letter_of(q.correct_letter()) + ") " + q.option(q.correct_letter()),
+                  width, "    ", "      ")
+          << wrap(q.question->context, width, "    ", "    ");
+    }
+    // A command stays on one line, whole, so that it can be copied.
+    out << "    Re-run the cell that teaches it: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs)
         << "\n";
   }
   if (header) out << "\nTo answer only the missed questions again: quiz take " << bank.name << " --missed\n";
@@ -176,10 +203,12 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
       throw UsageError(e.what());
     }
   } else {
-    out << bank.title << ": " << shown.size() << (o.missed ? " missed" : "") << " question"
-        << (shown.size() == 1 ? "" : "s") << ". The options are shuffled with seed " << seed << " (quiz take "
-        << bank.name << " --seed " << seed << " shows them in the same order).\n";
-    const auto answers = ask(shown, in, out);
+    out << engine::notebook::wrap(bank.title + ": " + std::to_string(shown.size()) + (o.missed ? " missed" : "") +
+                                      " question" + (shown.size() == 1 ? "" : "s") +
+                                      ". The options are shuffled with seed " + std::to_string(seed) + " (quiz take " +
+                                      bank.name + " --seed " + std::to_string(seed) + " shows them in the same order).",
+                                  o.width);
+    const auto answers = ask(shown, in, out, o.feedback, o.width);
     if (!answers) return 3;
     chosen = *answers;
   }
@@ -213,7 +242,8 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
   if (o.json) {
     out << result_json(bank, graded, score, seed, attempt, o.missed, paths).dump(2) << "\n";
   } else {
-    print_result(out, bank, graded, score, paths, o.missed);
+    const bool told = !o.answers && o.feedback == Feedback::EachQuestion;
+    print_result(out, bank, graded, score, paths, o.missed, told, o.width);
   }
   if (!recorded) return 4;
   return score.passed ? 0 : 1;
@@ -222,9 +252,10 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
 int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
   const std::uint64_t seed = o.seed.value_or(0);
-  out << bank.title << " (options in the order of seed " << seed << ")\n";
+  out << bank.title << " (options in the order of seed " << seed << "; an answer sheet names each question by "
+      << "the id in parentheses: --answers " << bank.questions.front().id << "=b,...)\n";
   for (const ShownQuestion& q : show(bank, seed)) {
-    print_question(out, q, static_cast<std::size_t>(q.number), bank.questions.size());
+    print_question(out, q, static_cast<std::size_t>(q.number), bank.questions.size(), o.width, true);
   }
   return 0;
 }
@@ -236,14 +267,16 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   const std::uint64_t seed = o.seed ? *o.seed : taken ? record->second.last_seed : 0;
   out << bank.title << ": every question with its answer (options in the order of seed " << seed << ")\n";
+  if (seed != 0) out << "(An answer sheet with these letters needs --seed " << seed << ".)\n";
   for (const ShownQuestion& q : show(bank, seed)) {
     const bool missed = taken && std::count(record->second.last_missed.begin(), record->second.last_missed.end(), q.question->id) > 0;
     out << "\nQuestion " << q.number << " of " << bank.questions.size() << (missed ? "  (missed last time)" : "") << "\n"
-        << q.question->prompt << "\n";
+        << engine::notebook::wrap(q.question->prompt, o.width);
     for (int k = 0; k < q.options(); ++k) {
       const bool right = k == q.correct_letter();
-      out << "  " << letter_of(k) << ") " << q.option(k) << (right ? "  <- the answer" : "") << "\n";
-      out << "     " << (right ? q.question->context : "Why not: " + q.why(k)) << "\n";
+      const std::string label = std::string("  ") + letter_of(k) + ") ";
+      out << engine::notebook::wrap(q.option(k) + (right ? "  <- the answer" : ""), o.width, label, "     ")
+          << engine::notebook::wrap(right ? q.question->context : "Why not: " + q.why(k), o.width, "     ", "     ");
     }
     out << "  Lesson: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs) << "\n";
   }
@@ -323,6 +356,10 @@ int check(std::ostream& out, std::ostream& err, const Paths& paths) {
   for (const fs::path& file : files) {
     try {
       const Bank bank = load_bank(file);
+      if (const std::string giveaway = length_giveaway(bank); !giveaway.empty()) {
+        err << bank.path << ":1: error: " << giveaway << "\n";
+        ++problems;
+      }
       for (const Question& q : bank.questions) {
         ++questions;
         const std::string problem = check_link(parse_link(q.lesson), paths.lessons);
@@ -340,30 +377,48 @@ int check(std::ostream& out, std::ostream& err, const Paths& paths) {
     err << problems << " problem" << (problems == 1 ? "" : "s") << " in the question banks\n";
     return 1;
   }
-  out << files.size() << " banks, " << questions << " questions: every bank parses and every lesson link resolves\n";
+  out << files.size() << " banks, " << questions
+      << " questions: every bank parses, every lesson link resolves, and no bank's answers stand out by length\n";
   return 0;
 }
 
-int key(const Options& o, std::ostream& out, const Paths& paths) {
+// The full-marks sheet gives the quiz away, so it is shown only to a learner who has passed,
+// or to whoever asks for it by name (authors checking a bank).
+int key(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
-  std::string sheet;
-  for (const ShownQuestion& q : show(bank, o.seed.value_or(0))) {
-    sheet += (sheet.empty() ? "" : ",") + std::string(1, letter_of(q.correct_letter()));
+  if (!o.reveal_answers) {
+    const Progress progress = load_progress(err, paths);
+    const auto record = progress.quizzes.find(bank.name);
+    if (record == progress.quizzes.end() || !record->second.passed) {
+      throw UsageError("quiz key shows the answers of " + bank.name + " once you have passed it; to see them now, add "
+                       "--reveal-answers");
+    }
   }
-  out << sheet << "\n";
+  const std::uint64_t seed = o.seed.value_or(0);
+  out << answer_key(show(bank, seed)) << "\n";
+  if (seed != 0) err << "(letters in the order of seed " << seed << ": grade it with --seed " << seed << ")\n";
   return 0;
 }
 
 }  // namespace
 
-int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths) {
+int glossary(const Options& o, std::ostream& out, const Paths& paths) {
+  out << engine::notebook::render_markdown_file((paths.lessons / "glossary.md").string(),
+                                                engine::notebook::TerminalLook{.color = false, .width = o.width});
+  return 0;
+}
+
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths,
+        std::size_t width) {
   try {
-    const Options o = parse(args);
+    Options o = parse(args);
+    o.width = width;
     if (o.help || o.command.empty()) {
       (o.help ? out : err) << o.help_text;
       return o.help ? 0 : 2;
     }
-    if (!o.name.empty() && (o.command == "list" || o.command == "progress" || o.command == "check")) {
+    if (!o.name.empty() &&
+        (o.command == "list" || o.command == "progress" || o.command == "check" || o.command == "glossary")) {
       throw UsageError("'quiz " + o.command + "' takes no name; unexpected argument '" + o.name + "'");
     }
     if (o.command == "list") return list(out, err, paths);
@@ -372,7 +427,8 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (o.command == "review") return review(o, out, err, paths);
     if (o.command == "progress") return course_progress(o, out, err, paths);
     if (o.command == "check") return check(out, err, paths);
-    if (o.command == "key") return key(o, out, paths);
+    if (o.command == "key") return key(o, out, err, paths);
+    if (o.command == "glossary") return glossary(o, out, paths);
     throw UsageError("unknown command '" + o.command + "'");
   } catch (const UsageError& e) {
     err << "quiz: " << e.what() << "\nTry 'quiz --help'.\n";

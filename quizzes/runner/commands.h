@@ -2,15 +2,18 @@
 // The quiz program's commands, callable with any streams (the tests drive them in-process):
 //   quiz list                      the banks, with the learner's best scores
 //   quiz take NAME                 ask the questions, grade, record the attempt
-//        [--answers b,d,a,...]     grade an answer sheet instead of asking
+//        [--answers id=b,id=d,...] grade an answer sheet (a letter per question id) instead
 //        [--seed N]                the option order to use (answer sheets default to seed 0)
 //        [--missed]                ask again only the questions the last attempt missed
+//        [--feedback each|end]     right or wrong after every answer (default) or at the end
 //        [--json]                  the result as JSON
 //   quiz show NAME [--seed N]      the questions and lettered options, without answers
 //   quiz review NAME               every question with its answer and why each other option is wrong
 //   quiz progress [--json]         lessons verified, self-checks and the mastery check
 //   quiz check                     validate every bank and every lesson link (for CI)
-//   quiz key NAME [--seed N]       the answer sheet that scores full marks (for authors)
+//   quiz key NAME [--seed N]       the answer sheet that scores full marks, once NAME is passed
+//        [--reveal-answers]        ... or before (for authors)
+//   quiz glossary                  the terms the course uses (lessons/glossary.md)
 
 #include <filesystem>
 #include <iosfwd>
@@ -28,7 +31,8 @@ struct Paths {
 // Exit status: 0 done (a quiz passed), 1 a quiz not passed or a bank invalid, 2 a usage error
 // or a progress file that cannot be used, 3 a quiz stopped before its end (nothing recorded),
 // 4 a quiz graded but its attempt not recorded (the progress file could not be written).
+// Text is wrapped to `width` columns (the terminal's, in the quiz program).
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
-        const Paths& paths);
+        const Paths& paths, std::size_t width = 80);
 
 }  // namespace quiz

@@ -25,8 +25,12 @@ struct Score {
 bool passes(int correct, int total);
 std::vector<Graded> grade(const std::vector<ShownQuestion>& shown, const std::vector<int>& chosen);
 
-// "b,d,a": one letter per question, in order; throws std::invalid_argument saying what is
-// wrong and where.
+// "stack=c,unified-memory=b,...": one letter for each question of `shown`, keyed by question id
+// and in any order, so that a sheet cannot be applied to the wrong questions. The letters are
+// those of the option order `shown` was made with. Returns the letters in the order of
+// `shown`; throws std::invalid_argument saying what is wrong.
 std::vector<int> parse_answer_sheet(const std::string& sheet, const std::vector<ShownQuestion>& shown);
+// The sheet that answers every question of `shown` correctly, in the same form.
+std::string answer_key(const std::vector<ShownQuestion>& shown);
 
 }  // namespace quiz

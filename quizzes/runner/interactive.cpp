@@ -4,6 +4,8 @@
 #include <ostream>
 #include <string>
 
+#include "engine/notebook/terminal_text.h"
+
 namespace quiz {
 namespace {
 
@@ -13,13 +15,27 @@ std::string trimmed(const std::string& line) {
   return line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
 }
 
+// Right or wrong, said at once: why a wrong option is wrong, the answer, and why it is right.
+void tell(std::ostream& out, const ShownQuestion& q, int chosen, std::size_t width) {
+  using engine::notebook::wrap;
+  const int answer = q.correct_letter();
+  if (chosen == answer) {
+    out << wrap("✔ Right. " + q.question->context, width, "", "  ");
+    return;
+  }
+  out << wrap("✘ Not " + std::string(1, letter_of(chosen)) + ": " + q.why(chosen), width, "", "  ")
+      << wrap("The answer is " + std::string(1, letter_of(answer)) + ") " + q.option(answer), width, "  ", "  ")
+      << wrap(q.question->context, width, "  ", "  ");
+}
+
 }  // namespace
 
-std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out) {
+std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out,
+                                    Feedback feedback, std::size_t width) {
   std::vector<int> chosen;
   for (const ShownQuestion& q : shown) {
     const char last = letter_of(q.options() - 1);
-    print_question(out, q, chosen.size() + 1, shown.size());
+    print_question(out, q, chosen.size() + 1, shown.size(), width);
     while (true) {
       out << "Your answer (a-" << last << ", or q to stop): " << std::flush;
       std::string line;
@@ -35,6 +51,7 @@ std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std
       const char c = answer.size() == 1 ? static_cast<char>(answer[0] | 0x20) : '\0';
       if (c >= 'a' && c <= last) {
         chosen.push_back(c - 'a');
+        if (feedback == Feedback::EachQuestion) tell(out, q, chosen.back(), width);
         break;
       }
       out << (answer.empty() ? "No answer given." : "That is not one of the letters.")

@@ -4,6 +4,8 @@
 #include <ostream>
 #include <random>
 
+#include "engine/notebook/terminal_text.h"
+
 namespace quiz {
 
 const std::string& ShownQuestion::option(int letter) const {
@@ -39,9 +41,13 @@ std::vector<ShownQuestion> show(const Bank& bank, std::uint64_t seed, const std:
 
 char letter_of(int index) { return static_cast<char>('a' + index); }
 
-void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position, std::size_t count) {
-  out << "\nQuestion " << position << " of " << count << "\n" << q.question->prompt << "\n";
-  for (int k = 0; k < q.options(); ++k) out << "  " << letter_of(k) << ") " << q.option(k) << "\n";
+void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position, std::size_t count,
+                    std::size_t width, bool with_id) {
+  out << "\nQuestion " << position << " of " << count << (with_id ? " (" + q.question->id + ")" : "") << "\n"
+      << engine::notebook::wrap(q.question->prompt, width);
+  for (int k = 0; k < q.options(); ++k) {
+    out << engine::notebook::wrap(q.option(k), width, std::string("  ") + letter_of(k) + ") ", "     ");
+  }
 }
 
 }  // namespace quiz

@@ -33,7 +33,9 @@ std::vector<ShownQuestion> show(const Bank& bank, std::uint64_t seed, const std:
 
 char letter_of(int index);  // 0 -> 'a'
 
-// "Question 3 of 8", the prompt, and the options by letter.
-void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position, std::size_t count);
+// "Question 3 of 8" (with the question's id when `with_id`, for writing answer sheets), the
+// prompt, and the options by letter, wrapped at word boundaries to `width` columns.
+void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position, std::size_t count,
+                    std::size_t width, bool with_id = false);
 
 }  // namespace quiz

@@ -92,34 +92,51 @@ TEST_CASE("above the low watermark, aged cached buffers are collected with their
 TEST_CASE("the out-of-memory error follows PyTorch's text, with the cap at 1.7 x the working set") {
   engine::sim::use_machine("m1-8gb");  // recommended working set: 2/3 of 8 GB
   CHECK(mps::recommended_max_memory() == 8 * kGiB * 2 / 3);
-  CHECK(error_of([] { mps_bytes(12 * kGiB); }) ==
-        "MPS backend out of memory (MPS allocated: 0 bytes, other allocations: 384.00 KiB, max allowed: "
-        "9.07 GiB). Tried to allocate 12.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 "
+  std::vector<Tensor> kept;
+  for (int i = 0; i < 3; ++i) kept.push_back(mps_bytes(3 * kGiB));  // 9 GiB: just under the cap
+  CHECK(error_of([] { mps_bytes(3 * kGiB); }) ==
+        "MPS backend out of memory (MPS allocated: 9.00 GiB, other allocations: 384.00 KiB, max allowed: "
+        "9.07 GiB). Tried to allocate 3.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 "
         "to disable upper limit for memory allocations (may cause system failure).");
-  const Tensor kept = mps_bytes(6 * kGiB);
-  CHECK(error_of([] { mps_bytes(4 * kGiB); }) ==
-        "MPS backend out of memory (MPS allocated: 6.00 GiB, other allocations: 384.00 KiB, max allowed: "
-        "9.07 GiB). Tried to allocate 4.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 "
-        "to disable upper limit for memory allocations (may cause system failure).");
+}
+
+TEST_CASE("one buffer at or above Metal's maxBufferLength is refused before any watermark") {
+  engine::sim::use_machine("m1-8gb");  // an 8 GB Mac: maxBufferLength is 4 GiB
+  CHECK(error_of([] { mps_bytes(12 * kGiB); }) == "Invalid buffer size: 12.00 GiB");
+  CHECK(error_of([] { mps_bytes(4 * kGiB); }) == "Invalid buffer size: 4.00 GiB");
+  CHECK(error_of([] { mps_bytes(4 * kGiB - 16384); }) == "no error");
+  engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0");  // no cap: still refused
+  engine::sim::restart_with_environment({{"PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0"}});
+  CHECK(error_of([] { mps_bytes(6 * kGiB); }) == "Invalid buffer size: 6.00 GiB");
+  engine::sim::use_machine("m3-max-64gb");
+  CHECK(error_of([] { mps_bytes(96 * kGiB); }) == "Invalid buffer size: 96.00 GiB");
 }
 
 TEST_CASE("a high watermark of 0 removes the cap") {
   engine::sim::use_machine("m1-8gb");
   engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0");
-  const Tensor beyond = mps_bytes(12 * kGiB);
+  std::vector<Tensor> beyond;
+  for (int i = 0; i < 4; ++i) beyond.push_back(mps_bytes(3 * kGiB));
   CHECK(mps::current_allocated_memory() == 12 * kGiB);
 }
 
 TEST_CASE("the watermark ratios are validated when the allocator starts, as PyTorch does") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");  // below the default low ratio 1.4
-  CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid low watermark ratio 1.4");
-  engine::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");
-  CHECK_NOTHROW(engine::ones({1}, Device("mps")));
-
-  engine::sim::restart();
   engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "2.5");
   CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid high watermark ratio 2.5");
+}
+
+TEST_CASE("the watermark variables are read once: a failed start cannot be fixed in the same process") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");  // below the default low ratio 1.4
+  CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid low watermark ratio 1.4");
+  engine::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");  // too late: init_allocator read it
+  CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid low watermark ratio 1.4");
+  // set_per_process_memory_fraction starts the same allocator, and fails the same way.
+  CHECK(error_of([] { mps::set_per_process_memory_fraction(0.5); }) == "invalid low watermark ratio 1.4");
+  engine::sim::restart_with_environment(
+      {{"PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7"}, {"PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5"}});
+  CHECK_NOTHROW(engine::ones({1}, Device("mps")));  // a new process with both set starts fine
 }
 
 TEST_CASE("set_per_process_memory_fraction checks its argument as Python does, then caps") {
@@ -153,6 +170,6 @@ TEST_CASE("unified memory beyond what the machine has left is paged out, and the
   };
   const Tensor fits = mps_bytes(1 * kGiB);
   const double fast = seconds_per_pass(fits);
-  const Tensor crowd = mps_bytes(5 * kGiB);  // 6 GiB + 3 GiB > 8 GiB
+  const Tensor crowd = mps_bytes(3 * kGiB), more = mps_bytes(2 * kGiB);  // 6 GiB + 3 GiB > 8 GiB
   CHECK(seconds_per_pass(fits) > 3 * fast);
 }

@@ -97,13 +97,24 @@ TEST_CASE("MPS skips low-power GPUs and GPUs without Metal 2, as MPSDevice does"
   CHECK_FALSE(engine::backends::mps::is_available());
 }
 
-TEST_CASE("PyTorch 2.9 enables MPS from macOS 13.0") {
-  engine::MachineProfile ventura = engine::default_machine();
-  ventura.os_version = {13, 0, 0};
-  engine::sim::use_machine(ventura);
+TEST_CASE("PyTorch 2.9 enables MPS from macOS 14.0, though its error still names 13.0") {
+  engine::MachineProfile sonoma = engine::default_machine();
+  sonoma.os_version = {14, 0, 0};
+  engine::sim::use_machine(sonoma);
   CHECK(engine::backends::mps::is_available());
-  engine::MachineProfile monterey = engine::default_machine();
-  monterey.os_version = {12, 7, 6};
-  engine::sim::use_machine(monterey);
+  engine::MachineProfile ventura = engine::default_machine();
+  ventura.os_version = {13, 7, 4};  // pytorch/pytorch#164943's machine
+  engine::sim::use_machine(ventura);
   CHECK_FALSE(engine::backends::mps::is_available());
+  CHECK_THROWS_WITH_AS(engine::zeros({1}, engine::Device("mps")),
+                       "The MPS backend is supported on MacOS 13.0+.Current OS version can be queried "
+                       "using `sw_vers`",
+                       engine::Error);
+}
+
+TEST_CASE("an Apple-silicon Mac on macOS 13 is built but unavailable") {
+  engine::sim::use_machine("m2-max-macos13.7");
+  CHECK(engine::backends::mps::is_built());
+  CHECK_FALSE(engine::backends::mps::is_available());
+  CHECK(engine::sim::machine().os_version.major == 13);
 }

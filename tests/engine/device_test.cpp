@@ -2,6 +2,7 @@
 
 #include "engine/device.h"
 #include "engine/errors.h"
+#include "engine/notebook/doctest_printing.h"
 
 using engine::Device;
 using engine::DeviceType;

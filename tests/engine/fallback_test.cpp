@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -80,12 +82,15 @@ TEST_CASE("without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raise
   CHECK(engine::sim::fallback_counts().empty());
 }
 
-TEST_CASE("the variable counts only at start-up, and only \"0\" turns it off") {
+TEST_CASE("the variable counts only at start-up, and std::stoi decides what it says") {
   engine::sim::use_machine("m3-max-64gb");
   engine::os::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1");  // too late: torch was imported already
   const Tensor weight = engine::randn({5, 4}, Device("mps"));
   CHECK(error_of([&] { F::embedding_bag(token_ids(Device("mps")), weight); }) == kNotImplemented);
-  for (const auto& setting : {std::pair{"0", false}, std::pair{"1", true}, std::pair{"yes", true}}) {
+  // MPSFallback.mm: `!value || std::stoi(value) == 0` keeps the error.
+  for (const auto& setting : {std::pair{"0", false}, std::pair{"00", false}, std::pair{"0.0", false},
+                              std::pair{" 0", false}, std::pair{"1", true}, std::pair{"2", true},
+                              std::pair{"1.5", true}, std::pair{"-1", true}, std::pair{" 1 yes", true}}) {
     const std::string value = setting.first;
     const bool enabled = setting.second;
     CAPTURE(value);
@@ -94,6 +99,30 @@ TEST_CASE("the variable counts only at start-up, and only \"0\" turns it off") {
     CaptureStderr quiet;
     CHECK((error_of([&] { F::embedding_bag(token_ids(Device("mps")), w); }) == "no error") == enabled);
   }
+}
+
+TEST_CASE("a value std::stoi cannot read aborts the process at import, on a build with MPS only") {
+  const std::string uncaught = "libc++abi: terminating due to uncaught exception of type ";
+  for (const auto& [value, message] : {std::pair{"false", "std::invalid_argument: stoi: no conversion"},
+                                       std::pair{"", "std::invalid_argument: stoi: no conversion"},
+                                       std::pair{"yes", "std::invalid_argument: stoi: no conversion"},
+                                       std::pair{"99999999999", "std::out_of_range: stoi: out of range"}}) {
+    CAPTURE(value);
+    engine::sim::use_machine("m3-max-64gb");
+    CHECK_THROWS_WITH_AS(engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}}),
+                         (uncaught + message).c_str(), engine::sim::ProcessAborted);
+    engine::sim::use_machine("linux-x86_64");  // no MPS backend: nothing reads the variable
+    CHECK_NOTHROW(engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}}));
+  }
+}
+
+TEST_CASE("a variable mapped to nullopt is removed from the new process's environment") {
+  ::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1", 1);  // as if the learner's shell exported it
+  engine::sim::use_machine("m3-max-64gb");
+  CHECK(engine::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK") == "1");
+  engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::nullopt}});
+  CHECK_FALSE(engine::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK").has_value());
+  ::unsetenv("PYTORCH_ENABLE_MPS_FALLBACK");
 }
 
 TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to mps") {

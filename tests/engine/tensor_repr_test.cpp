@@ -44,6 +44,9 @@ TEST_CASE("integers, bools, infinities and empty tensors") {
   CHECK(repr(engine::tensor({std::numeric_limits<double>::infinity(), std::nan(""), 1.0})) ==
         "tensor([inf, nan, 1.])");
   CHECK(repr(engine::zeros({0})) == "tensor([])");
+  CHECK(repr(engine::zeros({0, 3})) == "tensor([], size=(0, 3))");
+  CHECK(repr(engine::arange(0)) == "tensor([], dtype=torch.int64)");
+  CHECK(repr(engine::zeros({0}, engine::requires_grad())) == "tensor([], requires_grad=True)");
 }
 
 TEST_CASE("long rows wrap at 80 columns and big tensors are summarised") {
@@ -78,4 +81,6 @@ TEST_CASE("the device and autograd state follow the values") {
   CHECK(repr(engine::ones({2}, engine::requires_grad())) == "tensor([1., 1.], requires_grad=True)");
   CHECK(repr(engine::ones({2}, engine::requires_grad()) * 2.0) == "tensor([2., 2.], grad_fn=<MulBackward0>)");
   CHECK(repr(engine::tensor(2.5, engine::Device("mps"))) == "tensor(2.5000, device='mps:0')");
+  // An empty tensor names its device before its size, as torch/_tensor_str.py orders them.
+  CHECK(repr(engine::zeros({0, 3}, engine::Device("mps"))) == "tensor([], device='mps:0', size=(0, 3))");
 }

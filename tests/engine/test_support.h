@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/errors.h"
+#include "engine/notebook/doctest_printing.h"  // failed CHECKs show devices, shapes, dtypes
 #include "engine/tensor.h"
 
 namespace test_support {

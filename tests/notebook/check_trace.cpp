@@ -1,10 +1,14 @@
 // Checks a file written by a lesson's --trace: Chrome Trace Event JSON (the format Perfetto
 // opens) with, for every simulated process, a host track and an MPS device track, and complete
 // events with non-negative microsecond times. Prints what is wrong and exits non-zero.
-//   check_trace TRACE.json LABEL   (LABEL: a process the trace must contain, "05_timing_and_synchronization/warm_up")
+//   check_trace TRACE.json LABEL [--max-bytes N] [--processes N] [--summarised yes|no]
+//   LABEL: a process the trace must contain, "05_timing_and_synchronization/warm_up";
+//   --max-bytes: the file's largest size; --processes: how many processes it holds;
+//   --summarised: whether long loops were summarised (spans of category "summary").
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -27,7 +31,15 @@ int fail(const std::string& why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) return fail("usage: check_trace TRACE.json LABEL");
+  if (argc < 3 || argc % 2 == 0) {
+    return fail("usage: check_trace TRACE.json LABEL [--max-bytes N] [--processes N] [--summarised yes|no]");
+  }
+  std::map<std::string, std::string> expect;
+  for (int i = 3; i + 1 < argc; i += 2) expect[argv[i]] = argv[i + 1];
+  const auto size = std::filesystem::file_size(argv[1]);
+  if (expect.count("--max-bytes") && size > std::stoull(expect["--max-bytes"])) {
+    return fail(std::string(argv[1]) + " has " + std::to_string(size) + " bytes, more than " + expect["--max-bytes"]);
+  }
   std::ifstream in(argv[1]);
   if (!in) return fail(std::string("cannot read ") + argv[1]);
   nlohmann::json trace;
@@ -54,6 +66,14 @@ int main(int argc, char** argv) {
     processes[pid].categories.insert(event.at("cat").get<std::string>());
   }
 
+  if (expect.count("--processes") && labels.size() != std::stoul(expect["--processes"])) {
+    return fail("the trace holds " + std::to_string(labels.size()) + " processes, not " + expect["--processes"]);
+  }
+  std::size_t summaries = 0;
+  for (const auto& [pid, tracks] : processes) summaries += tracks.categories.count("summary");
+  if (expect.count("--summarised") && (summaries > 0) != (expect["--summarised"] == "yes")) {
+    return fail(summaries > 0 ? "long loops were summarised" : "nothing was summarised");
+  }
   for (const auto& [pid, label] : labels) {
     if (label != argv[2]) continue;
     const Tracks& tracks = processes[pid];
@@ -62,8 +82,8 @@ int main(int argc, char** argv) {
     for (const char* category : {"dispatch", "kernel", "wait"}) {
       if (tracks.categories.count(category) == 0) return fail(label + ": no '" + category + "' events");
     }
-    std::printf("%s: %zu events in %zu processes; %s has host and device tracks\n", argv[1], spans,
-                labels.size(), label.c_str());
+    std::printf("%s: %ju bytes, %zu events in %zu processes; %s has host and device tracks\n", argv[1],
+                static_cast<std::uintmax_t>(size), spans, labels.size(), label.c_str());
     return 0;
   }
   return fail(std::string("no process named ") + argv[2]);

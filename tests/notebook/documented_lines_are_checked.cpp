@@ -1,5 +1,6 @@
 // A property of the lesson format, checked on the real lessons: changing any single line of any
-// documented output makes that cell's verification fail, naming the cell and showing the line.
+// documented output makes that cell's verification fail, naming the cell, showing the line and
+// pointing at it (file:line of the changed line).
 // Each change goes into a copy of the lesson that the lesson executable reads with --source;
 // the unchanged copy must pass first, so a verification that always fails cannot pass here.
 //
@@ -77,10 +78,13 @@ int check_lesson(const fs::path& work_dir, const std::string& exe, const std::st
         const Result result = run(verify_command(exe, copy, cell, block));
         const bool named = result.output.find("cell '" + cell.name + "'") != std::string::npos;
         const bool shown = result.output.find("- " + changed) != std::string::npos;
-        if (result.status == 0 || !named || !shown) {
-          std::cerr << source << ":" << block.marker_line + 1 + static_cast<int>(k)
+        const int line = block.marker_line + 1 + static_cast<int>(k);
+        const std::string location = copy.string() + ":" + std::to_string(line) + ": ";
+        const bool located = result.output.find(location) != std::string::npos;
+        if (result.status == 0 || !named || !shown || !located) {
+          std::cerr << source << ":" << line
                     << ": changing this documented line did not fail verification of cell '"
-                    << cell.name << "' with a diff:\n"
+                    << cell.name << "' with a diff that points at this line:\n"
                     << result.output;
           return -1;
         }

@@ -4,7 +4,8 @@
 #   -D EXPECT_TEXT=text;...   substrings that must appear in stdout+stderr
 #   -D FORBID_TEXT=text;...   substrings that must not appear
 #   -D INPUT_FILE=path        optional: what the command reads on stdin
-#   -D ABSENT=path            optional: a file the command must not create
+#   -D WORKING_DIRECTORY=dir  optional: where the command runs
+#   -D ABSENT_FILE=name       optional: a file the command must not have created there
 # CTest hands list arguments over with escaped separators (\;); turn them back into lists.
 foreach(list_var COMMAND EXPECT_TEXT FORBID_TEXT)
   string(REPLACE "\\;" ";" ${list_var} "${${list_var}}")
@@ -12,10 +13,14 @@ endforeach()
 if(INPUT_FILE)
   set(stdin INPUT_FILE "${INPUT_FILE}")
 endif()
-if(ABSENT)
-  file(REMOVE "${ABSENT}")
+if(WORKING_DIRECTORY)
+  file(MAKE_DIRECTORY "${WORKING_DIRECTORY}")
+  set(where WORKING_DIRECTORY "${WORKING_DIRECTORY}")
+  if(ABSENT_FILE)
+    file(REMOVE "${WORKING_DIRECTORY}/${ABSENT_FILE}")
+  endif()
 endif()
-execute_process(COMMAND ${COMMAND} ${stdin}
+execute_process(COMMAND ${COMMAND} ${stdin} ${where}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
 set(all "${out}${err}")
 message("${all}")
@@ -38,6 +43,6 @@ foreach(text IN LISTS FORBID_TEXT)
     message(FATAL_ERROR "unexpected in the output: ${text}")
   endif()
 endforeach()
-if(ABSENT AND EXISTS "${ABSENT}")
-  message(FATAL_ERROR "the command created ${ABSENT}")
+if(ABSENT_FILE AND EXISTS "${WORKING_DIRECTORY}/${ABSENT_FILE}")
+  message(FATAL_ERROR "the command created ${ABSENT_FILE}")
 endif()

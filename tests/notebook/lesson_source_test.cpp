@@ -222,3 +222,24 @@ TEST_CASE("malformed [python] blocks are named precisely") {
   CHECK(error_at("// %%\nx\n// %% [python] differs=\"no\"\n") ==
         "3: the Python prelude (the twin of an unnamed cell) prints nothing, so it cannot differ");
 }
+
+TEST_CASE("compare=\"...\" on a code cell names the machines whose outputs show under it") {
+  const LessonSource lesson = parse_lesson(
+      "// %% c compare=\"linux-x86_64, m1-8gb\"\nx\n// %% [output]\n// 1\n// %% d\ny\n", "l.cpp");
+  CHECK(lesson.find("c")->compare == std::vector<std::string>{"linux-x86_64", "m1-8gb"});
+  CHECK(lesson.find("d")->compare.empty());
+}
+
+TEST_CASE("malformed compare options are named precisely") {
+  CHECK(error_at("// %% c compare=\"\"\n") ==
+        "1: compare=\"\" is empty; name the machines whose documented output the prose discusses");
+  CHECK(error_at("// %% c compare=\"m1-8gb,,linux-x86_64\"\n") ==
+        "1: empty machine name in compare=\"m1-8gb,,linux-x86_64\"");
+  CHECK(error_at("// %% c compare=\"m1-8gb,m1-8gb\"\n") == "1: compare names 'm1-8gb' twice");
+  CHECK(error_at("// %% c show=\"m1-8gb\"\n") ==
+        "1: unknown option 'show' of cell 'c'; a code cell takes compare");
+  CHECK(error_at("// %% c compare=m1-8gb\n") ==
+        "1: expected compare=\"NAME,NAME\" after the cell name, got 'compare=m1-8gb'");
+  CHECK(error_at("// %% compare=\"m1-8gb\"\n") ==
+        "1: a code cell's options follow its name: // %% my_cell compare=\"m1-8gb\"");
+}

@@ -6,6 +6,7 @@
 // Simplification: in-place changes to saved tensors are not detected.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,30 +36,45 @@ struct GradMode {
 
 namespace autograd {
 
-// One recorded operation: its inputs, and the function that turns the gradient of its output
-// into gradients of those inputs.
+class Node;
+
+// Where the gradient of one input of a node goes, as PyTorch's Edge says: to the node that
+// made the input, or, for a leaf that requires grad, into the leaf's .grad (the leaf is held,
+// as AccumulateGrad holds it). An edge never holds a non-leaf input: its values stay alive only
+// if the backward function saved them, as with PyTorch's SavedVariables, so the memory a graph
+// keeps is what its operations save.
+struct Edge {
+  std::shared_ptr<Node> grad_fn;  // the input's node, if it has one
+  Tensor leaf;                    // the input itself, if it is a leaf that requires grad
+  Device device = Device(DeviceType::CPU);  // the input's: its gradient is returned there
+  bool leads_anywhere() const noexcept { return grad_fn != nullptr || leaf.defined(); }
+};
+
+// One recorded operation: where its inputs' gradients go, and the function that turns the
+// gradient of its output into gradients of those inputs.
 class Node {
  public:
   using Backward = std::function<std::vector<Tensor>(const Tensor& grad)>;
 
-  Node(std::string name, std::vector<Tensor> inputs, Backward backward)
-      : name_(std::move(name)), inputs_(std::move(inputs)), backward_(std::move(backward)) {}
+  Node(std::string name, std::vector<Edge> edges, Backward backward)
+      : name_(std::move(name)), edges_(std::move(edges)), backward_(std::move(backward)) {}
 
   // PyTorch's name for the node, e.g. "AddmmBackward0".
   const std::string& name() const noexcept { return name_; }
-  const std::vector<Tensor>& inputs() const noexcept { return inputs_; }
+  // One per input, in the order of the gradients the backward function returns.
+  const std::vector<Edge>& edges() const noexcept { return edges_; }
   bool released() const noexcept { return !backward_; }
 
   std::vector<Tensor> apply(const Tensor& grad) const { return backward_(grad); }
   // Frees the saved values, as backward() does unless told to retain the graph.
   void release() {
     backward_ = nullptr;
-    inputs_.clear();
+    edges_.clear();
   }
 
  private:
   std::string name_;
-  std::vector<Tensor> inputs_;
+  std::vector<Edge> edges_;
   Backward backward_;
 };
 

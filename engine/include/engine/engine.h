@@ -4,6 +4,7 @@
 
 #include "engine/autograd.h"
 #include "engine/backends/mps.h"
+#include "engine/compile.h"
 #include "engine/device.h"
 #include "engine/errors.h"
 #include "engine/factories.h"

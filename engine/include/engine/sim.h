@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,17 +16,27 @@
 
 namespace engine::sim {
 
+// A simulated process that died outside Python, as a real one dies when a C++ exception escapes
+// PyTorch's start-up during `import torch`: no traceback, only what() on the terminal. Not an
+// engine::Error, since Python cannot catch it.
+class ProcessAborted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 const MachineProfile& machine();
 // Starts a fresh simulated process on a copy of `profile` (a named one, or one a test
-// varies); throws ValueError for an unknown name.
+// varies); throws ValueError for an unknown name, and ProcessAborted when the new process dies
+// at `import torch` (PYTORCH_ENABLE_MPS_FALLBACK=false on a Mac, say).
 void use_machine(const MachineProfile& profile);
 void use_machine(std::string_view name);
 // Starts a fresh simulated process on the same machine.
 void restart();
 // Starts a fresh simulated process whose environment differs from this program's by `changes`:
 // `sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}})` is the emulator's
-// `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`, for variables PyTorch reads at start-up.
-void restart_with_environment(const std::map<std::string, std::string>& changes);
+// `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`, for variables PyTorch reads at start-up; a
+// name mapped to std::nullopt is removed, as `env -u NAME python train.py` would.
+void restart_with_environment(const std::map<std::string, std::optional<std::string>>& changes);
 
 // The operators the engine implements that PyTorch 2.9 has no MPS kernel for (the op
 // registry); every other operator has kernels on both devices.

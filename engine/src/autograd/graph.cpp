@@ -9,6 +9,7 @@
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
+#include "runtime/compiled_region.h"
 #include "tensor_impl.h"
 
 namespace engine::detail {
@@ -27,7 +28,7 @@ void accumulate_into_leaf(const Tensor& leaf, const Tensor& grad) {
 }
 
 // Every node reachable from `root`, each after all the nodes whose gradients feed it. Owning
-// pointers: releasing a node's saved inputs may drop the last other reference to a node below.
+// pointers: releasing a node's edges may drop the last other reference to a node below.
 std::vector<std::shared_ptr<Node>> reverse_topological_order(const std::shared_ptr<Node>& root) {
   std::vector<std::shared_ptr<Node>> post_order;
   std::unordered_set<Node*> seen{root.get()};
@@ -35,10 +36,8 @@ std::vector<std::shared_ptr<Node>> reverse_topological_order(const std::shared_p
   while (!stack.empty()) {
     const std::shared_ptr<Node> node = stack.back().first;
     const std::size_t next = stack.back().second++;
-    if (next < node->inputs().size()) {
-      const Tensor& input = node->inputs()[next];
-      if (!input.defined()) continue;  // an optional argument left out (a bias, say)
-      const std::shared_ptr<Node>& child = input.impl().grad_fn;
+    if (next < node->edges().size()) {
+      const std::shared_ptr<Node>& child = node->edges()[next].grad_fn;
       if (child != nullptr && seen.insert(child.get()).second) stack.emplace_back(child, 0);
     } else {
       post_order.push_back(node);
@@ -57,11 +56,23 @@ bool should_record(std::initializer_list<const Tensor*> inputs) {
                      [](const Tensor* t) { return t->defined() && t->requires_grad(); });
 }
 
-void record(const Tensor& result, std::string name, std::vector<Tensor> inputs,
+void record(const Tensor& result, std::string name, const std::vector<Tensor>& inputs,
             Node::Backward backward) {
+  std::vector<autograd::Edge> edges;
+  edges.reserve(inputs.size());
+  for (const Tensor& input : inputs) {
+    autograd::Edge& edge = edges.emplace_back();
+    if (!input.defined()) continue;  // an optional argument left out (a bias, say)
+    edge.device = input.device();
+    if (input.grad_fn()) {
+      edge.grad_fn = input.grad_fn();
+    } else if (input.requires_grad()) {
+      edge.leaf = input;
+    }
+  }
   TensorImpl& impl = result.impl();
   impl.requires_grad = true;
-  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(inputs), std::move(backward));
+  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges), within_compiled_graph(std::move(backward)));
 }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
@@ -97,21 +108,27 @@ void run_backward(const Tensor& root) {
           "calling backward.");
     }
     const auto it = pending.find(node.get());
-    if (it == pending.end()) continue;  // no gradient reached it (e.g. through integer paths)
+    if (it == pending.end()) {  // no gradient reached it (e.g. through integer paths)
+      node->release();
+      continue;
+    }
     const std::vector<Tensor> grads = node->apply(it->second);
+    pending.erase(it);
     for (std::size_t i = 0; i < grads.size(); ++i) {
-      const Tensor& input = node->inputs()[i];
-      if (!grads[i].defined() || !input.defined() || !input.requires_grad()) continue;
+      const autograd::Edge& edge = node->edges()[i];
+      if (!grads[i].defined() || !edge.leads_anywhere()) continue;
       // A 0-dim cpu operand of an mps operation gets its gradient back on the cpu.
-      const Tensor grad = grads[i].device() == input.device() ? grads[i] : grads[i].to(input.device());
-      if (input.grad_fn()) {
-        accumulate(pending, input.grad_fn().get(), grad);
+      const Tensor grad = grads[i].device() == edge.device ? grads[i] : grads[i].to(edge.device);
+      if (edge.grad_fn) {
+        accumulate(pending, edge.grad_fn.get(), grad);
       } else {
-        accumulate_into_leaf(input, grad);
+        accumulate_into_leaf(edge.leaf, grad);
       }
     }
+    // As PyTorch's engine does without retain_graph: a node's saved tensors and its incoming
+    // gradient are freed as soon as it has run, so backward's peak memory stays near forward's.
+    node->release();
   }
-  for (const std::shared_ptr<Node>& node : order) node->release();
 }
 
 }  // namespace engine::detail

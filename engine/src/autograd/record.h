@@ -15,8 +15,10 @@ namespace engine::detail {
 bool should_record(std::initializer_list<const Tensor*> inputs);
 
 // Makes `result` the output of a new node named `name` (PyTorch's name, "MulBackward0").
-// `backward` returns one gradient per input, undefined where none flows.
-void record(const Tensor& result, std::string name, std::vector<Tensor> inputs,
+// `backward` returns one gradient per input, undefined where none flows. The node keeps only
+// edges to the inputs; `backward` must capture what it needs, and should capture no more than
+// PyTorch's backward formula saves (derivatives.yaml), since that is the memory a graph holds.
+void record(const Tensor& result, std::string name, const std::vector<Tensor>& inputs,
             autograd::Node::Backward backward);
 
 // Sums `grad` down to `shape`, undoing broadcasting: the gradient of an operand that was

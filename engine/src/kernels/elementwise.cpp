@@ -59,8 +59,8 @@ void relu(const float* x, float* out, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) out[i] = std::max(x[i], 0.0f);
 }
 
-void relu_backward(const float* grad, const float* x, float* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = x[i] > 0.0f ? grad[i] : 0.0f;
+void relu_backward(const float* grad, const float* result, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = result[i] > 0.0f ? grad[i] : 0.0f;
 }
 
 constexpr auto kInvSqrt2 = static_cast<float>(1.0 / std::numbers::sqrt2);

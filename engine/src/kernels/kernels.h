@@ -20,8 +20,8 @@ void binary_scalar(BinaryOp op, const float* x, float scalar, bool scalar_first,
                    std::int64_t n);
 
 void relu(const float* x, float* out, std::int64_t n);
-// grad where x > 0, else 0
-void relu_backward(const float* grad, const float* x, float* out, std::int64_t n);
+// grad where the relu's result is > 0 (exactly where its input was), else 0
+void relu_backward(const float* grad, const float* result, float* out, std::int64_t n);
 
 // out[o, i] = sum over r of in[o, r, i], for the view (outer, reduce, inner), scaled.
 void sum_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t reduce,

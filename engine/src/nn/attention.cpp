@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "device_checks.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
 #include "engine/ops.h"
@@ -17,7 +18,8 @@ namespace {
 // 0 where a query may attend (key position <= query position), -inf elsewhere: (L, S).
 Tensor causal_mask(std::int64_t queries, std::int64_t keys, Device device) {
   Tensor mask = detail::allocate({queries, keys}, ScalarType::Float, device);
-  detail::launch({"aten::triu + masked_fill", 0, detail::nbytes(mask)}, device);
+  detail::launch({.name = "aten::triu + masked_fill", .bytes = detail::nbytes(mask), .encoding = detail::Encoding::Graph},
+                 device);
   if (mask.impl().has_values()) {
     float* m = mask.impl().data<float>();
     for (std::int64_t i = 0; i < queries; ++i) {
@@ -31,6 +33,7 @@ Tensor causal_mask(std::int64_t queries, std::int64_t keys, Device device) {
 
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
                                     double dropout_p, bool is_causal) {
+  detail::validate_sdpa_input_devices(query, key, value);
   // PyTorch scales q and k by sqrt(1 / sqrt(E)) each, before the product, rather than the
   // (L, S) product itself: two small multiplications instead of one large one.
   const double root_scale = std::sqrt(1.0 / std::sqrt(static_cast<double>(query.size(-1))));

@@ -22,19 +22,23 @@ Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm) {
   double squares = 0;
   bool values = true;
   for (const Tensor& g : grads) {
-    detail::launch({"aten::linalg_vector_norm", 0, detail::nbytes(g)}, g.device());
+    detail::launch({.name = "aten::linalg_vector_norm", .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(g)},
+                   g.device());
     values = values && detail::have_values({&g});
     if (!values) continue;
     const float* v = g.impl().data<float>();
     for (std::int64_t i = 0; i < g.numel(); ++i) squares += static_cast<double>(v[i]) * v[i];
   }
-  detail::launch({"aten::stack + linalg_vector_norm + div + clamp", 0, 8.0 * static_cast<double>(grads.size())}, device);
+  detail::launch({.name = "aten::stack + linalg_vector_norm + div + clamp", .kind = detail::OpKind::Reduction,
+                  .bytes = 8.0 * static_cast<double>(grads.size())},
+                 device);
   Tensor total = detail::allocate({}, ScalarType::Float, device, values);
   const double norm = std::sqrt(squares);
   if (values) total.impl().data<float>()[0] = static_cast<float>(norm);
   const auto factor = static_cast<float>(std::min(1.0, max_norm / (norm + 1e-6)));
   for (const Tensor& g : grads) {
-    detail::launch({"aten::mul_.Tensor", 0, 2 * detail::nbytes(g)}, g.device());
+    detail::launch({.name = "aten::mul_.Tensor", .bytes = 2 * detail::nbytes(g), .elements = static_cast<double>(g.numel())},
+                   g.device());
     if (!values) continue;
     float* v = g.impl().data<float>();
     for (std::int64_t i = 0; i < g.numel(); ++i) v[i] *= factor;

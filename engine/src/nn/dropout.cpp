@@ -22,7 +22,9 @@ Tensor dropout(const Tensor& input, double p, bool training) {
   detail::require_float(input, "dropout");
   const bool values = detail::have_values({&input});
   Tensor mask = detail::allocate(input.sizes().vec(), ScalarType::Float, input.device(), values);
-  detail::launch({"aten::bernoulli_", 0, detail::nbytes(mask)}, input.device());
+  detail::launch({.name = "aten::bernoulli_", .kind = detail::OpKind::Random, .bytes = detail::nbytes(mask),
+                  .elements = static_cast<double>(mask.numel())},
+                 input.device());
   if (values) {
     float* m = mask.impl().data<float>();
     detail::Process& process = detail::process();
@@ -31,7 +33,8 @@ Tensor dropout(const Tensor& input, double p, bool training) {
     for (std::int64_t i = 0; i < mask.numel(); ++i) m[i] = m[i] >= static_cast<float>(p) ? scale : 0.0f;
   }
   Tensor out = detail::allocate(input.sizes().vec(), ScalarType::Float, input.device(), values);
-  detail::launch({"aten::mul.Tensor", 0, 3 * detail::nbytes(input)}, input.device());
+  detail::launch({.name = "aten::mul.Tensor", .bytes = 3 * detail::nbytes(input), .elements = static_cast<double>(input.numel())},
+                 input.device());
   if (values) {
     const float* x = input.impl().data<float>();
     const float* m = mask.impl().data<float>();

@@ -15,18 +15,24 @@
 namespace engine::nn::functional {
 
 Tensor embedding(const Tensor& input, const Tensor& weight) {
-  const Device device = detail::common_device({&input, &weight});
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
                 "types: Long, Int; but got " + std::string(python_dtype_name(input.scalar_type())) +
                 " instead (while checking arguments for embedding)");
   }
+  // embedding is weight.index_select(0, indices); the MPS index_select of this period gathers
+  // with MPSGraph, whose placeholders take the weight, then the indices (Indexing.mm; a Metal
+  // kernel replaced it in pytorch/pytorch#187109, 2026).
+  if (detail::any_on_mps({&input, &weight})) detail::check_placeholder_storage({&weight, &input});
+  const Device device = weight.device();
   detail::require_float(weight, "embedding");
   const std::int64_t rows = weight.size(0), dim = weight.size(1);
   std::vector<std::int64_t> shape = input.sizes().vec();
   shape.push_back(dim);
   Tensor out = detail::allocate(shape, ScalarType::Float, device, detail::have_values({&input, &weight}));
-  detail::launch({"aten::embedding", 0, detail::nbytes(input) + 2 * detail::nbytes(out)}, device);
+  detail::launch({.name = "aten::embedding", .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(input) + 2 * detail::nbytes(out)},
+                 device);
   std::vector<std::int64_t> indices;
   if (out.impl().has_values()) {
     const std::int64_t* idx = input.impl().data<std::int64_t>();
@@ -40,7 +46,9 @@ Tensor embedding(const Tensor& input, const Tensor& weight) {
   if (!detail::should_record({&weight})) return out;
   detail::record(out, "EmbeddingBackward0", {input, weight}, [indices, rows, dim, device](const Tensor& g) {
     Tensor grad = zeros({rows, dim}, device);
-    detail::launch({"aten::embedding_dense_backward", 0, detail::nbytes(g) + detail::nbytes(grad)}, device);
+    detail::launch({.name = "aten::embedding_dense_backward", .kind = detail::OpKind::Gather,
+                    .bytes = detail::nbytes(g) + detail::nbytes(grad)},
+                   device);
     if (detail::have_values({&g, &grad})) {
       float* dst = grad.impl().data<float>();
       const float* src = g.impl().data<float>();

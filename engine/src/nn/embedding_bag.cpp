@@ -6,7 +6,6 @@
 #include <string>
 
 #include "autograd/record.h"
-#include "device_checks.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
@@ -21,7 +20,8 @@ namespace {
 Tensor bag_rows(const Tensor& indices, const Tensor& weight, EmbeddingBagMode mode) {
   const std::int64_t bags = indices.size(0), per_bag = indices.size(1), rows = weight.size(0), dim = weight.size(1);
   Tensor out = detail::allocate({bags, dim}, ScalarType::Float, weight.device(), detail::have_values({&indices, &weight}));
-  detail::launch({"aten::_embedding_bag", 0, detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
+  detail::launch({.name = "aten::_embedding_bag", .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
                  weight.device());
   if (!out.impl().has_values()) return out;
   const std::int64_t* idx = indices.impl().data<std::int64_t>();
@@ -45,8 +45,8 @@ Tensor bag_rows(const Tensor& indices, const Tensor& weight, EmbeddingBagMode mo
 Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t rows, EmbeddingBagMode mode) {
   const std::int64_t bags = indices.size(0), per_bag = indices.size(1), dim = grad.size(1);
   Tensor out = detail::allocate({rows, dim}, ScalarType::Float, grad.device(), detail::have_values({&grad, &indices}));
-  detail::launch({"aten::_embedding_bag_dense_backward", 0,
-                  detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
+  detail::launch({.name = "aten::_embedding_bag_dense_backward", .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
                  grad.device());
   if (!out.impl().has_values()) return out;
   const std::int64_t* idx = indices.impl().data<std::int64_t>();
@@ -65,8 +65,10 @@ Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t
 
 }  // namespace
 
+// No device check runs before the operator is reached: with any input on mps it has no kernel,
+// and the cpu fallback (when enabled) brings its result to the first argument's device, the
+// weight's (aten::_embedding_bag(weight, indices, offsets, ...), CPUFallback.cpp).
 Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode mode) {
-  detail::common_device({&input, &weight});
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
                 "types: Long, Int; but got " + std::string(python_dtype_name(input.scalar_type())) +
@@ -74,8 +76,8 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode
   }
   if (input.dim() != 2) throw ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension " + std::to_string(input.dim()));
   detail::require_float(weight, "embedding_bag");
-  Tensor out = detail::run_without_mps_kernel("aten::_embedding_bag", {input, weight},
-                                              [mode](const std::vector<Tensor>& args) { return bag_rows(args[0], args[1], mode); });
+  Tensor out = detail::run_without_mps_kernel("aten::_embedding_bag", {weight, input},
+                                              [mode](const std::vector<Tensor>& args) { return bag_rows(args[1], args[0], mode); });
   if (!detail::should_record({&weight})) return out;
   const std::int64_t rows = weight.size(0);
   detail::record(out, "EmbeddingBagBackward0", {input, weight}, [input, rows, mode](const Tensor& g) {

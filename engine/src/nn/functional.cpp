@@ -17,28 +17,28 @@
 namespace engine::nn::functional {
 namespace {
 
+// The MPS kernel runs when any argument is on mps, and it requires all of them there; without
+// one on mps, all are on the cpu.
 Device linear_device(const Tensor& input, const Tensor& weight, const Tensor& bias) {
-  // The MPS kernel is chosen when any argument is on mps (its dispatch key outranks cpu's), and
-  // it then requires all of them there.
-  const bool mps = input.is_mps() || weight.is_mps() || (bias.defined() && bias.is_mps());
-  if (mps) {
-    detail::check_mps_linear_arguments(input, weight, bias);
-    return input.device();
-  }
-  return bias.defined() ? detail::common_device({&input, &weight, &bias})
-                        : detail::common_device({&input, &weight});
+  if (detail::any_on_mps({&input, &weight, &bias})) detail::check_mps_linear_arguments(input, weight, bias);
+  return input.device();
 }
 
 // dx = g W, dW = g^T x, db = the sum of g over the rows: two matrix products and a reduction.
 std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
                                     bool with_bias, std::int64_t rows, std::int64_t in,
-                                    std::int64_t out, double flops) {
+                                    std::int64_t out) {
   const Device device = g.device();
   const bool values = detail::have_values({&g, &input, &weight});
   Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
   Tensor dw = detail::allocate({out, in}, ScalarType::Float, device, values);
-  detail::launch({"aten::mm", flops, detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)}, device);
-  detail::launch({"aten::mm", flops, detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)}, device);
+  const auto r = static_cast<double>(rows), i = static_cast<double>(in), o = static_cast<double>(out);
+  detail::launch(detail::matmul_cost("aten::mm", {.m = r, .n = i, .k = o},
+                                     detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)),
+                 device);
+  detail::launch(detail::matmul_cost("aten::mm", {.m = o, .n = i, .k = r},
+                                     detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)),
+                 device);
   if (values) {
     const float* gd = g.impl().data<float>();
     kernels::matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
@@ -47,7 +47,7 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
   std::vector<Tensor> grads{dx, dw};
   if (with_bias) {
     Tensor db = detail::allocate({out}, ScalarType::Float, device, values);
-    detail::launch({"aten::sum.dim_IntList", 0, detail::nbytes(g)}, device);
+    detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(g)}, device);
     if (values) kernels::sum_over_axis(g.impl().data<float>(), db.impl().data<float>(), 1, rows, out);
     grads.push_back(db);
   }
@@ -77,15 +77,16 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
                     bias.defined() ? bias.impl().data<float>() : nullptr,
                     result.impl().data<float>(), rows, in, out);
   }
-  const double flops = 2.0 * static_cast<double>(rows * in * out);
-  detail::launch({bias.defined() ? "aten::addmm" : "aten::mm", flops,
-                  detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)}, device);
+  detail::launch(detail::matmul_cost(bias.defined() ? "aten::addmm" : "aten::mm",
+                                     {.m = static_cast<double>(rows), .n = static_cast<double>(out), .k = static_cast<double>(in)},
+                                     detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)),
+                 device);
   if (!detail::should_record({&input, &weight, &bias})) return result;
   std::vector<Tensor> inputs{input, weight};
   if (bias.defined()) inputs.push_back(bias);
   detail::record(result, bias.defined() ? "AddmmBackward0" : "MmBackward0", inputs,
-                 [input, weight, bias, rows, in, out, flops](const Tensor& g) {
-                   return linear_backward(g, input, weight, bias.defined(), rows, in, out, flops);
+                 [input, weight, bias, rows, in, out](const Tensor& g) {
+                   return linear_backward(g, input, weight, bias.defined(), rows, in, out);
                  });
   return result;
 }

@@ -15,7 +15,9 @@ void uniform_(const Tensor& tensor, double from, double to) {
     throw Error("the course engine initialises parameters on the cpu; move the module after");
   }
   detail::Process& p = detail::process();
-  detail::launch({"aten::uniform_", 0, detail::nbytes(tensor)}, tensor.device());
+  detail::launch({.name = "aten::uniform_", .kind = detail::OpKind::Random, .bytes = detail::nbytes(tensor),
+                  .elements = static_cast<double>(tensor.numel())},
+                 tensor.device());
   if (!detail::have_values({&tensor})) return;  // a shape-only parameter: its cost only
   detail::fill_uniform(tensor.data_ptr<float>(), tensor.numel(), p.cpu_generator, from, to,
                        p.cpu_kernels());

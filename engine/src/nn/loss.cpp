@@ -16,7 +16,9 @@ namespace {
 
 constexpr std::int64_t kIgnoreIndex = -100;
 
-void check_targets(const Tensor& input, const Tensor& target) {
+// What fails before a kernel checks devices: the engine's limits, the target's dtype, and
+// nll_loss_nd's batch sizes.
+void check_loss_arguments(const Tensor& input, const Tensor& target) {
   detail::require_float(input, "nll_loss");
   if (input.dim() != 2) {
     throw Error("the course engine computes nll_loss for (N, C) inputs; got " + std::to_string(input.dim()) + "-D");
@@ -28,6 +30,9 @@ void check_targets(const Tensor& input, const Tensor& target) {
     throw ValueError("Expected input batch_size (" + std::to_string(input.size(0)) +
                      ") to match target batch_size (" + std::to_string(target.numel()) + ").");
   }
+}
+
+void check_target_range(const Tensor& input, const Tensor& target) {
   if (!detail::have_values({&target})) return;
   const std::int64_t classes = input.size(1);
   const std::int64_t* labels = target.impl().data<std::int64_t>();
@@ -41,11 +46,15 @@ void check_targets(const Tensor& input, const Tensor& target) {
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target) {
-  const Device device = detail::common_device({&input, &target});
-  check_targets(input, target);
+  check_loss_arguments(input, target);
+  // The MPS kernel of this period builds an MPSGraph (LossOps.mm, nllnd_loss_forward_impl), whose
+  // placeholders take the input, then the target; later releases moved it to a Metal kernel.
+  if (detail::any_on_mps({&input, &target})) detail::check_placeholder_storage({&input, &target});
+  check_target_range(input, target);
+  const Device device = input.device();
   const bool values = detail::have_values({&input, &target});
   Tensor loss = detail::allocate({}, ScalarType::Float, device, values);
-  detail::launch({"aten::nll_loss_forward", 0, detail::nbytes(target) * 2}, device);
+  detail::launch({.name = "aten::nll_loss_forward", .kind = detail::OpKind::Gather, .bytes = detail::nbytes(target) * 2}, device);
   const std::int64_t classes = input.size(1);
   std::vector<std::int64_t> labels;
   std::int64_t counted = 0;
@@ -65,7 +74,9 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
   detail::record(loss, "NllLossBackward0", {input, target},
                  [input, labels, classes, counted](const Tensor& g) {
                    Tensor grad = zeros_like(input);
-                   detail::launch({"aten::nll_loss_backward", 0, detail::nbytes(input)}, g.device());
+                   detail::launch({.name = "aten::nll_loss_backward", .kind = detail::OpKind::Gather,
+                                   .bytes = detail::nbytes(input)},
+                                  g.device());
                    if (detail::have_values({&g, &grad})) {
                      const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);
                      float* out = grad.impl().data<float>();

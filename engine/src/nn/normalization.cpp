@@ -35,15 +35,21 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
                   const Tensor& bias, double eps) {
   check_shape(input, normalized_shape);
   detail::require_float(input, "layer_norm");
-  if (weight.defined()) detail::common_device({&input, &weight});
-  if (bias.defined()) detail::common_device({&input, &bias});
+  // The MPS kernel is Metal's layer_norm_single_row or _looped, its tensors bound by mtl_setArgs
+  // (the forward moved from MPSGraph to Metal in pytorch/pytorch#152010, April 2025; which release
+  // first shipped it is not established here: an MPSGraph build would report TensorIterator's
+  // text from its addcmul instead).
+  if (detail::any_on_mps({&input, &weight, &bias})) detail::check_mtl_buffers({&input, &weight, &bias});
   const Device device = input.device();
   const std::int64_t n = product(normalized_shape), rows = input.numel() / std::max<std::int64_t>(n, 1);
   const bool values = detail::have_values({&input, &weight, &bias});
   Tensor out = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
   Tensor mean = detail::allocate({rows}, ScalarType::Float, device, values);
   Tensor rstd = detail::allocate({rows}, ScalarType::Float, device, values);
-  detail::launch({"aten::native_layer_norm", 0, 2 * detail::nbytes(input)}, device);
+  detail::launch({.name = "aten::native_layer_norm", .kind = detail::OpKind::Normalization, .bytes = 2 * detail::nbytes(input),
+                  .elements = static_cast<double>(input.numel()), .row = n,
+                  .encoding = detail::Encoding::Metal},  // a Metal kernel since pytorch/pytorch#152010
+                 device);
   if (values) {
     kernels::layer_norm(input.impl().data<float>(), weight.defined() ? weight.impl().data<float>() : nullptr,
                         bias.defined() ? bias.impl().data<float>() : nullptr, out.impl().data<float>(),
@@ -57,7 +63,9 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
     Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, where, ready);
     Tensor dw = weight.defined() ? detail::allocate(weight.sizes().vec(), ScalarType::Float, where, ready) : Tensor();
     Tensor db = bias.defined() ? detail::allocate(bias.sizes().vec(), ScalarType::Float, where, ready) : Tensor();
-    detail::launch({"aten::native_layer_norm_backward", 0, 3 * detail::nbytes(input)}, where);
+    detail::launch({.name = "aten::native_layer_norm_backward", .kind = detail::OpKind::Normalization,
+                    .bytes = 3 * detail::nbytes(input), .elements = static_cast<double>(input.numel()), .row = n},
+                   where);
     if (ready) {
       for (Tensor* t : {&dw, &db}) {
         if (t->defined()) std::fill_n(t->impl().data<float>(), t->numel(), 0.0f);

@@ -10,6 +10,32 @@
 #include "engine/machine.h"
 
 namespace engine::notebook {
+namespace {
+
+// An option's value that starts with '-' is almost always a forgotten value: `--trace
+// --minimal` would otherwise write a file named "--minimal" and drop --minimal. An empty value
+// would silently mean "not given": every cell, the built-in lesson, no trace.
+std::string not_an_option(const std::string& option, std::string value) {
+  if (value.empty()) {
+    const bool cell = option == "cell", machine = option == "machine";
+    throw std::invalid_argument("--" + option + " needs " +
+                                (cell      ? "the name of a code cell (--list-cells lists them)"
+                                 : machine ? "the name of a machine (--list-machines lists them)"
+                                           : "a file name"));
+  }
+  if (value.size() > 1 && value.front() == '-') {
+    const bool file = option == "trace" || option == "source";
+    throw std::invalid_argument("--" + option + " needs a value, not the option '" + value + "'" +
+                                (file ? " (name a file that starts with '-' as ./" + value + ")" : ""));
+  }
+  return value;
+}
+
+std::string value_of(const cxxopts::ParseResult& parsed, const std::string& option) {
+  return not_an_option(option, parsed[option].as<std::string>());
+}
+
+}  // namespace
 
 CommandLine parse_command_line(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "lesson";
@@ -19,13 +45,21 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   options.add_options()
       ("m,machine", "simulated computer to run on (see --list-machines)",
        cxxopts::value<std::string>()->default_value(std::string(default_machine().name)), "NAME")
-      ("c,cell", "run only this code cell", cxxopts::value<std::string>(), "NAME")
+      ("c,cell", "run only this code cell; repeat it for several (they run in the lesson's order)",
+       cxxopts::value<std::vector<std::string>>(), "NAME")
       ("verify", "check every cell's output against its documented output (what ctest runs)")
       ("minimal", "print only what the cells print")
+      ("python", "also show each code cell's Python twin: the same cell in PyTorch's Python API")
+      ("compare", "under every code cell, also show the outputs documented for the other "
+       "machines (cells whose prose discusses them show those anyway)")
       ("trace", "write the host and device timelines to FILE as a Chrome trace (open it in "
-       "Perfetto: ui.perfetto.dev)", cxxopts::value<std::string>(), "FILE")
+       "Perfetto: ui.perfetto.dev); with --cell, of those cells only. Long loops are summarised "
+       "after each cell's first 10,000 spans", cxxopts::value<std::string>(), "FILE")
+      ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows from 2 MB "
+       "to 54 MB)")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
        cxxopts::value<std::string>()->default_value("auto"), "WHEN")
+      ("glossary", "show the glossary of the course's terms")
       ("list-machines", "list the simulated computers")
       ("list-cells", "list the code cells that run")
       ("list-tests", "list cell and machine pairs for CTest, one per line")
@@ -39,24 +73,28 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
     if (!parsed.unmatched().empty()) {
       throw std::invalid_argument("unexpected argument '" + parsed.unmatched().front() + "'");
     }
-    // An empty value would silently mean "not given": every cell, the built-in lesson, no trace.
-    const auto named = [&](const char* option, const char* what) {
-      if (parsed.count(option) == 0) return std::string();
-      std::string value = parsed[option].as<std::string>();
-      if (value.empty()) throw std::invalid_argument(std::string("--") + option + " needs " + what);
-      return value;
-    };
-    result.machine = parsed["machine"].as<std::string>();
-    result.cell = named("cell", "the name of a code cell (--list-cells lists them)");
-    result.source = named("source", "a file name");
-    result.trace = named("trace", "a file name");
+    result.machine = value_of(parsed, "machine");
+    if (parsed.count("cell") > 0) {
+      for (const std::string& cell : parsed["cell"].as<std::vector<std::string>>()) {
+        result.cells.push_back(not_an_option("cell", cell));
+      }
+    }
+    if (parsed.count("source") > 0) result.source = value_of(parsed, "source");
+    if (parsed.count("trace") > 0) result.trace = value_of(parsed, "trace");
+    result.full_trace = parsed.count("full-trace") > 0;
+    if (result.full_trace && result.trace.empty()) {
+      throw std::invalid_argument("--full-trace goes with --trace FILE");
+    }
     result.verify = parsed.count("verify") > 0;
     result.minimal = parsed.count("minimal") > 0;
+    result.python = parsed.count("python") > 0;
+    result.compare = parsed.count("compare") > 0;
+    result.glossary = parsed.count("glossary") > 0;
     result.list_machines = parsed.count("list-machines") > 0;
     result.list_cells = parsed.count("list-cells") > 0;
     result.list_tests = parsed.count("list-tests") > 0;
     result.help = parsed.count("help") > 0;
-    const std::string color = parsed["color"].as<std::string>();
+    const std::string color = value_of(parsed, "color");
     if (color == "always") {
       result.color = ColorMode::Always;
     } else if (color == "never") {

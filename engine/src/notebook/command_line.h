@@ -2,6 +2,7 @@
 // Internal: the options of a lesson executable.
 
 #include <string>
+#include <vector>
 
 namespace engine::notebook {
 
@@ -14,11 +15,15 @@ constexpr int kNotWritten = 4;  // the lesson ran, but its trace or its progress
 
 struct CommandLine {
   std::string machine;
-  std::string cell;
+  std::vector<std::string> cells;  // run only these, in the lesson's order
   std::string source;  // read the lesson from here instead of where it was built from
   std::string trace;   // write a Chrome trace of the simulated timelines here
+  bool full_trace = false;  // every span, not long loops summarised
   bool verify = false;
   bool minimal = false;
+  bool python = false;  // show each code cell's Python twin under it
+  bool compare = false;  // show other machines' documented outputs under every cell
+  bool glossary = false;  // print the course's glossary and stop
   bool list_machines = false;
   bool list_cells = false;
   bool list_tests = false;

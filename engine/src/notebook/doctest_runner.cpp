@@ -30,13 +30,16 @@ int run_cells(const RunConfig& config) {
   context.setOption("no-breaks", true);
   context.setOption("gnu-file-line", true);  // file:line:, which editors and terminals link
   context.setOption("no-colors", !config.color);
-  if (config.only != nullptr) {
-    // doctest's filter splits on commas unless escaped; claims hold no wildcards (the session
-    // checks), so the escaped claim selects exactly its own cell.
+  if (!config.only.empty()) {
+    // doctest's filter is a comma-separated list; claims hold no wildcards (the session
+    // checks), so each escaped claim selects exactly its own cell.
     std::string filter;
-    for (char c : Session::active().claim_of(*config.only)) {
-      if (c == ',' || c == '\\') filter += '\\';
-      filter += c;
+    for (const Cell* cell : config.only) {
+      if (!filter.empty()) filter += ',';
+      for (char c : Session::active().claim_of(*cell)) {
+        if (c == ',' || c == '\\') filter += '\\';
+        filter += c;
+      }
     }
     context.setOption("test-case", filter.c_str());
   }

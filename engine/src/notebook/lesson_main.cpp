@@ -16,9 +16,12 @@
 #include "engine/errors.h"
 #include "engine/machine.h"
 #include "engine/notebook/progress.h"
+#include "engine/notebook/terminal_markdown.h"
+#include "engine/notebook/terminal_text.h"
 #include "engine/sim.h"
 #include "run_config.h"
 #include "session.h"
+#include "trace_summary.h"
 
 namespace {
 
@@ -73,6 +76,19 @@ int main(int argc, char** argv) {
     stdout_stream << options.help_text;
     return 0;
   }
+  if (options.glossary) {
+    // The glossary sits beside the lesson sources this program was built from.
+    const std::string& lesson = registrations().front().file;
+    const std::string glossary = lesson.substr(0, lesson.find_last_of('/') + 1) + "glossary.md";
+    try {
+      stdout_stream << render_markdown_file(
+          glossary, TerminalLook{.color = use_color(options.color), .width = terminal_width(STDOUT_FILENO)});
+    } catch (const std::runtime_error& e) {
+      std::cerr << program << ": " << e.what() << '\n';
+      return kUsageError;
+    }
+    return 0;
+  }
   if (options.list_machines) {
     list_machines(stdout_stream);
     return 0;
@@ -93,16 +109,20 @@ int main(int argc, char** argv) {
     }
     RunConfig config{.verify = options.verify,
                      .color = use_color(options.color),
+                     .width = terminal_width(STDOUT_FILENO),
                      .minimal = options.minimal,
+                     .python = options.python,
+                     .compare = options.compare,
                      .program = program,
                      .out = &stdout_stream};
-    if (!options.cell.empty()) {
-      config.only = session.lesson().find(options.cell);
-      if (config.only == nullptr || !session.runs(*config.only)) {
-        std::cerr << program << ": no code cell named '" << options.cell
+    for (const std::string& name : options.cells) {
+      const Cell* cell = session.lesson().find(name);
+      if (cell == nullptr || !session.runs(*cell)) {
+        std::cerr << program << ": no code cell named '" << name
                   << "' runs in this lesson; cells: " << joined(session.runnable_names()) << '\n';
         return kUsageError;
       }
+      config.only.push_back(cell);
     }
     if (!options.trace.empty()) {
       if (std::string problem; !can_write(options.trace, problem)) {
@@ -112,9 +132,9 @@ int main(int argc, char** argv) {
       engine::sim::start_tracing();
     }
     int status = run_cells(config);
-    if (!options.trace.empty()) {
+    if (!options.trace.empty()) {  // written before the run counts as verified: a failure here is the run's
       try {
-        engine::sim::write_trace(options.trace);
+        write_lesson_trace(options.trace, options.full_trace);
         std::cerr << program << ": wrote the trace to " << options.trace
                   << " (open it in Perfetto: ui.perfetto.dev)\n";
       } catch (const engine::Error& e) {
@@ -125,7 +145,7 @@ int main(int argc, char** argv) {
     // A whole lesson shown as a notebook with every cell as documented counts as verified in
     // the course progress (quiz progress). Test runs use --verify, --cell or --source.
     const auto number = lesson_number(session.lesson_name());
-    if (status == 0 && number && options.cell.empty() && !options.verify && options.source.empty() &&
+    if (status == 0 && number && options.cells.empty() && !options.verify && options.source.empty() &&
         machine->name != "host") {
       try {
         record_lesson_verified(*number, std::cerr);

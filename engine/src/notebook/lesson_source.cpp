@@ -1,5 +1,6 @@
 #include "engine/notebook/lesson_source.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -48,7 +49,7 @@ bool valid_name(std::string_view name) {
 struct Marker {
   enum Kind { Code, Markdown, Output, Python } kind = Code;
   std::string name{};
-  std::vector<std::string> machines{};
+  std::vector<std::string> machines{};  // [output]: documented for; a code cell: compared with
   std::string differs{};
   std::string before{};
 };
@@ -125,14 +126,7 @@ class Parser {
   Marker parse_marker(std::string_view body) const {
     Marker m;
     if (body.empty()) return m;
-    if (body.front() != '[') {
-      if (!valid_name(body)) {
-        fail("cell name '" + std::string(body) +
-             "' must use lowercase letters, digits and underscores (it names a test)");
-      }
-      m.name = body;
-      return m;
-    }
+    if (body.front() != '[') return parse_code_marker(body);
     const auto close = body.find(']');
     if (close == std::string_view::npos) fail("unclosed '[' in the cell marker");
     const std::string_view type = body.substr(1, close - 1);
@@ -157,6 +151,47 @@ class Parser {
     m.machines = split_commas(rest.substr(kKey.size(), rest.size() - kKey.size() - 1));
     for (const std::string& machine : m.machines) {
       if (machine.empty()) fail("empty machine name in '" + std::string(rest) + "'");
+    }
+    return m;
+  }
+
+  // "name" or "name compare=\"m1-8gb,linux-x86_64\"": a named code cell, and the machines
+  // whose documented outputs the notebook shows under it.
+  Marker parse_code_marker(std::string_view body) const {
+    Marker m;
+    // Options are key="value"; without an '=', the whole text is meant as the name.
+    const auto space = body.find('=') == std::string_view::npos ? std::string_view::npos : body.find(' ');
+    const std::string_view name = body.substr(0, space);
+    if (name.find('=') != std::string_view::npos) {
+      fail("a code cell's options follow its name: // %% my_cell " + std::string(body));
+    }
+    if (!valid_name(name)) {
+      fail("cell name '" + std::string(name) +
+           "' must use lowercase letters, digits and underscores (it names a test)");
+    }
+    m.name = name;
+    if (space == std::string_view::npos) return m;
+    const std::string_view rest = body.substr(space + 1);
+    const auto attributes = parse_attributes(rest);
+    if (!attributes) {
+      fail("expected compare=\"NAME,NAME\" after the cell name, got '" + std::string(trim(rest)) + "'");
+    }
+    for (const Attribute& attribute : *attributes) {
+      if (attribute.key != "compare") {
+        fail("unknown option '" + attribute.key + "' of cell '" + m.name + "'; a code cell takes compare");
+      }
+      if (trim(attribute.value).empty()) {
+        fail("compare=\"\" is empty; name the machines whose documented output the prose discusses");
+      }
+      m.machines = split_commas(attribute.value);
+      for (std::size_t i = 0; i < m.machines.size(); ++i) {
+        const std::string& machine = m.machines[i];
+        if (machine.empty()) fail("empty machine name in compare=\"" + attribute.value + "\"");
+        if (std::find(m.machines.begin(), m.machines.begin() + static_cast<std::ptrdiff_t>(i), machine) !=
+            m.machines.begin() + static_cast<std::ptrdiff_t>(i)) {
+          fail("compare names '" + machine + "' twice");
+        }
+      }
     }
     return m;
   }
@@ -202,7 +237,7 @@ class Parser {
           }
         }
         cells_.push_back(Cell{.kind = CellKind::Code, .name = m.name, .marker_line = line_no_,
-                              .first_line = line_no_ + 1});
+                              .first_line = line_no_ + 1, .compare = m.machines});
         break;
       case Marker::Markdown:
         cells_.push_back(Cell{.kind = CellKind::Markdown, .marker_line = line_no_,
@@ -329,6 +364,11 @@ std::string OutputBlock::text() const {
     joined += '\n';
   }
   return joined;
+}
+
+int OutputBlock::line_of(std::size_t index) const noexcept {
+  if (lines.empty()) return marker_line;
+  return marker_line + 1 + static_cast<int>(std::min(index, lines.size() - 1));
 }
 
 bool OutputBlock::documents(std::string_view machine) const {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/notebook/cell.h"
+#include "engine/notebook/closest_machine.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/sim.h"
 
@@ -87,8 +88,8 @@ class OutputCapture {
   std::streambuf* old_err_;
 };
 
-std::string mismatch_message(const CellRun& run, const std::string& machine) {
-  const std::string expected = run.documented ? run.documented->text() : "";
+std::string mismatch_message(const CellRun& run, const std::string& machine,
+                             const std::vector<DiffLine>& diff) {
   std::string message = "cell '" + run.cell->name + "' ";
   if (run.documented == nullptr) {
     message += "printed output but documents none; add a // %% [output] block below it";
@@ -96,8 +97,14 @@ std::string mismatch_message(const CellRun& run, const std::string& machine) {
     message += "printed something other than its documented output on " + machine;
   }
   message += "\n(- documented, + printed)\n";
-  message += format_diff(line_diff(expected, run.output));
+  message += format_diff(diff);
   return message;
+}
+
+std::string names_of(const std::vector<const MachineProfile*>& machines) {
+  std::string names;
+  for (const MachineProfile* m : machines) names += (names.empty() ? "" : ", ") + std::string(m->name);
+  return names;
 }
 
 }  // namespace
@@ -113,8 +120,15 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
   if (regs.empty()) throw FormatError("lesson", 0, "this program defines no TUTOR_CELL");
   const std::string& built_from = regs.front().file;
   lesson_ = load_lesson(source.empty() ? built_from : source);
+  register_cells(built_from);
+  check_documented_outputs();
+  const bool documented = std::count(documented_.begin(), documented_.end(), machine_) > 0;
+  compared_ = documented ? machine_ : &closest_machine(machine, documented_);
+}
+
+void Session::register_cells(const std::string& built_from) {
   const std::string& path = lesson_.path;
-  for (const Registration& reg : regs) {
+  for (const Registration& reg : registrations()) {
     if (reg.file != built_from) {
       throw FormatError(reg.file, reg.line, "TUTOR_CELL outside the lesson file " + built_from);
     }
@@ -150,6 +164,10 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
   }
   std::sort(runnable_.begin(), runnable_.end(),
             [](const Runnable& a, const Runnable& b) { return a.line < b.line; });
+}
+
+void Session::check_documented_outputs() {
+  const std::string& path = lesson_.path;
   for (const Cell& cell : lesson_.cells) {
     for (const OutputBlock& block : cell.outputs) {
       if (!runs(cell)) {
@@ -157,6 +175,10 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
                                                        "' documents output but has no TUTOR_CELL to print it");
       }
       for (const std::string& machine : block.machines) {
+        if (machine == "host") {
+          throw FormatError(path, block.marker_line, "output cannot be documented for 'host': "
+                                                     "it is whatever computer runs the lesson");
+        }
         if (find_machine(machine) == nullptr) {
           throw FormatError(path, block.marker_line, "unknown machine '" + machine +
                                                          "'; known machines: " + machine_names());
@@ -164,6 +186,43 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
       }
     }
   }
+  for (const MachineProfile* m : machines()) {
+    const bool named = std::any_of(lesson_.cells.begin(), lesson_.cells.end(), [&](const Cell& cell) {
+      return std::any_of(cell.outputs.begin(), cell.outputs.end(),
+                         [&](const OutputBlock& block) { return block.documents(m->name); });
+    });
+    if (named || m == &default_machine()) documented_.push_back(m);
+  }
+  for (const Cell& cell : lesson_.cells) {
+    for (const std::string& machine : cell.compare) {
+      const bool documented = std::any_of(documented_.begin(), documented_.end(),
+                                          [&](const MachineProfile* m) { return m->name == machine; });
+      if (!documented) {
+        throw FormatError(path, cell.marker_line,
+                          "compare names '" + machine + "', which has no output documented in this "
+                          "lesson; documented machines: " + names_of(documented_));
+      }
+    }
+  }
+}
+
+std::vector<OtherOutput> Session::other_outputs(const Cell& cell, bool every_machine) const {
+  const OutputBlock* own = cell.output_for(compared_->name);
+  std::vector<OtherOutput> others;
+  for (const MachineProfile* machine : documented_) {
+    const bool wanted = every_machine || std::count(cell.compare.begin(), cell.compare.end(), machine->name) > 0;
+    const OutputBlock* block = cell.output_for(machine->name);
+    if (!wanted || block == nullptr || block == own) continue;
+    const bool listed = std::any_of(others.begin(), others.end(),
+                                    [&](const OtherOutput& other) { return other.block == block; });
+    if (listed) continue;
+    OtherOutput other{.machines = {}, .block = block};
+    for (const MachineProfile* m : documented_) {
+      if (cell.output_for(m->name) == block) other.machines.emplace_back(m->name);
+    }
+    others.push_back(std::move(other));
+  }
+  return others;
 }
 
 Session& Session::active() { return *g_active; }
@@ -230,23 +289,28 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
     }
     capture.finish(run);
   }
-  run.documented = run.cell->output_for(session.machine().name);
-  run.matches = run.output == (run.documented ? run.documented->text() : std::string());
-  // Outputs are documented for the course's named machines. On "host" (this computer) a
-  // difference is expected and worth showing, but it is not a failure.
-  const bool on_host = session.machine().name == "host";
-  if (!run.matches && on_host && !(run.documented && run.documented->documents("host"))) {
-    run.note = "this computer printed something other than the output documented for the "
-               "course's machines";
+  run.documented = run.cell->output_for(session.compared_machine().name);
+  const std::string documented = run.documented ? run.documented->text() : std::string();
+  run.matches = run.output == documented;
+  if (run.matches) {
+    session.record(std::move(run));
+    return;
+  }
+  const std::vector<DiffLine> diff = line_diff(documented, run.output);
+  // The lesson documents nothing for this machine: a difference from the one it resembles is
+  // worth showing, but it is no failure.
+  if (session.compared_with_another()) {
+    run.difference = format_diff(diff);
     run.matches = true;
+    session.record(std::move(run));
+    return;
   }
-  const int report_line = run.documented ? run.documented->marker_line : run.cell->marker_line;
-  const std::string message =
-      run.matches ? "" : mismatch_message(run, std::string(session.machine().name));
+  // A failure points at the first documented line that differs, where the fix goes.
+  const int report_line = run.documented == nullptr ? run.cell->marker_line
+                                                    : run.documented->line_of(first_difference(diff));
+  const std::string message = mismatch_message(run, std::string(session.machine().name), diff);
   session.record(std::move(run));
-  if (!message.empty()) {
-    ADD_FAIL_CHECK_AT(session.lesson().path.c_str(), report_line, doctest::String(message.c_str()));
-  }
+  ADD_FAIL_CHECK_AT(session.lesson().path.c_str(), report_line, doctest::String(message.c_str()));
 }
 
 }  // namespace engine::notebook

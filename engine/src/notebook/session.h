@@ -29,7 +29,15 @@ struct CellRun {
   std::vector<bool> from_stderr{};  // one entry per line of `output`
   const OutputBlock* documented = nullptr;
   bool matches = true;
-  std::string note{};  // shown under the output, not a failure
+  // On a machine without documented outputs: how the output differs from the compared
+  // machine's, shown but not a failure.
+  std::string difference{};
+};
+
+// A documented output of other machines, shown under a cell for comparison.
+struct OtherOutput {
+  std::vector<std::string> machines;  // every named machine it is documented for
+  const OutputBlock* block = nullptr;
 };
 
 class Session {
@@ -46,6 +54,14 @@ class Session {
   // The lesson file's name without directory and extension: "05_timing".
   std::string lesson_name() const;
   const MachineProfile& machine() const noexcept { return *machine_; }
+  // The machines the lesson documents outputs for, and CTest verifies: the default machine and
+  // every machine an output block names, in --list-machines order.
+  const std::vector<const MachineProfile*>& documented_machines() const noexcept { return documented_; }
+  // Whose documented outputs this run is compared with: the machine itself, or for one the
+  // lesson does not document ("host", a chip of the cost model) the documented machine it
+  // resembles most (closest_machine.h). Differences from another machine's are no failure.
+  const MachineProfile& compared_machine() const noexcept { return *compared_; }
+  bool compared_with_another() const noexcept { return compared_ != machine_; }
 
   const Cell& cell_registered_at(int line) const;
   bool runs(const Cell& cell) const;  // has a TUTOR_CELL
@@ -57,12 +73,24 @@ class Session {
   // plus every machine a cell documents separately).
   std::vector<std::string> test_listing() const;
 
+  // The outputs documented for other machines to show under `cell`: those of the machines its
+  // compare option names, or with `every_machine` all of them; one per distinct block, in the
+  // order of --list-machines, without the block this run is compared with.
+  std::vector<OtherOutput> other_outputs(const Cell& cell, bool every_machine) const;
+
   void record(CellRun run) { last_ = std::move(run); }
   std::optional<CellRun> take_last() { return std::exchange(last_, std::nullopt); }
 
  private:
+  // Ties each TUTOR_CELL to its cell; throws FormatError where they disagree.
+  void register_cells(const std::string& built_from);
+  // Checks every output block and compare option, and finds the documented machines.
+  void check_documented_outputs();
+
   LessonSource lesson_;
   const MachineProfile* machine_;
+  std::vector<const MachineProfile*> documented_;
+  const MachineProfile* compared_ = nullptr;
   struct Runnable {
     const Cell* cell;
     int line;  // of its TUTOR_CELL

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/notebook/terminal_markdown.h"
+#include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/version.h"
 #include "run_config.h"
@@ -29,51 +31,12 @@ class Style {
   bool color_;
 };
 
-const fmt::text_style kHeading = fmt::emphasis::bold | fg(fmt::terminal_color::bright_magenta);
-const fmt::text_style kSubheading = fmt::emphasis::bold | fg(fmt::terminal_color::bright_cyan);
-const fmt::text_style kInlineCode = fg(fmt::terminal_color::cyan);
-const fmt::text_style kBold = fmt::emphasis::bold;
 const fmt::text_style kDim = fmt::emphasis::faint;
 const fmt::text_style kGutter = fg(fmt::terminal_color::blue);
 const fmt::text_style kOutput = fmt::emphasis::bold;
 const fmt::text_style kWarning = fg(fmt::terminal_color::yellow);
 const fmt::text_style kFailure = fg(fmt::terminal_color::bright_red);
 const fmt::text_style kSuccess = fg(fmt::terminal_color::bright_green);
-
-// Inline Markdown: `code` and **bold** get colours; without colour the Markdown stays as
-// written, which reads well as plain text.
-std::string render_inline(std::string_view text, const Style& style, bool color) {
-  if (!color) return std::string(text);
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (text[i] == '`') {
-      const auto end = text.find('`', i + 1);
-      if (end != std::string_view::npos) {
-        out += style(kInlineCode, text.substr(i + 1, end - i - 1));
-        i = end + 1;
-        continue;
-      }
-    }
-    if (text.substr(i, 2) == "**") {
-      const auto end = text.find("**", i + 2);
-      if (end != std::string_view::npos) {
-        out += style(kBold, text.substr(i + 2, end - i - 2));
-        i = end + 2;
-        continue;
-      }
-    }
-    out += text[i++];
-  }
-  return out;
-}
-
-// Columns a line occupies in a terminal: one per UTF-8 code point.
-std::size_t display_width(std::string_view text) {
-  std::size_t width = 0;
-  for (unsigned char c : text) width += (c & 0xC0) != 0x80;
-  return width;
-}
 
 class NotebookReporter : public doctest::IReporter {
  public:
@@ -85,9 +48,14 @@ class NotebookReporter : public doctest::IReporter {
   void test_run_start() override {
     if (config_.minimal) return;
     const MachineProfile& m = session_.machine();
-    out_ << style_(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name,
-                                     m.summary, kEmulatedPyTorchVersion))
-         << "\n\n";
+    say(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name, m.summary,
+                          kEmulatedPyTorchVersion));
+    if (session_.compared_with_another()) {
+      say(kDim, fmt::format("no output is documented for {}: compared with {}'s, the documented "
+                            "machine closest to it",
+                            m.name, session_.compared_machine().name));
+    }
+    out_ << '\n';
   }
 
   void test_case_start(const doctest::TestCaseData& test) override {
@@ -95,7 +63,7 @@ class NotebookReporter : public doctest::IReporter {
     const Cell& cell = session_.cell_registered_at(static_cast<int>(test.m_line));
     current_ = &cell;
     if (config_.minimal) return;
-    if (config_.only == nullptr) print_cells_before(cell);
+    if (config_.only.empty()) print_cells_before(cell);
     print_code(cell);
     cursor_ = index_of(cell) + 1;
   }
@@ -107,7 +75,7 @@ class NotebookReporter : public doctest::IReporter {
     std::optional<CellRun> run = session_.take_last();
     if (run) {
       print_output(*run);
-      if (!run->note.empty()) ++differed_;
+      if (!run->difference.empty()) ++differed_;
     }
     for (const std::string& problem : problems_) print_problem(problem);
     if (!stats.testCaseSuccess) failed_.push_back(current_->name);
@@ -140,35 +108,49 @@ class NotebookReporter : public doctest::IReporter {
   void test_case_skipped(const doctest::TestCaseData&) override {}
 
   void test_run_end(const doctest::TestRunStats&) override {
-    if (!config_.minimal && config_.only == nullptr) print_cells_from(cursor_);
+    if (!config_.minimal && config_.only.empty()) print_cells_from(cursor_);
     if (config_.minimal) return;
     const std::string machine(session_.machine().name);
-    if (failed_.empty() && differed_ > 0) {
-      out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {}; {} printed something other "
-                                          "than the course machines' documented output.",
-                                          cells_run_, cells_run_ == 1 ? "" : "s", machine, differed_))
-           << '\n';
+    if (failed_.empty() && session_.compared_with_another()) {
+      const std::string differences =
+          differed_ == 0 ? ""
+                         : fmt::format("; {} printed {}'s own values (the difference is shown "
+                                       "under {})",
+                                       differed_, run_on(), differed_ == 1 ? "it" : "each");
+      say(kSuccess, fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.", cells_run_,
+                                cells_run_ == 1 ? "" : "s", machine, cells_run_ - differed_,
+                                session_.compared_machine().name, differences));
       return;
     }
     if (failed_.empty()) {
-      out_ << style_(kSuccess, fmt::format("✔ {} cell{} ran on {} and printed {} documented output.",
-                                          cells_run_, cells_run_ == 1 ? "" : "s", machine,
-                                          cells_run_ == 1 ? "its" : "their"))
-           << '\n';
+      say(kSuccess, fmt::format("✔ {} cell{} ran on {} and printed {} documented output.", cells_run_,
+                                cells_run_ == 1 ? "" : "s", machine, cells_run_ == 1 ? "its" : "their"));
       return;
     }
     std::string names;
     for (const std::string& name : failed_) names += (names.empty() ? "" : ", ") + name;
-    out_ << style_(kFailure, fmt::format("✘ {} of {} cells failed on {}: {}", failed_.size(),
-                                        cells_run_, machine, names))
-         << '\n'
-         << style_(kDim, fmt::format("  details for one cell: {} --verify --cell {}{}", config_.program,
+    say(kFailure, fmt::format("✘ {} of {} cells failed on {}: {}", failed_.size(), cells_run_, machine, names));
+    // The command stays on one line, whole, so that it can be copied.
+    out_ << style_(kDim, fmt::format("  details for one cell: {} --verify --cell {}{}", config_.program,
                                      failed_.front(),
                                      machine == default_machine().name ? "" : " --machine " + machine))
          << '\n';
   }
 
  private:
+  // Who printed this run's outputs, in the view's sentences.
+  std::string run_on() const {
+    const std::string_view name = session_.machine().name;
+    return name == "host" ? "this computer" : std::string(name);
+  }
+
+  // The view's own words, wrapped to the terminal's width and styled line by line.
+  void say(fmt::text_style style, const std::string& text, std::string_view indent = "") {
+    for (const std::string& line : split_lines(wrap(text, config_.width, indent, indent))) {
+      out_ << style_(style, line) << '\n';
+    }
+  }
+
   std::size_t index_of(const Cell& cell) const {
     return static_cast<std::size_t>(&cell - session_.lesson().cells.data());
   }
@@ -192,29 +174,10 @@ class NotebookReporter : public doctest::IReporter {
     }
   }
 
-  // Headings are underlined (= for a title, - for a section) so they stand out with or
-  // without colour.
   void print_markdown(const Cell& cell) {
-    for (const std::string& line : cell.lines) {
-      const bool title = line.rfind("# ", 0) == 0;
-      const bool section = line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0;
-      if (title || section) {
-        const std::string text = line.substr(line.find(' ') + 1);
-        out_ << style_(title ? kHeading : kSubheading, text) << '\n'
-             << style_(title ? kHeading : kSubheading,
-                       repeat(title ? "═" : "─", display_width(text)))
-             << '\n';
-      } else {
-        out_ << render_inline(line, style_, config_.color) << '\n';
-      }
-    }
-    out_ << '\n';
-  }
-
-  static std::string repeat(std::string_view piece, std::size_t times) {
-    std::string text;
-    for (std::size_t i = 0; i < times; ++i) text += piece;
-    return text;
+    std::string markdown;
+    for (const std::string& line : cell.lines) markdown += line + '\n';
+    out_ << render_markdown(markdown, TerminalLook{.color = config_.color, .width = config_.width}) << '\n';
   }
 
   void print_code(const Cell& cell) {
@@ -222,17 +185,48 @@ class NotebookReporter : public doctest::IReporter {
     for (const std::string& line : cell.lines) {
       out_ << style_(kGutter, "│ ") << line << '\n';
     }
+    if (config_.python && cell.python) print_python_twin(*cell.python);
+  }
+
+  // The same cell in PyTorch's Python API, below the C++ and marked as Python.
+  void print_python_twin(const PythonTwin& twin) {
+    out_ << style_(kGutter, "├ in Python") << '\n';
+    for (const std::string& line : twin.lines) out_ << style_(kGutter, "│ ") << style_(kDim, line) << '\n';
+    if (!twin.differs.empty()) {
+      const std::string when = twin.before.empty() ? "" : " (PyTorch before " + twin.before + ")";
+      out_ << style_(kGutter, "│ ") << style_(kWarning, "# real PyTorch prints otherwise" + when + ": " + twin.differs) << '\n';
+    }
   }
 
   void print_output(const CellRun& run) {
     const bool show_header = !config_.minimal;
-    if (show_header) out_ << style_(kGutter, "└▶") << '\n';
+    const std::vector<OtherOutput> others =
+        show_header ? session_.other_outputs(*run.cell, config_.compare) : std::vector<OtherOutput>{};
+    if (show_header) {
+      out_ << style_(kGutter, others.empty() ? "└▶" : "└▶ this run, on " + std::string(session_.machine().name))
+           << '\n';
+    }
     const std::vector<std::string> lines = split_lines(run.output);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const bool warning = i < run.from_stderr.size() && run.from_stderr[i];
       out_ << (show_header ? "  " : "") << style_(warning ? kWarning : kOutput, lines[i]) << '\n';
     }
-    if (!run.note.empty() && show_header) out_ << "  " << style_(kDim, "(" + run.note + ")") << '\n';
+    if (!run.difference.empty() && show_header) {
+      say(kDim, fmt::format("{} printed something other than {}'s documented output:", run_on(),
+                            session_.compared_machine().name),
+          "  ");
+      out_ << "  " << style_(kDim, "(- documented, + printed)") << '\n';
+      print_problem(run.difference);
+    }
+    for (const OtherOutput& other : others) print_other_output(other);
+  }
+
+  // Another machine's documented output, labelled and dimmed so it is not mistaken for this run's.
+  void print_other_output(const OtherOutput& other) {
+    std::string machines;
+    for (const std::string& name : other.machines) machines += (machines.empty() ? "" : ", ") + name;
+    out_ << style_(kGutter, "└▷ documented for " + machines) << '\n';
+    for (const std::string& line : other.block->lines) out_ << "  " << style_(kDim, line) << '\n';
   }
 
   void print_problem(const std::string& problem) {

@@ -46,6 +46,15 @@ std::vector<DiffLine> line_diff(std::string_view expected, std::string_view actu
   return diff;
 }
 
+std::size_t first_difference(const std::vector<DiffLine>& diff) {
+  std::size_t documented = 0;
+  for (const DiffLine& line : diff) {
+    if (line.op != DiffOp::Same) break;
+    ++documented;
+  }
+  return documented;
+}
+
 std::string format_diff(const std::vector<DiffLine>& diff) {
   std::string text;
   for (const DiffLine& line : diff) {

@@ -36,26 +36,30 @@ Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device, con
                     b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
                     out.impl().data<float>(), shape);
   }
-  detail::launch({aten, 0, detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)}, device);
+  detail::launch({.name = aten, .bytes = detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
+                  .elements = static_cast<double>(out.numel())},
+                 device);
   return out;
 }
 
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name,
               const char* node_name) {
-  const Device device = detail::binary_device(a, b);
+  const Device device = detail::check_all_same_device({}, {a, b}, detail::CpuScalars::Allowed);
   detail::require_float(a, op_name);
   detail::require_float(b, op_name);
   Tensor out = compute(op, a, b, device, aten_name(op));
   if (!detail::should_record({&a, &b})) return out;
-  detail::record(out, node_name, {a, b}, [op, a, b](const Tensor& g) -> std::vector<Tensor> {
-    switch (op) {
-      case BinaryOp::Add: return {detail::sum_to(g, a.sizes()), detail::sum_to(g, b.sizes())};
-      case BinaryOp::Sub: return {detail::sum_to(g, a.sizes()), detail::sum_to(-g, b.sizes())};
-      case BinaryOp::Mul: return {detail::sum_to(g * b, a.sizes()), detail::sum_to(g * a, b.sizes())};
-      case BinaryOp::Div:
-        return {detail::sum_to(g / b, a.sizes()), detail::sum_to(-(g * a) / (b * b), b.sizes())};
-    }
-    return {};
+  const std::vector<std::int64_t> a_shape = a.sizes().vec(), b_shape = b.sizes().vec();
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) {  // saves nothing but the shapes
+    const bool subtract = op == BinaryOp::Sub;
+    detail::record(out, node_name, {a, b}, [a_shape, b_shape, subtract](const Tensor& g) {
+      return std::vector<Tensor>{detail::sum_to(g, a_shape), detail::sum_to(subtract ? -g : g, b_shape)};
+    });
+    return out;
+  }
+  detail::record(out, node_name, {a, b}, [op, a, b, a_shape, b_shape](const Tensor& g) {
+    if (op == BinaryOp::Mul) return std::vector<Tensor>{detail::sum_to(g * b, a_shape), detail::sum_to(g * a, b_shape)};
+    return std::vector<Tensor>{detail::sum_to(g / b, a_shape), detail::sum_to(-(g * a) / (b * b), b_shape)};
   });
   return out;
 }
@@ -68,15 +72,17 @@ Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_firs
     kernels::binary_scalar(op, x.impl().data<float>(), static_cast<float>(scalar), scalar_first,
                            out.impl().data<float>(), x.numel());
   }
-  detail::launch({aten_name(op), 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = aten_name(op), .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
   if (!detail::should_record({&x})) return out;
-  detail::record(out, node_name, {x}, [op, x, scalar, scalar_first](const Tensor& g) {
+  // Only `scalar / x` needs x back for its gradient; every other form saves nothing.
+  const Tensor saved = op == BinaryOp::Div && scalar_first ? x : Tensor();
+  detail::record(out, node_name, {x}, [op, saved, scalar, scalar_first](const Tensor& g) {
     switch (op) {
       case BinaryOp::Add: return std::vector<Tensor>{g};
       case BinaryOp::Sub: return std::vector<Tensor>{scalar_first ? -g : g};
       case BinaryOp::Mul: return std::vector<Tensor>{g * scalar};
       case BinaryOp::Div:
-        return std::vector<Tensor>{scalar_first ? -(g * scalar) / (x * x) : g / scalar};
+        return std::vector<Tensor>{scalar_first ? -(g * scalar) / (saved * saved) : g / scalar};
     }
     return std::vector<Tensor>{};
   });
@@ -91,7 +97,7 @@ Tensor filled_like(const Tensor& t, double value) {
       std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
     });
   }
-  detail::launch({"aten::fill_", 0, detail::nbytes(out)}, t.device());
+  detail::launch({.name = "aten::fill_", .bytes = detail::nbytes(out), .elements = static_cast<double>(out.numel())}, t.device());
   return out;
 }
 
@@ -117,16 +123,21 @@ Tensor relu(const Tensor& x) {
   detail::require_float(x, "relu");
   Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
-  detail::launch({"aten::relu", 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = "aten::relu", .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
   if (detail::should_record({&x})) {
-    detail::record(out, "ReluBackward0", {x}, [x](const Tensor& g) {
-      Tensor grad = detail::allocate(x.sizes().vec(), ScalarType::Float, g.device(),
-                                     detail::have_values({&g, &x}));
+    // Like PyTorch (threshold_backward(grad, result, 0)), the node saves the result, not the
+    // input: the input of a relu is freed once nothing else holds it.
+    const Tensor saved = out.detach();
+    detail::record(out, "ReluBackward0", {x}, [saved](const Tensor& g) {
+      Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
+                                     detail::have_values({&g, &saved}));
       if (grad.impl().has_values()) {
-        kernels::relu_backward(g.impl().data<float>(), x.impl().data<float>(),
-                               grad.impl().data<float>(), x.numel());
+        kernels::relu_backward(g.impl().data<float>(), saved.impl().data<float>(),
+                               grad.impl().data<float>(), saved.numel());
       }
-      detail::launch({"aten::threshold_backward", 0, 3 * detail::nbytes(x)}, g.device());
+      detail::launch({.name = "aten::threshold_backward", .bytes = 3 * detail::nbytes(saved),
+                        .elements = static_cast<double>(saved.numel())},
+                       g.device());
       return std::vector<Tensor>{grad};
     });
   }

@@ -1,6 +1,9 @@
 // torch.matmul (aten/src/ATen/native/LinearAlgebra.cpp): 1-D operands are promoted to matrices
 // and the added dimension dropped from the result; dimensions before the last two are batch
 // dimensions and broadcast. Gradients: dA = dC B^T and dB = A^T dC, summed over broadcasting.
+// Note [matmul's device errors]: torch.matmul is composite (_matmul_impl). By the operands'
+// ranks it calls dot, mv, mm or bmm, or folds a batch into mm or mv, and each of those MPS
+// kernels checks devices its own way; the first that fails is what the user sees.
 
 #include <algorithm>
 #include <string>
@@ -58,18 +61,83 @@ std::int64_t batch_number(const std::vector<std::int64_t>& index,
               std::to_string(k) + " and " + std::to_string(k2) + "x" + std::to_string(n) + ")");
 }
 
-// a (..., m, k) @ b (..., k, n), both at least 2-D.
-Tensor batched_matmul(const Tensor& a, const Tensor& b, Device device) {
+// An operand as _matmul_impl routes it: its tensor (device, requires_grad) and its shape, which
+// may have lost a leading batch of one.
+struct MatmulOperand {
+  const Tensor& tensor;
+  std::vector<std::int64_t> sizes;
+  std::int64_t dim() const { return static_cast<std::int64_t>(sizes.size()); }
+};
+
+// should_fold: a rank >= 3 operand times a matrix or vector folds its batch into mm or mv when
+// the smaller one requires grad, or when folding needs no copy. Engine tensors are contiguous,
+// so the first operand always folds freely; the second is folded as its transpose, which is
+// free only with one row.
+bool should_fold(const MatmulOperand& t1, const MatmulOperand& t2) {
+  const bool first_larger = t1.dim() >= t2.dim();
+  const MatmulOperand& large = first_larger ? t1 : t2;
+  const MatmulOperand& small = first_larger ? t2 : t1;
+  if (!(large.dim() >= 3 && small.dim() <= 2)) return false;
+  if (small.tensor.requires_grad()) return true;
+  if (t1.dim() == 2) return false;
+  if (product(large.sizes) == 0) return true;
+  return first_larger || t2.sizes[t2.sizes.size() - 2] == 1;
+}
+
+// mm_out_mps_impl allocates its output on mps and runs checkAllSameGPU("mm", out, mat1, mat2).
+void check_mm_devices(const Tensor& mat1, const Tensor& mat2) {
+  detail::check_all_same_gpu("mm", {{Device(DeviceType::MPS, 0), "out", 0},
+                                    {mat1.device(), "mat1", 1},
+                                    {mat2.device(), "mat2", 2}});
+}
+
+// mv is addmv_(empty on vec's device, mat, vec); addmv_out_mps_impl checks mat, then vec, with
+// bare TORCH_CHECKs (operations/Blas.mm).
+void check_mv_devices(const Tensor& mat, const Tensor& vec) {
+  detail::torch_check_is_mps(mat, "mat");
+  detail::torch_check_is_mps(vec, "vec");
+}
+
+void check_matmul_devices(const MatmulOperand& t1, const MatmulOperand& t2) {
+  const std::int64_t d1 = t1.dim(), d2 = t2.dim();
+  if (d1 == 1 && d2 == 1) return detail::dot_check_devices(t1.tensor, t2.tensor);
+  if (d1 == 2 && d2 == 1) return check_mv_devices(t1.tensor, t2.tensor);
+  if (d1 <= 2 && d2 == 2) return check_mm_devices(t1.tensor, t2.tensor);  // a vector becomes one row
+  if (should_fold(t1, t2)) {
+    // The larger operand (transposed when second) is folded into mat1 or mat, the other follows.
+    const bool second_larger = d2 > d1;
+    const Tensor& folded = second_larger ? t2.tensor : t1.tensor;
+    const Tensor& other = second_larger ? t1.tensor : t2.tensor;
+    return other.dim() == 2 ? check_mm_devices(folded, other) : check_mv_devices(folded, other);
+  }
+  if (d1 == 3 && d2 == 3 && t1.sizes[0] != t2.sizes[0]) {  // a batch of one requiring grad is squeezed
+    auto squeezed = [](const MatmulOperand& t) {
+      return MatmulOperand{t.tensor, {t.sizes.begin() + 1, t.sizes.end()}};
+    };
+    if (t1.sizes[0] == 1 && t1.tensor.requires_grad()) return check_matmul_devices(squeezed(t1), t2);
+    if (t2.sizes[0] == 1 && t2.tensor.requires_grad()) return check_matmul_devices(t1, squeezed(t2));
+  }
+  detail::check_placeholder_storage({&t1.tensor, &t2.tensor});  // bmm_out_mps_impl: batch1, batch2
+}
+
+// a (..., m, k) @ b (..., k, n), both at least 2-D and on one device, batches broadcast.
+Tensor batched_matmul(const Tensor& a, const Tensor& b, const Batches& batches) {
   const std::vector<std::int64_t> a_shape = a.sizes().vec(), b_shape = b.sizes().vec();
   const std::int64_t m = a_shape[a_shape.size() - 2], k = a_shape.back(), n = b_shape.back();
-  const Batches batches = broadcast_batches(a_shape, b_shape);
+  const Device device = a.device();
   std::vector<std::int64_t> out_shape = batches.out;
   out_shape.push_back(m);
   out_shape.push_back(n);
   Tensor out = detail::allocate(out_shape, ScalarType::Float, device, detail::have_values({&a, &b}));
   const std::int64_t count = product(batches.out);
-  detail::launch({count > 1 ? "aten::bmm" : "aten::mm", 2.0 * static_cast<double>(count * m * k * n),
-                  detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)}, device);
+  // A batch times one shared matrix (b has no batch dimensions) is folded into one product by
+  // torch.matmul; MPS runs it as such, and measurably slower than a batch of equal products.
+  const bool shared = count > 1 && product(IntArrayRef(batches.b)) == 1;
+  detail::launch(detail::matmul_cost(count > 1 && !shared ? "aten::bmm" : "aten::mm",
+                                     {.m = static_cast<double>(m), .n = static_cast<double>(n), .k = static_cast<double>(k),
+                                      .batch = static_cast<double>(count), .broadcast = shared},
+                                     detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)),
+                 device);
   if (!out.impl().has_values()) return out;
   const float* pa = a.impl().data<float>();
   const float* pb = b.impl().data<float>();
@@ -96,7 +164,6 @@ const char* node_name(std::int64_t a_dim, std::int64_t b_dim) {
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
-  const Device device = detail::common_device({&a, &b});
   detail::require_float(a, "matmul");
   detail::require_float(b, "matmul");
   if (a.dim() == 0 || b.dim() == 0) {
@@ -111,7 +178,9 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   // Promote vectors to matrices, multiply, then drop the added dimensions.
   const Tensor a2 = a_vector ? detail::share_values(a, {1, k}) : a;
   const Tensor b2 = b_vector ? detail::share_values(b, {k, 1}) : b;
-  const Tensor product = batched_matmul(a2, b2, device);
+  const Batches batches = broadcast_batches(a2.sizes().vec(), b2.sizes().vec());  // expand fails first
+  if (a.device() != b.device()) check_matmul_devices({a, a.sizes().vec()}, {b, b.sizes().vec()});
+  const Tensor product = batched_matmul(a2, b2, batches);
   std::vector<std::int64_t> out_shape = product.sizes().vec();
   if (b_vector) out_shape.pop_back();
   if (a_vector) out_shape.erase(out_shape.end() - 1 - (b_vector ? 0 : 1));

@@ -60,8 +60,14 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
     kept.push_back(sizes[static_cast<std::size_t>(d)]);
   }
   Tensor out = detail::share_values(current, kept);
-  detail::launch({average ? "aten::mean.dim" : "aten::sum.dim_IntList", 0,
-                  detail::nbytes(x) + detail::nbytes(out)}, x.device());
+  std::int64_t innermost_run = 0;  // the contiguous elements each output sums, when they are innermost
+  for (std::int64_t d = ndim - 1; d >= 0 && reduced[static_cast<std::size_t>(d)]; --d) {
+    innermost_run = std::max<std::int64_t>(innermost_run, 1) * x.size(d);
+  }
+  detail::launch({.name = average ? "aten::mean.dim" : "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction,
+                  .bytes = detail::nbytes(x) + detail::nbytes(out), .elements = static_cast<double>(x.numel()),
+                  .row = innermost_run},
+                 x.device());
   return out;
 }
 
@@ -75,8 +81,11 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
   Tensor out = reduce(x, reduced, keepdim, average);
   if (!detail::should_record({&x})) return out;
   const std::string name = std::string(average ? "Mean" : "Sum") + (dims.empty() ? "Backward0" : "Backward1");
-  detail::record(out, name, {x}, [x, reduced, average](const Tensor& g) {
-    std::vector<std::int64_t> kept_shape = x.sizes().vec();
+  // Saves the input's shape and device, not its values.
+  const std::vector<std::int64_t> shape = x.sizes().vec();
+  const Device device = x.device();
+  detail::record(out, name, {x}, [shape, device, reduced, average](const Tensor& g) {
+    std::vector<std::int64_t> kept_shape = shape;
     std::int64_t count = 1;
     for (std::size_t d = 0; d < kept_shape.size(); ++d) {
       if (reduced[d]) {
@@ -84,7 +93,7 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
         kept_shape[d] = 1;
       }
     }
-    const Tensor spread = zeros(x.sizes(), x.device()) + g.reshape(kept_shape);
+    const Tensor spread = zeros(shape, device) + g.reshape(kept_shape);
     return std::vector<Tensor>{average ? spread / static_cast<double>(std::max<std::int64_t>(count, 1))
                                        : spread};
   });

@@ -23,7 +23,7 @@ Tensor copy_values(const Tensor& x) {
       std::copy_n(x.impl().data<T>(), x.numel(), out.impl().data<T>());
     });
   }
-  detail::launch({"aten::clone", 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = "aten::clone", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(x)}, x.device());
   return out;
 }
 
@@ -138,7 +138,9 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
       if (detail::have_values({&g, &grad})) {
         copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length, false);
       }
-      detail::launch({"aten::slice_backward", 0, detail::nbytes(g) + detail::nbytes(grad)}, where);
+      detail::launch({.name = "aten::slice_backward", .kind = detail::OpKind::Copy,
+                      .bytes = detail::nbytes(g) + detail::nbytes(grad)},
+                     where);
       return std::vector<Tensor>{grad};
     });
   }
@@ -155,7 +157,7 @@ Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const {
   if (out.impl().has_values()) copy_transposed(*this, out, a, b);
   // A view in PyTorch; the engine copies here, and charges the copy PyTorch makes later (in
   // .contiguous() or inside the consumer).
-  detail::launch({"aten::transpose + copy", 0, 2 * detail::nbytes(*this)}, device());
+  detail::launch({.name = "aten::transpose + copy", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(*this)}, device());
   if (detail::should_record({this})) {
     detail::record(out, "TransposeBackward0", {*this},
                    [a, b](const Tensor& g) { return std::vector<Tensor>{g.transpose(a, b)}; });

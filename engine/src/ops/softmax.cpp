@@ -32,7 +32,9 @@ Tensor softmax(const Tensor& x, std::int64_t dim) {
   const Axis a = axis_of(x, dim);
   Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) kernels::softmax(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
-  detail::launch({"aten::_softmax", 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = "aten::_softmax", .kind = detail::OpKind::Softmax, .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel()), .row = a.n},
+                 x.device());
   if (detail::should_record({&x})) {
     const Tensor saved = out.detach();
     detail::record(out, "SoftmaxBackward0", {x}, [saved, a](const Tensor& g) {
@@ -42,7 +44,9 @@ Tensor softmax(const Tensor& x, std::int64_t dim) {
         kernels::softmax_backward(g.impl().data<float>(), saved.impl().data<float>(),
                                   grad.impl().data<float>(), a.outer, a.n, a.inner);
       }
-      detail::launch({"aten::_softmax_backward_data", 0, 3 * detail::nbytes(saved)}, g.device());
+      detail::launch({.name = "aten::_softmax_backward_data", .kind = detail::OpKind::Softmax, .bytes = 3 * detail::nbytes(saved),
+                      .elements = static_cast<double>(saved.numel()), .row = a.n},
+                     g.device());
       return std::vector<Tensor>{grad};
     });
   }
@@ -56,7 +60,9 @@ Tensor log_softmax(const Tensor& x, std::int64_t dim) {
   if (out.impl().has_values()) {
     kernels::log_softmax(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
   }
-  detail::launch({"aten::_log_softmax", 0, 2 * detail::nbytes(x)}, x.device());
+  detail::launch({.name = "aten::_log_softmax", .kind = detail::OpKind::Softmax, .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel()), .row = a.n},
+                 x.device());
   if (detail::should_record({&x})) {
     const Tensor saved = out.detach();
     detail::record(out, "LogSoftmaxBackward0", {x}, [saved, a](const Tensor& g) {
@@ -66,7 +72,9 @@ Tensor log_softmax(const Tensor& x, std::int64_t dim) {
         kernels::log_softmax_backward(g.impl().data<float>(), saved.impl().data<float>(),
                                       grad.impl().data<float>(), a.outer, a.n, a.inner);
       }
-      detail::launch({"aten::_log_softmax_backward_data", 0, 3 * detail::nbytes(saved)}, g.device());
+      detail::launch({.name = "aten::_log_softmax_backward_data", .kind = detail::OpKind::Softmax,
+                      .bytes = 3 * detail::nbytes(saved), .elements = static_cast<double>(saved.numel()), .row = a.n},
+                     g.device());
       return std::vector<Tensor>{grad};
     });
   }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
+#include "device_checks.h"
 #include "engine/autograd.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
@@ -20,6 +22,10 @@ AdamW::AdamW(std::vector<Tensor> params, AdamWOptions options)
 
 namespace {
 
+// PyTorch 2.9 runs addcmul and addcdiv through MPSGraph (Metal kernels replaced them only in
+// 2026, pytorch/pytorch#196924); the other five have Metal kernels (lerp: #147644, sqrt: #148272).
+bool graph_encoded(std::string_view op) { return op == "aten::addcmul_" || op == "aten::addcdiv_"; }
+
 // The seven kernels _single_tensor_adam launches per parameter (lerp_, mul_, addcmul_, sqrt,
 // div, add_, addcdiv_), with the parameter-sized tensors each one reads and writes.
 void charge_adam_kernels(const Tensor& param) {
@@ -27,7 +33,12 @@ void charge_adam_kernels(const Tensor& param) {
                                     std::pair{"aten::addcmul_", 4}, std::pair{"aten::sqrt", 2},
                                     std::pair{"aten::div.Scalar", 2}, std::pair{"aten::add_.Scalar", 2},
                                     std::pair{"aten::addcdiv_", 4}}) {
-    detail::launch({op, 0, tensors * detail::nbytes(param)}, param.device());
+    detail::launch({.name = op,
+                    .kind = op == std::string_view("aten::sqrt") ? detail::OpKind::Transcendental : detail::OpKind::Elementwise,
+                    .bytes = tensors * detail::nbytes(param),
+                    .elements = static_cast<double>(param.numel()),
+                    .encoding = graph_encoded(op) ? detail::Encoding::Graph : detail::Encoding::Metal},
+                   param.device());
   }
 }
 
@@ -35,9 +46,27 @@ void charge_adam_kernels(const Tensor& param) {
 // the parameter has them.
 Tensor zeros_like_parameter(const Tensor& param) {
   Tensor state = detail::allocate(param.sizes().vec(), ScalarType::Float, param.device(), param.impl().has_values());
-  detail::launch({"aten::zeros_like", 0, detail::nbytes(state)}, param.device());
+  detail::launch({.name = "aten::zeros_like", .bytes = detail::nbytes(state)}, param.device());
   if (state.impl().has_values()) std::fill_n(state.impl().data<float>(), state.numel(), 0.0f);
   return state;
+}
+
+// The device checks of _single_tensor_adam's tensor operations, in order, each TensorIterator's:
+// grad.add(param) for Adam's weight decay (a binary op, letting a 0-dim cpu operand in),
+// exp_avg.lerp_(grad), exp_avg_sq.addcmul_(grad, grad), param.addcdiv_(exp_avg, denom) with
+// denom computed from exp_avg_sq. They meet two devices when the model moves after a step and
+// its state stays behind.
+void check_adam_devices(const Tensor& param, const Tensor& grad, Device exp_avg, Device exp_avg_sq,
+                        bool l2_decay) {
+  using detail::check_all_same_device;
+  constexpr auto kNoScalars = detail::CpuScalars::Rejected;
+  const bool scalar = grad.dim() == 0;  // grad, param and state share one shape
+  detail::IterOperand decayed{grad};
+  if (l2_decay) decayed.device = check_all_same_device({}, {decayed, param}, detail::CpuScalars::Allowed);
+  const detail::IterOperand first{exp_avg, scalar}, second{exp_avg_sq, scalar};
+  check_all_same_device({first}, {first, decayed}, kNoScalars);
+  check_all_same_device({second}, {second, decayed, decayed}, kNoScalars);
+  check_all_same_device({param}, {param, first, second}, kNoScalars);
 }
 
 }  // namespace
@@ -51,12 +80,16 @@ void Adam::step() {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor grad = params_[i].grad();
     if (!grad.defined()) continue;
+    State& s = state_[i];
+    const bool fresh = s.step == 0;  // its state is made below, on the parameter's device
+    check_adam_devices(params_[i], grad, fresh ? params_[i].device() : s.exp_avg.device(),
+                       fresh ? params_[i].device() : s.exp_avg_sq.device(), decay != 0 && !decoupled_);
     if (decay != 0) {
-      detail::launch({decoupled_ ? "aten::mul_.Scalar" : "aten::add.Tensor", 0, 3 * detail::nbytes(grad)},
+      detail::launch({.name = decoupled_ ? "aten::mul_.Scalar" : "aten::add.Tensor", .bytes = 3 * detail::nbytes(grad),
+                      .elements = static_cast<double>(grad.numel())},
                      grad.device());
     }
     charge_adam_kernels(params_[i]);
-    State& s = state_[i];
     if (s.step++ == 0) {
       s.exp_avg = zeros_like_parameter(params_[i]);
       s.exp_avg_sq = zeros_like_parameter(params_[i]);

@@ -1,5 +1,6 @@
 #include "engine/optim/sgd.h"
 
+#include "device_checks.h"
 #include "engine/autograd.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
@@ -14,7 +15,27 @@ namespace {
 // The kernels _single_tensor_sgd launches per parameter, each reading and writing `tensors`
 // parameter-sized tensors.
 void charge(const Tensor& param, std::string_view op, int tensors) {
-  detail::launch({op, 0, tensors * detail::nbytes(param)}, param.device());
+  detail::launch({.name = op, .bytes = tensors * detail::nbytes(param), .elements = static_cast<double>(param.numel())},
+                 param.device());
+}
+
+// The device checks of _single_tensor_sgd's tensor operations, in order, each TensorIterator's
+// with a 0-dim cpu operand let in: grad.add(param) (weight decay), buf.add_(grad) (momentum),
+// grad.add(buf) (Nesterov), param.add_(grad). They meet two devices when the model moves after
+// a step and its buffers stay behind. Returns the device of a new buffer, the decayed gradient's.
+Device check_sgd_devices(const Tensor& param, const Tensor& grad, const Tensor& buffer,
+                         const SGDOptions& options) {
+  using detail::check_all_same_device;
+  constexpr auto kScalars = detail::CpuScalars::Allowed;
+  detail::IterOperand direction{grad};  // the update, as it is computed
+  if (options.weight_decay() != 0) direction.device = check_all_same_device({}, {direction, param}, kScalars);
+  const detail::IterOperand buf{buffer.defined() ? buffer.device() : direction.device, direction.zero_dim};
+  if (options.momentum() != 0) {
+    if (buffer.defined()) check_all_same_device({buf}, {buf, direction}, kScalars);
+    direction.device = options.nesterov() ? check_all_same_device({}, {direction, buf}, kScalars) : buf.device;
+  }
+  check_all_same_device({param}, {param, direction}, kScalars);
+  return buf.device;
 }
 
 }  // namespace
@@ -29,12 +50,13 @@ void SGD::step() {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor grad = params_[i].grad();
     if (!grad.defined()) continue;
-    if (decay != 0) charge(params_[i], "aten::add.Tensor", 3);
     Tensor& buffer = momentum_buffers_[i];
+    const Device buffer_device = check_sgd_devices(params_[i], grad, buffer, options_);
+    if (decay != 0) charge(params_[i], "aten::add.Tensor", 3);
     const bool first = !buffer.defined();
     if (momentum != 0 && first) {
       // torch.clone(grad).detach(): allocated on the device (its values are set below).
-      buffer = detail::allocate(grad.sizes().vec(), ScalarType::Float, grad.device(), grad.impl().has_values());
+      buffer = detail::allocate(grad.sizes().vec(), ScalarType::Float, buffer_device, grad.impl().has_values());
     }
     if (momentum != 0) charge(params_[i], first ? "aten::clone" : "aten::mul_ + aten::add_", 3);
     charge(params_[i], "aten::add_.Tensor", 3);

@@ -65,7 +65,8 @@ std::string format_size(std::uint64_t bytes) {
 MpsAllocator::MpsAllocator(const MachineProfile& machine, const std::map<std::string, std::string>& environment)
     : unified_(machine.unified_memory),
       page_(machine.cpu_architecture == Architecture::Arm64 ? 16384 : 4096),  // vm_page_size
-      recommended_max_(machine.recommended_working_set_bytes) {
+      recommended_max_(machine.recommended_working_set_bytes),
+      max_buffer_length_(machine.max_buffer_length) {
   // On unified memory the cap may reach twice the recommended working set.
   const double high_upper_bound = unified_ ? 2.0 : 1.0;
   high_ratio_ = ratio_from(environment, "PYTORCH_MPS_HIGH_WATERMARK_RATIO", kDefaultHighRatio);
@@ -109,6 +110,9 @@ bool MpsAllocator::over_high_watermark(std::size_t size) const {
 }
 
 std::uint64_t MpsAllocator::malloc(std::size_t bytes) {
+  // alloc_buffer_block's first check, before any watermark: Metal cannot make one buffer this
+  // large, however much memory is free.
+  if (bytes >= max_buffer_length_) throw Error("Invalid buffer size: " + format_size(bytes));
   const std::size_t size = aligned_size(bytes);
   Pool& pool = pool_for(bytes, size);
   Request r{size, &pool, !pool.small && low_watermark_mib() <= 0};

@@ -28,7 +28,8 @@ class MpsAllocator {
   // environment and validates them as PyTorch does; throws Error("invalid ... ratio r").
   MpsAllocator(const MachineProfile& machine, const std::map<std::string, std::string>& environment);
 
-  // A buffer for `bytes` (> 0), or Error with PyTorch's out-of-memory text.
+  // A buffer for `bytes` (> 0), or Error with PyTorch's text: "Invalid buffer size: ..." for
+  // a buffer at or above Metal's maxBufferLength, else the out-of-memory message.
   std::uint64_t malloc(std::size_t bytes);
   void free(std::uint64_t buffer);
   // Waits for the device, then releases every cached (free) buffer and every emptied heap.
@@ -100,6 +101,7 @@ class MpsAllocator {
   bool unified_;
   std::size_t page_;
   std::size_t recommended_max_;
+  std::size_t max_buffer_length_;  // MTLDevice.maxBufferLength
   double high_ratio_, low_ratio_;
   std::size_t max_total_, low_limit_;
   std::size_t heaps_total_ = 0, current_allocated_ = 0;

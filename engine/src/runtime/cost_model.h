@@ -1,29 +1,77 @@
 #pragma once
-// Internal: what one operation costs on a simulated machine. A roofline: a kernel takes as long
-// as the larger of its arithmetic at an achieved fraction of peak and its memory traffic at an
-// achieved fraction of bandwidth, plus a fixed launch cost on the GPU. The machine profile gives
-// the peaks; cost_model.cpp gives the fractions and where each one comes from.
+// Internal: what one operation costs on a simulated machine. Each operation reports what kind
+// of work it is and how much (cost_model.cpp turns that into seconds; Note [The cost model]
+// there says how, and where every constant comes from):
+//   - on the host, the encoding of an mps op, which depends on how PyTorch 2.9 implements it
+//     (an MPSGraph, tens of microseconds, or a hand-written Metal kernel, about one);
+//   - on the GPU, a roofline whose efficiencies depend on the size and shape of the work and on
+//     the chip's GPU family, with the kernels known to be weak on MPS priced as measured;
+//   - on the cpu, Accelerate's matrix throughput (Apple's AMX units) and measured memory
+//     bandwidth, and the cores' arithmetic for the elementwise functions.
 
+#include <cstdint>
 #include <string_view>
 
 #include "engine/machine.h"
 
 namespace engine::detail {
 
-struct KernelCost {
-  std::string_view name;    // PyTorch's operator name, "aten::mm"
-  double matmul_flops = 0;  // multiply-adds x 2 of matrix products; other arithmetic is cheap
-  double bytes = 0;         // memory read and written
+enum class OpKind : std::uint8_t {
+  MatMul,          // mm, addmm, bmm: `flops` and `matmul`
+  Elementwise,     // arithmetic, fills, masks: memory traffic
+  Transcendental,  // per-element functions (gelu, sqrt, tanh): memory, and arithmetic on the cpu
+  Reduction,       // sum, mean, norms
+  Softmax,         // softmax, log_softmax and their gradients
+  Normalization,   // layer_norm and its gradient
+  Gather,          // embedding lookups and their gradients
+  Random,          // bernoulli, uniform: a random number per element
+  Copy,            // clone, cat, transposes, conversions
 };
 
-// `paged_fraction`: the share of the process's GPU memory macOS has moved to swap; that share
-// of a kernel's memory traffic goes at the SSD's speed instead of the memory's.
+// How PyTorch 2.9's MPS backend encodes an op: through an MPSGraph, or a Metal kernel of its own.
+enum class Encoding : std::uint8_t { ByKind, Graph, Metal };
+
+// The shape of a matrix product: `batch` products of (m, k) x (k, n).
+struct MatmulShape {
+  double m = 0, n = 0, k = 0, batch = 1;
+  bool broadcast = false;  // a batched operand times a shared matrix: (B, m, k) @ (k, n)
+};
+
+struct KernelCost {
+  std::string_view name;   // PyTorch's operator name, "aten::mm"
+  OpKind kind = OpKind::Elementwise;
+  double bytes = 0;        // memory read and written
+  double elements = 0;     // elements produced; the per-element work of the cpu path
+  double flops = 0;        // matrix products: 2 x multiply-adds
+  MatmulShape matmul{};    // matrix products only
+  // softmax and normalization: the length of the rows they reduce; a reduction: the length of
+  // its contiguous innermost run when it reduces the innermost dimension, else 0
+  std::int64_t row = 0;
+  Encoding encoding = Encoding::ByKind;
+};
+
+// A matrix product of `shape`, moving `bytes`: 2 m n k flops per matrix of the batch.
+KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes);
+
+// How PyTorch 2.9 encodes this op on mps (ByKind resolved).
+Encoding mps_encoding(const KernelCost& cost);
+// Host time to encode one mps op into the command buffer.
+double mps_encode_seconds(const KernelCost& cost, const MachineProfile& machine);
+// Device time of one mps kernel. `paged_fraction`: the share of the process's GPU memory
+// macOS has moved to swap; that share of the traffic goes at the SSD's speed.
 double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged_fraction = 0);
+// One cpu op, on the host.
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine);
-// A copy between host and GPU buffers of `bytes`.
+// A copy of `bytes` between host and GPU buffers (a blit).
 double mps_copy_seconds(double bytes, const MachineProfile& machine, double paged_fraction = 0);
 // Unified memory is the machine's: once the process's GPU memory and the other applications'
 // memory exceed it, the overflow is paged out, as a share of the process's GPU memory.
 double paged_fraction(double process_gpu_bytes, const MachineProfile& machine);
+
+// torch.compile's steady state (runtime/compiled_region.h): the same op as a kernel TorchInductor
+// generates, its memory traffic fused with its neighbours'. Matrix products stay extern calls
+// to the MPS kernels and cost what they cost eagerly.
+double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged_fraction = 0);
+double compiled_encode_seconds(const KernelCost& cost, const MachineProfile& machine);
 
 }  // namespace engine::detail

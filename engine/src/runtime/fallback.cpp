@@ -52,7 +52,7 @@ Tensor run_without_mps_kernel(std::string_view op, const std::vector<Tensor>& in
   const auto first_on_mps = std::find_if(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.is_mps(); });
   if (first_on_mps == inputs.end()) return cpu_kernel(inputs);
   Process& p = process();
-  if (!p.mps_fallback) throw NotImplementedError(not_implemented_message(op));
+  if (!p.fallback_variable.enabled) throw NotImplementedError(not_implemented_message(op));
   warn_fallback_once(p, op);
   ++p.fallback_counts[std::string(op)];
   const double start = p.timeline.host_now;

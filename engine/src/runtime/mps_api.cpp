@@ -36,7 +36,7 @@ Event::Event(bool enable_timing) : enable_timing_(enable_timing) {
 void Event::record() {
   detail::Process& p = detail::process();
   detail::Timeline& t = p.timeline;
-  t.host_now += p.machine.host_dispatch_seconds;  // encode the signal and commit
+  t.host_now += p.machine.metal_dispatch_seconds;  // encode the signal and commit
   completes_at_ = std::max(t.device_free, t.host_now);
   recorded_ = true;
   detail::trace_span(detail::Track::Device, "event " + std::to_string(id_), "event",
@@ -50,20 +50,26 @@ bool Event::query() const {
 }
 
 void Event::synchronize() {
-  detail::Timeline& t = detail::process().timeline;
-  if (recorded_ && completes_at_ > t.host_now) {
-    detail::trace_span(detail::Track::Host, "event.synchronize", "wait", t.host_now,
-                       completes_at_ - t.host_now);
-    t.host_now = completes_at_;
+  detail::Process& p = detail::process();
+  detail::Timeline& t = p.timeline;
+  if (recorded_ && completes_at_ > t.host_now) {  // blocks until Metal signals the event
+    const double done = completes_at_ + p.machine.sync_latency_seconds;
+    detail::trace_span(detail::Track::Host, "event.synchronize", "wait", t.host_now, done - t.host_now);
+    t.host_now = done;
   }
 }
 
+// MPSEventPool::elapsedTime: commit and wait on the default stream first, then wait for the end
+// event's completion time, then check both times. A time exists only for an event recorded
+// with timing enabled; without one for the end event, PyTorch waits for it forever.
 double Event::elapsed_time(const Event& end) const {
-  if (!enable_timing_ || !end.enable_timing_) {
-    throw Error("Events were not created with argument 'enable_timing=True'");
+  detail::wait_for_device("event.elapsed_time");
+  if (!end.recorded_ || !end.enable_timing_) {
+    throw Error("the end event was never recorded with enable_timing=True: PyTorch 2.9 would wait "
+                "here forever for its completion time (the emulator stops instead)");
   }
-  detail::wait_for_device("event.elapsed_time");  // commits and waits on the default stream
-  if (!recorded_ || !end.recorded_ || end.completes_at_ < completes_at_) {
+  if (!recorded_ || !enable_timing_) throw Error("Events were not created with argument 'enable_timing=True'");
+  if (!(end.completes_at_ > completes_at_)) {
     throw Error("End event " + std::to_string(end.id_) + " was not recorded after start event " +
                 std::to_string(id_));
   }

@@ -13,7 +13,10 @@ namespace engine {
 
 std::shared_ptr<detail::MpsAllocator> detail::mps_allocator() {
   Process& p = process();
-  if (!p.mps_allocator) p.mps_allocator = std::make_shared<MpsAllocator>(p.machine, p.environment);
+  if (!p.mps_allocator) {
+    if (!p.allocator_environment) p.allocator_environment = p.environment;  // the first start reads it
+    p.mps_allocator = std::make_shared<MpsAllocator>(p.machine, *p.allocator_environment);
+  }
   return p.mps_allocator;
 }
 

@@ -5,6 +5,7 @@
 
 #include "engine/engine.h"
 #include "engine/notebook/cell.h"
+#include "engine/notebook/doctest_printing.h"
 #include "engine/notebook/print.h"
 
 // Lessons mirror Python listings line by line, and print() is how those listings report.

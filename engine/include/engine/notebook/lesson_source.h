@@ -6,6 +6,9 @@
 //   // %% [markdown]                  a prose cell: Markdown in // comments
 //   // %%                             an unnamed code cell (includes, helpers)
 //   // %% sanity_check                a named code cell; its name identifies it everywhere
+//   // %% sanity_check compare="linux-x86_64,intel-mac-macos12.0"
+//                                     ... whose prose discusses those machines' outputs: the
+//                                     notebook shows them under the cell's own
 //   // %% [output]                    the named cell's documented output, one // line each
 //   // %% [output] machine="linux-x86_64,rosetta-x86_64"   what those machines print instead
 //   // %% [python]                    the cell's Python twin: the same cell in PyTorch's Python
@@ -31,6 +34,8 @@ struct OutputBlock {
   std::vector<std::string> lines{};
   // The lines as printed text: each ends with a newline.
   std::string text() const;
+  // The source line of documented line `index` (0-based); past the end, the last line.
+  int line_of(std::size_t index) const noexcept;
   bool documents(std::string_view machine) const;
 };
 
@@ -52,6 +57,9 @@ struct Cell {
   int marker_line = 0;  // 0 for text before the first marker
   int first_line = 0;   // first content line
   std::vector<std::string> lines{};  // code as written; Markdown without its "// " prefix
+  // Machines whose documented outputs the notebook shows under this cell's, because the prose
+  // discusses them (compare="..." on the marker).
+  std::vector<std::string> compare{};
   std::vector<OutputBlock> outputs{};
   std::optional<PythonTwin> python{};
 

@@ -1,0 +1,86 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <ostream>
+
+namespace cost_model {
+namespace {
+
+struct Stats {
+  std::size_t count = 0;
+  double median = 0, worst = 0;
+};
+
+Stats stats_of(std::vector<double> errors) {
+  Stats s;
+  s.count = errors.size();
+  if (errors.empty()) return s;
+  for (double& e : errors) e = std::abs(e);
+  std::sort(errors.begin(), errors.end());
+  const std::size_t mid = errors.size() / 2;
+  s.median = errors.size() % 2 ? errors[mid] : (errors[mid - 1] + errors[mid]) / 2;
+  s.worst = errors.back();
+  return s;
+}
+
+std::string percent(double e) { return fmt::format("{:.0f} %", 100 * e); }
+
+std::string cell(const Stats& s) {
+  if (s.count == 0) return fmt::format("{:>22}", "-");
+  return fmt::format("{:>3} {:>7} {:>9}", s.count, percent(s.median), percent(s.worst));
+}
+
+std::vector<double> errors_where(const std::vector<Result>& results, const std::string& regime, const char* role) {
+  std::vector<double> errors;
+  for (const Result& r : results) {
+    if ((regime.empty() || r.c->regime == regime) && r.c->role == role) errors.push_back(r.error());
+  }
+  return errors;
+}
+
+}  // namespace
+
+double Result::error() const {
+  const bool rate = c->unit == "TFLOPS" || c->unit == "%";
+  return rate ? c->measured / predicted - 1 : predicted / c->measured - 1;
+}
+
+bool report(const std::vector<Result>& results, bool fit_only, std::ostream& out) {
+  bool ok = true;
+  for (const std::string& regime : regimes()) {
+    out << fmt::format("\n{}\n", regime);
+    for (const Result& r : results) {
+      if (r.c->regime != regime || (fit_only && !r.c->fitted())) continue;
+      std::string verdict;
+      if (r.c->within > 0) {
+        const bool inside = std::abs(r.error()) <= r.c->within;
+        ok = ok && inside;
+        verdict = inside ? fmt::format("  within {}", percent(r.c->within)) : fmt::format("  OUTSIDE {}", percent(r.c->within));
+      }
+      out << fmt::format("  {:5} {:<78} {:>10.4g} {:>10.4g} {:<6} {:>+6.0f} %{}\n", r.c->fitted() ? "fit" : "check",
+                         r.c->label(), r.predicted, r.c->measured, r.c->unit, 100 * r.error(), verdict);
+    }
+  }
+  out << fmt::format("\n{:<26} {:>22} {:>22}\n", "absolute error", "fit: n median worst",
+                     fit_only ? "" : "check: n median worst");
+  for (const std::string& regime : regimes()) {
+    const Stats check = stats_of(errors_where(results, regime, "check"));
+    out << fmt::format("{:<26} {} {}\n", regime, cell(stats_of(errors_where(results, regime, "fit"))),
+                       fit_only ? "" : cell(check));
+    if (!fit_only && check.count > 0 && check.median > kRegimeMedianTarget) ok = false;
+  }
+  const Stats check = stats_of(errors_where(results, "", "check"));
+  const Stats fit = stats_of(errors_where(results, "", "fit"));
+  out << fmt::format("{:<26} {} {}\n", "all cases", cell(fit), fit_only ? "" : cell(check));
+  if (fit_only) return ok;
+  if (check.median > kCheckMedianTarget) ok = false;
+  out << fmt::format("\ntargets: check median at most {} ({}), every regime's check median at most {}, "
+                     "the cases with a tolerance within it: {}\n",
+                     percent(kCheckMedianTarget), percent(check.median), percent(kRegimeMedianTarget),
+                     ok ? "met" : "MISSED");
+  return ok;
+}
+
+}  // namespace cost_model

@@ -1,0 +1,15 @@
+#pragma once
+// Runs a case through the engine's real API on its simulated machine, timed the way the
+// published script timed it, and returns the prediction in the case's unit.
+
+#include "cases.h"
+
+namespace cost_model {
+
+double predict(const Case& c);
+
+// The models (models/*.cpp): each returns the prediction in its case's unit.
+double nanogpt(const Case& c);
+double bert(const Case& c);
+
+}  // namespace cost_model

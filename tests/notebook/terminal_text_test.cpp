@@ -1,0 +1,35 @@
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "engine/notebook/terminal_text.h"
+
+using engine::notebook::display_width;
+using engine::notebook::wrap;
+
+TEST_CASE("text wraps at word boundaries, never inside a word") {
+  CHECK(wrap("one two three four", 9) == "one two\nthree\nfour\n");
+  CHECK(wrap("a reallylongword b", 5) == "a\nreallylongword\nb\n");  // a long word stays whole
+  CHECK(wrap("", 10).empty());
+}
+
+TEST_CASE("wrapped text keeps a hanging indent and its paragraphs") {
+  CHECK(wrap("alpha beta gamma", 12, "  a) ", "     ") == "  a) alpha\n     beta\n     gamma\n");
+  CHECK(wrap("one\ntwo three", 40) == "one\ntwo three\n");
+}
+
+TEST_CASE("a column is a character, and colour codes take none") {
+  CHECK(display_width("µs per report") == 13);
+  CHECK(display_width("\x1b[1mbold\x1b[0m") == 4);
+  CHECK(wrap("\x1b[1mbold\x1b[0m words here", 10) == "\x1b[1mbold\x1b[0m words\nhere\n");
+}
+
+TEST_CASE("the width is COLUMNS when set, else 80 when the output is no terminal") {
+  setenv("COLUMNS", "60", 1);
+  CHECK(engine::notebook::terminal_width(-1) == 60);
+  setenv("COLUMNS", "wide", 1);
+  CHECK(engine::notebook::terminal_width(-1) == 80);
+  unsetenv("COLUMNS");
+  CHECK(engine::notebook::terminal_width(-1) == 80);
+}

@@ -1,0 +1,145 @@
+"""Runs every Python twin of the lessons under real PyTorch and compares what each prints with
+its cell's documented output for the reference machine (linux-x86_64: PyTorch's Linux wheel,
+which is what runs here).
+
+    check_twins.py TWIN_CASES MACHINE LESSON.cpp...
+
+TWIN_CASES is the twin_cases program, which reads the lesson through the course's parser. Each twin runs in a child forked after `import torch`, so it
+starts like the cell it mirrors: a fresh process with PyTorch's default seed and no warning
+shown yet. Its stdout and stderr are read together, in order, as a terminal shows them.
+
+Verdicts: a twin without marks must print exactly the documented output. A twin marked
+`differs` must run to the end but print something else (a mark that no longer holds is an
+error too), unless it carries `before="X.Y"` and the installed PyTorch is that release or newer,
+in which case it must match. Exit status: 0 all good, 1 a failure, 77 PyTorch is missing (the
+test is skipped). If this interpreter lacks PyTorch, those named in TUTOR_TORCH_PYTHONS are
+tried in turn.
+"""
+
+import difflib
+import json
+import os
+import sys
+
+SKIP = 77
+
+
+def find_torch():
+    try:
+        import torch  # noqa: F401  (imported once; every twin's child inherits it)
+        return torch
+    except ImportError:
+        pass
+    for candidate in os.environ.get("TUTOR_TORCH_PYTHONS", "").split(os.pathsep):
+        if candidate and os.path.realpath(candidate) != os.path.realpath(sys.executable) and os.path.exists(candidate):
+            env = dict(os.environ, TUTOR_TORCH_PYTHONS="")
+            os.execve(candidate, [candidate] + sys.argv, env)
+    print("SKIPPED: PyTorch for Python is not installed (Debian: sudo apt-get install python3-torch); "
+          "the Python twins were not checked.")
+    sys.exit(SKIP)
+
+
+def release(version):
+    """(1, 13) from '1.13.0a0', (2, 10) from '2.10'."""
+    parts = version.split("+")[0].split(".")
+    return int(parts[0]), int("".join(c for c in parts[1] if c.isdigit()) or 0)
+
+
+def run_in_child(code):
+    """What `code` prints when run as a fresh script, and whether it ended normally."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        os.dup2(write_end, 1)
+        os.dup2(write_end, 2)
+        sys.stdout = os.fdopen(1, "w", buffering=1)
+        sys.stderr = sys.stdout  # one stream: the order a terminal would show
+        status = 0
+        try:
+            exec(compile(code, "<twin>", "exec"), {"__name__": "__main__"})
+        except SystemExit as stop:
+            status = stop.code if isinstance(stop.code, int) else 1
+        except BaseException:  # an uncaught error ends a script with its traceback
+            import traceback
+            traceback.print_exc()
+            status = 1
+        sys.stdout.flush()
+        os._exit(status)
+    os.close(write_end)
+    chunks = []
+    with os.fdopen(read_end, "rb") as pipe:
+        for chunk in iter(lambda: pipe.read(65536), b""):
+            chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    return b"".join(chunks).decode("utf-8", "replace"), os.waitstatus_to_exitcode(status)
+
+
+def diff(expected, printed, limit=12, width=160):
+    """The line diff, long lines cut and long diffs shortened: enough to see what differs."""
+    lines = [line for line in difflib.ndiff(expected.splitlines(), printed.splitlines()) if not line.startswith("?")]
+    shown = ["    " + (line if len(line) <= width else line[:width] + " ...") for line in lines[:limit]]
+    if len(lines) > limit:
+        shown.append(f"    ... ({len(lines) - limit} more lines)")
+    return "\n".join(shown)
+
+
+def check_lesson(torch, cases):
+    """Prints each twin's verdict; returns the failures."""
+    installed = release(torch.__version__)
+    where = cases["lesson"]
+    print(f"{where}: against the output documented for {cases['machine']}")
+    failures, matched, marked = [], 0, 0
+    for cell in cases["cells"]:
+        twin = cell["twin"]
+        if twin is None:
+            failures.append(f"{where}:{cell['line']}: cell '{cell['cell']}' has no Python twin; add a "
+                            f"// %% [python] block after its outputs")
+            continue
+        printed, status = run_in_child(twin["code"])
+        label = f"{where}:{twin['line']}: twin of '{cell['cell']}'"
+        if status != 0:
+            failures.append(f"{label} ended with status {status}:\n{printed}")
+            continue
+        expected_to_differ = bool(twin["differs"]) and (not twin["before"] or installed < release(twin["before"]))
+        same = printed == cell["expected"]
+        if same and not expected_to_differ:
+            matched += 1
+            print(f"  ok        {cell['cell']}")
+        elif not same and expected_to_differ:
+            marked += 1
+            print(f"  differs   {cell['cell']}: {twin['differs']}")
+            print(diff(cell["expected"], printed))
+        elif same:
+            failures.append(f"{label} is marked as differing ({twin['differs']}) but prints exactly the "
+                            f"documented output under PyTorch {torch.__version__}; remove the mark")
+        else:
+            failures.append(f"{label} printed something other than the documented output "
+                            f"(- documented, + printed):\n{diff(cell['expected'], printed)}")
+    print(f"  {matched} twins match exactly, {marked} differ as marked, {len(failures)} failed")
+    return failures, matched, marked
+
+
+def main():
+    import subprocess
+    torch = find_torch()
+    tool, machine, lessons = sys.argv[1], sys.argv[2], sys.argv[3:]
+    print(f"Python twins under PyTorch {torch.__version__}")
+    failures, matched, marked = [], 0, 0
+    for lesson in lessons:
+        listing = subprocess.run([tool, lesson, machine], capture_output=True, text=True)
+        if listing.returncode != 0:
+            failures.append(listing.stderr.strip())
+            continue
+        lesson_failures, lesson_matched, lesson_marked = check_lesson(torch, json.loads(listing.stdout))
+        failures += lesson_failures
+        matched += lesson_matched
+        marked += lesson_marked
+    for failure in failures:
+        print("FAILED: " + failure)
+    print(f"{len(lessons)} lessons: {matched} twins match exactly, {marked} differ as marked, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
