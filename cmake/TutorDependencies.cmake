@@ -53,3 +53,10 @@ if(NOT BLAS_FOUND)  # any other BLAS will do
   tutor_require_package(BLAS
     DEBIAN libopenblas-serial-dev HOMEBREW openblas WHAT "BLAS, for the engine's matrix products")
 endif()
+# The engine loads the library when a product first needs it (engine/src/kernels/matmul.cpp):
+# the file to load; for a macOS framework (found in the SDK, which holds only stubs), the
+# system's own copy.
+list(GET BLAS_LIBRARIES 0 TUTOR_BLAS_LIBRARY)
+if(TUTOR_BLAS_LIBRARY MATCHES "/([^/]+)\\.framework$")
+  set(TUTOR_BLAS_LIBRARY "/System/Library/Frameworks/${CMAKE_MATCH_1}.framework/${CMAKE_MATCH_1}")
+endif()
