@@ -1,35 +1,24 @@
-# Script mode (cmake -P), run after a lesson executable is built. Asks the executable which
-# cells it verifies on which machines and writes the matching add_test() calls.
-#   -D EXECUTABLE=path  -D PREFIX=lesson.NN  -D OUTPUT=file.cmake
+# Included by CTest (a TEST_INCLUDE_FILES script): turns the listing a lesson executable wrote
+# after its last build (lessonNN --list-tests: "cell" or "cell machine" per line) into one test
+# per cell and machine. Reading it here, inside CTest, costs no process of its own.
+#   EXECUTABLE  the lesson program    PREFIX  lesson.NN    LISTING  the file it wrote
 
-execute_process(
-  COMMAND "${EXECUTABLE}" --list-tests
-  OUTPUT_VARIABLE listing
-  ERROR_VARIABLE problem
-  RESULT_VARIABLE status)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "${problem}")
+if(NOT EXISTS "${LISTING}")
+  add_test("${PREFIX}/NOT_BUILT" "${PREFIX}/NOT_BUILT")
+  return()
 endif()
-
-set(script "# Generated from ${EXECUTABLE} --list-tests; do not edit.\n")
-string(REPLACE "\n" ";" lines "${listing}")
+file(STRINGS "${LISTING}" lines)
 foreach(line IN LISTS lines)
-  if(line STREQUAL "")
-    continue()
-  endif()
   separate_arguments(fields UNIX_COMMAND "${line}")
   list(GET fields 0 cell)
   list(LENGTH fields count)
   if(count GREATER 1)
     list(GET fields 1 machine)
     set(name "${PREFIX}/${cell}@${machine}")
-    set(args "--verify --cell ${cell} --machine ${machine}")
+    add_test("${name}" "${EXECUTABLE}" --verify --cell "${cell}" --machine "${machine}")
   else()
     set(name "${PREFIX}/${cell}")
-    set(args "--verify --cell ${cell}")
+    add_test("${name}" "${EXECUTABLE}" --verify --cell "${cell}")
   endif()
-  string(APPEND script
-    "add_test([==[${name}]==] \"${EXECUTABLE}\" ${args})\n"
-    "set_tests_properties([==[${name}]==] PROPERTIES LABELS \"lessons;${PREFIX}\")\n")
+  set_tests_properties("${name}" PROPERTIES LABELS "lessons;${PREFIX}")
 endforeach()
-file(WRITE "${OUTPUT}" "${script}")

@@ -6,7 +6,7 @@
 # The cell tests are discovered after each build by asking the executable itself
 # (lessonNN --list-tests), the way doctest_discover_tests and gtest_discover_tests work: the
 # one parser of the lesson format decides what a cell is, and a malformed lesson fails the
-# build with the file and line of the problem.
+# build with the file and line of the problem. CTest turns the listing into tests when it runs.
 
 set(TUTOR_CELL_TESTS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/TutorCellTests.cmake")
 
@@ -25,24 +25,21 @@ function(tutor_add_lesson name)
     target_precompile_headers(${target} REUSE_FROM tutor_lesson_pch)
   endif()
 
-  set(tests_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_cells.cmake")
+  # After each build the program lists its cells (written beside, then moved, so that a failed
+  # listing never leaves half a list); CTest reads the list through TutorCellTests.cmake.
+  set(listing "${CMAKE_CURRENT_BINARY_DIR}/${target}_cells.txt")
   add_custom_command(TARGET ${target} POST_BUILD
-    COMMAND "${CMAKE_COMMAND}"
-      -D "EXECUTABLE=$<TARGET_FILE:${target}>"
-      -D "PREFIX=${prefix}"
-      -D "OUTPUT=${tests_file}"
-      -P "${TUTOR_CELL_TESTS_SCRIPT}"
-    BYPRODUCTS "${tests_file}"
+    COMMAND sh -c "\"$0\" --list-tests > \"$1.new\" && mv \"$1.new\" \"$1\"" $<TARGET_FILE:${target}> "${listing}"
+    BYPRODUCTS "${listing}"
     VERBATIM)
 
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
-  string(CONCAT include_text
-    "if(EXISTS \"${tests_file}\")\n"
-    "  include(\"${tests_file}\")\n"
-    "else()\n"
-    "  add_test(${prefix}/NOT_BUILT ${prefix}/NOT_BUILT)\n"
-    "endif()\n")
-  file(CONFIGURE OUTPUT "${include_file}" CONTENT "${include_text}" @ONLY)
+  string(CONCAT include_script
+    "set(EXECUTABLE [==[$<TARGET_FILE:${target}>]==])\n"
+    "set(PREFIX ${prefix})\n"
+    "set(LISTING [==[${listing}]==])\n"
+    "include([==[${TUTOR_CELL_TESTS_SCRIPT}]==])\n")
+  file(GENERATE OUTPUT "${include_file}" CONTENT "${include_script}")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 
   set_property(GLOBAL APPEND PROPERTY TUTOR_LESSON_TARGETS ${target})

@@ -1,11 +1,48 @@
 #include "bank.h"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <set>
+#include <string_view>
 #include <toml++/toml.h>
 
 namespace quiz {
 namespace {
+
+// TOML allows characters beyond ASCII only in strings and comments. toml++ 3.3 must never see
+// one anywhere else: its Unicode tables reach __builtin_unreachable for some of them (U+00A1 to
+// U+0499, for instance; marzer/tomlplusplus#295), which is undefined behaviour. So the text is
+// scanned first, and such a character is a clean error at its line.
+void check_ascii_outside_strings(std::string_view text, const std::string& path) {
+  int line = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+    } else if (c == '#') {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '"' || c == '\'') {
+      const std::string quotes(text.substr(i, 3) == std::string(3, c) ? 3 : 1, c);
+      for (i += quotes.size(); i < text.size();) {
+        if (text[i] == '\n' && quotes.size() == 1) break;  // an unterminated string: toml++ reports it
+        if (text.substr(i, quotes.size()) == quotes) {
+          i += quotes.size();
+          for (int extra = 0; quotes.size() == 3 && extra < 2 && i < text.size() && text[i] == c; ++extra) ++i;  // """a""""
+          break;
+        }
+        if (text[i] == '\n') ++line;
+        i += (c == '"' && text[i] == '\\' && i + 1 < text.size() && text[i + 1] != '\n') ? 2 : 1;
+      }
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      throw BankError(path, line, "a character beyond ASCII outside a string or comment; TOML allows them only in "
+                                  "quoted strings and comments");
+    } else {
+      ++i;
+    }
+  }
+}
 
 int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
 
@@ -78,10 +115,17 @@ BankError::BankError(const std::string& path, int line, const std::string& messa
     : std::runtime_error(path + ":" + std::to_string(line) + ": error: " + message) {}
 
 Bank load_bank(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw BankError(file.string(), 0, "cannot read the bank");
+  return parse_bank(std::string{std::istreambuf_iterator<char>(in), {}}, file);
+}
+
+Bank parse_bank(std::string_view text, const std::filesystem::path& file) {
   const std::string path = file.string();
+  check_ascii_outside_strings(text, path);
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     throw BankError(path, static_cast<int>(e.source().begin.line), std::string(e.description()));
   }

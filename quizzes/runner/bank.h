@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace quiz {
@@ -45,6 +46,8 @@ class BankError : public std::runtime_error {
 };
 
 Bank load_bank(const std::filesystem::path& path);
+// The bank that `text` holds, as if read from `path` (which names it and its errors).
+Bank parse_bank(std::string_view text, const std::filesystem::path& path);
 
 // The ids of the questions whose answer is longer than each wrong option, in characters: what
 // a learner who always picks the longest option gets right for free.

@@ -33,7 +33,8 @@ class UsageError : public std::runtime_error {
 };
 
 struct Options {
-  std::string command, name, answers;
+  std::string command, name;
+  std::optional<std::string> answers;
   std::optional<std::uint64_t> seed;
   bool missed = false, json = false, help = false, reveal_answers = false;
   Feedback feedback = Feedback::EachQuestion;
@@ -74,10 +75,17 @@ Options parse(const std::vector<std::string>& args) {
   Options o;
   try {
     const auto result = spec.parse(static_cast<int>(argv.size()), argv.data());
+    if (!result.unmatched().empty()) throw UsageError("unexpected argument '" + result.unmatched().front() + "'");
     o.help = result.count("help") > 0;
     if (result.count("command")) o.command = result["command"].as<std::string>();
     if (result.count("name")) o.name = result["name"].as<std::string>();
-    if (result.count("answers")) o.answers = result["answers"].as<std::string>();
+    if (result.count("answers")) {
+      o.answers = result["answers"].as<std::string>();
+      if (o.answers->empty()) {
+        throw UsageError("--answers needs an answer sheet, a letter per question id, e.g. --answers stack=c,... "
+                         "('quiz show NAME' lists the ids)");
+      }
+    }
     if (result.count("seed")) o.seed = result["seed"].as<std::uint64_t>();
     o.missed = result.count("missed") > 0;
     o.json = result.count("json") > 0;
@@ -92,6 +100,20 @@ Options parse(const std::vector<std::string>& args) {
   }
   o.help_text = spec.help();
   return o;
+}
+
+// Every bank's question ids: what the progress file is validated against.
+engine::notebook::QuizQuestionIds known_questions(const Paths& paths) {
+  engine::notebook::QuizQuestionIds ids;
+  for (const fs::path& file : bank_files(paths.banks)) {
+    const Bank bank = load_bank(file);
+    for (const Question& q : bank.questions) ids[bank.name].push_back(q.id);
+  }
+  return ids;
+}
+
+Progress load_progress(std::ostream& err, const Paths& paths) {
+  return engine::notebook::load_progress(engine::notebook::progress_path(), err, known_questions(paths));
 }
 
 Bank load_named(const Paths& paths, const std::string& name) {
@@ -156,9 +178,12 @@ nlohmann::json result_json(const Bank& bank, const std::vector<Graded>& graded, 
 
 int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
+  const engine::notebook::QuizQuestionIds known = known_questions(paths);
   const fs::path progress_file = engine::notebook::progress_path();
-  Progress progress = engine::notebook::load_progress(progress_file, err);
-  QuizRecord record = progress.quizzes[bank.name];
+  // Read now only for what to retry; the attempt is recorded on the file as it is at the end.
+  const Progress before = engine::notebook::load_progress(progress_file, err, known);
+  const auto earlier = before.quizzes.find(bank.name);
+  const QuizRecord record = earlier == before.quizzes.end() ? QuizRecord{} : earlier->second;
   std::vector<std::string> ids;
   if (o.missed) {
     if (record.attempts == 0) throw UsageError("no earlier attempt of '" + bank.name + "' to retry");
@@ -168,12 +193,12 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
     }
     ids = record.last_missed;
   }
-  const std::uint64_t seed = o.seed ? *o.seed : !o.answers.empty() ? 0 : std::random_device{}();
+  const std::uint64_t seed = o.seed ? *o.seed : o.answers ? 0 : std::random_device{}();
   const std::vector<ShownQuestion> shown = show(bank, seed, ids);
   std::vector<int> chosen;
-  if (!o.answers.empty()) {
+  if (o.answers) {
     try {
-      chosen = parse_answer_sheet(o.answers, shown);
+      chosen = parse_answer_sheet(*o.answers, shown);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
@@ -197,24 +222,30 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
   }
   score.passed = passes(score.correct, score.total);
 
-  ++record.attempts;
-  record.best_correct = std::max(record.best_correct, score.correct);
-  record.total = score.total;
-  record.passed = record.passed || score.passed;
-  record.last_seed = seed;
-  record.last_missed = missed;
-  progress.quizzes[bank.name] = record;
+  int attempt = record.attempts + 1;
+  bool recorded = true;
   try {
-    engine::notebook::save_progress(progress, progress_file);
+    engine::notebook::update_progress(progress_file, err, known, [&](Progress& progress) {
+      QuizRecord& r = progress.quizzes[bank.name];
+      r.attempts = std::min(r.attempts + 1, QuizRecord::kMaxAttempts);
+      r.total = score.total;
+      r.best_correct = std::min(std::max(r.best_correct, score.correct), r.total);  // the bank may have shrunk
+      r.passed = r.passed || score.passed;
+      r.last_seed = seed;
+      r.last_missed = missed;
+      attempt = r.attempts;
+    });
   } catch (const std::exception& e) {
     err << "quiz: this attempt was not recorded: " << e.what() << "\n";
+    recorded = false;
   }
   if (o.json) {
-    out << result_json(bank, graded, score, seed, record.attempts, o.missed, paths).dump(2) << "\n";
+    out << result_json(bank, graded, score, seed, attempt, o.missed, paths).dump(2) << "\n";
   } else {
-    const bool told = o.answers.empty() && o.feedback == Feedback::EachQuestion;
+    const bool told = !o.answers && o.feedback == Feedback::EachQuestion;
     print_result(out, bank, graded, score, paths, o.missed, told, o.width);
   }
+  if (!recorded) return 4;
   return score.passed ? 0 : 1;
 }
 
@@ -231,7 +262,7 @@ int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
 
 int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
-  const Progress progress = engine::notebook::load_progress(engine::notebook::progress_path(), err);
+  const Progress progress = load_progress(err, paths);
   const auto record = progress.quizzes.find(bank.name);
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   const std::uint64_t seed = o.seed ? *o.seed : taken ? record->second.last_seed : 0;
@@ -253,7 +284,7 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
 }
 
 int list(std::ostream& out, std::ostream& err, const Paths& paths) {
-  const Progress progress = engine::notebook::load_progress(engine::notebook::progress_path(), err);
+  const Progress progress = load_progress(err, paths);
   for (const fs::path& file : bank_files(paths.banks)) {
     const Bank bank = load_bank(file);
     std::string status = "not taken";
@@ -279,7 +310,7 @@ std::vector<std::string> lesson_numbers(const fs::path& lessons_dir) {
 }
 
 int course_progress(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
-  const Progress progress = engine::notebook::load_progress(engine::notebook::progress_path(), err);
+  const Progress progress = load_progress(err, paths);
   const std::vector<std::string> lessons = lesson_numbers(paths.lessons);
   std::vector<std::string> verified;
   for (const std::string& n : lessons) {
@@ -356,7 +387,7 @@ int check(std::ostream& out, std::ostream& err, const Paths& paths) {
 int key(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
   if (!o.reveal_answers) {
-    const Progress progress = engine::notebook::load_progress(engine::notebook::progress_path(), err);
+    const Progress progress = load_progress(err, paths);
     const auto record = progress.quizzes.find(bank.name);
     if (record == progress.quizzes.end() || !record->second.passed) {
       throw UsageError("quiz key shows the answers of " + bank.name + " once you have passed it; to see them now, add "
@@ -385,6 +416,10 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (o.help || o.command.empty()) {
       (o.help ? out : err) << o.help_text;
       return o.help ? 0 : 2;
+    }
+    if (!o.name.empty() &&
+        (o.command == "list" || o.command == "progress" || o.command == "check" || o.command == "glossary")) {
+      throw UsageError("'quiz " + o.command + "' takes no name; unexpected argument '" + o.name + "'");
     }
     if (o.command == "list") return list(out, err, paths);
     if (o.command == "take") return take(o, in, out, err, paths);

@@ -28,8 +28,9 @@ struct Paths {
   std::filesystem::path lesson_programs;  // where lessonNN executables are built
 };
 
-// Exit status: 0 done (a quiz passed), 1 a quiz not passed or a bank invalid, 2 a usage error,
-// 3 a quiz stopped before its end (nothing recorded).
+// Exit status: 0 done (a quiz passed), 1 a quiz not passed or a bank invalid, 2 a usage error
+// or a progress file that cannot be used, 3 a quiz stopped before its end (nothing recorded),
+// 4 a quiz graded but its attempt not recorded (the progress file could not be written).
 // Text is wrapped to `width` columns (the terminal's, in the quiz program).
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
         const Paths& paths, std::size_t width = 80);

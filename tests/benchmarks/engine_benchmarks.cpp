@@ -1,9 +1,7 @@
-// Engine speed, measured against the same work done with Eigen directly in one run, so the
-// ratio (engine overhead) stays meaningful on a noisy shared machine.
+// Engine speed: random numbers and reductions at the size of a lesson's batch. The matrix
+// product has its own benchmark against sgemm (matmul_vs_sgemm.cpp).
 
 #include <benchmark/benchmark.h>
-
-#include <Eigen/Core>
 
 #include "engine/factories.h"
 #include "engine/random.h"
@@ -11,33 +9,6 @@
 #include "engine/tensor.h"
 
 namespace {
-
-void set_flops(benchmark::State& state, std::int64_t n) {
-  state.counters["FLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(n * n * n),
-                                                benchmark::Counter::kIsIterationInvariantRate);
-}
-
-void BM_EngineMatmul(benchmark::State& state) {
-  const std::int64_t n = state.range(0);
-  engine::sim::restart();
-  const auto a = engine::randn({n, n});
-  const auto b = engine::randn({n, n});
-  for (auto _ : state) benchmark::DoNotOptimize(a.matmul(b));
-  set_flops(state, n);
-}
-BENCHMARK(BM_EngineMatmul)->Arg(2)->Arg(64)->Arg(256)->Arg(512)->Arg(1024);
-
-void BM_RawEigenMatmul(benchmark::State& state) {
-  const Eigen::Index n = state.range(0);
-  const Eigen::MatrixXf a = Eigen::MatrixXf::Random(n, n), b = Eigen::MatrixXf::Random(n, n);
-  Eigen::MatrixXf c(n, n);
-  for (auto _ : state) {
-    c.noalias() = a * b;
-    benchmark::DoNotOptimize(c.data());
-  }
-  set_flops(state, n);
-}
-BENCHMARK(BM_RawEigenMatmul)->Arg(2)->Arg(64)->Arg(256)->Arg(512)->Arg(1024);
 
 void BM_RandnTicketBatch(benchmark::State& state) {
   engine::sim::restart();

@@ -17,21 +17,21 @@
 
 namespace {
 
-struct Reference {
+struct RngReference {
   std::string kernel, op, seed;
   std::vector<std::int64_t> shape;
   std::vector<std::uint32_t> bits;
 };
 
-std::vector<Reference> load_reference() {
+std::vector<RngReference> load_rng_reference() {
   std::ifstream in(TUTOR_TEST_DATA_DIR "/torch_cpu_rng.txt");
   REQUIRE(in);
-  std::vector<Reference> all;
+  std::vector<RngReference> all;
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream fields(line);
-    Reference r;
+    RngReference r;
     std::string shape, hex;
     fields >> r.kernel >> r.op >> r.seed >> shape;
     std::istringstream dims(shape);
@@ -49,7 +49,7 @@ const char* machine_for(const std::string& kernel) {
   return kernel == "avx2" ? "linux-x86_64" : "rosetta-x86_64";
 }
 
-std::vector<float> produce(const Reference& r) {
+std::vector<float> produce(const RngReference& r) {
   engine::sim::use_machine(machine_for(r.kernel));
   engine::manual_seed(std::stoull(r.seed));
   if (r.op == "randn") return engine::randn(r.shape).to_vector<float>();
@@ -65,7 +65,7 @@ std::vector<float> produce(const Reference& r) {
 
 TEST_CASE("randn, rand and Linear's initialisation reproduce PyTorch's CPU generator bit for bit") {
   int compared = 0;
-  for (const Reference& r : load_reference()) {
+  for (const RngReference& r : load_rng_reference()) {
     CAPTURE(r.kernel);
     CAPTURE(r.op);
     CAPTURE(r.seed);

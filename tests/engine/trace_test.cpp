@@ -45,3 +45,19 @@ TEST_CASE("a trace records the host and the device tracks as Chrome trace events
   CHECK(spans >= 5);
   std::filesystem::remove(path);
 }
+
+TEST_CASE("a trace is valid JSON whatever a process is called: quotes, backslashes and control characters are escaped") {
+  engine::sim::start_tracing();
+  const std::string label = "a \"quoted\" \\ label\twith\ncontrol \x01 characters and UTF-8: \xc3\xa9";
+  engine::sim::label_process(label);
+  const auto path = std::filesystem::temp_directory_path() / "engine_trace_escape_test.json";
+  engine::sim::write_trace(path.string());
+  std::ifstream in(path);
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  bool found = false;
+  for (const auto& event : trace["traceEvents"]) {
+    found = found || (event.at("name") == "process_name" && event["args"]["name"] == label);
+  }
+  CHECK(found);
+  std::filesystem::remove(path);
+}

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include <string>
 
 #include "engine/notebook/lesson_source.h"
@@ -154,6 +157,22 @@ TEST_CASE("a missing lesson file is reported with its path") {
   CHECK_THROWS_WITH_AS(engine::notebook::load_lesson("/nonexistent/lesson.cpp"),
                        doctest::Contains("/nonexistent/lesson.cpp: error: cannot read the lesson"),
                        FormatError);
+}
+
+TEST_CASE("what is not a lesson file cannot be read: a directory, a device, a file far too large") {
+  const auto cannot_read = [](const std::string& path, const char* why) {
+    CAPTURE(path);
+    CHECK_THROWS_WITH_AS(engine::notebook::load_lesson(path),
+                         doctest::Contains((path + ": error: cannot read the lesson: " + why).c_str()), FormatError);
+  };
+  cannot_read(TUTOR_SOURCE_DIR, "it is a directory");
+  cannot_read("/dev/null", "it is not a regular file");  // once: "no TUTOR_CELL on this line"
+  cannot_read("/dev/zero", "it is not a regular file");  // once: std::bad_alloc
+  const std::filesystem::path huge = std::filesystem::temp_directory_path() / "lesson_source_test_huge.cpp";
+  std::ofstream(huge) << "// %% c\n";
+  std::filesystem::resize_file(huge, 17u << 20);  // sparse: takes no room on the disk
+  cannot_read(huge.string(), "it is larger than 16 MiB");
+  std::filesystem::remove(huge);
 }
 
 TEST_CASE("a '// %%' comment without a following space is plain text, not a marker") {

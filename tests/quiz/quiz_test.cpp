@@ -20,47 +20,13 @@
 #include "engine/notebook/progress.h"
 #include "grading.h"
 #include "interactive.h"
-#include "order.h"
 #include "engine/notebook/terminal_text.h"
+#include "order.h"
+#include "quiz_test_support.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-const quiz::Paths kPaths{TUTOR_SOURCE_DIR "/quizzes/banks", TUTOR_SOURCE_DIR "/lessons", "/nonexistent/build/lessons"};
-// The answer sheet that scores 8 of 8 on the mastery check with seed 0 (quiz key mastery).
-const std::string kMasteryKey =
-    "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
-    "batch-bytes=a,memory-tools=d";
-
-// A directory of this process's own: CTest runs each test case, and the peak-memory check the
-// whole program, at the same time.
-fs::path scratch_directory(const std::string& name) {
-  return fs::temp_directory_path() / (name + "_" + std::to_string(getpid()));
-}
-
-// A fresh progress file for one test, named by MPS_COURSE_PROGRESS.
-struct ScratchProgress {
-  fs::path path;
-  explicit ScratchProgress(const std::string& name) : path(scratch_directory("quiz_test_" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-    path /= "progress.json";
-    setenv("MPS_COURSE_PROGRESS", path.c_str(), 1);
-  }
-};
-
-struct Run {
-  int status;
-  std::string out, err;
-};
-
-Run quiz_run(const std::vector<std::string>& args, const std::string& input = "") {
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  const int status = quiz::run(args, in, out, err, kPaths);
-  return {status, out.str(), err.str()};
-}
 
 // A bank file alone in a directory of its own.
 fs::path write_bank(const std::string& name, const std::string& text) {
@@ -153,6 +119,21 @@ TEST_CASE("a malformed bank is refused, naming the file and line") {
   CHECK(error_of_bank(short_answer).find("broken.toml:3: error: question 'one': type must be \"MultipleChoice\"") !=
         std::string::npos);
   CHECK(error_of_bank("[[questions]]\nid = \"x\"\n").find("broken.toml:1: error: missing 'title'") != std::string::npos);
+}
+
+TEST_CASE("a bank with a letter beyond ASCII outside a string is a clean error, never undefined behaviour") {
+  // U+026C, found by fuzzing: toml++ 3.3 reaches __builtin_unreachable on it (marzer/tomlplusplus#295).
+  const std::string letter = "\xc9\xac";
+  for (const std::string& line : {letter + " = 1", "x" + letter + " = 1", "title2 = " + letter, "a = [1, " + letter + "]",
+                                  "b = \"\"\"x\"\"\"\"" + letter, "c = 'x'" + letter}) {
+    CAPTURE(line);
+    CHECK(error_of_bank("title = \"T\"\n" + line + "\n" + kGoodQuestion)
+              .find("broken.toml:2: error: a character beyond ASCII outside a string or comment") != std::string::npos);
+  }
+  // In strings and comments it is welcome.
+  const fs::path fine =
+      write_bank("unicode", "title = \"T " + letter + "\"  # " + letter + "\n" + kGoodQuestion + "\n# \'\'\'" + letter + "\n");
+  CHECK(quiz::load_bank(fine).title == "T " + letter);
 }
 
 TEST_CASE("a lesson link that names no cell is reported by quiz check") {
@@ -389,9 +370,10 @@ TEST_CASE("a corrupt progress file is reported, kept aside and never overwritten
 TEST_CASE("progress counts verified lessons and the mastery check") {
   ScratchProgress scratch("progress");
   CHECK(quiz_run({"progress"}).out.find("0 of 8 lessons verified, mastery check not taken yet") != std::string::npos);
-  engine::notebook::Progress p;
-  p.lessons_verified = {{"01", "2026-11-21T10:00:00Z"}, {"02", "2026-11-21T11:00:00Z"}};
-  engine::notebook::save_progress(p, scratch.path);
+  std::ostringstream report;
+  engine::notebook::update_progress(scratch.path, report, [](engine::notebook::Progress& p) {
+    p.lessons_verified = {{"01", "2026-11-21T10:00:00Z"}, {"02", "2026-11-21T11:00:00Z"}};
+  });
   CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);
   CHECK(quiz_run({"progress"}).out.find("2 of 8 lessons verified, mastery check passed 7/8") != std::string::npos);
   const nlohmann::json json = nlohmann::json::parse(quiz_run({"progress", "--json"}).out);

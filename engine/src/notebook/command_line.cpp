@@ -13,8 +13,16 @@ namespace engine::notebook {
 namespace {
 
 // An option's value that starts with '-' is almost always a forgotten value: `--trace
-// --minimal` would otherwise write a file named "--minimal" and drop --minimal.
+// --minimal` would otherwise write a file named "--minimal" and drop --minimal. An empty value
+// would silently mean "not given": every cell, the built-in lesson, no trace.
 std::string not_an_option(const std::string& option, std::string value) {
+  if (value.empty()) {
+    const bool cell = option == "cell", machine = option == "machine";
+    throw std::invalid_argument("--" + option + " needs " +
+                                (cell      ? "the name of a code cell (--list-cells lists them)"
+                                 : machine ? "the name of a machine (--list-machines lists them)"
+                                           : "a file name"));
+  }
   if (value.size() > 1 && value.front() == '-') {
     const bool file = option == "trace" || option == "source";
     throw std::invalid_argument("--" + option + " needs a value, not the option '" + value + "'" +
@@ -100,7 +108,11 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   } catch (const cxxopts::exceptions::exception& e) {
     throw std::invalid_argument(e.what());
   }
-  result.help_text = options.help();
+  result.help_text = options.help() +
+                     "\nExit status: 0 every cell printed its documented output; 1 a cell did not, or raised;\n"
+                     "2 a bad option, machine or cell, a malformed lesson, or a trace file that cannot be\n"
+                     "written (nothing ran); 4 the lesson ran, but its trace or the course progress could\n"
+                     "not be written.\n";
   return result;
 }
 

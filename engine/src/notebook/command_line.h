@@ -8,6 +8,11 @@ namespace engine::notebook {
 
 enum class ColorMode { Auto, Always, Never };
 
+// Exit statuses of a lesson program, besides 0 (every cell as documented) and 1 (a cell did
+// not print its documented output or raised); --help lists them.
+constexpr int kUsageError = 2;  // a bad option or machine or cell, a malformed lesson, an unwritable trace: nothing ran
+constexpr int kNotWritten = 4;  // the lesson ran, but its trace or its progress could not be written
+
 struct CommandLine {
   std::string machine;
   std::vector<std::string> cells;  // run only these, in the lesson's order

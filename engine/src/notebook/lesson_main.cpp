@@ -1,10 +1,13 @@
 // main() of every lesson executable: parse the options, load the lesson the program was built
 // from, then show it as a notebook or verify it for CTest.
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -39,6 +42,18 @@ void list_machines(std::ostream& out) {
   }
 }
 
+// Whether the trace file can be written, checked before anything runs. Without blocking: a
+// FIFO that nobody reads is refused at once.
+bool can_write(const std::string& path, std::string& problem) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    problem = std::strerror(errno);
+    return false;
+  }
+  ::close(fd);
+  return true;
+}
+
 std::string joined(const std::vector<std::string>& names) {
   std::string text;
   for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
@@ -56,7 +71,7 @@ int main(int argc, char** argv) {
     options = parse_command_line(argc, argv);
   } catch (const std::invalid_argument& e) {
     std::cerr << program << ": " << e.what() << "\nTry '" << program << " --help'.\n";
-    return 2;
+    return kUsageError;
   }
   if (options.help) {
     stdout_stream << options.help_text;
@@ -71,7 +86,7 @@ int main(int argc, char** argv) {
           glossary, TerminalLook{.color = use_color(options.color), .width = terminal_width(STDOUT_FILENO)});
     } catch (const std::runtime_error& e) {
       std::cerr << program << ": " << e.what() << '\n';
-      return 2;
+      return kUsageError;
     }
     return 0;
   }
@@ -83,7 +98,7 @@ int main(int argc, char** argv) {
   if (machine == nullptr) {
     std::cerr << program << ": unknown machine '" << options.machine
               << "'; choose one of: " << engine::machine_names() << '\n';
-    return 2;
+    return kUsageError;
   }
   try {
     Session session(*machine, options.source);
@@ -107,32 +122,49 @@ int main(int argc, char** argv) {
       if (cell == nullptr || !session.runs(*cell)) {
         std::cerr << program << ": no code cell named '" << name
                   << "' runs in this lesson; cells: " << joined(session.runnable_names()) << '\n';
-        return 2;
+        return kUsageError;
       }
       config.only.push_back(cell);
     }
-    if (!options.trace.empty()) engine::sim::start_tracing();
-    const int status = run_cells(config);
+    if (!options.trace.empty()) {
+      if (std::string problem; !can_write(options.trace, problem)) {
+        std::cerr << program << ": cannot write the trace to " << options.trace << ": " << problem << '\n';
+        return kUsageError;
+      }
+      engine::sim::start_tracing();
+    }
+    int status = run_cells(config);
+    if (!options.trace.empty()) {  // written before the run counts as verified: a failure here is the run's
+      try {
+        write_lesson_trace(options.trace, options.full_trace);
+        std::cerr << program << ": wrote the trace to " << options.trace
+                  << " (open it in Perfetto: ui.perfetto.dev)\n";
+      } catch (const engine::Error& e) {
+        std::cerr << program << ": " << e.what() << '\n';
+        if (status == 0) status = kNotWritten;
+      }
+    }
     // A whole lesson shown as a notebook with every cell as documented counts as verified in
     // the course progress (quiz progress). Test runs use --verify, --cell or --source; tools
     // that show the lesson elsewhere use --outputs.
     const auto number = lesson_number(session.lesson_name());
     if (status == 0 && number && options.cells.empty() && !options.verify && options.source.empty() &&
         options.outputs.empty() && machine->name != "host") {
-      record_lesson_verified(*number, std::cerr);
+      try {
+        record_lesson_verified(*number, std::cerr);
+      } catch (const std::exception& e) {
+        std::cerr << program << ": every cell printed its documented output, but the run could not be "
+                  << "recorded as verified: " << e.what() << '\n';
+        return kNotWritten;
+      }
     }
     if (!options.outputs.empty()) write_cell_outputs(options.outputs);
-    if (!options.trace.empty()) {
-      write_lesson_trace(options.trace, options.full_trace);
-      std::cerr << program << ": wrote the trace to " << options.trace
-                << " (open it in Perfetto: ui.perfetto.dev)\n";
-    }
     return status;
   } catch (const FormatError& e) {
     std::cerr << e.what() << '\n';
-    return 2;
+    return kUsageError;
   } catch (const engine::Error& e) {
     std::cerr << program << ": " << e.what() << '\n';
-    return 2;
+    return kUsageError;
   }
 }

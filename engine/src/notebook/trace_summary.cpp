@@ -9,7 +9,13 @@
 
 #include "trace_summary.h"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -126,16 +132,22 @@ void summarise(const std::string& full_path, const std::string& path) {
   }
   summariser.finish();
   out << "\n]}\n";
-  if (!out) throw Error("cannot write the trace to " + path);
+  out.close();  // the last buffered bytes are written here: a full disk shows up now
+  if (!out) throw Error("cannot write the trace to " + path + ": " + std::strerror(errno));
 }
 
 }  // namespace
 
 void write_lesson_trace(const std::string& path, bool full) {
   if (full) return sim::write_trace(path);
-  const std::string full_path = path + ".full";
-  sim::write_trace(full_path);
+  // The full trace goes to a temporary file of its own, not beside `path`: that may be a device
+  // (/dev/stdout) or a directory nobody may write in.
+  std::string full_path = (std::filesystem::temp_directory_path() / "mps-course-trace-XXXXXX").string();
+  const int fd = ::mkstemp(full_path.data());
+  if (fd < 0) throw Error("cannot write the trace: no temporary file for it: " + std::string(std::strerror(errno)));
+  ::close(fd);
   try {
+    sim::write_trace(full_path);
     summarise(full_path, path);
   } catch (...) {
     std::remove(full_path.c_str());

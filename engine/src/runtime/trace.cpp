@@ -3,10 +3,13 @@
 
 #include "runtime/trace.h"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <fmt/format.h>
 #include <fstream>
+#include <iterator>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -71,36 +74,74 @@ void label_process(std::string label) {
   detail::recorder().labels[detail::recorder().process] = std::move(label);
 }
 
+namespace {
+
+// A JSON string: quotes, and escapes for the characters JSON requires (the rest, UTF-8
+// included, as it is).
+void append_json_string(fmt::memory_buffer& out, std::string_view text) {
+  out.push_back('"');
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+}
+
+}  // namespace
+
 // Streams one event per line instead of building the whole document, so writing a long trace
-// takes little memory.
+// takes little memory. Written with fmt rather than a JSON library: the events are flat and
+// few-fielded, and a JSON library's templates would double this file's compile time.
 void write_trace(const std::string& path) {
-  using nlohmann::json;
   const detail::Recorder& r = detail::recorder();
   std::ofstream out(path);
-  if (!out) throw Error("cannot write the trace to " + path);
+  const auto fail = [&] { throw Error("cannot write the trace to " + path + ": " + std::strerror(errno)); };
+  if (!out) fail();
   std::map<int, std::string> processes = r.labels;
   for (const detail::Span& s : r.spans) processes.try_emplace(s.process, "simulated process " + std::to_string(s.process));
+  fmt::memory_buffer event;
   const char* separator = "";
-  auto emit = [&](const json& event) {
-    out << separator << event.dump();
+  const auto emit = [&] {
+    out << separator;
+    out.write(event.data(), static_cast<std::streamsize>(event.size()));
+    event.clear();
     separator = ",\n";
+  };
+  const auto metadata = [&](const char* name, int process, int thread, std::string_view value) {
+    fmt::format_to(std::back_inserter(event), R"({{"name": "{}", "ph": "M", "pid": {})", name, process);
+    if (thread > 0) fmt::format_to(std::back_inserter(event), R"(, "tid": {})", thread);
+    fmt::format_to(std::back_inserter(event), R"(, "args": {{"name": )");
+    append_json_string(event, value);
+    fmt::format_to(std::back_inserter(event), "}}}}");
+    emit();
   };
   out << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   for (const auto& [process, label] : processes) {
-    emit({{"name", "process_name"}, {"ph", "M"}, {"pid", process}, {"args", {{"name", label}}}});
-    emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", process}, {"tid", 1}, {"args", {{"name", "host"}}}});
-    emit({{"name", "thread_name"}, {"ph", "M"}, {"pid", process}, {"tid", 2}, {"args", {{"name", "mps device"}}}});
+    metadata("process_name", process, 0, label);
+    metadata("thread_name", process, 1, "host");
+    metadata("thread_name", process, 2, "mps device");
   }
   for (const detail::Span& s : r.spans) {
-    json args = json::object();
-    if (s.bytes > 0) args["bytes"] = s.bytes;
-    if (s.flops > 0) args["flops"] = s.flops;
-    emit({{"name", r.strings[s.name]}, {"cat", r.strings[s.category]}, {"ph", "X"}, {"pid", s.process},
-          {"tid", s.track == detail::Track::Host ? 1 : 2}, {"ts", s.start * 1e6},
-          {"dur", s.duration * 1e6}, {"args", args}});
+    fmt::format_to(std::back_inserter(event), R"({{"name": )");
+    append_json_string(event, r.strings[s.name]);
+    fmt::format_to(std::back_inserter(event), R"(, "cat": )");
+    append_json_string(event, r.strings[s.category]);
+    fmt::format_to(std::back_inserter(event), R"(, "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{)",
+                   s.process, s.track == detail::Track::Host ? 1 : 2, s.start * 1e6, s.duration * 1e6);
+    if (s.bytes > 0) fmt::format_to(std::back_inserter(event), R"("bytes": {})", s.bytes);
+    if (s.flops > 0) fmt::format_to(std::back_inserter(event), R"({}"flops": {})", s.bytes > 0 ? ", " : "", s.flops);
+    fmt::format_to(std::back_inserter(event), "}}}}");
+    emit();
   }
   out << "\n]}\n";
-  if (!out) throw Error("cannot write the trace to " + path);
+  out.close();  // the last buffered bytes are written here: a full disk shows up now
+  if (!out) fail();
 }
 
 }  // namespace sim

@@ -4,8 +4,16 @@
 // each lab's hints and when its tests first passed.
 // The file lives in the XDG state directory ($XDG_STATE_HOME/mps-course/progress.json, by
 // default ~/.local/state/mps-course/progress.json) unless MPS_COURSE_PROGRESS names another.
-// Writes are atomic (a temporary file, then a rename). A file that cannot be read as progress
-// is never overwritten: it is moved aside, the learner is told where, and a new file starts.
+// It is the learner's own work, so it is never lost:
+// - every change is one read-modify-write under an advisory lock ("progress.json.lock"), so
+//   programs that record at the same time never lose each other's updates;
+// - it is replaced durably (a temporary file beside it, flushed to the disk and checked, then
+//   renamed over it); a failed write leaves the old file as it was and is an error;
+// - every field is validated on load, and a file that fails (bad JSON, wrong types, values out
+//   of range, a missed question its quiz does not have) is never overwritten: it is moved
+//   aside, the learner is told where, and a new file starts;
+// - anything at the path that is not a regular file (a directory, a FIFO, a device, a symbolic
+//   link) is an error that leaves it as it is.
 
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +28,9 @@
 namespace engine::notebook {
 
 struct QuizRecord {
+  static constexpr int kMaxAttempts = 1'000'000;  // counting stops here: a count that fits
+  static constexpr int kMaxQuestions = 1'000;
+
   int attempts = 0;
   int best_correct = 0;
   int total = 0;
@@ -29,6 +40,8 @@ struct QuizRecord {
 };
 
 struct LabRecord {
+  static constexpr int kMaxHints = 1'000;
+
   std::string passed_at;  // when the learner's lab first passed its tests; empty: not yet
   int hints_shown = 0;    // how many of its hints the learner has asked for
 };
@@ -45,23 +58,35 @@ std::filesystem::path progress_path();
 // of the form NN_topic.
 std::optional<std::string> lesson_number(std::string_view lesson_name);
 
-// A missing file is empty progress. A corrupt one is renamed to "<name>.corrupt-<time>",
-// reported on `report` with both paths, and empty progress is returned.
-Progress load_progress(const std::filesystem::path& path, std::ostream& report);
-// Writes `progress` to a temporary file beside `path`, then renames it over `path`; throws
-// std::runtime_error naming the path if either step fails.
-void save_progress(const Progress& progress, const std::filesystem::path& path);
+// Each quiz's question ids, where the caller knows the banks: a record of a quiz named here
+// that lists any other id as missed is corrupt.
+using QuizQuestionIds = std::map<std::string, std::vector<std::string>>;
 
-// Loads the progress at `path`, lets `change` modify it, and saves it, as one update; corrupt
-// files are handled as by load_progress. Throws std::runtime_error if it cannot be saved.
+// The progress that a file's text holds. Throws std::invalid_argument naming the field that is
+// wrong and why ("quizzes.mastery.attempts: -1 is out of range 0..1000000") unless the text is
+// valid progress: what load_progress and update_progress validate with.
+Progress parse_progress(std::string_view text, const QuizQuestionIds& known = {});
+
+// Reads the progress at `path`, for showing it. A missing file is empty progress. A corrupt
+// one is moved to "<name>.corrupt-<time>" and reported on `report` with both paths, and empty
+// progress is returned (also when it cannot be moved; the report says so). Throws
+// std::runtime_error if something other than a regular file is at `path` or it cannot be read.
+Progress load_progress(const std::filesystem::path& path, std::ostream& report,
+                       const QuizQuestionIds& known = {});
+
+// The one way to change the progress file: takes the lock, loads the file (a corrupt one is
+// handled as by load_progress), lets `change` modify it, and saves it durably. Throws
+// std::runtime_error naming the path and the reason if it cannot be recorded; then the file on
+// disk is as it was.
 void update_progress(const std::filesystem::path& path, std::ostream& report,
                      const std::function<void(Progress&)>& change);
+void update_progress(const std::filesystem::path& path, std::ostream& report,
+                     const QuizQuestionIds& known, const std::function<void(Progress&)>& change);
 
 // The current time as the progress file records it: "2026-11-21T10:00:00Z".
 std::string progress_timestamp();
 
-// Records a lesson ("05") as verified now; reports, instead of throwing, if the file cannot be
-// written, since a lesson's run must not fail over its bookkeeping.
+// Records a lesson ("05") as verified now; throws as update_progress does.
 void record_lesson_verified(const std::string& lesson, std::ostream& report);
 
 }  // namespace engine::notebook

@@ -1,0 +1,2 @@
+// %% [output]
+// output before any cell

@@ -1,0 +1,65 @@
+#pragma once
+// What the quiz tests share: the course's banks, a scratch progress file per test, and the quiz
+// program's commands run in-process.
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace quiz_test {
+
+inline const quiz::Paths kPaths{TUTOR_SOURCE_DIR "/quizzes/banks", TUTOR_SOURCE_DIR "/lessons",
+                                "/nonexistent/build/lessons"};
+// The answer sheet that scores 8 of 8 on the mastery check with seed 0 (quiz key mastery).
+inline const std::string kMasteryKey =
+    "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
+    "batch-bytes=a,memory-tools=d";
+
+// A directory of this process's own: CTest runs each test case, and the peak-memory check the
+// whole program, at the same time.
+inline std::filesystem::path scratch_directory(const std::string& name) {
+  return std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid()));
+}
+
+// A fresh directory for one test, holding the progress file that MPS_COURSE_PROGRESS names.
+struct ScratchProgress {
+  std::filesystem::path path;
+  explicit ScratchProgress(const std::string& name) : path(scratch_directory("quiz_test_" + name)) {
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
+                                 ignored_);  // a test may have left it read-only
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+    path /= "progress.json";
+    setenv("MPS_COURSE_PROGRESS", path.c_str(), 1);
+  }
+
+ private:
+  std::error_code ignored_;
+};
+
+struct Run {
+  int status;
+  std::string out, err;
+};
+
+inline Run quiz_run(const std::vector<std::string>& args, const std::string& input = "") {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  const int status = quiz::run(args, in, out, err, kPaths);
+  return {status, out.str(), err.str()};
+}
+
+}  // namespace quiz_test
+
+using quiz_test::kMasteryKey;
+using quiz_test::kPaths;
+using quiz_test::scratch_directory;
+using quiz_test::quiz_run;
+using quiz_test::Run;
+using quiz_test::ScratchProgress;
