@@ -40,6 +40,9 @@ constexpr std::array kKinds = {
     Kind{"copy", "copy", "copies",
          R"(<rect width="8" height="8" fill="#cab2d6"/><path d="M0 0L8 8M-2 6L2 10M6 -2L10 2" stroke="#4a148c" stroke-width="1.5"/>)"},
     Kind{"event", "event", "events", R"(<rect width="8" height="8" fill="#212121"/>)"},
+    // After a cell's first 10,000 spans, runs of per-operation spans are written as one (--trace).
+    Kind{"summary", "summarised run of ops", "summarised runs of ops",
+         R"(<rect width="8" height="8" fill="#bdbdbd"/><path d="M0 2H8M0 6H8M2 0V8M6 0V8" stroke="#616161" stroke-width="0.8"/>)"},
 };
 constexpr Kind kOtherKind{"other", "span", "spans", R"(<rect width="8" height="8" fill="#9e9e9e"/>)"};
 

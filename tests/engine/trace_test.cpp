@@ -7,6 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "engine/factories.h"
 #include "engine/mps.h"
@@ -60,4 +62,64 @@ TEST_CASE("a trace is valid JSON whatever a process is called: quotes, backslash
   }
   CHECK(found);
   std::filesystem::remove(path);
+}
+
+namespace {
+
+// The complete events of the process labelled `label` in the trace at `path`.
+std::vector<nlohmann::json> spans_of(const std::filesystem::path& path, const std::string& label) {
+  std::ifstream in(path);
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  int pid = -1;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event.at("name") == "process_name" && event["args"]["name"] == label) pid = event.at("pid");
+  }
+  REQUIRE(pid >= 0);
+  std::vector<nlohmann::json> spans;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event.at("ph") == "X" && event.at("pid") == pid) spans.push_back(event);
+  }
+  return spans;
+}
+
+}  // namespace
+
+TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts the rest of a loop's ops") {
+  engine::sim::start_tracing();
+  engine::sim::use_machine("m3-max-64gb");
+  const std::string label = "summarised loop";
+  engine::sim::label_process(label);
+  engine::Tensor on_cpu = engine::randn({8});
+  const engine::Tensor on_mps = engine::randn({32, 32}, engine::Device("mps"));
+  for (int step = 0; step < 6000; ++step) {
+    on_cpu = on_cpu + on_cpu;                     // cpu ops
+    engine::Tensor product = on_mps.matmul(on_mps);  // dispatches and kernels
+    if (step % 100 == 99) product.sum().item<float>();  // a sync point: a wait
+  }
+  const auto dir = std::filesystem::temp_directory_path();
+  engine::sim::write_trace((dir / "engine_trace_full.json").string(), engine::sim::TraceDetail::Full);
+  engine::sim::write_trace((dir / "engine_trace_summarised.json").string(), engine::sim::TraceDetail::Summarised);
+  const auto full = spans_of(dir / "engine_trace_full.json", label);
+  const auto summarised = spans_of(dir / "engine_trace_summarised.json", label);
+
+  REQUIRE(full.size() > 15000);
+  for (std::size_t i = 0; i < 10000; ++i) CHECK_MESSAGE(summarised[i] == full[i], "span " << i << " differs");
+  std::size_t ops = 0, waits_full = 0, waits_summarised = 0, counted = 0;
+  for (std::size_t i = 10000; i < full.size(); ++i) {
+    const std::string category = full[i].at("cat");
+    if (category == "wait") ++waits_full;
+    if (category == "cpu" || category == "dispatch" || category == "kernel" || category == "view") ++ops;
+  }
+  for (std::size_t i = 10000; i < summarised.size(); ++i) {
+    const std::string category = summarised[i].at("cat");
+    CHECK_MESSAGE(category != "cpu", "cpu ops after the first 10,000 spans are summarised");
+    if (category == "wait") ++waits_summarised;
+    if (category == "summary") counted += summarised[i]["args"]["ops"].get<std::size_t>();
+  }
+  CHECK(waits_full > 0);
+  CHECK(waits_summarised == waits_full);  // every sync point still shows
+  CHECK(counted == ops);                  // each summarised op is counted once
+  CHECK((summarised.size() - 10000) * 10 < full.size() - 10000);  // the loop's tail shrinks
+  std::filesystem::remove(dir / "engine_trace_full.json");
+  std::filesystem::remove(dir / "engine_trace_summarised.json");
 }

@@ -69,6 +69,11 @@ bool is_shape_only(const Tensor& t);
 // on, and write them as a Chrome trace (open it in Perfetto, ui.perfetto.dev).
 void start_tracing();
 void label_process(std::string label);  // the current process's name in the trace
-void write_trace(const std::string& path);
+// Full keeps every span. Summarised keeps each simulated process's first 10,000 spans and then
+// merges each track's runs of per-operation spans into one span that counts them: a long
+// training loop's trace shrinks from tens of megabytes to about one, and every sync point of
+// every step still shows. Throws engine::Error when the file cannot be written.
+enum class TraceDetail { Full, Summarised };
+void write_trace(const std::string& path, TraceDetail detail = TraceDetail::Full);
 
 }  // namespace engine::sim

@@ -56,7 +56,7 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
        "Perfetto: ui.perfetto.dev); with --cell, of those cells only. Long loops are summarised "
        "after each cell's first 10,000 spans", cxxopts::value<std::string>(), "FILE")
       ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows from 2 MB "
-       "to 54 MB)")
+       "to 60 MB)")
       ("outputs", "write what each cell printed to FILE as JSON, instead of showing the notebook",
        cxxopts::value<std::string>(), "FILE")
       ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",

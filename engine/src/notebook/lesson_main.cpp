@@ -22,7 +22,6 @@
 #include "engine/sim.h"
 #include "run_config.h"
 #include "session.h"
-#include "trace_summary.h"
 
 namespace {
 
@@ -136,7 +135,8 @@ int main(int argc, char** argv) {
     int status = run_cells(config);
     if (!options.trace.empty()) {  // written before the run counts as verified: a failure here is the run's
       try {
-        write_lesson_trace(options.trace, options.full_trace);
+        engine::sim::write_trace(options.trace, options.full_trace ? engine::sim::TraceDetail::Full
+                                                                       : engine::sim::TraceDetail::Summarised);
         std::cerr << program << ": wrote the trace to " << options.trace
                   << " (open it in Perfetto: ui.perfetto.dev)\n";
       } catch (const engine::Error& e) {

@@ -3,6 +3,7 @@
 
 #include "runtime/trace.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <iterator>
 #include <map>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/errors.h"
@@ -76,6 +78,28 @@ void label_process(std::string label) {
 
 namespace {
 
+using detail::Track;
+
+// Summarising (TraceDetail::Summarised): each simulated process keeps its first
+// kDetailedSpans spans as recorded, the start of a loop in full. After that, a track's
+// consecutive per-operation spans (dispatches, kernels, views, graph builds, cpu kernels) merge
+// into one span that counts them and names the most frequent; everything else (waits, copies,
+// fallbacks, events) stays as recorded, so the sync points of every step still show.
+constexpr std::size_t kDetailedSpans = 10000;  // per simulated process: about 1.3 MB of JSON
+constexpr double kMaxGapSeconds = 100e-6;      // a longer pause on a track ends a summary span
+
+bool per_operation(std::string_view category) {
+  return category == "dispatch" || category == "kernel" || category == "view" || category == "compile" ||
+         category == "cpu";
+}
+
+// Consecutive per-operation spans of one track, merged.
+struct Summary {
+  double start = 0, end = 0, bytes = 0, flops = 0;
+  std::size_t count = 0;
+  std::map<std::uint32_t, std::size_t> names;  // times each name occurred
+};
+
 // A JSON string: quotes, and escapes for the characters JSON requires (the rest, UTF-8
 // included, as it is).
 void append_json_string(fmt::memory_buffer& out, std::string_view text) {
@@ -93,51 +117,141 @@ void append_json_string(fmt::memory_buffer& out, std::string_view text) {
   out.push_back('"');
 }
 
-}  // namespace
+int thread_of(Track track) { return track == Track::Host ? 1 : 2; }
 
 // Streams one event per line instead of building the whole document, so writing a long trace
 // takes little memory. Written with fmt rather than a JSON library: the events are flat and
 // few-fielded, and a JSON library's templates would double this file's compile time.
-void write_trace(const std::string& path) {
+class TraceWriter {
+ public:
+  TraceWriter(const detail::Recorder& recorder, std::ofstream& out) : r_(recorder), out_(out) {}
+
+  void metadata(const char* name, int process, int thread, std::string_view value) {
+    fmt::format_to(std::back_inserter(event_), R"({{"name": "{}", "ph": "M", "pid": {})", name, process);
+    if (thread > 0) fmt::format_to(std::back_inserter(event_), R"(, "tid": {})", thread);
+    fmt::format_to(std::back_inserter(event_), R"(, "args": {{"name": )");
+    append_json_string(event_, value);
+    fmt::format_to(std::back_inserter(event_), "}}}}");
+    emit();
+  }
+
+  void span(const detail::Span& s) {
+    begin_span(r_.strings[s.name], r_.strings[s.category], s.process, s.track, s.start, s.duration);
+    const char* separator = "";
+    if (s.bytes > 0) fmt::format_to(std::back_inserter(event_), R"({}"bytes": {})", std::exchange(separator, ", "), s.bytes);
+    if (s.flops > 0) fmt::format_to(std::back_inserter(event_), R"({}"flops": {})", separator, s.flops);
+    fmt::format_to(std::back_inserter(event_), "}}}}");
+    emit();
+  }
+
+  void summary(int process, Track track, const Summary& s) {
+    std::vector<std::pair<std::size_t, std::string_view>> frequent;
+    for (const auto& [name, times] : s.names) frequent.emplace_back(times, r_.strings[name]);
+    std::sort(frequent.rbegin(), frequent.rend());
+    std::string most;
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, frequent.size()); ++i) {
+      most += fmt::format("{}{} x{}", most.empty() ? "" : ", ", frequent[i].second, frequent[i].first);
+    }
+    begin_span(fmt::format("{} ops", s.count), "summary", process, track, s.start, s.end - s.start);
+    fmt::format_to(std::back_inserter(event_), R"("ops": {}, "most frequent": )", s.count);
+    append_json_string(event_, most);
+    fmt::format_to(std::back_inserter(event_), R"(, "detail": "summarised; --full-trace keeps every op")");
+    if (s.bytes > 0) fmt::format_to(std::back_inserter(event_), R"(, "bytes": {})", s.bytes);
+    if (s.flops > 0) fmt::format_to(std::back_inserter(event_), R"(, "flops": {})", s.flops);
+    fmt::format_to(std::back_inserter(event_), "}}}}");
+    emit();
+  }
+
+ private:
+  // The fields every complete event has, up to the opening of its args.
+  void begin_span(std::string_view name, std::string_view category, int process, Track track, double start,
+                  double duration) {
+    fmt::format_to(std::back_inserter(event_), R"({{"name": )");
+    append_json_string(event_, name);
+    fmt::format_to(std::back_inserter(event_), R"(, "cat": )");
+    append_json_string(event_, category);
+    fmt::format_to(std::back_inserter(event_), R"(, "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{)",
+                   process, thread_of(track), start * 1e6, duration * 1e6);
+  }
+
+  void emit() {
+    out_ << separator_;
+    out_.write(event_.data(), static_cast<std::streamsize>(event_.size()));
+    event_.clear();
+    separator_ = ",\n";
+  }
+
+  const detail::Recorder& r_;
+  std::ofstream& out_;
+  fmt::memory_buffer event_;
+  const char* separator_ = "";
+};
+
+// Hands each recorded span to the writer, or folds it into its track's open summary.
+class Summariser {
+ public:
+  Summariser(const detail::Recorder& recorder, TraceWriter& writer) : r_(recorder), writer_(writer) {}
+
+  void add(const detail::Span& s) {
+    if (++spans_[s.process] <= kDetailedSpans) return writer_.span(s);
+    const std::pair track{s.process, s.track};
+    const bool merges = per_operation(r_.strings[s.category]);
+    auto open = open_.find(track);
+    if (open != open_.end() && (!merges || s.start - open->second.end > kMaxGapSeconds)) {
+      close(open);
+      open = open_.end();
+    }
+    if (!merges) return writer_.span(s);
+    if (open == open_.end()) {
+      open = open_.emplace(track, Summary{}).first;
+      open->second.start = open->second.end = s.start;
+    }
+    Summary& summary = open->second;
+    summary.end = std::max(summary.end, s.start + s.duration);
+    ++summary.count;
+    ++summary.names[s.name];
+    summary.bytes += s.bytes;
+    summary.flops += s.flops;
+  }
+
+  void finish() {
+    while (!open_.empty()) close(open_.begin());
+  }
+
+ private:
+  void close(std::map<std::pair<int, Track>, Summary>::iterator open) {
+    writer_.summary(open->first.first, open->first.second, open->second);
+    open_.erase(open);
+  }
+
+  const detail::Recorder& r_;
+  TraceWriter& writer_;
+  std::map<int, std::size_t> spans_;                  // spans seen, per process
+  std::map<std::pair<int, Track>, Summary> open_;     // per (process, track)
+};
+
+}  // namespace
+
+void write_trace(const std::string& path, TraceDetail level) {
   const detail::Recorder& r = detail::recorder();
   std::ofstream out(path);
   const auto fail = [&] { throw Error("cannot write the trace to " + path + ": " + std::strerror(errno)); };
   if (!out) fail();
   std::map<int, std::string> processes = r.labels;
   for (const detail::Span& s : r.spans) processes.try_emplace(s.process, "simulated process " + std::to_string(s.process));
-  fmt::memory_buffer event;
-  const char* separator = "";
-  const auto emit = [&] {
-    out << separator;
-    out.write(event.data(), static_cast<std::streamsize>(event.size()));
-    event.clear();
-    separator = ",\n";
-  };
-  const auto metadata = [&](const char* name, int process, int thread, std::string_view value) {
-    fmt::format_to(std::back_inserter(event), R"({{"name": "{}", "ph": "M", "pid": {})", name, process);
-    if (thread > 0) fmt::format_to(std::back_inserter(event), R"(, "tid": {})", thread);
-    fmt::format_to(std::back_inserter(event), R"(, "args": {{"name": )");
-    append_json_string(event, value);
-    fmt::format_to(std::back_inserter(event), "}}}}");
-    emit();
-  };
   out << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
+  TraceWriter writer(r, out);
   for (const auto& [process, label] : processes) {
-    metadata("process_name", process, 0, label);
-    metadata("thread_name", process, 1, "host");
-    metadata("thread_name", process, 2, "mps device");
+    writer.metadata("process_name", process, 0, label);
+    writer.metadata("thread_name", process, 1, "host");
+    writer.metadata("thread_name", process, 2, "mps device");
   }
-  for (const detail::Span& s : r.spans) {
-    fmt::format_to(std::back_inserter(event), R"({{"name": )");
-    append_json_string(event, r.strings[s.name]);
-    fmt::format_to(std::back_inserter(event), R"(, "cat": )");
-    append_json_string(event, r.strings[s.category]);
-    fmt::format_to(std::back_inserter(event), R"(, "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{)",
-                   s.process, s.track == detail::Track::Host ? 1 : 2, s.start * 1e6, s.duration * 1e6);
-    if (s.bytes > 0) fmt::format_to(std::back_inserter(event), R"("bytes": {})", s.bytes);
-    if (s.flops > 0) fmt::format_to(std::back_inserter(event), R"({}"flops": {})", s.bytes > 0 ? ", " : "", s.flops);
-    fmt::format_to(std::back_inserter(event), "}}}}");
-    emit();
+  if (level == TraceDetail::Full) {
+    for (const detail::Span& s : r.spans) writer.span(s);
+  } else {
+    Summariser summariser(r, writer);
+    for (const detail::Span& s : r.spans) summariser.add(s);
+    summariser.finish();
   }
   out << "\n]}\n";
   out.close();  // the last buffered bytes are written here: a full disk shows up now
