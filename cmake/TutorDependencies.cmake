@@ -31,6 +31,12 @@ tutor_require_package(fmt VERSION 9
   DEBIAN libfmt-dev HOMEBREW fmt WHAT "the formatting library lessons print with")
 tutor_require_package(cxxopts VERSION 3.1
   DEBIAN libcxxopts-dev HOMEBREW cxxopts WHAT "the command-line parser of the course programs")
+# cxxopts without its regular expressions, which cost each file that includes it about two and
+# a half seconds of compiling; its own small parsers check option names and values instead.
+add_library(tutor_cxxopts INTERFACE)
+add_library(tutor::cxxopts ALIAS tutor_cxxopts)
+target_link_libraries(tutor_cxxopts INTERFACE cxxopts::cxxopts)
+target_compile_definitions(tutor_cxxopts INTERFACE CXXOPTS_NO_REGEX=1)
 tutor_require_package(benchmark VERSION 1.7
   DEBIAN libbenchmark-dev HOMEBREW google-benchmark WHAT "Google Benchmark, for the speed targets")
 tutor_require_package(nlohmann_json VERSION 3.10
