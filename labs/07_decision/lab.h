@@ -1,8 +1,8 @@
 #pragma once
-// Lab 7 · Decision. The practitioner's runbook (lesson 6's symptom table grew out of it) decides
-// between the cpu, mps and a dedicated remote machine from three measurements: how much faster
-// a step is on mps, how busy the GPU is, and how the memory grows over ten epochs. Measure them,
-// apply its thresholds, and see where the course's own workloads land.
+// Lab 7 · Decision. The practitioner's runbook of lesson 7 decides between the cpu, mps and a
+// dedicated remote machine from three measurements: how much faster a step is on mps, how busy
+// the GPU is, and how the memory grows over ten epochs. Measure them, apply its thresholds, and
+// see where the course's own workloads land.
 
 #include <functional>
 #include <string>
@@ -14,7 +14,10 @@ namespace torch = engine;  // read torch:: as in LibTorch
 namespace lab {
 
 struct Measurements {
-  double speedup = 0;          // cpu step time / mps step time - 1: 0.22 means 22 % faster on mps
+  // How much faster a step is on mps, as a fraction like the other two: cpu step time / mps step
+  // time - 1, so 0.22 means 22 % faster. Lesson 7's speedup is the ratio itself: 1.22 there is
+  // 0.22 here.
+  double faster_on_mps = 0;
   double gpu_utilisation = 0;  // the share of an mps step's wall time the GPU works: 0.18 is 18 %
   double memory_growth = 0;    // driver memory, epoch 10 over epoch 1, minus 1: 0.26 is 26 %
 };
@@ -49,7 +52,7 @@ struct Workload {
 
 // Measures a workload on this machine, which must have MPS, each part in a fresh simulated
 // process (torch::sim::restart()):
-//   speedup: one warm-up step, then the wall time of five steps (prepare and train), timed
+//   faster_on_mps: one warm-up step, then the wall time of five steps (prepare and train), timed
 //            between two synchronizations, on the cpu and on mps;
 //   gpu_utilisation: in the mps run, the GPU's time for each train() (two mps::Events around it)
 //            over the wall time of the step;

@@ -8,7 +8,7 @@ namespace lab {
 
 Decision decide(const Measurements& measured) {
   if (measured.memory_growth > 0.26) return {Choice::Remote, false};
-  if (measured.speedup < 0.22) return {Choice::Cpu, measured.gpu_utilisation < 0.18};
+  if (measured.faster_on_mps < 0.22) return {Choice::Cpu, measured.gpu_utilisation < 0.18};
   return {Choice::Mps, false};
 }
 
@@ -67,7 +67,7 @@ Measurements measure(const Workload& workload) {
   const double on_cpu = seconds_per_step(workload, torch::Device("cpu"));
   double gpu = 0;
   const double on_mps = seconds_per_step(workload, torch::Device("mps"), &gpu);
-  measured.speedup = on_cpu / on_mps - 1;
+  measured.faster_on_mps = on_cpu / on_mps - 1;
   measured.gpu_utilisation = gpu / on_mps;
   measured.memory_growth = growth_over_ten_epochs(workload);
   return measured;
