@@ -364,7 +364,7 @@ double seconds_per_step(bool rewritten) {
 //     torch.mps.synchronize()
 //     return (time.perf_counter() - start) / 10
 
-// %% fallback_step_time compare="m1-8gb"
+// %% fallback_step_time compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
   if (!torch::mps::is_available()) {
     print("no mps device here: there is no fallback to remove");

@@ -326,7 +326,7 @@ struct WarmEncoder {
 // Time one forward pass twice, after a warm-up pass. The naive timer reads the clock right
 // after the call returns. The honest one synchronizes before starting and before stopping.
 
-// %% naive_vs_synchronized compare="m1-8gb"
+// %% naive_vs_synchronized compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: every cpu op finishes before it returns, so both timers agree");
@@ -492,7 +492,7 @@ double seconds_per_step(int steps, int log_every) {
 //     torch.mps.synchronize()
 //     return (time.perf_counter() - start) / steps
 
-// %% hidden_sync_point compare="m1-8gb"
+// %% hidden_sync_point compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") {
   if (!torch::mps::is_available()) {
     print("no mps device here: on the cpu nothing runs in the background, so nothing overlaps");

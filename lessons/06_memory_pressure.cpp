@@ -271,7 +271,7 @@ std::vector<torch::Tensor> encoder_forward(std::int64_t reports, const torch::De
 //         kept.append(torch.relu(linear(kept[-1])))
 //     return kept
 
-// %% batch_sweep compare="m1-8gb"
+// %% batch_sweep compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, then out of memory") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the allocator's limits need an available mps device");
@@ -355,7 +355,7 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 // While everything fits, the time per report changes little: the GPU does the same work per
 // report at any size. (The one step up, at 1024 reports on the M1, is where each layer's result
 // passes 256 MiB, and MPS computes and writes results that large in passes that do not
-// overlap.) Then the cliff. On the M1 (the second output), 4096 reports hold 7.5 GiB, and with
+// overlap.) Then the cliff. On the M1 (its output is shown with the M3 Max's), 4096 reports hold 7.5 GiB, and with
 // 3 GiB taken by macOS and the other applications that is more than the machine's 8 GiB: macOS
 // pages part of the GPU's memory out to the SSD, and the time per report jumps. The next
 // doubling is refused: the error names "MPS allocated" (the allocator's heaps, cached buffers
@@ -371,7 +371,7 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 // Macs that report the value it is about half the RAM: 4 GiB on an 8 GB Mac. (The emulator
 // uses half the RAM for every Mac; newer chips report a little more, up to 0.59 of it.)
 
-// %% one_tensor_too_large compare="m1-8gb"
+// %% one_tensor_too_large compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever memory is free") {
   if (!torch::mps::is_available()) {
     print("no mps device here: Metal's buffer limit needs an available mps device");
@@ -410,7 +410,7 @@ TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever m
 //             print(f"{reports:>6} reports in one tensor:", f"{type(error).__name__}: {error}")
 
 // %% [markdown]
-// On the M1 (the second output) a 6 GiB batch is refused although the allocator's limit is 9.07
+// On the M1 (both machines' outputs are shown) a 6 GiB batch is refused although the allocator's limit is 9.07
 // GiB; on the M3 Max a 48 GiB one is refused with 81.6 GiB allowed. The message does not
 // mention memory at all, and no watermark variable changes it: split the tensor (a smaller
 // batch, or the work in chunks) instead.

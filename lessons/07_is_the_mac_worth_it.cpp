@@ -155,7 +155,7 @@ Timing time_steps(const Workload& w, torch::Device device) {
 // grows the batch and the width. The last column is the speedup, the cpu's step time over the
 // GPU's: above 1 the GPU wins.
 
-// %% same_step_both_devices compare="m1-8gb"
+// %% same_step_both_devices compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on large") {
   if (!torch::mps::is_available()) {
     print("no mps device here: there is nothing to compare the cpu with");
@@ -210,7 +210,7 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 // Read the corners. A batch of 16 at width 256 takes 0.21 ms on the M3 Max's cpu and 0.93 ms on its
 // GPU: a speedup of 0.22x, the GPU is *slower*. A batch of 4096 at width 4096 takes 409.27 ms on
 // the cpu and 86.22 ms on the GPU, 4.75x faster. Between them the speedup climbs with both the
-// batch and the width. On the 8 GB M1 (the second output) the pattern is the same, with a smaller
+// batch and the width. On the 8 GB M1 (its output is shown too) the pattern is the same, with a smaller
 // GPU: it never gets past 2.18x.
 //
 // The speedup differs from Mac to Mac, because their cpus and GPUs do not grow together. The
@@ -221,7 +221,9 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 TUTOR_CELL("the speedup of one small and one large step on six Macs") {
   const char* machines[] = {"m1-8gb",  "m1-pro-16gb", "m2-max-32gb",
                             "m3-16gb", "m3-max-64gb", "m4-max-128gb"};
-  print("machine           small: cpu    mps  cpu/mps   large: cpu     mps  cpu/mps");
+  print("                   small step, ms           large step, ms");
+  print(fmt::format("{:<14} {:>6} {:>6} {:>8}  {:>8} {:>7} {:>8}", "machine", "cpu", "mps", "cpu/mps", "cpu",
+                    "mps", "cpu/mps"));
   for (const char* name : machines) {
     torch::sim::use_machine(name);
     const Workload small{32, 256}, large{2048, 2048};
@@ -229,19 +231,19 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
     const double small_mps = time_steps(small, torch::Device("mps")).step_ms;
     const double large_cpu = time_steps(large, torch::Device("cpu")).step_ms;
     const double large_mps = time_steps(large, torch::Device("mps")).step_ms;
-    print(fmt::format("{:<14} {:>8.2f} {:>6.2f} {:>7.2f}x {:>11.1f} {:>7.1f} {:>7.2f}x", name,
-                      small_cpu, small_mps, small_cpu / small_mps, large_cpu, large_mps,
-                      large_cpu / large_mps));
+    print(fmt::format("{:<14} {:>6.2f} {:>6.2f} {:>7.2f}x  {:>8.1f} {:>7.1f} {:>7.2f}x", name, small_cpu,
+                      small_mps, small_cpu / small_mps, large_cpu, large_mps, large_cpu / large_mps));
   }
 }
 // %% [output]
-// machine           small: cpu    mps  cpu/mps   large: cpu     mps  cpu/mps
-// m1-8gb             0.41   1.29    0.32x       140.2    70.2    2.00x
-// m1-pro-16gb        0.24   0.91    0.27x        69.5    32.4    2.15x
-// m2-max-32gb        0.25   0.95    0.26x        62.9    14.1    4.47x
-// m3-16gb            0.35   1.08    0.33x       111.7    50.2    2.22x
-// m3-max-64gb        0.21   0.95    0.22x        56.0    13.5    4.15x
-// m4-max-128gb       0.15   0.78    0.20x        46.7    10.9    4.26x
+//                    small step, ms           large step, ms
+// machine           cpu    mps  cpu/mps       cpu     mps  cpu/mps
+// m1-8gb           0.41   1.29    0.32x     140.2    70.2    2.00x
+// m1-pro-16gb      0.24   0.91    0.27x      69.5    32.4    2.15x
+// m2-max-32gb      0.25   0.95    0.26x      62.9    14.1    4.47x
+// m3-16gb          0.35   1.08    0.33x     111.7    50.2    2.22x
+// m3-max-64gb      0.21   0.95    0.22x      56.0    13.5    4.15x
+// m4-max-128gb     0.15   0.78    0.20x      46.7    10.9    4.26x
 // %% [python] differs="the emulator times six simulated Macs; real Python can time only the computer it runs on"
 // # Real Python can time only the computer it runs on, and only the small step in a moment.
 // small = Workload(32, 256)
@@ -253,8 +255,8 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 //     print(f"this machine: small step cpu {cpu:.2f} ms, no mps")
 
 // %% [markdown]
-// The small step loses on every Mac, the newest most clearly: their cpus handle small work faster,
-// while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins
+// The small step loses on every Mac (0.20x to 0.33x), most clearly on the Pro and Max chips, whose
+// cpus run small work fastest, while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins
 // everywhere, by 2.00x on the M1 and up to 4.47x on the M2 Max, whose cpu is slower than the M3
 // Max's next to a GPU of nearly the same size. A speedup measured on one Mac does not transfer to
 // another; measure on the machine that will run the job.
@@ -443,7 +445,7 @@ Lane choose_lane(const Evidence& e) {
 // time per step reading and tokenizing its batch, as lesson 5's loop did; the fourth is the same
 // model with that work gone.
 
-// %% runbook_on_measured_workloads compare="m1-8gb"
+// %% runbook_on_measured_workloads compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("the runbook's rules decide from measured steps") {
   if (!torch::mps::is_available()) {
     print("no mps device here: stay on the cpu; the runbook compares the two devices");
@@ -492,15 +494,16 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 //         print("  " + why)
 
 // %% [markdown]
-// The third line is the runbook's first rule at work. On the M3 Max the model alone is 1.82x faster
-// on `mps` (the fourth line), but with 20 ms of tokenizing in every step both devices wait for the
-// host, the speedup shrinks to 1.14x and the GPU is busy 9 % of the time. Making the model wider
-// would only hide the problem: move the tokenizing out of the step (a `DataLoader` with workers, or
-// data prepared once and cached), then measure again. On the M1 (the second output) the rule does
-// not fire (1.34x, 31 % busy), and the reason is worth seeing: on `mps` the host prepares the next
-// batch while the GPU still computes the last, so the 20 ms hide behind the GPU's work, while on
-// the cpu they add to it. The M1's cpu needs 8.58 ms for this model against the M3 Max's 3.51 (the
-// first table), so hiding the host's work gains more there.
+// The third workload, with 20 ms of host work per step, is the runbook's first rule at work. On
+// the M3 Max the model alone is 1.82x faster on `mps` (the fourth workload), but with 20 ms of
+// tokenizing in every step both devices wait for the host, the speedup shrinks to 1.14x and the
+// GPU is busy 9 % of the time. Making the model wider would only hide the problem: move the
+// tokenizing out of the step (a `DataLoader` with workers, or data prepared once and cached),
+// then measure again. On the M1 (its output is shown too) the rule does not fire (1.34x, 31 %
+// busy), and the reason is worth seeing: on `mps` the GPU computes the last batch while the host
+// prepares the next, so the GPU's work hides behind the host's 20 ms and the step takes little
+// more than those 20 ms; on the cpu the model's own time adds to them. The M1's cpu needs 8.58 ms
+// for this model against the M3 Max's 3.51 (the first table), so there is more to hide there.
 //
 // ## When to move: beyond speed
 //
@@ -595,7 +598,7 @@ std::int64_t pick_batch(const std::vector<SweepPoint>& sweep) {
 //     best = max(p.examples_per_second for p in sweep)
 //     return next(p.batch for p in sweep if p.examples_per_second >= 0.9 * best)
 
-// %% batch_sweep compare="m1-8gb"
+// %% batch_sweep compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and memory") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the sweep measures the GPU's throughput and memory");
@@ -662,7 +665,7 @@ TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and 
 // GPU is full, and a larger batch only takes more memory. Two batches from the end the cliff
 // appears: 2097152 examples hold 65 GiB, which with the other applications' memory no longer fits
 // in 64 GB, macOS swaps, and throughput halves. The next doubling is refused. On the M1 the same
-// cliff comes at 131072 (the second output), with 6 GiB held on an 8 GB machine. Record each line:
+// cliff comes at 131072 (the M1's output), with 6 GiB held on an 8 GB machine. Record each line:
 // the batch, the throughput and the memory are the evidence a reviewer asks for, and the sweep on a
 // remote machine with more memory will land elsewhere with the same method.
 //
@@ -673,7 +676,7 @@ TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and 
 // last batch smaller than the others (1000 examples in batches of 64 leave 40) brings new
 // shapes and builds again. Time three epochs:
 
-// %% first_epoch_vs_steady compare="m1-8gb"
+// %% first_epoch_vs_steady compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("the first epoch pays for building graphs; label which epochs a number comes from") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the cpu builds no graphs, so every epoch costs the same");

@@ -442,7 +442,7 @@ double estimate_mfu(const Gpt& gpt, double dt_seconds) {
 //
 // Train fifty iterations on each device, as `train.py` would, and average iterations 10 to 49.
 
-// %% steady_step compare="m1-8gb"
+// %% steady_step compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on the cpu") {
   if (!torch::mps::is_available()) {
     print("no mps device here: the capstone trains on a Mac's GPU");
@@ -492,14 +492,14 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 //     print(f"cpu/mps: {ms[1] / ms[0]:.1f}x")
 
 // %% [markdown]
-// 226 ms per iteration on the GPU and 2019 ms on the cpu, 8.9x: each within 2 % of the published
+// 226 ms per iteration on the GPU and 2019 ms on the cpu, 8.9x: each within 3 % of the published
 // measurements, well inside the lesson's 10 %. The GPU run holds 6.09 GiB. The 10.65 million
 // parameters with their gradients and AdamW's two averages are a small part of that; most of it
 // is what the backward pass needs from the forward pass, the attention scores above all: a
 // 256 x 256 matrix for every head of every layer of every sequence in the batch, kept before and
 // after softmax and dropout.
 //
-// Now the 8 GB M1 (the second output, or `--machine m1-8gb`). The same 6.09 GiB do not fit beside
+// Now the 8 GB M1 (its output is shown too; `--machine m1-8gb` runs it). The same 6.09 GiB do not fit beside
 // what macOS and the other applications hold; macOS swaps (lesson 6), and the GPU's iteration (3858
 // ms) is no faster than the M1's cpu (3764 ms). The runbook's batch sweep would have found the
 // cliff before the first long run: on that Mac the recipe needs a smaller batch, a shorter context
@@ -775,6 +775,7 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
   torch::sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
   const double step = steady_ms(train_dts(run, 50)) / 1e3;
+  torch::mps::synchronize();  // the last training step is queued still: not the evaluation's time
   const double t0 = torch::time::perf_counter();
   run.estimate_loss();
   const double evaluation = torch::time::perf_counter() - t0;
@@ -791,12 +792,12 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 }
 // %% [output]
 // emulator: 5000 iterations at 226 ms              1130 s
-// emulator: and 21 evaluations of 26.7 s           1691 s
+// emulator: and 21 evaluations of 26.6 s           1688 s
 // measured, eager (276 ms at iteration 4900)       3589 s
 // measured, compiled (iteration 5000: 1256 s)     39040 s
 // %% [output] machine="m1-8gb"
 // emulator: 5000 iterations at 3858 ms            19289 s
-// emulator: and 21 evaluations of 413.4 s         27971 s
+// emulator: and 21 evaluations of 410.9 s         27918 s
 // measured, eager (276 ms at iteration 4900)       3589 s
 // measured, compiled (iteration 5000: 1256 s)     39040 s
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
@@ -809,6 +810,7 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 //     COMPILED_RUN_S, COMPILED_ITERATION_5000_MS = 39039.74, 1255915.73
 //     run = Training(GptConfig(), torch.device("mps"))
 //     step = steady_ms(train_dts(run, 50)) / 1e3
+//     torch.mps.synchronize()
 //     t0 = time.perf_counter()
 //     run.estimate_loss()
 //     evaluation = time.perf_counter() - t0
@@ -820,7 +822,7 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 
 // %% [markdown]
 // A plan made from the first hundred iterations says 1130 s, under nineteen minutes. Adding
-// the evaluations the loop runs every 250 iterations makes it 1691 s. The run took 3589 s, more
+// the evaluations the loop runs every 250 iterations makes it 1688 s. The run took 3589 s, more
 // than twice as long. Part of the difference is visible in the log: iteration 4900 took 276 ms,
 // a quarter more than the start. The rest happened in iterations the log does not show, and
 // the log cannot say why. Laptops under hours of full load lower their clocks as they heat;
