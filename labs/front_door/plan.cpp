@@ -14,7 +14,11 @@ const Registration plan_command({.name = "plan",
                                  .usage = planner::kPlanUsage,
                                  .summary = "predict a model's step time and memory on each simulated Mac",
                                  .order = 70,
-                                 .run = plan});
+                                 .run = plan,
+                                 .details = "CONFIG is a TOML file or one of nanoGPT's config/*.py files, with nanoGPT's names\n"
+                                            "(n_layer, n_head, n_embd, block_size, batch_size, ...): labs/planner/README.md\n"
+                                            "lists them. Examples: labs/planner/examples/, for instance\n"
+                                            "  build/course plan labs/planner/examples/laptop_char.toml --machine m1-8gb\n"});
 
 }  // namespace
 }  // namespace front_door

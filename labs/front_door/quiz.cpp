@@ -20,7 +20,8 @@ const Registration quiz_command({.name = "quiz",
                                  .usage = "quiz [...]",
                                  .summary = "the quizzes: quiz list, quiz take lesson03, quiz take mastery, quiz --help",
                                  .order = 80,
-                                 .run = quiz});
+                                 .run = quiz,
+                                 .forwards_help = true});
 
 }  // namespace
 }  // namespace front_door

@@ -61,6 +61,11 @@ int run_course(Course& course, const std::vector<std::string>& args) {
     print_help(course.err());
     return kUsageError;
   }
+  if (!subcommand->forwards_help && args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
+    course.out() << "usage: course " << subcommand->usage << "\n  " << subcommand->summary << '\n';
+    if (!subcommand->details.empty()) course.out() << '\n' << subcommand->details;
+    return 0;
+  }
   return subcommand->run(course, Arguments(args.begin() + 1, args.end()));
 }
 

@@ -26,6 +26,8 @@ struct Subcommand {
   std::string_view summary;  // one line in `course --help`
   int order = 0;             // place in `course --help`
   int (*run)(Course& course, const Arguments& args) = nullptr;
+  std::string_view details = {};  // more lines for `course NAME --help`
+  bool forwards_help = false;     // `course NAME --help` is the help of the program it runs
 };
 
 struct Registration {

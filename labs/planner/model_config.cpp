@@ -8,13 +8,14 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
 #include <toml++/toml.h>
 #include <variant>
 #include <vector>
+
+#include "engine/notebook/text_file.h"
 
 namespace planner {
 namespace {
@@ -272,12 +273,14 @@ ModelConfig parse_python_config(std::string_view text, const std::string& path) 
 }
 
 ModelConfig read_model_config(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path.string(), 0, "cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return path.extension() == ".py" ? parse_python_config(text.str(), path.string())
-                                   : parse_toml_config(text.str(), path.string());
+  constexpr std::uintmax_t kLimit = 4u << 20;  // a config is a few KiB
+  std::string text;
+  try {
+    text = engine::notebook::read_text_file(path.string(), kLimit);
+  } catch (const engine::notebook::UnreadableFile& e) {
+    throw ConfigError(path.string(), 0, std::string("cannot read the file: ") + e.what());
+  }
+  return path.extension() == ".py" ? parse_python_config(text, path.string()) : parse_toml_config(text, path.string());
 }
 
 }  // namespace planner

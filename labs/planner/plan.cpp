@@ -45,7 +45,12 @@ std::string describe(const ModelConfig& c) {
                      c.optimizer, c.compile ? "on" : "off", static_cast<double>(parameter_count(c)) / 1e6);
 }
 
-std::string ms(std::optional<double> seconds) { return seconds ? fmt::format("{:.0f}", *seconds * 1e3) : "-"; }
+// At least three significant figures, so that the ratio printed beside short steps can be checked.
+std::string ms(std::optional<double> seconds) {
+  if (!seconds) return "-";
+  const double milliseconds = *seconds * 1e3;
+  return fmt::format("{:.{}f}", milliseconds, milliseconds < 10 ? 2 : milliseconds < 100 ? 1 : 0);
+}
 
 std::string memory_text(const Prediction& p) {
   const double gib = 1LL << 30;

@@ -1,11 +1,11 @@
 #include "bank.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string_view>
 #include <toml++/toml.h>
+
+#include "engine/notebook/text_file.h"
 
 namespace quiz {
 namespace {
@@ -115,9 +115,12 @@ BankError::BankError(const std::string& path, int line, const std::string& messa
     : std::runtime_error(path + ":" + std::to_string(line) + ": error: " + message) {}
 
 Bank load_bank(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw BankError(file.string(), 0, "cannot read the bank");
-  return parse_bank(std::string{std::istreambuf_iterator<char>(in), {}}, file);
+  constexpr std::uintmax_t kLimit = 4u << 20;  // a bank is a few tens of KiB
+  try {
+    return parse_bank(engine::notebook::read_text_file(file.string(), kLimit), file);
+  } catch (const engine::notebook::UnreadableFile& e) {
+    throw BankError(file.string(), 0, std::string("cannot read the bank: ") + e.what());
+  }
 }
 
 Bank parse_bank(std::string_view text, const std::filesystem::path& file) {

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/notebook/text_file.h"
+
 namespace site {
 
 std::string escape(std::string_view text) {
@@ -52,11 +54,12 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  constexpr std::uintmax_t kLimit = 256u << 20;  // the site's sources and its runs' records
+  try {
+    return engine::notebook::read_text_file(path, kLimit);
+  } catch (const engine::notebook::UnreadableFile& e) {
+    throw std::runtime_error("cannot read " + path + ": " + e.what());
+  }
 }
 
 void write_text(const std::string& path, std::string_view text) {

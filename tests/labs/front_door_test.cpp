@@ -225,6 +225,19 @@ TEST_CASE("bad input is refused with what is wrong and the usage") {
   CHECK(c.err.str().find("usage: course verify [NN]") != std::string::npos);
 }
 
+TEST_CASE("each subcommand answers --help with its usage, except where the program it runs has its own") {
+  for (const Subcommand& s : subcommands()) {
+    if (s.forwards_help) continue;
+    SmallCourse c;
+    CHECK_MESSAGE(c.run({std::string(s.name), "--help"}) == 0, s.name);
+    CHECK(c.out.str().find("usage: course " + std::string(s.usage)) == 0);
+    CHECK(c.err.str().empty());
+  }
+  SmallCourse plan;
+  CHECK(plan.run({"plan", "-h"}) == 0);
+  CHECK(plan.out.str().find("labs/planner/examples/") != std::string::npos);  // where to start from
+}
+
 TEST_CASE("a missing lab file is named, with the command that brings the starter back") {
   SmallCourse c;
   fs::remove(c.lab_file());

@@ -19,7 +19,7 @@ using planner::ModelConfig;
 
 namespace {
 
-const std::string kData = TUTOR_TEST_DATA_DIR "/planner/";
+const std::string kData = TUTOR_SOURCE_DIR "/labs/planner/examples/";
 
 const engine::MachineProfile& machine(const char* name) { return *engine::find_machine(name); }
 
@@ -196,7 +196,10 @@ TEST_CASE("course plan refuses bad arguments with its usage, and a bad config wi
   CHECK(plan({kData + "laptop_char.toml", "--fast"}).err.find("unknown option --fast") != std::string::npos);
   const Run missing = plan({kData + "no_such_config.toml"});
   CHECK(missing.status == 1);
-  CHECK(missing.err.find("no_such_config.toml: cannot read the file") != std::string::npos);
+  CHECK(missing.err.find("no_such_config.toml: cannot read the file: No such file or directory") != std::string::npos);
+  const Run directory = plan({kData});
+  CHECK(directory.status == 1);
+  CHECK(directory.err.find("cannot read the file: it is a directory") != std::string::npos);
 }
 
 TEST_CASE("the planner's README shows what course plan prints") {

@@ -1,14 +1,11 @@
 #include "engine/notebook/lesson_source.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 
 #include "engine/notebook/text_diff.h"
+#include "engine/notebook/text_file.h"
 
 namespace engine::notebook {
 namespace {
@@ -431,22 +428,12 @@ LessonSource parse_lesson(std::string_view text, std::string path) {
 
 LessonSource load_lesson(const std::string& path) {
   constexpr std::uintmax_t kLimit = 16u << 20;  // a lesson is a few hundred KiB
-  const auto refuse = [&](const std::string& why) { throw FormatError(path, 0, "cannot read the lesson: " + why); };
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (error) refuse(error.message());
-  if (std::filesystem::is_directory(status)) refuse("it is a directory");
-  if (!std::filesystem::is_regular_file(status)) refuse("it is not a regular file");  // devices, FIFOs, sockets
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(std::strerror(errno));
   std::string text;
-  char chunk[65536];
-  while (in && text.size() <= kLimit) {  // read, not trust the size: /proc files report 0
-    in.read(chunk, sizeof chunk);
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  try {
+    text = read_text_file(path, kLimit);
+  } catch (const UnreadableFile& e) {
+    throw FormatError(path, 0, std::string("cannot read the lesson: ") + e.what());
   }
-  if (in.bad()) refuse(std::strerror(errno));
-  if (text.size() > kLimit) refuse("it is larger than 16 MiB, far more than any lesson");
   return parse_lesson(text, path);
 }
 
