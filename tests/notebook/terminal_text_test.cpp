@@ -14,6 +14,14 @@ TEST_CASE("text wraps at word boundaries, never inside a word") {
   CHECK(wrap("", 10).empty());
 }
 
+TEST_CASE("a number keeps its unit on its line") {
+  CHECK(wrap("within the lesson's 10 %.", 22) == "within the lesson's\n10 %.\n");
+  CHECK(wrap("the run took 39040 s, more", 17) == "the run took\n39040 s, more\n");
+  CHECK(wrap("a 256 x 256 matrix", 9) == "a 256 x\n256\nmatrix\n");
+  CHECK(wrap("\x1b[1m12\x1b[0m \x1b[1mGiB\x1b[0m held", 8) == "\x1b[1m12\x1b[0m \x1b[1mGiB\x1b[0m\nheld\n");
+  CHECK(wrap("seed s was used", 7) == "seed s\nwas\nused\n");  // a unit's letters after a word are a word
+}
+
 TEST_CASE("wrapped text keeps a hanging indent and its paragraphs") {
   CHECK(wrap("alpha beta gamma", 12, "  a) ", "     ") == "  a) alpha\n     beta\n     gamma\n");
   CHECK(wrap("one\ntwo three", 40) == "one\ntwo three\n");

@@ -3,8 +3,13 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "engine/notebook/text_diff.h"
 
@@ -34,6 +39,55 @@ std::size_t display_width(std::string_view text) {
   return width;
 }
 
+namespace {
+
+// The characters a reader sees: ANSI escape sequences left out.
+std::string visible(std::string_view text) {
+  std::string shown;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b') {
+      while (i < text.size() && !(text[i] >= '@' && text[i] <= '~' && text[i] != '[')) ++i;
+      continue;
+    }
+    shown += text[i];
+  }
+  return shown;
+}
+
+// A unit the course writes after a number, with the punctuation that may follow it.
+bool is_unit(std::string word) {
+  while (!word.empty() && std::string_view(".,;:)").find(word.back()) != std::string_view::npos) word.pop_back();
+  static constexpr std::string_view kUnits[] = {"%",   "x",   "s",   "ms",  "µs",  "ns",  "KiB", "MiB", "GiB",
+                                                "TiB", "KB",  "MB",  "GB",  "TB",  "GB/s", "GiB/s", "TFLOPS"};
+  return std::find(std::begin(kUnits), std::end(kUnits), word) != std::end(kUnits);
+}
+
+// The words of a paragraph, split at spaces, except that a number keeps its unit: "10 %" and
+// "39040 s" never end up on two lines.
+std::vector<std::string_view> words_of(std::string_view paragraph) {
+  std::vector<std::string_view> words;
+  std::size_t start = 0;
+  while (start <= paragraph.size()) {
+    auto end = paragraph.find(' ', start);
+    if (end == std::string_view::npos) end = paragraph.size();
+    const std::string_view word = paragraph.substr(start, end - start);
+    if (!word.empty()) {
+      const std::string before = words.empty() ? "" : visible(words.back());
+      const bool after_number = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) != 0;
+      const bool joined = after_number && words.back().data() + words.back().size() + 1 == word.data();
+      if (joined && is_unit(visible(word))) {
+        words.back() = std::string_view(words.back().data(), words.back().size() + 1 + word.size());
+      } else {
+        words.push_back(word);
+      }
+    }
+    start = end + 1;
+  }
+  return words;
+}
+
+}  // namespace
+
 std::string wrap(std::string_view text, std::size_t width, std::string_view first, std::string_view rest) {
   std::string out;
   std::string_view prefix = first;
@@ -41,13 +95,7 @@ std::string wrap(std::string_view text, std::size_t width, std::string_view firs
     std::string line(prefix);
     std::size_t used = display_width(prefix);
     bool empty = true;  // no word on this line yet
-    std::size_t start = 0;
-    while (start <= paragraph.size()) {
-      auto end = paragraph.find(' ', start);
-      if (end == std::string::npos) end = paragraph.size();
-      const std::string_view word(paragraph.data() + start, end - start);
-      start = end + 1;
-      if (word.empty()) continue;
+    for (const std::string_view word : words_of(paragraph)) {
       const std::size_t word_width = display_width(word);
       if (!empty && used + 1 + word_width > width) {
         out += line + '\n';
