@@ -209,7 +209,11 @@ class NotebookReporter : public doctest::IReporter {
     const std::vector<std::string> lines = split_lines(run.output);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const bool warning = i < run.from_stderr.size() && run.from_stderr[i];
-      out_ << (show_header ? "  " : "") << style_(warning ? kWarning : kOutput, lines[i]) << '\n';
+      if (show_header) {
+        print_output_line(lines[i], warning ? kWarning : kOutput);
+      } else {
+        out_ << style_(warning ? kWarning : kOutput, lines[i]) << '\n';  // --minimal: as printed
+      }
     }
     if (!run.difference.empty() && show_header) {
       say(kDim, fmt::format("{} printed something other than {}'s documented output:", run_on(),
@@ -226,7 +230,42 @@ class NotebookReporter : public doctest::IReporter {
     std::string machines;
     for (const std::string& name : other.machines) machines += (machines.empty() ? "" : ", ") + name;
     out_ << style_(kGutter, "└▷ documented for " + machines) << '\n';
-    for (const std::string& line : other.block->lines) out_ << "  " << style_(kDim, line) << '\n';
+    for (const std::string& line : other.block->lines) print_output_line(line, kDim);
+  }
+
+  // An output line, indented under its cell. One wider than the terminal goes on over several
+  // lines, broken at a space and each continuation marked so that it is not read as a line of
+  // its own; the spaces inside each part stay as printed, so columns keep their alignment.
+  void print_output_line(std::string_view line, const fmt::text_style& look) {
+    const std::string_view kIndent = "  ", kContinued = "↪ ";
+    std::string_view marker;
+    while (true) {
+      const std::size_t room = config_.width - kIndent.size() - display_width(marker);
+      const std::size_t cut = break_before(line, room);
+      out_ << kIndent << style_(look, std::string(marker) + std::string(line.substr(0, cut))) << '\n';
+      if (cut == line.size()) return;
+      line.remove_prefix(cut);
+      line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
+      marker = kContinued;
+    }
+  }
+
+  // Where a line's first part ends: all of it when it fits in `room` columns, else at its last
+  // space that leaves at most `room` columns before it (a word longer than that stays whole).
+  static std::size_t break_before(std::string_view line, std::size_t room) {
+    if (display_width(line) <= room) return line.size();
+    std::size_t columns = 0, last_space = std::string_view::npos;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // inside a UTF-8 character
+      if (columns > room) break;
+      if (line[i] == ' ') last_space = i;
+      ++columns;
+    }
+    if (last_space == std::string_view::npos || line.find_first_not_of(' ') >= last_space) {
+      const std::size_t next = line.find(' ', line.find_first_not_of(' '));
+      return next == std::string_view::npos ? line.size() : next;
+    }
+    return line.find_last_not_of(' ', last_space) + 1;
   }
 
   void print_problem(const std::string& problem) {
