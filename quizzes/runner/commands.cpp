@@ -151,9 +151,9 @@ void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>
                   width, "    ", "      ")
           << wrap(q.question->context, width, "    ", "    ");
     }
-    // A command stays on one line, whole, so that it can be copied.
-    out << "    Re-run the cell that teaches it: " << rerun_command(parse_link(q.question->lesson), paths.lesson_programs)
-        << "\n";
+    // A command stays whole on a line of its own, so that it can be copied.
+    out << "    Re-run the cell that teaches it:\n      "
+        << rerun_command(parse_link(q.question->lesson), paths.lesson_programs) << "\n";
   }
   if (header) out << "\nTo answer only the missed questions again: quiz take " << bank.name << " --missed\n";
 }
@@ -252,8 +252,10 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
 int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
   const std::uint64_t seed = o.seed.value_or(0);
-  out << bank.title << " (options in the order of seed " << seed << "; an answer sheet names each question by "
-      << "the id in parentheses: --answers " << bank.questions.front().id << "=b,...)\n";
+  out << engine::notebook::wrap(bank.title + " (options in the order of seed " + std::to_string(seed) +
+                                    "; an answer sheet names each question by the id in parentheses: --answers " +
+                                    bank.questions.front().id + "=b,...)",
+                                o.width);
   for (const ShownQuestion& q : show(bank, seed)) {
     print_question(out, q, static_cast<std::size_t>(q.number), bank.questions.size(), o.width, true);
   }
@@ -266,8 +268,10 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   const auto record = progress.quizzes.find(bank.name);
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   const std::uint64_t seed = o.seed ? *o.seed : taken ? record->second.last_seed : 0;
-  out << bank.title << ": every question with its answer (options in the order of seed " << seed << ")\n";
-  if (seed != 0) out << "(An answer sheet with these letters needs --seed " << seed << ".)\n";
+  out << engine::notebook::wrap(bank.title + ": every question with its answer (options in the order of seed " +
+                                    std::to_string(seed) + ")",
+                                o.width);
+  if (seed != 0) out << engine::notebook::wrap("(An answer sheet with these letters needs --seed " + std::to_string(seed) + ".)", o.width);
   for (const ShownQuestion& q : show(bank, seed)) {
     const bool missed = taken && std::count(record->second.last_missed.begin(), record->second.last_missed.end(), q.question->id) > 0;
     out << "\nQuestion " << q.number << " of " << bank.questions.size() << (missed ? "  (missed last time)" : "") << "\n"

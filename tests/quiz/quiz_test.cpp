@@ -183,7 +183,7 @@ TEST_CASE("known answer sheets grade to known scores, and the attempt is recorde
   const Run six = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes"})});
   CHECK(six.status == 1);
   CHECK(six.out.find("6 of 8 (75 %). Not passed yet") != std::string::npos);
-  CHECK(six.out.find("Re-run the cell that teaches it: /nonexistent/build/lessons/lesson04 --cell fallback_step_time") !=
+  CHECK(six.out.find("Re-run the cell that teaches it:\n      /nonexistent/build/lessons/lesson04 --cell fallback_step_time") !=
         std::string::npos);
   std::ostringstream report;
   const auto progress = engine::notebook::load_progress(scratch.path, report);
