@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "bank.h"
+#include "engine/notebook/markdown.h"
 
 namespace front_door {
 namespace {
@@ -15,14 +16,19 @@ namespace fs = std::filesystem;
 using engine::notebook::Progress;
 
 // "# Lab 2 · Device checks" -> "Device checks": the first line of `path` that starts with
-// `marker`, after the first "· "; `fallback` when there is none.
+// `marker`, after the first "· ", as plain text (a title's `code` marks are Markdown, not words);
+// `fallback` when there is none.
 std::string title_from(const fs::path& path, std::string_view marker, const std::string& fallback) {
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
     if (line.rfind(marker, 0) != 0) continue;
     const std::string dot = "· ";
     const auto at = line.find(dot);
-    return at == std::string::npos ? line.substr(marker.size()) : line.substr(at + dot.size());
+    std::string title = engine::notebook::MarkdownDocument(at == std::string::npos ? line.substr(marker.size())
+                                                                                  : line.substr(at + dot.size()))
+                            .plain_text();
+    while (!title.empty() && (title.back() == '\n' || title.back() == ' ')) title.pop_back();
+    return title;
   }
   return fallback;
 }

@@ -2,9 +2,12 @@
 
 #include "course.h"
 
+#include <unistd.h>
+
 #include <ostream>
 #include <utility>
 
+#include "engine/notebook/terminal_markdown.h"
 #include "lab_files.h"
 
 namespace front_door {
@@ -13,7 +16,19 @@ namespace fs = std::filesystem;
 using engine::notebook::Progress;
 
 Course::Course(Layout layout, std::istream& in, std::ostream& out, std::ostream& err, bool color)
-    : layout_(std::move(layout)), catalog_(layout_), in_(in), out_(out), err_(err), color_(color) {}
+    : layout_(std::move(layout)),
+      catalog_(layout_),
+      in_(in),
+      out_(out),
+      err_(err),
+      color_(color),
+      look_{.color = color, .width = engine::notebook::terminal_width(STDOUT_FILENO)} {}
+
+void Course::say(std::string_view text, std::string_view indent) {
+  out_ << engine::notebook::wrap(text, look_.width, "", indent);
+}
+
+void Course::show_markdown(std::string_view markdown) { out_ << engine::notebook::render_markdown(markdown, look_); }
 
 Progress Course::progress() {
   return engine::notebook::load_progress(engine::notebook::progress_path(), err_);
@@ -52,36 +67,38 @@ std::string Course::bad(std::string_view text) const {
 void print_next_step(Course& course) {
   const Catalog& catalog = course.catalog();
   const std::optional<Step> next = next_step(catalog, course.progress());
-  std::ostream& out = course.out();
+  std::ostream& out = course.out();  // commands go on lines of their own, whole, to be copied
   if (!next) {
-    out << "You have finished the course: every lesson verified, every lab passed, every quiz passed.\n";
+    course.say("You have finished the course: every lesson verified, every lab passed, every quiz passed.");
     return;
   }
   switch (next->kind) {
     case StepKind::Lesson: {
       const LessonInfo& lesson = *catalog.lesson(next->id);
-      out << "Next: lesson " << lesson.number << " · " << lesson.title << ". Read it and run it:\n"
-          << "  " << course.command("run " + lesson.number) << '\n';
+      course.say("Next: lesson " + lesson.number + " · " + lesson.title + ". Read it and run it:");
+      out << "  " << course.command("run " + lesson.number) << '\n';
       return;
     }
     case StepKind::Lab: {
       const LabInfo& lab = *catalog.lab(next->id);
       const auto todos = open_todos(lab.learner_file());
-      out << "Next: lab " << lab.number << " · " << lab.title << ". Edit " << course.shown(lab.learner_file());
+      std::string edit = "Next: lab " + lab.number + " · " + lab.title + ". Edit " + course.shown(lab.learner_file());
       if (!todos.empty()) {
-        out << " (" << todos.size() << (todos.size() == 1 ? " TODO" : " TODOs") << " open, the first on line "
-            << todos.front().line << ")";
+        edit += " (" + std::to_string(todos.size()) + (todos.size() == 1 ? " TODO" : " TODOs") +
+                " open, the first on line " + std::to_string(todos.front().line) + ")";
       }
-      out << ", then\n  " << course.command("verify " + lab.number) << "    or, to verify on every save,  "
-          << course.command("watch") << '\n';
+      course.say(edit + ", then verify it:");
+      out << "  " << course.command("verify " + lab.number) << '\n';
+      course.say("or have it verified on every save:");
+      out << "  " << course.command("watch") << '\n';
       return;
     }
     case StepKind::Quiz:
       break;
   }
   const QuizInfo& quiz = *catalog.quiz(next->id);
-  out << "Next: the quiz " << quiz.name << " · " << quiz.title << ":\n  "
-      << course.command("quiz take " + quiz.name) << '\n';
+  course.say("Next: the quiz " + quiz.name + " · " + quiz.title + ":");
+  out << "  " << course.command("quiz take " + quiz.name) << '\n';
 }
 
 }  // namespace front_door

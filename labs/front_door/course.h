@@ -10,6 +10,7 @@
 
 #include "catalog.h"
 #include "engine/notebook/progress.h"
+#include "engine/notebook/terminal_text.h"
 #include "layout.h"
 
 namespace front_door {
@@ -24,6 +25,13 @@ class Course {
   std::ostream& out() noexcept { return out_; }
   std::ostream& err() noexcept { return err_; }
   bool color() const noexcept { return color_; }
+  std::size_t width() const noexcept { return look_.width; }  // the terminal's columns
+
+  // Text for the learner on out(), wrapped to the terminal's width (COLUMNS, else 80 when out()
+  // is no terminal); a continued line starts with `indent`.
+  void say(std::string_view text, std::string_view indent = "");
+  // Markdown (a hint, a README's section) rendered for the terminal, like the lessons' prose.
+  void show_markdown(std::string_view markdown);
 
   // The learner's progress file; a corrupt one is reported on err() and set aside.
   engine::notebook::Progress progress();
@@ -46,6 +54,7 @@ class Course {
   std::ostream& out_;
   std::ostream& err_;
   bool color_;
+  engine::notebook::TerminalLook look_;
 };
 
 // "Next: ..." with the command that does it, from the progress file.

@@ -24,13 +24,13 @@ int hint(Course& course, const Arguments& args) {
   const int seen = record == progress.labs.end() ? 0 : record->second.hints_shown;
   const int count = static_cast<int>(hints.size());
   const int number = std::min(seen + 1, count);
-  course.out() << "Lab " << lab->number << " · " << lab->title << " · hint " << number << " of " << count
-               << " · " << hints[static_cast<std::size_t>(number - 1)] << '\n';
+  course.show_markdown("# Lab " + lab->number + " · " + lab->title + " · hint " + std::to_string(number) + " of " +
+                       std::to_string(count) + " · " + hints[static_cast<std::size_t>(number - 1)]);
+  course.out() << '\n';
   if (number < count) {
-    course.out() << "Still stuck after trying it? " << course.command("hint " + lab->number)
-                 << " gives the next one.\n";
+    course.say("Still stuck after trying it? " + course.command("hint " + lab->number) + " gives the next one.");
   } else {
-    course.out() << "That is the last hint.\n";
+    course.say("That is the last hint.");
   }
   if (number > seen) {
     course.update_progress([&](engine::notebook::Progress& p) {

@@ -1,6 +1,7 @@
 // `course` alone, or `course status`: how far the learner is, and the one next step.
 
 #include <ostream>
+#include <string>
 
 #include "course.h"
 #include "subcommand.h"
@@ -17,12 +18,13 @@ int status(Course& course, const Arguments& args) {
     if (!is_done(step, catalog, progress)) continue;
     (step.kind == StepKind::Lesson ? lessons : step.kind == StepKind::Lab ? labs : quizzes) += 1;
   }
-  course.out() << "MPS & Metal for ML on Mac · lessons " << lessons << " of " << catalog.lessons().size()
-               << " verified · labs " << labs << " of " << catalog.labs().size() << " passed · quizzes "
-               << quizzes << " of " << catalog.quizzes().size() << " passed\n";
+  course.say("MPS & Metal for ML on Mac · lessons " + std::to_string(lessons) + " of " +
+             std::to_string(catalog.lessons().size()) + " verified · labs " + std::to_string(labs) + " of " +
+             std::to_string(catalog.labs().size()) + " passed · quizzes " + std::to_string(quizzes) + " of " +
+             std::to_string(catalog.quizzes().size()) + " passed");
   print_next_step(course);
-  course.out() << "Everything, with its state: " << course.command("list") << "    All commands: "
-               << course.command("--help") << '\n';
+  course.say("Everything, with its state: " + course.command("list"));
+  course.say("All commands: " + course.command("--help"));
   return 0;
 }
 

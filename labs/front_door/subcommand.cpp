@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "course.h"
+#include "engine/notebook/terminal_text.h"
 
 namespace front_door {
 namespace {
@@ -15,14 +16,22 @@ std::vector<Subcommand>& table() {
   return all;
 }
 
-void print_help(std::ostream& out) {
-  out << "course: the front door of the course. Lessons, labs and quizzes, and where you are.\n\n";
-  std::size_t width = 0;
-  for (const Subcommand& s : subcommands()) width = std::max(width, s.usage.size());
+// The subcommands in a column beside their summaries, or, where the terminal is too narrow for
+// that, each summary under its subcommand.
+void print_help(std::ostream& out, std::size_t columns) {
+  using engine::notebook::wrap;
+  out << wrap("course: the front door of the course. Lessons, labs and quizzes, and where you are.", columns) << '\n';
+  std::size_t usage_width = 0, line_width = 0;
+  for (const Subcommand& s : subcommands()) usage_width = std::max(usage_width, s.usage.size());
+  for (const Subcommand& s : subcommands()) line_width = std::max(line_width, 11 + usage_width + s.summary.size());
   for (const Subcommand& s : subcommands()) {
-    out << "  course " << s.usage << std::string(width - s.usage.size() + 2, ' ') << s.summary << '\n';
+    if (line_width <= columns) {
+      out << "  course " << s.usage << std::string(usage_width - s.usage.size() + 2, ' ') << s.summary << '\n';
+    } else {
+      out << "  course " << s.usage << '\n' << wrap(s.summary, columns, "      ", "      ");
+    }
   }
-  out << "\nNN is a number: a lesson's for run, a lab's for verify, hint and reset.\n";
+  out << '\n' << wrap("NN is a number: a lesson's for run, a lab's for verify, hint and reset.", columns);
 }
 
 }  // namespace
@@ -52,13 +61,13 @@ int run_course(Course& course, const std::vector<std::string>& args) {
   if (args.empty()) return find_subcommand("status")->run(course, {});
   const std::string& name = args.front();
   if (name == "--help" || name == "-h" || name == "help") {
-    print_help(course.out());
+    print_help(course.out(), course.width());
     return 0;
   }
   const Subcommand* subcommand = find_subcommand(name);
   if (subcommand == nullptr) {
     course.err() << "course: no subcommand '" << name << "'.\n";
-    print_help(course.err());
+    print_help(course.err(), course.width());
     return kUsageError;
   }
   if (!subcommand->forwards_help && args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "file_watch.h"
 #include "hints.h"
 #include "lab_files.h"
+#include "engine/notebook/terminal_text.h"
 #include "subcommand.h"
 
 namespace fs = std::filesystem;
@@ -55,7 +57,7 @@ struct SmallCourse {
 
   explicit SmallCourse(const std::string& input = "") : in(input) {
     write(top.path / "lessons/01_first.cpp", "// %% [markdown]\n// # Lesson 1 · The first lesson\n");
-    write(top.path / "lessons/02_second.cpp", "// %% [markdown]\n// # Lesson 2 · The second lesson\n");
+    write(top.path / "lessons/02_second.cpp", "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n");
     write(top.path / "labs/01_first/README.md", "# Lab 1 · The first lab\n");
     write(top.path / "labs/01_first/hints.md", "# Hints\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
     const std::string starter = "int f() {\n  TODO(\"1.1\", \"return 1\");\n}\n";
@@ -158,13 +160,27 @@ TEST_CASE("the course path goes lesson, its lab, the next lesson, and the status
   c.course->update_progress([](engine::notebook::Progress& p) { p.lessons_verified["01"] = "2026-11-22T10:00:00Z"; });
   c.out.str("");
   CHECK(c.run({"status"}) == 0);
-  CHECK(c.out.str().find("Next: lab 01 · The first lab. Edit labs/01_first/lab.cpp (1 TODO open, the first on line 2)") !=
+  std::string status = c.out.str();  // wrapped to the terminal: compared as one line
+  std::replace(status.begin(), status.end(), '\n', ' ');
+  CHECK(status.find("Next: lab 01 · The first lab. Edit labs/01_first/lab.cpp (1 TODO open, the first on line 2)") !=
         std::string::npos);
   c.course->update_progress([](engine::notebook::Progress& p) { p.labs["01_first"].passed_at = "2026-11-22T11:00:00Z"; });
   c.out.str("");
   CHECK(c.run({"list"}) == 0);
   CHECK(c.out.str().find("01 · The first lab") != std::string::npos);
   CHECK(c.out.str().find("passed 2026-11-22") != std::string::npos);
+}
+
+TEST_CASE("titles are shown without their Markdown marks, and the status fits the terminal") {
+  setenv("COLUMNS", "40", 1);
+  SmallCourse c;
+  unsetenv("COLUMNS");
+  CHECK(c.course->catalog().lesson("02")->title == "The second lesson");
+  CHECK(c.run({}) == 0);
+  std::istringstream lines(c.out.str());
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(engine::notebook::display_width(line) <= 40, line);
+  }
 }
 
 TEST_CASE("each hint is shown once more per call and counted in the progress file") {
