@@ -50,7 +50,8 @@ Options parse(const std::vector<std::string>& args) {
       "  list                 the quizzes, with your best scores\n"
       "  take NAME            answer a quiz (passing needs more than 75 %)\n"
       "  show NAME            the questions and their lettered options, without answers\n"
-      "  review NAME          every question with its answer and why each other option is wrong\n"
+      "  review NAME          every question with its answer and why each other option is wrong,\n"
+      "                       once you have taken the quiz (or with --reveal-answers)\n"
       "  progress             lessons verified, self-checks and the mastery check\n"
       "  check                validate every bank and lesson link\n"
       "  key NAME             the answer sheet that scores full marks, once you have passed\n"
@@ -64,7 +65,7 @@ Options parse(const std::vector<std::string>& args) {
       ("missed", "ask only the questions the last attempt missed")
       ("feedback", "when to say right or wrong: each (after every answer) or end (after the last)",
        cxxopts::value<std::string>()->default_value("each"), "WHEN")
-      ("reveal-answers", "with key: print the answers even before you have passed")
+      ("reveal-answers", "with key or review: print the answers before you have passed or taken the quiz")
       ("json", "print the result as JSON")
       ("h,help", "show this help")
       ("command", "", cxxopts::value<std::string>())
@@ -267,6 +268,11 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   const Progress progress = load_progress(err, paths);
   const auto record = progress.quizzes.find(bank.name);
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
+  // Like mdbook-quiz, the answers come after an attempt: reading them first spoils the quiz.
+  if (!taken && !o.reveal_answers) {
+    throw UsageError("quiz review shows the answers of " + bank.name + " once you have taken it (quiz take " +
+                     bank.name + "); to see them now, add --reveal-answers");
+  }
   const std::uint64_t seed = o.seed ? *o.seed : taken ? record->second.last_seed : 0;
   out << engine::notebook::wrap(bank.title + ": every question with its answer (options in the order of seed " +
                                     std::to_string(seed) + ")",

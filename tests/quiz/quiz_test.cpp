@@ -395,8 +395,15 @@ TEST_CASE("lab records survive a round trip, and files from before the labs stil
   CHECK(progress.labs.at("03_fallback").hints_shown == 2);
 }
 
-TEST_CASE("review shows every answer and why each other option is wrong") {
+TEST_CASE("review shows every answer and why each other option is wrong, once the quiz was taken") {
   ScratchProgress scratch("review");
+  const Run before = quiz_run({"review", "lesson04"});
+  CHECK(before.status == 2);
+  CHECK(before.err.find("once you have taken it (quiz take lesson04); to see them now, add --reveal-answers") !=
+        std::string::npos);
+  CHECK(before.out.find("<- the answer") == std::string::npos);
+  CHECK(quiz_run({"review", "lesson04", "--reveal-answers"}).out.find("<- the answer") != std::string::npos);
+  CHECK(quiz_run({"take", "lesson04", "--seed", "1"}, "a\na\na\n").status == 1);  // an attempt, not passed
   const Run review = quiz_run({"review", "lesson04"});
   CHECK(review.status == 0);
   CHECK(review.out.find("<- the answer") != std::string::npos);
