@@ -8,7 +8,8 @@
 //        [--feedback each|end]     right or wrong after every answer (default) or at the end
 //        [--json]                  the result as JSON
 //   quiz show NAME [--seed N]      the questions and lettered options, without answers
-//   quiz review NAME               every question with its answer and why each other option is wrong
+//   quiz review NAME               after an attempt: every question with its answer and why each
+//                                  other option is wrong
 //   quiz progress [--json]         lessons verified, self-checks and the mastery check
 //   quiz check                     validate every bank and every lesson link (for CI)
 //   quiz key NAME [--seed N]       the answer sheet that scores full marks, once NAME is passed
