@@ -9,7 +9,9 @@
 #include <vector>
 
 namespace planner {
-namespace {
+// Named, not anonymous: TrainingRun::State holds these types, and the planner is compiled as one
+// unity file, where GCC warns about a class with linkage holding types without it.
+namespace nanogpt {
 
 using engine::Tensor;
 namespace F = engine::nn::functional;
@@ -90,7 +92,11 @@ std::unique_ptr<engine::optim::Optimizer> make_optimizer(const std::string& kind
                                         optim::AdamWOptions(6e-4).betas({0.9, 0.95}).weight_decay(weight_decay));
 }
 
-}  // namespace
+}  // namespace nanogpt
+using engine::Tensor;
+using nanogpt::Gpt;
+using nanogpt::make_gpt;
+using nanogpt::make_optimizer;
 
 std::int64_t parameter_count(const ModelConfig& config) {
   const std::int64_t C = config.n_embd, biases = config.bias ? 1 : 0;
