@@ -21,12 +21,13 @@ std::vector<Subcommand>& table() {
 void print_help(std::ostream& out, std::size_t columns) {
   using engine::notebook::wrap;
   out << wrap("course: the front door of the course. Lessons, labs and quizzes, and where you are.", columns) << '\n';
+  const std::size_t lead = std::string_view("  course ").size(), gap = 2;
   std::size_t usage_width = 0, line_width = 0;
   for (const Subcommand& s : subcommands()) usage_width = std::max(usage_width, s.usage.size());
-  for (const Subcommand& s : subcommands()) line_width = std::max(line_width, 11 + usage_width + s.summary.size());
+  for (const Subcommand& s : subcommands()) line_width = std::max(line_width, lead + usage_width + gap + s.summary.size());
   for (const Subcommand& s : subcommands()) {
     if (line_width <= columns) {
-      out << "  course " << s.usage << std::string(usage_width - s.usage.size() + 2, ' ') << s.summary << '\n';
+      out << "  course " << s.usage << std::string(usage_width - s.usage.size() + gap, ' ') << s.summary << '\n';
     } else {
       out << "  course " << s.usage << '\n' << wrap(s.summary, columns, "      ", "      ");
     }
