@@ -326,7 +326,8 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
 //
 // 1. If the whole step on `mps` is less than 22 % faster than on the cpu (a speedup below
 //    1.22x) while the GPU is busy less than 18 % of the step, the GPU is starved: fix the data
-//    pipeline and the batch before making the model bigger.
+//    plane (everything that reads and prepares the batches) and the batch before making the
+//    model bigger.
 // 2. If memory grows more than 26 % over ten epochs although `empty_cache()` runs at every
 //    epoch boundary, suspect tensors kept alive (lesson 6), and plan a dedicated remote host
 //    for the job.
@@ -1011,7 +1012,7 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 // - A busy GPU is not a fast one: look at what its kernels do, and at whether the host keeps
 //   it fed.
 // - The runbook's rules, in order: trust (bitwise needs), memory (26 % over ten epochs), then
-//   speed (22 %, with the 18 % utilisation check that sends you to the data pipeline first).
+//   speed (22 %, with the 18 % utilisation check that sends you to the data plane first).
 //   MLX and a remote host have triggers of their own.
 // - Sweep the batch to the memory limit; label first-epoch numbers; compare results with
 //   `allclose` and tolerances you chose; keep a logbook.

@@ -48,7 +48,7 @@ void start_process(const MachineProfile& profile, std::map<std::string, std::str
     throw ProcessAborted(started.fallback_variable.abort_message);
   }
   detail::process() = std::move(started);
-  detail::trace_new_process();
+  detail::trace_new_process(profile.name);
 }
 
 }  // namespace

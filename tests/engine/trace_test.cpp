@@ -123,3 +123,22 @@ TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts th
   std::filesystem::remove(dir / "engine_trace_full.json");
   std::filesystem::remove(dir / "engine_trace_summarised.json");
 }
+
+TEST_CASE("a process started inside a labelled one is labelled after it, with its machine") {
+  engine::sim::start_tracing();
+  engine::sim::use_machine("m3-max-64gb");
+  engine::sim::label_process("lesson/cell");
+  engine::sim::use_machine("m1-8gb");
+  engine::sim::use_machine("m4-max-128gb");
+  const auto path = std::filesystem::temp_directory_path() / "engine_trace_labels_test.json";
+  engine::sim::write_trace(path.string());
+  std::ifstream in(path);
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  std::set<std::string> labels;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event.at("name") == "process_name") labels.insert(event["args"]["name"].get<std::string>());
+  }
+  CHECK(labels.count("lesson/cell · m1-8gb") == 1);
+  CHECK(labels.count("lesson/cell · m4-max-128gb") == 1);  // named after the cell, not after m1-8gb
+  std::filesystem::remove(path);
+}

@@ -64,7 +64,14 @@ void trace_span(Track track, std::string_view name, std::string_view category, d
   r.spans.push_back({r.process, track, r.intern(name), r.intern(category), start, duration, bytes, flops});
 }
 
-void trace_new_process() { ++recorder().process; }
+void trace_new_process(std::string_view machine) {
+  Recorder& r = recorder();
+  const auto parent = r.labels.find(r.process);
+  ++r.process;
+  if (parent == r.labels.end()) return;
+  const std::string cell = parent->second.substr(0, parent->second.find(" · "));
+  r.labels[r.process] = cell + " · " + std::string(machine);
+}
 
 }  // namespace detail
 
