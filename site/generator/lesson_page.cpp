@@ -140,6 +140,27 @@ class LessonPageWriter {
     return html + "</details>\n";
   }
 
+  // The outputs documented for the machines a cell's prose compares with (its compare
+  // attribute), under the chosen machine's own, as the terminal view shows them.
+  std::string compared_html(const Cell& cell, const std::string& machine) const {
+    const engine::notebook::OutputBlock* own = cell.output_for(machine);
+    std::vector<const engine::notebook::OutputBlock*> shown;
+    std::string html;
+    for (const std::string& other : cell.compare) {
+      const engine::notebook::OutputBlock* block = cell.output_for(other);
+      if (block == nullptr || block == own || std::find(shown.begin(), shown.end(), block) != shown.end()) continue;
+      shown.push_back(block);
+      std::string names;
+      for (const engine::MachineProfile* profile : in_.machines) {
+        if (cell.output_for(std::string(profile->name)) == block) names += (names.empty() ? "" : ", ") + std::string(profile->name);
+      }
+      html += fmt::format(
+          R"(<div class="compared"><p class="output-label">└▷ documented for {}</p><pre class="stream"><code>{}</code></pre></div>)",
+          escape(names), escape(block->text()));
+    }
+    return html;
+  }
+
   // One block per distinct rendering, listing the machines that show it.
   std::string outputs(const Cell& cell) const {
     std::vector<std::pair<std::string, std::vector<std::string>>> blocks;
@@ -151,7 +172,8 @@ class LessonPageWriter {
       if (capture == runs->second.end()) continue;
       const auto pictures = in_.pictures.find({in_.lesson.stem, machine, cell.name});
       const std::string html =
-          run_html(cell, capture->second, machine, pictures == in_.pictures.end() ? nullptr : &pictures->second);
+          run_html(cell, capture->second, machine, pictures == in_.pictures.end() ? nullptr : &pictures->second) +
+          compared_html(cell, machine);
       const auto same = std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return b.first == html; });
       if (same == blocks.end()) {
         blocks.push_back({html, {machine}});

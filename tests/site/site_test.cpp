@@ -52,7 +52,7 @@ constexpr const char* kLesson = R"(// %% [markdown]
 // %% [markdown]
 // ## The greeting
 
-// %% greeting
+// %% greeting compare="linux-x86_64"
 TUTOR_CELL("a cell greets") { print("hello"); }
 // %% [output]
 // hello
@@ -126,6 +126,11 @@ TEST_CASE("a lesson page shows each machine's output once, the Python twin and t
   const std::string& html = page.page.body;
   CHECK(contains(html, R"(<div class="output" data-machines="m3-max-64gb m1-8gb">)"));
   CHECK(contains(html, R"(<div class="output" data-machines="linux-x86_64">)"));
+  // The machine the prose compares with, under the others' output: documented, as in the terminal.
+  const std::string compared = R"(<p class="output-label">└▷ documented for linux-x86_64</p><pre class="stream"><code>hello from linux
+</code></pre>)";
+  CHECK(contains(html, compared));
+  CHECK(html.find(compared) == html.rfind(compared));  // not under linux-x86_64's own output
   CHECK(contains(html, R"(<span class="stderr" title="printed on stderr">UserWarning: careful</span>)"));
   CHECK(contains(html, R"(<p class="output-label">Output on every machine</p><p class="no-output">(prints nothing)</p>)"));
   CHECK(contains(html, R"(<section class="cell" id="greeting">)"));
