@@ -540,8 +540,11 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 TUTOR_CELL("a running loss stays on the device and is read once per logging interval") {
   const torch::Device device = best_device();
   auto running = torch::zeros({}, device);
+  const auto start = torch::full({}, 2.5, device);
   for (int step = 1; step <= 100; ++step) {
-    const auto loss = torch::tensor(2.5 - 0.01 * step, device);  // stands in for a step's loss
+    // Stands in for a step's loss, computed on the device as a real one is: torch::tensor(x,
+    // device) here would copy from the cpu every step, itself a sync point.
+    const auto loss = start - 0.01 * step;
     running = running + loss.detach();
     if (step % 50 == 0) {
       print(fmt::format("step {}: mean loss {:.3f}", step, running.detach().cpu().item<double>() / 50));
@@ -555,8 +558,9 @@ TUTOR_CELL("a running loss stays on the device and is read once per logging inte
 // %% [python]
 // device = best_device()
 // running = torch.zeros((), device=device)
+// start = torch.full((), 2.5, device=device)
 // for step in range(1, 101):
-//     loss = torch.tensor(2.5 - 0.01 * step, device=device)  # stands in for a step's loss
+//     loss = start - 0.01 * step  # stands in for a step's loss, computed on the device
 //     running = running + loss.detach()
 //     if step % 50 == 0:
 //         print(f"step {step}: mean loss {running.detach().cpu().item() / 50:.3f}")
