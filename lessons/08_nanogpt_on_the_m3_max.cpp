@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -786,7 +787,8 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
   constexpr double kCompiledRunS = 39039.74, kCompiledIteration5000Ms = 1255915.73;
   torch::sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
-  const double step = steady_ms(train_dts(run, 50)) / 1e3;
+  const std::vector<double> dts = train_dts(run, 100);  // the first hundred iterations
+  const double step = std::accumulate(dts.begin() + 10, dts.end(), 0.0) / 90;  // after the warm-up
   torch::mps::synchronize();  // the last training step is queued still: not the evaluation's time
   const double t0 = torch::time::perf_counter();
   run.estimate_loss();
@@ -821,7 +823,8 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 //     EAGER_RUN_S, EAGER_ITERATION_4900_MS = 3588.66, 275.84
 //     COMPILED_RUN_S, COMPILED_ITERATION_5000_MS = 39039.74, 1255915.73
 //     run = Training(GptConfig(), torch.device("mps"))
-//     step = steady_ms(train_dts(run, 50)) / 1e3
+//     dts = train_dts(run, 100)  # the first hundred iterations
+//     step = sum(dts[10:]) / 90  # after the warm-up
 //     torch.mps.synchronize()
 //     t0 = time.perf_counter()
 //     run.estimate_loss()
