@@ -153,25 +153,31 @@ function gradeQuiz(form) {
   form.querySelector(".retry").hidden = false;
 }
 
+// A question's options in a new random order, as the terminal quiz shuffles them for every
+// attempt: where the answer sits gives nothing away.
+function shuffleOptions(question) {
+  const options = question.querySelector(".options");
+  const items = Array.from(options.children);
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  for (const item of items) options.appendChild(item);
+}
+
 // A new attempt: answers cleared and each question's options in a new order.
 function resetQuiz(form) {
   for (const question of form.querySelectorAll("fieldset.question")) {
     question.classList.remove("right", "wrong");
     for (const verdict of question.querySelectorAll(".verdict")) verdict.remove();
     for (const hidden of question.querySelectorAll(".why, .context")) hidden.hidden = true;
-    const options = question.querySelector(".options");
-    const items = Array.from(options.children);
-    for (let i = items.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [items[i], items[j]] = [items[j], items[i]];
-    }
-    for (const item of items) {
+    for (const item of question.querySelectorAll(".options > li")) {
       item.classList.remove("chosen", "answer");
       const input = item.querySelector("input");
       input.checked = false;
       input.disabled = false;
-      options.appendChild(item);
     }
+    shuffleOptions(question);
   }
   const score = form.querySelector(".score");
   score.className = "score";
@@ -182,6 +188,7 @@ function resetQuiz(form) {
 
 function setUpQuizzes() {
   for (const form of document.querySelectorAll("form.quiz-form")) {
+    for (const question of form.querySelectorAll("fieldset.question")) shuffleOptions(question);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       gradeQuiz(form);

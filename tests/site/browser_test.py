@@ -185,6 +185,15 @@ def check_quizzes(site, banks):
     total = len(lesson_bank["questions"])
     check(f"{total - 1} of {total} right" in score.text and "not passed" in score.text, f"lesson 2 score: {score.text!r}")
 
+    # Options are shuffled on every load, as the terminal shuffles them for every attempt: two loads
+X
+    orders = []
+    for _ in range(2):
+        site.open("mastery.html")
+        orders.append([words(label.text) for label in site.driver.find_elements("css selector", "#quiz-mastery label")])
+    check(orders[0] != orders[1] and sorted(orders[0]) == sorted(orders[1]),
+          "the mastery check's options are not shuffled when the page loads")
+
     mastery = tomllib.loads((banks / "mastery.toml").read_text())
     site.open("mastery.html")
     for wrong, verdict in (({0, 1}, "6 of 8 right (75 %): not passed"), ({0}, "7 of 8 right (88 %): passed"),
