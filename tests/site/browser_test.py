@@ -186,7 +186,7 @@ def check_quizzes(site, banks):
     check(f"{total - 1} of {total} right" in score.text and "not passed" in score.text, f"lesson 2 score: {score.text!r}")
 
     # Options are shuffled on every load, as the terminal shuffles them for every attempt: two loads
-X
+    # of the mastery check order eight questions' options alike with a chance of at most 1 in 6^8.
     orders = []
     for _ in range(2):
         site.open("mastery.html")
