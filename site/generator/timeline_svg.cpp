@@ -66,7 +66,8 @@ constexpr double kCharWidth = 6.6;  // of the 11 px labels, for deciding what fi
 // "0.25 ms", "12.5 ms", "564 s": three significant digits at most.
 std::string duration_text(double ms) {
   if (ms == 0) return "0 ms";
-  if (ms >= 10000) return fmt::format("{:.0f} s", ms / 1000);
+  if (ms >= 100000) return fmt::format("{:.0f} s", ms / 1000);
+  if (ms >= 10000) return fmt::format("{:.1f} s", ms / 1000);
   if (ms >= 100) return fmt::format("{:.0f} ms", ms);
   if (ms >= 10) return fmt::format("{:.1f} ms", ms);
   if (ms >= 1) return fmt::format("{:.2f} ms", ms);
@@ -77,6 +78,13 @@ std::string tick_label(double ms, double step) {
   const int decimals = step >= 1 ? 0 : std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
   return fmt::format("{:.{}f}", ms, decimals);
 }
+
+// The stretch of time a set of lanes shows.
+struct Window {
+  double from_ms = 0;
+  double to_ms = 0;
+  double length() const { return to_ms - from_ms; }
+};
 
 struct Totals {
   int count = 0;
@@ -128,8 +136,8 @@ int dominant(const std::map<int, double>& column) {
 // dominant category drawn as one rectangle.
 class Lane {
  public:
-  Lane(const TracedProcess& process, Track track, double range_ms)
-      : process_(process), track_(track), range_ms_(range_ms), ms_per_px_(range_ms / (kPlotRight - kPlotLeft)) {}
+  Lane(const TracedProcess& process, Track track, Window window)
+      : process_(process), track_(track), window_(window), ms_per_px_(window.length() / (kPlotRight - kPlotLeft)) {}
 
   std::string draw(double top) {
     const auto columns = static_cast<std::size_t>(kPlotRight - kPlotLeft);
@@ -138,19 +146,19 @@ class Lane {
     std::string markers, frames;
     for (const Span& span : process_.spans) {
       if (span.track != track_) continue;
-      const double begin_px = span.start_ms / ms_per_px_;
-      if (begin_px >= static_cast<double>(columns)) continue;  // beyond a zoomed view
-      const auto first = std::min(columns - 1, static_cast<std::size_t>(begin_px));
+      const double begin_px = (span.start_ms - window_.from_ms) / ms_per_px_;
+      const double end_px = (span.start_ms + span.duration_ms - window_.from_ms) / ms_per_px_;
+      if (begin_px >= static_cast<double>(columns) || end_px < 0) continue;  // outside a zoomed view
+      const auto first = std::min(columns - 1, static_cast<std::size_t>(std::max(0.0, begin_px)));
       ++started[first][span.category];
       if (kind_of(process_.name_of(span.category)).encloses) {
         frames += frame(span, top);
         continue;
       }
       if (span.duration_ms <= 0) {
-        markers += marker(span, top);
+        if (begin_px >= 0) markers += marker(span, top);
         continue;
       }
-      const double end_px = (span.start_ms + span.duration_ms) / ms_per_px_;
       for (std::size_t c = first; c < columns && static_cast<double>(c) < end_px; ++c) {
         const double overlap = std::min(end_px, static_cast<double>(c + 1)) - std::max(begin_px, static_cast<double>(c));
         busy[c][span.category] += std::max(0.0, overlap) * ms_per_px_;
@@ -182,8 +190,8 @@ class Lane {
   std::string run(int category, std::size_t first, std::size_t end, int count, double ms, double top) const {
     const Kind& kind = kind_of(process_.name_of(category));
     const double x = kPlotLeft + static_cast<double>(first);
-    const double from = static_cast<double>(first) * ms_per_px_;
-    const double to = static_cast<double>(end) * ms_per_px_;
+    const double from = window_.from_ms + static_cast<double>(first) * ms_per_px_;
+    const double to = window_.from_ms + static_cast<double>(end) * ms_per_px_;
     return fmt::format(
         R"svg(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="url(#{})" stroke="#333" stroke-width="0.4"><title>{} {} ({} busy) between {} and {}</title></rect>)svg"
         "\n",
@@ -192,7 +200,7 @@ class Lane {
   }
 
   std::string marker(const Span& span, double top) const {
-    const double x = kPlotLeft + span.start_ms / ms_per_px_;
+    const double x = kPlotLeft + (span.start_ms - window_.from_ms) / ms_per_px_;
     return fmt::format(
         R"(<path d="M{0:.1f} {1:.1f}V{2:.1f}M{3:.1f} {1:.1f}H{4:.1f}L{0:.1f} {5:.1f}Z" stroke="#000" stroke-width="1.2" fill="#000"><title>{6} at {7}</title></path>)"
         "\n",
@@ -201,8 +209,9 @@ class Lane {
   }
 
   std::string frame(const Span& span, double top) const {
-    const double x = kPlotLeft + span.start_ms / ms_per_px_;
-    const double width = std::max(2.0, std::min(span.duration_ms, range_ms_ - span.start_ms) / ms_per_px_);
+    const double begin = std::max(span.start_ms, window_.from_ms);
+    const double x = kPlotLeft + (begin - window_.from_ms) / ms_per_px_;
+    const double width = std::max(2.0, (std::min(span.start_ms + span.duration_ms, window_.to_ms) - begin) / ms_per_px_);
     return fmt::format(
         R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" class="frame"><title>{} ({}) from {}</title></rect>)"
         "\n",
@@ -214,13 +223,15 @@ class Lane {
   std::string labels(double top) const {
     std::string svg;
     for (const Span& span : process_.spans) {
-      if (span.track != track_ || span.duration_ms <= 0 || span.start_ms >= range_ms_) continue;
+      const double end = span.start_ms + span.duration_ms;
+      if (span.track != track_ || span.duration_ms <= 0 || span.start_ms >= window_.to_ms || end <= window_.from_ms) continue;
       if (kind_of(process_.name_of(span.category)).encloses) continue;
       const std::string& name = process_.name_of(span.name);
-      const double width = std::min(span.duration_ms, range_ms_ - span.start_ms) / ms_per_px_;
+      const double begin = std::max(span.start_ms, window_.from_ms);
+      const double width = (std::min(end, window_.to_ms) - begin) / ms_per_px_;
       const double text_width = static_cast<double>(name.size()) * kCharWidth + 6;
       if (width < text_width + 4) continue;
-      const double x = kPlotLeft + span.start_ms / ms_per_px_ + width / 2;
+      const double x = kPlotLeft + (begin - window_.from_ms) / ms_per_px_ + width / 2;
       svg += fmt::format(
           R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="14" rx="2" fill="#fff" opacity="0.9"/>)"
           R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>)"
@@ -232,17 +243,18 @@ class Lane {
 
   const TracedProcess& process_;
   Track track_;
-  double range_ms_;
+  Window window_;
   double ms_per_px_;
 };
 
-std::string axis(double top, double range_ms) {
+std::string axis(double top, Window window) {
   std::string svg = fmt::format(R"(<path d="M{} {:.1f}H{}" stroke="#333"/>)"
                                 "\n",
                                 kPlotLeft, top, kPlotRight);
-  const double step = tick_step(range_ms, 8);
-  for (double t = 0; t <= range_ms * 1.0001; t += step) {
-    const double x = kPlotLeft + t / range_ms * (kPlotRight - kPlotLeft);
+  const double step = tick_step(window.length(), 8);
+  const double first_tick = window.from_ms == 0 ? 0 : std::ceil(window.from_ms / step - 1e-9) * step;  // never "-0"
+  for (double t = first_tick; t <= window.to_ms + window.length() * 1e-4; t += step) {
+    const double x = kPlotLeft + (t - window.from_ms) / window.length() * (kPlotRight - kPlotLeft);
     svg += fmt::format(R"(<path d="M{0:.1f} {1:.1f}v4" stroke="#333"/><text x="{0:.1f}" y="{2:.1f}" text-anchor="middle">{3}</text>)"
                        "\n",
                        x, top, top + 15, tick_label(t, step));
@@ -287,8 +299,8 @@ bool several_processes(const std::vector<TracedProcess>& processes) {
   return std::count_if(processes.begin(), processes.end(), [](const TracedProcess& p) { return !p.spans.empty(); }) > 1;
 }
 
-// The host and device lanes of `process` from 0 to `range_ms`, with their time axis.
-std::string lanes(const TracedProcess& process, double range_ms, double& top) {
+// The host and device lanes of `process` over `window`, with their time axis.
+std::string lanes(const TracedProcess& process, Window window, double& top) {
   std::string body;
   for (const Track track : {Track::Host, Track::Device}) {
     body += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end" class="lane">{}</text>)"
@@ -297,24 +309,36 @@ std::string lanes(const TracedProcess& process, double range_ms, double& top) {
     body += fmt::format(R"(<rect x="{}" y="{:.1f}" width="{}" height="{}" fill="#fafafa" stroke="#bbb" stroke-width="0.5"/>)"
                         "\n",
                         kPlotLeft, top, kPlotRight - kPlotLeft, kLaneHeight);
-    body += Lane(process, track, range_ms).draw(top);
+    body += Lane(process, track, window).draw(top);
     top += kLaneHeight + kLaneGap;
   }
-  body += axis(top - kLaneGap + 2, range_ms);
+  body += axis(top - kLaneGap + 2, window);
   top += kAxisHeight + 8;
   return body;
 }
 
-// A run with far more spans than pixels reads as solid bars; a second view shows its start,
-// up to the end of its first few hundred spans, where the pattern of each step can be seen.
-std::optional<double> zoom_range(const TracedProcess& process) {
+// A run with far more spans than pixels reads as solid bars; a second view shows a few hundred
+// of its spans, where the pattern of each step can be seen. Usually its start, warm-up included.
+// A run so long that its trace summarises the rest (a training loop) starts with setting the
+// model up, so the view begins after its last graph build instead, where the steps repeat.
+std::optional<Window> zoom_window(const TracedProcess& process) {
   constexpr std::size_t kDense = 4 * static_cast<std::size_t>(kPlotRight - kPlotLeft);
   constexpr std::size_t kShown = 300;
+  constexpr std::size_t kShownAfterBuilds = 1000;  // a few repetitions of a model's step
   if (process.spans.size() < kDense) return std::nullopt;
+  std::size_t first = 0;
+  bool summarised = false;
+  for (std::size_t i = 0; i < process.spans.size(); ++i) {
+    const std::string& category = process.name_of(process.spans[i].category);
+    if (category == "summary") summarised = true;
+    if (category == "compile" && !summarised) first = i + 1;
+  }
+  if (!summarised || process.spans.size() - first <= kShownAfterBuilds) first = 0;
+  const std::size_t shown = first == 0 ? kShown : kShownAfterBuilds;
   std::vector<double> ends;
-  for (const Span& span : process.spans) ends.push_back(span.start_ms + span.duration_ms);
-  std::nth_element(ends.begin(), ends.begin() + kShown, ends.end());
-  return ends[kShown];
+  for (std::size_t i = first; i < process.spans.size(); ++i) ends.push_back(process.spans[i].start_ms + process.spans[i].duration_ms);
+  std::nth_element(ends.begin(), ends.begin() + shown, ends.end());
+  return Window{first == 0 ? 0 : process.spans[first].start_ms, ends[shown]};
 }
 
 // The picture: per process a host and a device lane with a time axis, then the legend.
@@ -335,12 +359,15 @@ std::string svg(const std::vector<TracedProcess>& processes, const Drawing& capt
                           top + 4, escape(process.label));
       top += 14;
     }
-    const double range = std::max(end_of(process), 1e-6);
-    body += lanes(process, range, top);
-    if (const std::optional<double> zoom = zoom_range(process); zoom && *zoom > 0 && *zoom < range / 4) {
-      body += fmt::format(R"(<text x="8" y="{:.1f}" class="process">The first {}, closer:</text>)"
+    const Window whole{0, std::max(end_of(process), 1e-6)};
+    body += lanes(process, whole, top);
+    if (const std::optional<Window> zoom = zoom_window(process); zoom && zoom->length() > 0 && zoom->length() < whole.length() / 4) {
+      const std::string caption = zoom->from_ms == 0 ? fmt::format("The first {}, closer:", duration_text(zoom->to_ms))
+                                                     : fmt::format("{} from {}, after the last graph build, closer:",
+                                                                   duration_text(zoom->length()), duration_text(zoom->from_ms));
+      body += fmt::format(R"(<text x="8" y="{:.1f}" class="process">{}</text>)"
                           "\n",
-                          top + 4, duration_text(*zoom));
+                          top + 4, caption);
       top += 14;
       body += lanes(process, *zoom, top);
     }

@@ -215,6 +215,39 @@ TEST_CASE("a trace is read as processes with host and device spans, and drawn wi
   CHECK(contains(drawing.svg, "1 kernel (0.5 ms busy)"));
 }
 
+// A process of `steps` model steps, each a graph build (in the first `building` steps only), a
+// dispatch and a 1 ms kernel; `summarised` adds the span a long trace ends with.
+site::TracedProcess training_loop(int steps, int building, bool summarised) {
+  site::TracedProcess process;
+  process.names = {"step", "compile", "dispatch", "kernel", "summary"};
+  double t = 0;
+  for (int step = 0; step < steps; ++step) {
+    if (step < building) {
+      process.spans.push_back({site::Track::Host, 0, 1, t, 5});
+      t += 5;
+    }
+    process.spans.push_back({site::Track::Host, 0, 2, t, 0.01});
+    process.spans.push_back({site::Track::Device, 0, 3, t + 0.01, 1});
+    t += 1.01;
+  }
+  if (summarised) process.spans.push_back({site::Track::Host, 0, 4, t, 1000});
+  return process;
+}
+
+TEST_CASE("a dense timeline gets a closer view of its start, or of its steady steps once summarised") {
+  // 3,500 spans: far more than the picture's 826 pixel columns can show one by one.
+  const site::Drawing start = site::draw_timeline({training_loop(1700, 50, false)}, "loop", "m1-8gb");
+  CHECK(contains(start.svg, "The first "));
+  CHECK_FALSE(contains(start.svg, "after the last graph build"));
+  // The last of 50 graph builds (5 ms each, one per step) ends at 299.49 ms; the closer view
+  // starts there and shows 1,000 spans: 500 steps of 1.01 ms.
+  const site::Drawing steady = site::draw_timeline({training_loop(1700, 50, true)}, "loop", "m1-8gb");
+  CHECK(contains(steady.svg, "505 ms from 299 ms, after the last graph build, closer:"));
+  CHECK_FALSE(contains(steady.svg, "The first "));
+  CHECK(contains(steady.svg, ">400</text>"));  // the closer view's axis counts from where it starts
+  CHECK_FALSE(contains(steady.svg, ">-0</text>"));
+}
+
 TEST_CASE("a file that is not a trace is refused with its name") {
   const fs::path dir = scratch("bad_trace");
   site::write_text((dir / "t.json").string(), R"({"traceEvents": [{"ph": "X"}]})");
