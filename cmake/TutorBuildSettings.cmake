@@ -42,6 +42,11 @@ target_compile_options(tutor_engine_logic_codegen INTERFACE $<$<NOT:$<CONFIG:Deb
 add_library(tutor_learner_codegen INTERFACE)
 target_compile_options(tutor_learner_codegen INTERFACE $<$<NOT:$<CONFIG:Debug>>:-O1>)
 
+# A lesson is recompiled after every edit, and its cells only call into the engine: -Og compiles
+# a quarter faster than -O1 and runs the lessons as fast (the edit-one-lesson loop's budget).
+add_library(tutor_lesson_codegen INTERFACE)
+target_compile_options(tutor_lesson_codegen INTERFACE $<$<NOT:$<CONFIG:Debug>>:-Og>)
+
 # Test programs and the test framework only check results that the engine computes: -O0, the
 # fastest to compile (a third faster than -O1 for doctest-heavy files).
 add_library(tutor_test_codegen INTERFACE)
