@@ -258,7 +258,12 @@ TUTOR_CELL("with the fallback the step completes, warns once, and counts every d
 // that does not start with a number, such as `true` or an empty string, makes `std::stoi`
 // throw inside PyTorch's start-up code: the process dies with a C++ message before the first
 // line of the script, with no Python traceback to explain it. A PyTorch without MPS (Linux, or
-// an x86_64 build under Rosetta) never reads the variable at all.
+// an x86_64 build under Rosetta) never reads the variable at all. Later PyTorch code compares
+// the text with `0` instead (only `0` means off, and nothing aborts), so write exactly `1`
+// and do not build on what other values happen to do.
+//
+// The warning below names `aten::_embedding_bag_forward_only`: when the table needs no gradient,
+// `embedding_bag` calls a forward-only operator, which has no MPS kernel in 2.9 either.
 
 // %% fallback_variable_values
 TUTOR_CELL("the fallback variable is read as a whole number, and text kills the import") {
@@ -290,7 +295,7 @@ TUTOR_CELL("the fallback variable is read as a whole number, and text kills the 
 // ' 0'   running an operator without an MPS kernel:
 //        NotImplementedError (the fallback is off)
 // '1.5'  running an operator without an MPS kernel:
-// UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
+// UserWarning: The operator 'aten::_embedding_bag_forward_only' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
 //        the fallback ran it on the cpu
 // 'true' import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion
 // ''     import torch aborts: libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion

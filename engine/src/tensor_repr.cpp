@@ -54,12 +54,14 @@ class Formatter {
       text = v != 0 ? "True" : "False";
     } else if (!floating_) {
       text = std::to_string(static_cast<std::int64_t>(v));
+    } else if (!std::isfinite(v)) {
+      text = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";  // never "-nan": Python shows no NaN sign
     } else if (sci_mode_) {
       text = fmt::format("{:.4e}", v);
     } else if (int_mode_) {
-      text = std::isfinite(v) ? fmt::format("{:.0f}", v) + (pad ? "." : "") : fmt::format("{}", v);
+      text = fmt::format("{:.0f}", v) + (pad ? "." : "");
     } else {
-      text = std::isfinite(v) ? fmt::format("{:.4f}", v) : fmt::format("{}", v);
+      text = fmt::format("{:.4f}", v);
     }
     return pad && text.size() < width_ ? std::string(width_ - text.size(), ' ') + text : text;
   }

@@ -153,10 +153,11 @@ std::vector<Row> rows() {
       // Indexing.mm, index_select_out_mps: MPSGraph placeholders, the weight's then the indices'.
       {"F.embedding(ids, w)", "cpu, mps", false, [] { return on(F::embedding(ids(kCpu), matrix(kMps))); },
        kPlaceholder},
-      // torch/nn/functional.py, embedding_bag: no device check; aten::_embedding_bag has no MPS
-      // kernel in 2.9 (ATen/mps/MPSFallback.mm, mps_error_fallback) ...
+      // torch/nn/functional.py, embedding_bag: no device check; aten::_embedding_bag_forward_only
+      // (the weight needs no gradient) has no MPS kernel in 2.9 (ATen/mps/MPSFallback.mm,
+      // mps_error_fallback) ...
       {"F.embedding_bag(ids, w)", "cpu, mps", false, [] { return on(F::embedding_bag(ids(kCpu), matrix(kMps))); },
-       "The operator 'aten::_embedding_bag' is not currently implemented for the MPS device. If you want this "
+       "The operator 'aten::_embedding_bag_forward_only' is not currently implemented for the MPS device. If you want this "
        "op to be considered for addition please comment on https://github.com/pytorch/pytorch/issues/141287 and "
        "mention use-case, that resulted in missing op as well as commit hash "
        "0fabc3ba44823f257e70ce397d989c8de5e362c1. As a temporary fix, you can set the environment variable "

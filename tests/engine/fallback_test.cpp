@@ -52,8 +52,10 @@ void start_with_fallback(const std::string& value) {
   engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}});
 }
 
+// A weight that needs no gradient takes aten::_embedding_bag_forward_only (at::embedding_bag,
+// ATen/native/EmbeddingBag.cpp), the operator every test here reaches unless it trains.
 const std::string kNotImplemented =
-    "The operator 'aten::_embedding_bag' is not currently implemented for the MPS device. If you want "
+    "The operator 'aten::_embedding_bag_forward_only' is not currently implemented for the MPS device. If you want "
     "this op to be considered for addition please comment on https://github.com/pytorch/pytorch/issues/141287 "
     "and mention use-case, that resulted in missing op as well as commit hash "
     "0fabc3ba44823f257e70ce397d989c8de5e362c1. As a temporary fix, you can set the environment variable "
@@ -64,7 +66,23 @@ const std::string kNotImplemented =
 
 TEST_CASE("the op registry names EmbeddingBag's operators as missing on mps") {
   CHECK(engine::sim::operators_without_mps_kernel() ==
-        std::vector<std::string>{"aten::_embedding_bag", "aten::_embedding_bag_dense_backward"});
+        std::vector<std::string>{"aten::_embedding_bag", "aten::_embedding_bag_forward_only",
+                                 "aten::_embedding_bag_dense_backward"});
+}
+
+TEST_CASE("embedding_bag's operator is the forward-only one unless the weight needs a gradient") {
+  start_with_fallback("1");
+  CaptureStderr quiet;
+  const Tensor frozen = engine::randn({5, 4}, Device("mps"));
+  const Tensor trained = engine::randn({5, 4}, Device("mps")).requires_grad_();
+  F::embedding_bag(token_ids(Device("mps")), frozen);
+  F::embedding_bag(token_ids(Device("mps")), trained);
+  {
+    engine::NoGradGuard no_grad;  // the weight still requires grad: the full operator
+    F::embedding_bag(token_ids(Device("mps")), trained);
+  }
+  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{
+                                              {"aten::_embedding_bag", 2}, {"aten::_embedding_bag_forward_only", 1}});
 }
 
 TEST_CASE("without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raises NotImplementedError") {
@@ -125,6 +143,17 @@ TEST_CASE("a variable mapped to nullopt is removed from the new process's enviro
   ::unsetenv("PYTORCH_ENABLE_MPS_FALLBACK");
 }
 
+TEST_CASE("float indices are refused, the tensor's type named as PyTorch's Python layer names it") {
+  engine::sim::use_machine("m3-max-64gb");
+  const std::string refused =
+      "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ";
+  CHECK(error_of([] { F::embedding_bag(engine::zeros({2, 3}), engine::randn({5, 4})); }) ==
+        refused + "torch.FloatTensor instead (while checking arguments for embedding_bag)");
+  // torch::processErrorMsg translates only cpu and cuda type names: an mps one keeps c10's.
+  CHECK(error_of([] { F::embedding_bag(engine::zeros({2, 3}, Device("mps")), engine::randn({5, 4}, Device("mps"))); }) ==
+        refused + "MPSFloatType instead (while checking arguments for embedding_bag)");
+}
+
 TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to mps") {
   start_with_fallback("1");
   engine::manual_seed(0);
@@ -135,11 +164,11 @@ TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to 
   const Tensor second = F::embedding_bag(token_ids(Device("mps")), weight, F::EmbeddingBagMode::Sum);
   CHECK(first.device() == Device("mps:0"));
   CHECK(err.text() ==
-        "UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and "
-        "will fall back to run on the CPU. This may have performance implications.\n");
+        "UserWarning: The operator 'aten::_embedding_bag_forward_only' is not currently supported on the MPS "
+        "backend and will fall back to run on the CPU. This may have performance implications.\n");
   CHECK(engine::equal(first.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu)));
   CHECK(engine::equal(second.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu, F::EmbeddingBagMode::Sum)));
-  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{{"aten::_embedding_bag", 2}});
+  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{{"aten::_embedding_bag_forward_only", 2}});
 }
 
 TEST_CASE("the backward pass falls back too, and the gradient lands on mps") {

@@ -81,6 +81,22 @@ TEST_CASE("sum reduces like mean without the division") {
   CHECK(x.sum({1}, true).sizes() == IntArrayRef({2, 1}));
 }
 
+TEST_CASE("integers and bools sum exactly to int64; their mean is refused as PyTorch refuses it") {
+  const Tensor x = engine::arange(6).reshape({2, 3});
+  CHECK(x.sum().scalar_type() == engine::kInt64);
+  CHECK(x.sum().item<std::int64_t>() == 15);
+  CHECK(x.sum({0}).to_vector<std::int64_t>() == std::vector<std::int64_t>{3, 5, 7});
+  CHECK(x.sum({1}, true).sizes() == IntArrayRef({2, 1}));
+  CHECK(x.sum({1}, true).to_vector<std::int64_t>() == std::vector<std::int64_t>{3, 12});
+  const Tensor big = engine::tensor({std::int64_t{1} << 40, std::int64_t{1}});
+  CHECK(big.sum().item<std::int64_t>() == (std::int64_t{1} << 40) + 1);  // exact, beyond float32
+  const Tensor flags = engine::isfinite(engine::tensor({1.0, std::numeric_limits<double>::infinity(), 2.0}));
+  CHECK(flags.sum().scalar_type() == engine::kInt64);
+  CHECK(flags.sum().item<std::int64_t>() == 2);
+  CHECK_THROWS_WITH(x.mean(), "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                              "complex dtype. Got: Long");
+}
+
 TEST_CASE("equal compares shape and values, and isfinite finds infinities and NaNs") {
   CHECK(engine::equal(engine::ones({2}), engine::ones({2})));
   CHECK_FALSE(engine::equal(engine::zeros({2}), engine::zeros({3})));  // no error, just False

@@ -24,6 +24,7 @@ TEST_CASE("bools and numbers print as Python's print() shows them") {
   CHECK(py::str(-0.0) == "-0.0");
   CHECK(py::str(std::numeric_limits<double>::infinity()) == "inf");
   CHECK(py::str(std::nan("")) == "nan");
+  CHECK(py::str(-std::nan("")) == "nan");  // Python never shows a NaN's sign
   CHECK(py::str(2.5f) == "2.5");
 }
 

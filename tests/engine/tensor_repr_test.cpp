@@ -43,6 +43,10 @@ TEST_CASE("integers, bools, infinities and empty tensors") {
   CHECK(repr(flags) == "tensor([ True, False])");
   CHECK(repr(engine::tensor({std::numeric_limits<double>::infinity(), std::nan(""), 1.0})) ==
         "tensor([inf, nan, 1.])");
+  // A NaN with its sign bit set, as 0 * -inf gives: PyTorch prints it without a sign too.
+  CHECK(repr(engine::tensor({-std::nan(""), 2.5})) == "tensor([   nan, 2.5000])");
+  CHECK(repr(engine::tensor(-std::nan(""))) == "tensor(nan)");
+  CHECK(repr(engine::tensor({-std::nan(""), 1e-9, 1.0})) == "tensor([       nan, 1.0000e-09, 1.0000e+00])");
   CHECK(repr(engine::zeros({0})) == "tensor([])");
   CHECK(repr(engine::zeros({0, 3})) == "tensor([], size=(0, 3))");
   CHECK(repr(engine::arange(0)) == "tensor([], dtype=torch.int64)");

@@ -1,6 +1,6 @@
 // torch.nn.functional.embedding_bag (aten/src/ATen/native/EmbeddingBag.cpp) for 2-D inputs:
-// the rows a bag's indices pick, summed or averaged. Neither its forward operator nor its
-// backward one has an MPS kernel in PyTorch 2.9, so both go through the cpu fallback on mps.
+// the rows a bag's indices pick, summed or averaged. None of its forward operators nor its
+// backward one has an MPS kernel in PyTorch 2.9, so they go through the cpu fallback on mps.
 
 #include <algorithm>
 #include <string>
@@ -17,10 +17,10 @@ namespace engine::nn::functional {
 namespace {
 
 // The bags' reduced rows, on the device of `indices` and `weight` (the cpu, in a fallback).
-Tensor bag_rows(const Tensor& indices, const Tensor& weight, EmbeddingBagMode mode) {
+Tensor bag_rows(const char* op, const Tensor& indices, const Tensor& weight, EmbeddingBagMode mode) {
   const std::int64_t bags = indices.size(0), per_bag = indices.size(1), rows = weight.size(0), dim = weight.size(1);
   Tensor out = detail::allocate({bags, dim}, ScalarType::Float, weight.device(), detail::have_values({&indices, &weight}));
-  detail::launch({.name = "aten::_embedding_bag", .kind = detail::OpKind::Gather,
+  detail::launch({.name = op, .kind = detail::OpKind::Gather,
                   .bytes = detail::nbytes(indices) + 4.0 * static_cast<double>(bags * per_bag * dim) + detail::nbytes(out)},
                  weight.device());
   if (!out.impl().has_values()) return out;
@@ -63,21 +63,32 @@ Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t
   return out;
 }
 
+// How an argument check names a tensor's type once it reaches Python: torch::processErrorMsg
+// (torch/csrc/Exceptions.cpp) turns c10's "CPUFloatType" into the legacy "torch.FloatTensor",
+// but its table has no MPS and no Bool entries, so those keep c10's name ("MPSFloatType").
+std::string type_name_in_errors(const Tensor& t) {
+  const std::string type(scalar_type_name(t.scalar_type()));
+  if (t.device().is_cpu() && t.scalar_type() != ScalarType::Bool) return "torch." + type + "Tensor";
+  return std::string(t.device().is_mps() ? "MPS" : "CPU") + type + "Type";
+}
+
 }  // namespace
 
 // No device check runs before the operator is reached: with any input on mps it has no kernel,
 // and the cpu fallback (when enabled) brings its result to the first argument's device, the
-// weight's (aten::_embedding_bag(weight, indices, offsets, ...), CPUFallback.cpp).
+// weight's (aten::_embedding_bag(weight, indices, offsets, ...), CPUFallback.cpp). A weight
+// that needs no gradient takes the forward-only operator, as at::embedding_bag chooses it.
 Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode mode) {
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
-                "types: Long, Int; but got " + std::string(python_dtype_name(input.scalar_type())) +
+                "types: Long, Int; but got " + type_name_in_errors(input) +
                 " instead (while checking arguments for embedding_bag)");
   }
   if (input.dim() != 2) throw ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension " + std::to_string(input.dim()));
   detail::require_float(weight, "embedding_bag");
-  Tensor out = detail::run_without_mps_kernel("aten::_embedding_bag", {weight, input},
-                                              [mode](const std::vector<Tensor>& args) { return bag_rows(args[1], args[0], mode); });
+  const char* op = weight.requires_grad() ? "aten::_embedding_bag" : "aten::_embedding_bag_forward_only";
+  Tensor out = detail::run_without_mps_kernel(
+      op, {weight, input}, [op, mode](const std::vector<Tensor>& args) { return bag_rows(op, args[1], args[0], mode); });
   if (!detail::should_record({&weight})) return out;
   const std::int64_t rows = weight.size(0);
   detail::record(out, "EmbeddingBagBackward0", {input, weight}, [input, rows, mode](const Tensor& g) {

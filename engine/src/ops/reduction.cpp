@@ -1,5 +1,6 @@
 // sum and mean over dimensions (aten/src/ATen/native/ReduceOps.cpp), and their gradients:
-// the output's gradient spread back over every element that was reduced.
+// the output's gradient spread back over every element that was reduced. Integral and bool
+// tensors sum to int64; their mean is refused, as in PyTorch.
 
 #include <algorithm>
 #include <string>
@@ -71,7 +72,51 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
   return out;
 }
 
+// sum of int64 or bool elements: exact, in int64, the type PyTorch gives every integral sum.
+Tensor sum_integers(const Tensor& x, const std::vector<bool>& reduced, bool keepdim) {
+  const bool values = detail::have_values({&x});
+  std::vector<std::int64_t> sizes = x.sizes().vec();
+  std::vector<std::int64_t> sums;
+  if (values) {
+    sums.resize(static_cast<std::size_t>(x.numel()));
+    if (x.scalar_type() == ScalarType::Bool) {
+      std::copy_n(x.impl().data<bool>(), x.numel(), sums.begin());
+    } else {
+      std::copy_n(x.impl().data<std::int64_t>(), x.numel(), sums.begin());
+    }
+  }
+  for (std::int64_t d = x.dim() - 1; d >= 0; --d) {
+    const auto ud = static_cast<std::size_t>(d);
+    if (!reduced[ud]) continue;
+    const std::int64_t outer = product(IntArrayRef(sizes.data(), ud));
+    const std::int64_t inner = product(IntArrayRef(sizes.data() + ud + 1, sizes.size() - ud - 1));
+    const std::int64_t n = sizes[ud];
+    sizes[ud] = 1;
+    if (!values) continue;
+    std::vector<std::int64_t> next(static_cast<std::size_t>(outer * inner), 0);
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (std::int64_t r = 0; r < n; ++r) {
+        for (std::int64_t i = 0; i < inner; ++i) {
+          next[static_cast<std::size_t>(o * inner + i)] += sums[static_cast<std::size_t>((o * n + r) * inner + i)];
+        }
+      }
+    }
+    sums = std::move(next);
+  }
+  std::vector<std::int64_t> kept;
+  for (std::int64_t d = 0; d < x.dim(); ++d) {
+    if (keepdim || !reduced[static_cast<std::size_t>(d)]) kept.push_back(sizes[static_cast<std::size_t>(d)]);
+  }
+  Tensor out = detail::allocate(kept, ScalarType::Long, x.device(), values);
+  if (values) std::copy(sums.begin(), sums.end(), out.impl().data<std::int64_t>());
+  detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction,
+                  .bytes = detail::nbytes(x) + detail::nbytes(out), .elements = static_cast<double>(x.numel())},
+                 x.device());
+  return out;
+}
+
 Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) {
+  if (!average && x.scalar_type() != ScalarType::Float) return sum_integers(x, reduced_dims(dims, x.dim()), keepdim);
   if (x.scalar_type() != ScalarType::Float) {
     throw Error(std::string(average ? "mean" : "sum") +
                 "(): could not infer output dtype. Input dtype must be either a floating point or "

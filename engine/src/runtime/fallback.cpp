@@ -15,9 +15,11 @@ namespace {
 
 // EmbeddingBag had no MPS kernels until the 2.10 development cycle: #162270 ("Implement
 // `_embedding_bag` for MPS", September 2025) asked for them; #163012 (forward) and #163931
-// (backward) added them, first seen on 2.10.0a0 (pytorch/pytorch#163630).
+// (backward) added them, first seen on 2.10.0a0 (pytorch/pytorch#163630). The 2.9 branch was
+// cut on 2025-09-09 (pytorch/pytorch#162493), before either.
 constexpr MissingMpsKernel kMissing[] = {
     {"aten::_embedding_bag", "pytorch/pytorch#162270; forward kernel added by #163012 for 2.10"},
+    {"aten::_embedding_bag_forward_only", "pytorch/pytorch#162270; forward kernel added by #163012 for 2.10"},
     {"aten::_embedding_bag_dense_backward", "pytorch/pytorch#162270; backward kernel added by #163931 for 2.10"},
 };
 
