@@ -55,7 +55,11 @@ struct Process {
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
   Timeline timeline;
-  std::int64_t next_event_id = 1;  // torch.mps.Event ids, as MPSEventPool hands them out
+  // torch.mps.Event ids, as MPSEventPool hands them out: released ones first, last in first
+  // out, then new ones counting from 1. Shared so that an event outliving its process gives
+  // its id back to nothing.
+  std::int64_t next_event_id = 1;
+  std::shared_ptr<std::vector<std::int64_t>> released_event_ids = std::make_shared<std::vector<std::int64_t>>();
   // MPSGraphCache: the graphs built so far, one per op and input shapes (hashed); a process
   // starts empty.
   std::unordered_set<std::size_t> compiled_graphs;

@@ -49,3 +49,31 @@ TEST_CASE("an end event that was never recorded with timing is where PyTorch wou
   CHECK(error_of([&] { start.elapsed_time(never); }) == hang);
   CHECK(error_of([&] { start.elapsed_time(untimed_end); }) == hang);
 }
+
+TEST_CASE("event ids come from MPSEventPool: a released event's id is the next one handed out") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::sim::restart_with_environment({});
+  engine::mps::Event first, second;
+  CHECK(first.id() == 1);
+  CHECK(second.id() == 2);
+  {
+    engine::mps::Event third, fourth;
+    CHECK(fourth.id() == 4);
+  }  // released: fourth, then third, onto the pool's stack
+  engine::mps::Event again;
+  CHECK(again.id() == 3);
+  engine::mps::Event next;
+  CHECK(next.id() == 4);
+  engine::mps::Event fresh;
+  CHECK(fresh.id() == 5);
+}
+
+TEST_CASE("copies of an event are one event, as two Python names for one object") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::mps::Event event(true);
+  const engine::mps::Event alias = event;
+  event.record();
+  event.synchronize();
+  CHECK(alias.query());
+  CHECK(alias.id() == event.id());
+}

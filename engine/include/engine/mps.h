@@ -3,6 +3,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <memory>
 
 namespace engine::mps {
 
@@ -37,6 +38,8 @@ void set_per_process_memory_fraction(T) {
 // far; query() says whether that work has finished (False if never recorded); synchronize()
 // makes the host wait for it; elapsed_time() gives the milliseconds between two timed events,
 // after waiting for the device.
+// Copies share one event, as Python names share one object. Ids come from the process's pool
+// as MPSEventPool hands them out: a released event's id is the next one acquired.
 class Event {
  public:
   explicit Event(bool enable_timing = false);
@@ -46,13 +49,11 @@ class Event {
   bool query() const;
   void synchronize();
   double elapsed_time(const Event& end) const;
-  std::int64_t id() const noexcept { return id_; }
+  std::int64_t id() const noexcept;
 
  private:
-  std::int64_t id_;
-  bool enable_timing_;
-  bool recorded_ = false;
-  double completes_at_ = 0;  // when the work before the marker finishes, on the device timeline
+  struct State;
+  std::shared_ptr<State> state_;
 };
 
 }  // namespace engine::mps
