@@ -100,6 +100,10 @@ void require_float(const Tensor& t, const char* op) {
   }
 }
 
+Axis axis_around(IntArrayRef sizes, std::size_t d) {
+  return {product(IntArrayRef(sizes.data(), d)), sizes[d], product(IntArrayRef(sizes.data() + d + 1, sizes.size() - d - 1))};
+}
+
 std::string sizes_string(IntArrayRef sizes) {
   std::string text = "[";
   for (std::size_t i = 0; i < sizes.size(); ++i) {

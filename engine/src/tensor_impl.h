@@ -86,6 +86,12 @@ void require_values(const Tensor& t, const char* what);
 Tensor share_values(const Tensor& t, std::vector<std::int64_t> sizes, std::int64_t offset = 0);
 // Wraps a negative dim and checks it, with PyTorch's IndexError text.
 std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim);
+// A contiguous tensor of `sizes` seen around dimension `d`: `outer` blocks of `n` rows of
+// `inner` values, the view reductions and softmax work on.
+struct Axis {
+  std::int64_t outer, n, inner;
+};
+Axis axis_around(IntArrayRef sizes, std::size_t d);
 // "[2, 4]", as PyTorch prints sizes inside messages.
 std::string sizes_string(IntArrayRef sizes);
 // Refuses what the engine does not compute: arithmetic on anything but float32.

@@ -29,6 +29,23 @@ std::vector<bool> reduced_dims(IntArrayRef dims, std::int64_t ndim) {
   return reduced;
 }
 
+// The view a reduction over dimension `d` works on; afterwards the dimension has size 1.
+detail::Axis collapse(std::vector<std::int64_t>& sizes, std::size_t d) {
+  const detail::Axis axis = detail::axis_around(sizes, d);
+  sizes[d] = 1;
+  return axis;
+}
+
+// The result's shape: the reduced dimensions dropped, or kept with size 1.
+std::vector<std::int64_t> result_sizes(const std::vector<std::int64_t>& collapsed, const std::vector<bool>& reduced,
+                                       bool keepdim) {
+  std::vector<std::int64_t> kept;
+  for (std::size_t d = 0; d < collapsed.size(); ++d) {
+    if (keepdim || !reduced[d]) kept.push_back(collapsed[d]);
+  }
+  return kept;
+}
+
 // Sums (mean: averages) the reduced dimensions one at a time, innermost first; charged as the
 // one kernel PyTorch runs.
 Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, bool average) {
@@ -37,12 +54,8 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
   Tensor current = x;
   std::vector<std::int64_t> sizes = x.sizes().vec();
   for (std::int64_t d = ndim - 1; d >= 0; --d) {
-    const auto ud = static_cast<std::size_t>(d);
-    if (!reduced[ud]) continue;
-    const std::int64_t outer = product(IntArrayRef(sizes.data(), ud));
-    const std::int64_t inner = product(IntArrayRef(sizes.data() + ud + 1, sizes.size() - ud - 1));
-    const std::int64_t n = sizes[ud];
-    sizes[ud] = 1;
+    if (!reduced[static_cast<std::size_t>(d)]) continue;
+    const auto [outer, n, inner] = collapse(sizes, static_cast<std::size_t>(d));
     Tensor out = detail::allocate(sizes, ScalarType::Float, x.device(), values);
     const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : 0.0) : 1.0;
     if (values) {
@@ -55,12 +68,7 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
     current = detail::allocate(sizes, ScalarType::Float, x.device(), values);
     if (values) std::copy_n(x.impl().data<float>(), x.numel(), current.impl().data<float>());
   }
-  std::vector<std::int64_t> kept;
-  for (std::int64_t d = 0; d < ndim; ++d) {
-    if (!keepdim && reduced[static_cast<std::size_t>(d)]) continue;
-    kept.push_back(sizes[static_cast<std::size_t>(d)]);
-  }
-  Tensor out = detail::share_values(current, kept);
+  Tensor out = detail::share_values(current, result_sizes(sizes, reduced, keepdim));
   std::int64_t innermost_run = 0;  // the contiguous elements each output sums, when they are innermost
   for (std::int64_t d = ndim - 1; d >= 0 && reduced[static_cast<std::size_t>(d)]; --d) {
     innermost_run = std::max<std::int64_t>(innermost_run, 1) * x.size(d);
@@ -86,12 +94,8 @@ Tensor sum_integers(const Tensor& x, const std::vector<bool>& reduced, bool keep
     }
   }
   for (std::int64_t d = x.dim() - 1; d >= 0; --d) {
-    const auto ud = static_cast<std::size_t>(d);
-    if (!reduced[ud]) continue;
-    const std::int64_t outer = product(IntArrayRef(sizes.data(), ud));
-    const std::int64_t inner = product(IntArrayRef(sizes.data() + ud + 1, sizes.size() - ud - 1));
-    const std::int64_t n = sizes[ud];
-    sizes[ud] = 1;
+    if (!reduced[static_cast<std::size_t>(d)]) continue;
+    const auto [outer, n, inner] = collapse(sizes, static_cast<std::size_t>(d));
     if (!values) continue;
     std::vector<std::int64_t> next(static_cast<std::size_t>(outer * inner), 0);
     for (std::int64_t o = 0; o < outer; ++o) {
@@ -103,11 +107,7 @@ Tensor sum_integers(const Tensor& x, const std::vector<bool>& reduced, bool keep
     }
     sums = std::move(next);
   }
-  std::vector<std::int64_t> kept;
-  for (std::int64_t d = 0; d < x.dim(); ++d) {
-    if (keepdim || !reduced[static_cast<std::size_t>(d)]) kept.push_back(sizes[static_cast<std::size_t>(d)]);
-  }
-  Tensor out = detail::allocate(kept, ScalarType::Long, x.device(), values);
+  Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Long, x.device(), values);
   if (values) std::copy(sums.begin(), sums.end(), out.impl().data<std::int64_t>());
   detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction,
                   .bytes = detail::nbytes(x) + detail::nbytes(out), .elements = static_cast<double>(x.numel())},

@@ -12,24 +12,18 @@
 namespace engine {
 namespace {
 
-// The (outer, n, inner) view of x around dimension `dim`.
-struct Axis {
-  std::int64_t outer, n, inner;
-};
-
-Axis axis_of(const Tensor& x, std::int64_t dim) {
+// The (outer, n, inner) view of x around dimension `dim`; a 0-dim tensor is one row of one.
+detail::Axis axis_of(const Tensor& x, std::int64_t dim) {
   const std::int64_t d = detail::wrap_dim(dim, x.dim());
-  const auto sizes = x.sizes();
-  const std::int64_t n = x.dim() == 0 ? 1 : sizes[static_cast<std::size_t>(d)];
-  const std::int64_t outer = product(IntArrayRef(sizes.data(), static_cast<std::size_t>(d)));
-  return {outer, n, x.numel() / std::max<std::int64_t>(outer * n, 1)};
+  if (x.dim() == 0) return {1, 1, 1};
+  return detail::axis_around(x.sizes(), static_cast<std::size_t>(d));
 }
 
 }  // namespace
 
 Tensor softmax(const Tensor& x, std::int64_t dim) {
   detail::require_float(x, "softmax");
-  const Axis a = axis_of(x, dim);
+  const detail::Axis a = axis_of(x, dim);
   Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) kernels::softmax(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
   detail::launch({.name = "aten::_softmax", .kind = detail::OpKind::Softmax, .bytes = 2 * detail::nbytes(x),
@@ -55,7 +49,7 @@ Tensor softmax(const Tensor& x, std::int64_t dim) {
 
 Tensor log_softmax(const Tensor& x, std::int64_t dim) {
   detail::require_float(x, "log_softmax");
-  const Axis a = axis_of(x, dim);  // a named struct: lambdas below capture it
+  const detail::Axis a = axis_of(x, dim);  // a named struct: lambdas below capture it
   Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) {
     kernels::log_softmax(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
