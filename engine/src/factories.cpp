@@ -35,7 +35,12 @@ Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_
                     .bytes = detail::nbytes(t), .elements = static_cast<double>(t.numel())},
                    device);
   }
-  if (options.requires_grad()) t.set_requires_grad(true);
+  if (options.requires_grad()) {
+    // A factory's requires_grad goes through AutogradMeta::set_requires_grad, whose message
+    // differs from requires_grad_()'s.
+    if (!is_floating_point(t.scalar_type())) throw Error("Only Tensors of floating point and complex dtype can require gradients");
+    t.set_requires_grad(true);
+  }
   return t;
 }
 

@@ -73,8 +73,9 @@ Tensor Tensor::to(Device target) const {
   detail::copy_between(device(), landing, detail::nbytes(*this));
   if (detail::should_record({this})) {
     const Device source = device();
-    detail::record(out, "ToCopyBackward0", {*this},
-                   [source](const Tensor& g) { return std::vector<Tensor>{g.to(source)}; });
+    detail::record(
+        out, "ToCopyBackward0", {*this}, [source](const Tensor& g) { return std::vector<Tensor>{g.to(source)}; },
+        detail::Saves::NoTensors);
   }
   return out;
 }
@@ -111,14 +112,17 @@ T Tensor::item() const {
 
 bool Tensor::requires_grad() const { return impl().requires_grad; }
 
+// THPVariable_requires_grad_: a computed tensor already requires grad, so asking for it again
+// changes nothing; only turning it off is refused.
 Tensor& Tensor::set_requires_grad(bool requires_grad) {
-  if (!is_leaf()) {
-    throw Error("you can only change requires_grad flags of leaf variables.");
+  if (!is_leaf() && !requires_grad) {
+    throw Error("you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
   }
   if (requires_grad && !is_floating_point(scalar_type())) {
     throw Error("only Tensors of floating point dtype can require gradients");
   }
-  impl().requires_grad = requires_grad;
+  if (is_leaf()) impl().requires_grad = requires_grad;
   return *this;
 }
 

@@ -104,6 +104,12 @@ Axis axis_around(IntArrayRef sizes, std::size_t d) {
   return {product(IntArrayRef(sizes.data(), d)), sizes[d], product(IntArrayRef(sizes.data() + d + 1, sizes.size() - d - 1))};
 }
 
+std::string type_name_in_errors(const Tensor& t) {
+  const std::string type(scalar_type_name(t.scalar_type()));
+  if (t.device().is_cpu() && t.scalar_type() != ScalarType::Bool) return "torch." + type + "Tensor";
+  return std::string(t.device().is_mps() ? "MPS" : "CPU") + type + "Type";
+}
+
 std::string sizes_string(IntArrayRef sizes) {
   std::string text = "[";
   for (std::size_t i = 0; i < sizes.size(); ++i) {

@@ -94,6 +94,10 @@ struct Axis {
 Axis axis_around(IntArrayRef sizes, std::size_t d);
 // "[2, 4]", as PyTorch prints sizes inside messages.
 std::string sizes_string(IntArrayRef sizes);
+// How an argument check names a tensor's type once it reaches Python: torch::processErrorMsg
+// (torch/csrc/Exceptions.cpp) turns c10's "CPUFloatType" into the legacy "torch.FloatTensor",
+// but its table has no MPS and no Bool entries, so those keep c10's name ("MPSFloatType").
+std::string type_name_in_errors(const Tensor& t);
 // Refuses what the engine does not compute: arithmetic on anything but float32.
 void require_float(const Tensor& t, const char* op);
 

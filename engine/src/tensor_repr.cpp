@@ -183,7 +183,9 @@ std::string repr(const Tensor& t) {
     suffixes.push_back("requires_grad=True");
   }
   std::string text = prefix + body;
-  std::size_t last_line = text.size() - (text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n')) + 1;
+  // _add_suffixes: len(s) - s.rfind("\n") + 1, where rfind gives -1 for a single line.
+  const std::size_t newline = text.rfind('\n');
+  std::size_t last_line = newline == std::string::npos ? text.size() + 2 : text.size() - newline + 1;
   for (const std::string& suffix : suffixes) {
     if (last_line + suffix.size() + 2 > kLineWidth) {
       text += ",\n" + std::string(indent, ' ') + suffix;

@@ -53,6 +53,14 @@ TEST_CASE("nodes carry PyTorch's names") {
   CHECK(w.mean({1}).grad_fn()->name() == "MeanBackward1");
   engine::nn::Linear layer(3, 2);
   CHECK(layer(w).grad_fn()->name() == "AddmmBackward0");
+  // at::native::linear's other routes on the cpu, and mps's own linear kernel.
+  CHECK(layer(engine::ones({4, 2, 3}, engine::requires_grad())).grad_fn()->name() == "ViewBackward0");
+  CHECK(layer(engine::ones({3}, engine::requires_grad())).grad_fn()->name() == "ViewBackward0");
+  const auto no_bias = [&](const Tensor& x) { return engine::nn::functional::linear(x, layer->weight, Tensor()); };
+  CHECK(no_bias(w).grad_fn()->name() == "MmBackward0");
+  CHECK(no_bias(engine::ones({4, 2, 3})).grad_fn()->name() == "UnsafeViewBackward0");
+  CHECK(no_bias(engine::ones({3})).grad_fn()->name() == "SqueezeBackward4");
+  CHECK(engine::nn::functional::dropout(w, 0.5, true).grad_fn()->name() == "MulBackward0");
   const Tensor loss = engine::nn::functional::cross_entropy(layer(w), engine::tensor({0, 1}));
   CHECK(loss.grad_fn()->name() == "NllLossBackward0");
   CHECK(w.grad_fn() == nullptr);
@@ -66,16 +74,48 @@ TEST_CASE("backward refuses what PyTorch refuses, with its messages") {
         "grad can be implicitly created only for scalar outputs");
   CHECK(error_of([] { engine::ones({2}, engine::kInt64).set_requires_grad(true); }) ==
         "only Tensors of floating point dtype can require gradients");
+  // A factory's requires_grad=True goes through AutogradMeta, which words it differently.
+  CHECK(error_of([] { engine::ones({2}, engine::TensorOptions().dtype(engine::kInt64).requires_grad(true)); }) ==
+        "Only Tensors of floating point and complex dtype can require gradients");
+  const Tensor computed = engine::ones({2}, engine::requires_grad()) * 2.0;
+  CHECK(error_of([&] { Tensor(computed).set_requires_grad(true); }) == "no error");  // it already does
+  CHECK(error_of([&] { Tensor(computed).set_requires_grad(false); }) ==
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+        "subgraph that doesn't require differentiation use var_no_grad = var.detach().");
   CHECK(error_of([] { engine::ones({2}, engine::requires_grad()).add_(engine::ones({2})); }) ==
         "a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+TEST_CASE("on mps a Linear is one node of its own kernel") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::nn::Linear layer(3, 2);
+  layer->to(engine::Device("mps"));
+  CHECK(layer(engine::ones({4, 2, 3}, engine::Device("mps"))).grad_fn()->name() == "LinearBackward0");
 }
 
 TEST_CASE("a graph is freed by backward, so a second backward through it fails") {
   engine::sim::restart();
   Tensor x = engine::ones({2}, engine::requires_grad());
-  const Tensor y = (x * 2.0).sum();
+  const Tensor y = (x * 2.0).sum();  // mul saves the wrapped 2.0, a tensor
   y.backward();
   CHECK(error_of([&] { y.backward(); }).rfind("Trying to backward through the graph a second time", 0) == 0);
+}
+
+TEST_CASE("a graph whose nodes saved only sizes and scalars runs backward again, accumulating") {
+  engine::sim::restart();
+  Tensor x = engine::ones({3}, engine::requires_grad());
+  const Tensor total = x.sum();
+  total.backward();
+  total.backward();
+  CHECK(x.grad().to_vector<float>() == std::vector<float>{2, 2, 2});
+  x.set_grad(Tensor());
+  const Tensor shifted = ((x + 1.0) - x.mean()).sum();  // add, sub and mean save no tensors
+  shifted.backward();
+  shifted.backward();
+  CHECK(x.grad().to_vector<float>() == std::vector<float>{0, 0, 0});
+  const Tensor product = (x * x).sum();
+  product.backward();
+  CHECK(error_of([&] { product.backward(); }).rfind("Trying to backward through the graph a second time", 0) == 0);
 }
 
 TEST_CASE("NoGradGuard and detach keep operations out of the graph") {

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "engine/autograd.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/mps.h"

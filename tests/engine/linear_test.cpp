@@ -85,4 +85,27 @@ TEST_CASE("a batch with the wrong feature size fails with PyTorch's shape messag
   engine::nn::Linear layer(3, 2);
   CHECK(error_of([&] { layer(engine::zeros({2, 4})); }) ==
         "mat1 and mat2 shapes cannot be multiplied (2x4 and 3x2)");
+  CHECK(error_of([&] { layer(engine::zeros({5, 2, 4})); }) ==  // rows folded, as addmm sees them
+        "mat1 and mat2 shapes cannot be multiplied (10x4 and 3x2)");
+  CHECK(error_of([&] { layer(engine::tensor(1.0)); }) == "both arguments to linear need to be at least 1D, but they are 0D and 2D");
+}
+
+TEST_CASE("on mps, _mps_linear words the shape check its own way, from the last two sizes") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::nn::Linear layer(4, 2);
+  layer->to(Device("mps"));
+  CHECK(error_of([&] { layer(engine::zeros({3, 5}, Device("mps"))); }) ==
+        "linear(): input and weight.T shapes cannot be multiplied (3x5 and 4x2)");
+  CHECK(error_of([&] { layer(engine::zeros({2, 3, 5}, Device("mps"))); }) ==
+        "linear(): input and weight.T shapes cannot be multiplied (3x5 and 4x2)");
+}
+
+TEST_CASE("Module::to moves each gradient with its parameter, so training goes on") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::nn::Linear layer(3, 2);
+  layer(engine::ones({1, 3})).sum().backward();
+  layer->to(Device("mps"));
+  CHECK(layer->weight.grad().device().str() == "mps:0");
+  layer(engine::ones({1, 3}, Device("mps"))).sum().backward();  // accumulates on mps
+  CHECK(layer->weight.grad().to_vector<float>() == std::vector<float>(6, 2.0f));
 }

@@ -81,6 +81,14 @@ TEST_CASE("sum reduces like mean without the division") {
   CHECK(x.sum({1}, true).sizes() == IntArrayRef({2, 1}));
 }
 
+TEST_CASE("the mean of no elements is NaN, as 0 / 0 is") {
+  CHECK(std::isnan(engine::zeros({0}).mean().item<float>()));
+  const Tensor columns = engine::zeros({0, 2}).mean({0});
+  CHECK(columns.sizes() == IntArrayRef({2}));
+  for (const float v : columns.to_vector<float>()) CHECK(std::isnan(v));
+  CHECK(engine::zeros({0}).sum().item<float>() == 0);
+}
+
 TEST_CASE("integers and bools sum exactly to int64; their mean is refused as PyTorch refuses it") {
   const Tensor x = engine::arange(6).reshape({2, 3});
   CHECK(x.sum().scalar_type() == engine::kInt64);

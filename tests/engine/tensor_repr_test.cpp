@@ -87,4 +87,9 @@ TEST_CASE("the device and autograd state follow the values") {
   CHECK(repr(engine::tensor(2.5, engine::Device("mps"))) == "tensor(2.5000, device='mps:0')");
   // An empty tensor names its device before its size, as torch/_tensor_str.py orders them.
   CHECK(repr(engine::zeros({0, 3}, engine::Device("mps"))) == "tensor([], device='mps:0', size=(0, 3))");
+  // A suffix that would end at column 81 goes on a line of its own: _add_suffixes counts a
+  // single line's length plus 2 (its rfind("\n") is -1).
+  const engine::Tensor row = engine::tensor({-1.0, -0.6667, -0.3333, 0.0, 0.3333, 0.6667}, engine::Device("mps")).reshape({1, 6});
+  CHECK(repr(row) == "tensor([[-1.0000, -0.6667, -0.3333,  0.0000,  0.3333,  0.6667]],\n       device='mps:0')");
+  CHECK(repr(row.slice(1, 0, 5)) == "tensor([[-1.0000, -0.6667, -0.3333,  0.0000,  0.3333]], device='mps:0')");
 }

@@ -56,8 +56,10 @@ class Node {
  public:
   using Backward = std::function<std::vector<Tensor>(const Tensor& grad)>;
 
-  Node(std::string name, std::vector<Edge> edges, Backward backward)
-      : name_(std::move(name)), edges_(std::move(edges)), backward_(std::move(backward)) {}
+  // `saves_tensors`: whether `backward` holds tensors (PyTorch's SavedVariables) rather than
+  // only sizes and scalars.
+  Node(std::string name, std::vector<Edge> edges, Backward backward, bool saves_tensors)
+      : name_(std::move(name)), edges_(std::move(edges)), backward_(std::move(backward)), saves_tensors_(saves_tensors) {}
 
   // PyTorch's name for the node, e.g. "AddmmBackward0".
   const std::string& name() const noexcept { return name_; }
@@ -66,8 +68,10 @@ class Node {
   bool released() const noexcept { return !backward_; }
 
   std::vector<Tensor> apply(const Tensor& grad) const { return backward_(grad); }
-  // Frees the saved values, as backward() does unless told to retain the graph.
+  // Frees the saved tensors, as backward() does unless told to retain the graph; a node that
+  // saved none keeps working, so a second backward through only such nodes succeeds.
   void release() {
+    if (!saves_tensors_) return;
     backward_ = nullptr;
     edges_.clear();
   }
@@ -76,6 +80,7 @@ class Node {
   std::string name_;
   std::vector<Edge> edges_;
   Backward backward_;
+  bool saves_tensors_;
 };
 
 }  // namespace autograd

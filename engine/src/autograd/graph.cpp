@@ -57,7 +57,7 @@ bool should_record(std::initializer_list<const Tensor*> inputs) {
 }
 
 void record(const Tensor& result, std::string name, const std::vector<Tensor>& inputs,
-            Node::Backward backward) {
+            Node::Backward backward, Saves saves) {
   std::vector<autograd::Edge> edges;
   edges.reserve(inputs.size());
   for (const Tensor& input : inputs) {
@@ -72,7 +72,8 @@ void record(const Tensor& result, std::string name, const std::vector<Tensor>& i
   }
   TensorImpl& impl = result.impl();
   impl.requires_grad = true;
-  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges), within_compiled_graph(std::move(backward)));
+  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges), within_compiled_graph(std::move(backward)),
+                                        saves == Saves::Tensors);
 }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {

@@ -5,6 +5,7 @@
 
 #include "autograd/record.h"
 #include "engine/errors.h"
+#include "engine/python_format.h"
 #include "engine/nn/functional.h"
 #include "engine/ops.h"
 #include "process.h"
@@ -16,7 +17,7 @@ namespace engine::nn::functional {
 
 Tensor dropout(const Tensor& input, double p, bool training) {
   if (p < 0 || p > 1) {
-    throw ValueError("dropout probability has to be between 0 and 1, but got " + std::to_string(p));
+    throw ValueError("dropout probability has to be between 0 and 1, but got " + py::str(p));
   }
   if (!training || p == 0) return input;
   detail::require_float(input, "dropout");
@@ -42,7 +43,9 @@ Tensor dropout(const Tensor& input, double p, bool training) {
     for (std::int64_t i = 0; i < input.numel(); ++i) o[i] = x[i] * m[i];
   }
   if (!detail::should_record({&input})) return out;
-  detail::record(out, "NativeDropoutBackward0", {input},
+  // The fused native_dropout serves cuda, xpu and lazy tensors only (is_fused_kernel_acceptable):
+  // on the cpu and mps the result is input * mask, and its node is the multiplication's.
+  detail::record(out, "MulBackward0", {input},
                  [mask](const Tensor& g) { return std::vector<Tensor>{g * mask}; });
   return out;
 }

@@ -17,7 +17,7 @@ namespace engine::nn::functional {
 Tensor embedding(const Tensor& input, const Tensor& weight) {
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
-                "types: Long, Int; but got " + std::string(python_dtype_name(input.scalar_type())) +
+                "types: Long, Int; but got " + detail::type_name_in_errors(input) +
                 " instead (while checking arguments for embedding)");
   }
   // embedding is weight.index_select(0, indices); the MPS index_select of this period gathers

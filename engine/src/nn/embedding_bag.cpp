@@ -63,15 +63,6 @@ Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t
   return out;
 }
 
-// How an argument check names a tensor's type once it reaches Python: torch::processErrorMsg
-// (torch/csrc/Exceptions.cpp) turns c10's "CPUFloatType" into the legacy "torch.FloatTensor",
-// but its table has no MPS and no Bool entries, so those keep c10's name ("MPSFloatType").
-std::string type_name_in_errors(const Tensor& t) {
-  const std::string type(scalar_type_name(t.scalar_type()));
-  if (t.device().is_cpu() && t.scalar_type() != ScalarType::Bool) return "torch." + type + "Tensor";
-  return std::string(t.device().is_mps() ? "MPS" : "CPU") + type + "Type";
-}
-
 }  // namespace
 
 // No device check runs before the operator is reached: with any input on mps it has no kernel,
@@ -81,7 +72,7 @@ std::string type_name_in_errors(const Tensor& t) {
 Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode mode) {
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
-                "types: Long, Int; but got " + type_name_in_errors(input) +
+                "types: Long, Int; but got " + detail::type_name_in_errors(input) +
                 " instead (while checking arguments for embedding_bag)");
   }
   if (input.dim() != 2) throw ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension " + std::to_string(input.dim()));

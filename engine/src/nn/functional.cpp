@@ -55,6 +55,33 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
   return grads;
 }
 
+// An input whose last size is not the weight's: _mps_linear checks input.size(-2) and
+// input.size(-1) against weight.T; on the cpu, addmm sees the input's leading dimensions folded
+// into rows (_flatten_nd_linear).
+[[noreturn]] void throw_linear_shape_mismatch(const Tensor& input, const Tensor& weight, const Device& device) {
+  const std::int64_t in = weight.size(1), out = weight.size(0);
+  const std::string weight_t = " and " + std::to_string(in) + "x" + std::to_string(out) + ")";
+  if (device.is_mps()) {
+    const std::int64_t rows = input.size(detail::wrap_dim(-2, input.dim()));  // a 1-D input: IndexError
+    throw Error("linear(): input and weight.T shapes cannot be multiplied (" + std::to_string(rows) + "x" +
+                std::to_string(input.size(-1)) + weight_t);
+  }
+  if (input.dim() == 0) throw Error("both arguments to linear need to be at least 1D, but they are 0D and 2D");
+  const std::int64_t cols = input.size(-1);
+  const std::int64_t rows = input.numel() / std::max<std::int64_t>(cols, 1);
+  throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" + std::to_string(cols) + weight_t);
+}
+
+// The node PyTorch's linear leaves: on mps its own kernel's; on the cpu, at::native::linear's
+// route: addmm for a matrix with a bias, addmm then a view for other inputs with one
+// (_flatten_nd_linear), and without one matmul (mm, a squeezed row, or a folded batch).
+const char* linear_node(const Tensor& input, bool with_bias, const Device& device) {
+  if (device.is_mps()) return "LinearBackward0";
+  if (with_bias) return input.dim() == 2 ? "AddmmBackward0" : "ViewBackward0";
+  if (input.dim() == 2) return "MmBackward0";
+  return input.dim() == 1 ? "SqueezeBackward4" : "UnsafeViewBackward0";
+}
+
 }  // namespace
 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
@@ -62,12 +89,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   detail::require_float(input, "linear");
   detail::require_float(weight, "linear");
   const std::int64_t in = weight.size(1), out = weight.size(0);
-  if (input.dim() == 0 || input.size(-1) != in) {
-    const std::int64_t cols = input.dim() == 0 ? 1 : input.size(-1);
-    const std::int64_t rows = input.dim() == 0 ? 1 : input.numel() / std::max<std::int64_t>(cols, 1);
-    throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" +
-                std::to_string(cols) + " and " + std::to_string(in) + "x" + std::to_string(out) + ")");
-  }
+  if (input.dim() == 0 || input.size(-1) != in) throw_linear_shape_mismatch(input, weight, device);
   const std::int64_t rows = input.numel() / in;
   std::vector<std::int64_t> out_shape = input.sizes().vec();
   out_shape.back() = out;
@@ -85,7 +107,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   if (!detail::should_record({&input, &weight, &bias})) return result;
   std::vector<Tensor> inputs{input, weight};
   if (bias.defined()) inputs.push_back(bias);
-  detail::record(result, bias.defined() ? "AddmmBackward0" : "MmBackward0", inputs,
+  detail::record(result, linear_node(input, bias.defined(), device), inputs,
                  [input, weight, bias, rows, in, out](const Tensor& g) {
                    return linear_backward(g, input, weight, bias.defined(), rows, in, out);
                  });

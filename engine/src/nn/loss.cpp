@@ -26,10 +26,13 @@ void check_loss_arguments(const Tensor& input, const Tensor& target) {
   if (target.scalar_type() != ScalarType::Long) {
     throw Error("expected scalar type Long but found " + std::string(scalar_type_name(target.scalar_type())));
   }
-  if (target.dim() != 1 || target.size(0) != input.size(0)) {
+  // nll_loss_nd compares the batch sizes first; nll_loss_forward then wants one label per row.
+  const std::int64_t target_batch = target.dim() == 0 ? 0 : target.size(0);  // a 0-D target counts as none
+  if (target_batch != input.size(0)) {
     throw ValueError("Expected input batch_size (" + std::to_string(input.size(0)) +
-                     ") to match target batch_size (" + std::to_string(target.numel()) + ").");
+                     ") to match target batch_size (" + std::to_string(target_batch) + ").");
   }
+  if (target.dim() > 1) throw Error("0D or 1D target tensor expected, multi-target not supported");
 }
 
 void check_target_range(const Tensor& input, const Tensor& target) {

@@ -18,9 +18,13 @@ std::vector<Tensor> Module::parameters() const {
   return result;
 }
 
+// Module._apply moves each parameter's values and, when there is one, its gradient.
 void Module::to(Device device) {
   NoGradGuard no_grad;  // moving parameters is not part of any computation to differentiate
-  for (const Tensor& tensor : parameters()) tensor.set_data(tensor.to(device));
+  for (const Tensor& tensor : parameters()) {
+    tensor.set_data(tensor.to(device));
+    if (const Tensor grad = tensor.grad(); grad.defined()) tensor.set_grad(grad.to(device));
+  }
 }
 
 void Module::zero_grad() {

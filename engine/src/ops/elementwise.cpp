@@ -52,9 +52,12 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name
   const std::vector<std::int64_t> a_shape = a.sizes().vec(), b_shape = b.sizes().vec();
   if (op == BinaryOp::Add || op == BinaryOp::Sub) {  // saves nothing but the shapes
     const bool subtract = op == BinaryOp::Sub;
-    detail::record(out, node_name, {a, b}, [a_shape, b_shape, subtract](const Tensor& g) {
-      return std::vector<Tensor>{detail::sum_to(g, a_shape), detail::sum_to(subtract ? -g : g, b_shape)};
-    });
+    detail::record(
+        out, node_name, {a, b},
+        [a_shape, b_shape, subtract](const Tensor& g) {
+          return std::vector<Tensor>{detail::sum_to(g, a_shape), detail::sum_to(subtract ? -g : g, b_shape)};
+        },
+        detail::Saves::NoTensors);
     return out;
   }
   detail::record(out, node_name, {a, b}, [op, a, b, a_shape, b_shape](const Tensor& g) {
@@ -64,8 +67,10 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name
   return out;
 }
 
+// `saves`: Python wraps the scalar in a tensor, which mul and div save for their gradients;
+// add, sub, rsub and neg save only scalars.
 Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_first,
-                   const char* node_name) {
+                   const char* node_name, detail::Saves saves) {
   detail::require_float(x, "arithmetic");
   Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) {
@@ -85,7 +90,7 @@ Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_firs
         return std::vector<Tensor>{scalar_first ? -(g * scalar) / (saved * saved) : g / scalar};
     }
     return std::vector<Tensor>{};
-  });
+  }, saves);
   return out;
 }
 
@@ -109,15 +114,16 @@ Tensor operator*(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Mul
 Tensor operator/(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Div, a, b, "div", "DivBackward0"); }
 // Node names as Python shows them: `t * 2` is a Tensor op with a wrapped scalar (MulBackward0),
 // `2 - t` is rsub (RsubBackward1), and `2 / t` is reciprocal(t) * 2 (MulBackward0).
-Tensor operator+(const Tensor& a, double b) { return with_scalar(BinaryOp::Add, a, b, false, "AddBackward0"); }
-Tensor operator-(const Tensor& a, double b) { return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward0"); }
-Tensor operator*(const Tensor& a, double b) { return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward0"); }
-Tensor operator/(const Tensor& a, double b) { return with_scalar(BinaryOp::Div, a, b, false, "DivBackward0"); }
-Tensor operator+(double a, const Tensor& b) { return with_scalar(BinaryOp::Add, b, a, true, "AddBackward0"); }
-Tensor operator-(double a, const Tensor& b) { return with_scalar(BinaryOp::Sub, b, a, true, "RsubBackward1"); }
-Tensor operator*(double a, const Tensor& b) { return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward0"); }
-Tensor operator/(double a, const Tensor& b) { return with_scalar(BinaryOp::Div, b, a, true, "MulBackward0"); }
-Tensor operator-(const Tensor& a) { return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0"); }
+constexpr detail::Saves kScalars = detail::Saves::NoTensors, kWrapped = detail::Saves::Tensors;
+Tensor operator+(const Tensor& a, double b) { return with_scalar(BinaryOp::Add, a, b, false, "AddBackward0", kScalars); }
+Tensor operator-(const Tensor& a, double b) { return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward0", kScalars); }
+Tensor operator*(const Tensor& a, double b) { return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward0", kWrapped); }
+Tensor operator/(const Tensor& a, double b) { return with_scalar(BinaryOp::Div, a, b, false, "DivBackward0", kWrapped); }
+Tensor operator+(double a, const Tensor& b) { return with_scalar(BinaryOp::Add, b, a, true, "AddBackward0", kScalars); }
+Tensor operator-(double a, const Tensor& b) { return with_scalar(BinaryOp::Sub, b, a, true, "RsubBackward1", kScalars); }
+Tensor operator*(double a, const Tensor& b) { return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward0", kWrapped); }
+Tensor operator/(double a, const Tensor& b) { return with_scalar(BinaryOp::Div, b, a, true, "MulBackward0", kWrapped); }
+Tensor operator-(const Tensor& a) { return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0", kScalars); }
 
 Tensor relu(const Tensor& x) {
   detail::require_float(x, "relu");

@@ -3,6 +3,7 @@
 // tensors sum to int64; their mean is refused, as in PyTorch.
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "autograd/record.h"
@@ -57,7 +58,8 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
     if (!reduced[static_cast<std::size_t>(d)]) continue;
     const auto [outer, n, inner] = collapse(sizes, static_cast<std::size_t>(d));
     Tensor out = detail::allocate(sizes, ScalarType::Float, x.device(), values);
-    const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : 0.0) : 1.0;
+    // The mean of no elements is 0 / 0: NaN, as in PyTorch.
+    const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : std::numeric_limits<double>::quiet_NaN()) : 1.0;
     if (values) {
       kernels::summation_on(x.device()).sum_over_axis(current.impl().data<float>(), out.impl().data<float>(),
                                                       outer, n, inner, scale);
@@ -141,7 +143,7 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
     const Tensor spread = zeros(shape, device) + g.reshape(kept_shape);
     return std::vector<Tensor>{average ? spread / static_cast<double>(std::max<std::int64_t>(count, 1))
                                        : spread};
-  });
+  }, detail::Saves::NoTensors);
   return out;
 }
 

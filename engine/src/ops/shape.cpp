@@ -105,8 +105,9 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
   detail::dispatch_view("aten::view", device());
   if (detail::should_record({this})) {
     const std::vector<std::int64_t> original = this->sizes().vec();
-    detail::record(out, "ViewBackward0", {*this},
-                   [original](const Tensor& g) { return std::vector<Tensor>{g.reshape(original)}; });
+    detail::record(
+        out, "ViewBackward0", {*this}, [original](const Tensor& g) { return std::vector<Tensor>{g.reshape(original)}; },
+        detail::Saves::NoTensors);
   }
   return out;
 }
@@ -142,7 +143,7 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
                       .bytes = detail::nbytes(g) + detail::nbytes(grad)},
                      where);
       return std::vector<Tensor>{grad};
-    });
+    }, detail::Saves::NoTensors);
   }
   return out;
 }
@@ -159,8 +160,9 @@ Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const {
   // .contiguous() or inside the consumer).
   detail::launch({.name = "aten::transpose + copy", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(*this)}, device());
   if (detail::should_record({this})) {
-    detail::record(out, "TransposeBackward0", {*this},
-                   [a, b](const Tensor& g) { return std::vector<Tensor>{g.transpose(a, b)}; });
+    detail::record(
+        out, "TransposeBackward0", {*this}, [a, b](const Tensor& g) { return std::vector<Tensor>{g.transpose(a, b)}; },
+        detail::Saves::NoTensors);
   }
   return out;
 }
@@ -168,7 +170,8 @@ Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const {
 Tensor Tensor::clone() const {
   Tensor out = copy_values(*this);
   if (detail::should_record({this})) {
-    detail::record(out, "CloneBackward0", {*this}, [](const Tensor& g) { return std::vector<Tensor>{g}; });
+    detail::record(
+        out, "CloneBackward0", {*this}, [](const Tensor& g) { return std::vector<Tensor>{g}; }, detail::Saves::NoTensors);
   }
   return out;
 }

@@ -1,0 +1,42 @@
+// Arguments PyTorch refuses before any work starts, with the messages PyTorch 2.9 gives
+// (checked against torch/nn/functional.py and ATen's argument checks).
+
+#include <doctest/doctest.h>
+
+#include "engine/factories.h"
+#include "engine/nn/functional.h"
+#include "engine/sim.h"
+#include "test_support.h"
+
+namespace F = engine::nn::functional;
+using engine::Device;
+using test_support::error_of;
+
+TEST_CASE("cross_entropy compares batch sizes first, then wants one label per row") {
+  engine::sim::restart();
+  const engine::Tensor logits = engine::zeros({3, 4});
+  CHECK(error_of([&] { F::cross_entropy(logits, engine::zeros({5}, engine::kInt64)); }) ==
+        "Expected input batch_size (3) to match target batch_size (5).");
+  CHECK(error_of([&] { F::cross_entropy(logits, engine::zeros({3, 1}, engine::kInt64)); }) ==
+        "0D or 1D target tensor expected, multi-target not supported");
+  CHECK(error_of([&] { F::cross_entropy(engine::zeros({1, 4}), engine::tensor(std::int64_t{0})); }) ==
+        "Expected input batch_size (1) to match target batch_size (0).");
+}
+
+TEST_CASE("embedding names float indices by their legacy type, as Python's error text does") {
+  engine::sim::use_machine("m3-max-64gb");
+  const std::string refused =
+      "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ";
+  CHECK(error_of([] { F::embedding(engine::zeros({2}), engine::randn({5, 3})); }) ==
+        refused + "torch.FloatTensor instead (while checking arguments for embedding)");
+  CHECK(error_of([] { F::embedding(engine::zeros({2}, Device("mps")), engine::randn({5, 3}, Device("mps"))); }) ==
+        refused + "MPSFloatType instead (while checking arguments for embedding)");
+}
+
+TEST_CASE("dropout's probability is printed as Python prints a float") {
+  engine::sim::restart();
+  CHECK(error_of([] { F::dropout(engine::ones({2}), 1.5); }) ==
+        "dropout probability has to be between 0 and 1, but got 1.5");
+  CHECK(error_of([] { F::dropout(engine::ones({2}), -0.1); }) ==
+        "dropout probability has to be between 0 and 1, but got -0.1");
+}
