@@ -42,13 +42,15 @@ namespace {
 
 // A new simulated process replaces the current one, as a new Python process would, unless it
 // dies while importing torch.
-void start_process(const MachineProfile& profile, std::map<std::string, std::string> environment) {
+// `changed`: what the new process's environment sets differently, for the trace's label.
+void start_process(const MachineProfile& profile, std::map<std::string, std::string> environment,
+                   const std::string& changed = "") {
   detail::Process started(profile, std::move(environment));
   if (!started.fallback_variable.abort_message.empty()) {
     throw ProcessAborted(started.fallback_variable.abort_message);
   }
   detail::process() = std::move(started);
-  detail::trace_new_process(profile.name);
+  detail::trace_new_process(changed.empty() ? std::string(profile.name) : std::string(profile.name) + " · " + changed);
 }
 
 }  // namespace
@@ -57,14 +59,16 @@ void use_machine(const MachineProfile& profile) { start_process(profile, detail:
 
 void restart_with_environment(const std::map<std::string, std::optional<std::string>>& changes) {
   std::map<std::string, std::string> environment = detail::program_environment();
+  std::string changed;
   for (const auto& [name, value] : changes) {
+    changed += (changed.empty() ? "" : ", ") + name + (value ? "='" + *value + "'" : " unset");
     if (value) {
       environment[name] = *value;
     } else {
       environment.erase(name);
     }
   }
-  start_process(MachineProfile(machine()), std::move(environment));
+  start_process(MachineProfile(machine()), std::move(environment), changed);
 }
 
 std::map<std::string, std::int64_t> fallback_counts() { return detail::process().fallback_counts; }

@@ -27,10 +27,16 @@ std::string stream_html(const CellCapture& capture) {
   return html + "</code></pre>";
 }
 
+// A description of several processes has a line for each: lines in the caption, spaces in the
+// image's alternative text.
 std::string picture_html(const Picture& picture) {
+  const std::string description = escape(picture.description);
+  std::string alt = description, caption = description;
+  std::replace(alt.begin(), alt.end(), '\n', ' ');
+  for (std::size_t at = caption.find('\n'); at != std::string::npos; at = caption.find('\n', at)) caption.replace(at, 1, "<br>");
   return fmt::format(
-      R"(<figure class="picture"><a href="{0}"><img src="{0}" alt="{1}: {2}"></a><figcaption>{2} <span class="note">{3}</span></figcaption></figure>)",
-      picture.file, escape(picture.title), escape(picture.description), escape(picture.note));
+      R"(<figure class="picture"><a href="{0}"><img src="{0}" alt="{1}: {2}"></a><figcaption>{3} <span class="note">{4}</span></figcaption></figure>)",
+      picture.file, escape(picture.title), alt, caption, escape(picture.note));
 }
 
 // What one machine's run of a cell shows: its output, what failed, and its pictures.
@@ -98,8 +104,22 @@ class LessonPageWriter {
     return text;
   }
 
+  // Prose before the cell's first section heading still belongs to the section above it, in the
+  // search index too, so the two parts are rendered one after the other.
   void prose(const Cell& cell) {
-    const Prose rendered = render_prose(joined(cell.lines), ids_);
+    const auto heading = std::find_if(cell.lines.begin(), cell.lines.end(), [](const std::string& line) {
+      return line.starts_with("## ") || line.starts_with("### ") || line.starts_with("#### ");
+    });
+    if (heading != cell.lines.begin() && heading != cell.lines.end()) {
+      prose_part({cell.lines.begin(), heading});
+      prose_part({heading, cell.lines.end()});
+    } else {
+      prose_part(cell.lines);
+    }
+  }
+
+  void prose_part(const std::vector<std::string>& lines) {
+    const Prose rendered = render_prose(joined(lines), ids_);
     body_ += rendered.html;
     for (const Heading& heading : rendered.headings) {
       if (heading.level == 2) sections_.push_back(heading);

@@ -405,7 +405,7 @@ Drawing draw_timeline(const std::vector<TracedProcess>& processes, const std::st
   caption.title = cell + " on " + machine + ": the host and MPS device timelines";
   for (const TracedProcess& process : processes) {
     if (process.spans.empty()) continue;
-    if (!caption.description.empty()) caption.description += " ";
+    if (!caption.description.empty()) caption.description += "\n";  // a line per process under the picture
     if (several_processes(processes)) caption.description += process.label + ": ";
     caption.description += fmt::format("over {}, the host ran {}; the MPS device ran {}.", duration_text(end_of(process)),
                                        describe_track(process, Track::Host), describe_track(process, Track::Device));

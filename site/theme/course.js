@@ -29,6 +29,7 @@ function setUpMachineSwitch() {
       block.hidden = !block.dataset.machines.split(" ").includes(machine);
     }
     summary.textContent = select.selectedOptions[0].dataset.summary;
+    summary.title = summary.textContent;  // the whole description, where the bar cuts it short
     document.documentElement.dataset.machine = machine;
     remember("course-machine", machine);
   };

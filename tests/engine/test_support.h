@@ -1,6 +1,9 @@
 #pragma once
 // Helpers shared by the engine's tests.
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -23,6 +26,12 @@ std::string error_of(const Action& action) {
     return e.what();
   }
   return "no error";
+}
+
+// A file in the temporary directory that no other run of these tests uses: CTest runs this
+// program's cases one at a time and, for its peak-memory test, all of them at once.
+inline std::filesystem::path scratch_file(const std::string& name) {
+  return std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);
 }
 
 // A float tensor's values, in order.

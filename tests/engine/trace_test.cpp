@@ -13,6 +13,7 @@
 #include "engine/factories.h"
 #include "engine/mps.h"
 #include "engine/sim.h"
+#include "test_support.h"
 
 TEST_CASE("a trace records the host and the device tracks as Chrome trace events") {
   engine::sim::start_tracing();
@@ -20,7 +21,7 @@ TEST_CASE("a trace records the host and the device tracks as Chrome trace events
   engine::sim::label_process("trace_test");
   const engine::Tensor x = engine::randn({64, 64}, engine::Device("mps"));
   x.matmul(x).sum().item<float>();
-  const auto path = std::filesystem::temp_directory_path() / "engine_trace_test.json";
+  const auto path = test_support::scratch_file("engine_trace_test.json");
   engine::sim::write_trace(path.string());
 
   std::ifstream in(path);
@@ -52,7 +53,7 @@ TEST_CASE("a trace is valid JSON whatever a process is called: quotes, backslash
   engine::sim::start_tracing();
   const std::string label = "a \"quoted\" \\ label\twith\ncontrol \x01 characters and UTF-8: \xc3\xa9";
   engine::sim::label_process(label);
-  const auto path = std::filesystem::temp_directory_path() / "engine_trace_escape_test.json";
+  const auto path = test_support::scratch_file("engine_trace_escape_test.json");
   engine::sim::write_trace(path.string());
   std::ifstream in(path);
   const nlohmann::json trace = nlohmann::json::parse(in);
@@ -96,11 +97,12 @@ TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts th
     engine::Tensor product = on_mps.matmul(on_mps);  // dispatches and kernels
     if (step % 100 == 99) product.sum().item<float>();  // a sync point: a wait
   }
-  const auto dir = std::filesystem::temp_directory_path();
-  engine::sim::write_trace((dir / "engine_trace_full.json").string(), engine::sim::TraceDetail::Full);
-  engine::sim::write_trace((dir / "engine_trace_summarised.json").string(), engine::sim::TraceDetail::Summarised);
-  const auto full = spans_of(dir / "engine_trace_full.json", label);
-  const auto summarised = spans_of(dir / "engine_trace_summarised.json", label);
+  const auto full_path = test_support::scratch_file("engine_trace_full.json");
+  const auto summarised_path = test_support::scratch_file("engine_trace_summarised.json");
+  engine::sim::write_trace(full_path.string(), engine::sim::TraceDetail::Full);
+  engine::sim::write_trace(summarised_path.string(), engine::sim::TraceDetail::Summarised);
+  const auto full = spans_of(full_path, label);
+  const auto summarised = spans_of(summarised_path, label);
 
   REQUIRE(full.size() > 15000);
   for (std::size_t i = 0; i < 10000; ++i) CHECK_MESSAGE(summarised[i] == full[i], "span " << i << " differs");
@@ -120,17 +122,18 @@ TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts th
   CHECK(waits_summarised == waits_full);  // every sync point still shows
   CHECK(counted == ops);                  // each summarised op is counted once
   CHECK((summarised.size() - 10000) * 10 < full.size() - 10000);  // the loop's tail shrinks
-  std::filesystem::remove(dir / "engine_trace_full.json");
-  std::filesystem::remove(dir / "engine_trace_summarised.json");
+  std::filesystem::remove(full_path);
+  std::filesystem::remove(summarised_path);
 }
 
-TEST_CASE("a process started inside a labelled one is labelled after it, with its machine") {
+TEST_CASE("a process started inside a labelled one is labelled after it, numbered, with how it started") {
   engine::sim::start_tracing();
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::label_process("lesson/cell");
   engine::sim::use_machine("m1-8gb");
   engine::sim::use_machine("m4-max-128gb");
-  const auto path = std::filesystem::temp_directory_path() / "engine_trace_labels_test.json";
+  engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", " 0"}, {"PYTORCH_MPS_HIGH_WATERMARK_RATIO", std::nullopt}});
+  const auto path = test_support::scratch_file("engine_trace_labels_test.json");
   engine::sim::write_trace(path.string());
   std::ifstream in(path);
   const nlohmann::json trace = nlohmann::json::parse(in);
@@ -138,7 +141,9 @@ TEST_CASE("a process started inside a labelled one is labelled after it, with it
   for (const auto& event : trace["traceEvents"]) {
     if (event.at("name") == "process_name") labels.insert(event["args"]["name"].get<std::string>());
   }
-  CHECK(labels.count("lesson/cell · m1-8gb") == 1);
-  CHECK(labels.count("lesson/cell · m4-max-128gb") == 1);  // named after the cell, not after m1-8gb
+  CHECK(labels.count("lesson/cell · process 2 · m1-8gb") == 1);
+  CHECK(labels.count("lesson/cell · process 3 · m4-max-128gb") == 1);  // named after the cell, not after m1-8gb
+  CHECK(labels.count("lesson/cell · process 4 · m4-max-128gb · PYTORCH_ENABLE_MPS_FALLBACK=' 0', "
+                     "PYTORCH_MPS_HIGH_WATERMARK_RATIO unset") == 1);
   std::filesystem::remove(path);
 }

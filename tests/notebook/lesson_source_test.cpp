@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <unistd.h>
+
 #include "engine/notebook/lesson_source.h"
 
 using engine::notebook::Cell;
@@ -168,7 +170,9 @@ TEST_CASE("what is not a lesson file cannot be read: a directory, a device, a fi
   cannot_read(TUTOR_SOURCE_DIR, "it is a directory");
   cannot_read("/dev/null", "it is not a regular file");  // once: "no TUTOR_CELL on this line"
   cannot_read("/dev/zero", "it is not a regular file");  // once: std::bad_alloc
-  const std::filesystem::path huge = std::filesystem::temp_directory_path() / "lesson_source_test_huge.cpp";
+  // Named after this process: CTest may run this program twice at once (its peak-memory test).
+  const std::filesystem::path huge =
+      std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-lesson_source_test_huge.cpp");
   std::ofstream(huge) << "// %% c\n";
   std::filesystem::resize_file(huge, 17u << 20);  // sparse: takes no room on the disk
   cannot_read(huge.string(), "it is larger than 16 MiB");

@@ -64,13 +64,16 @@ void trace_span(Track track, std::string_view name, std::string_view category, d
   r.spans.push_back({r.process, track, r.intern(name), r.intern(category), start, duration, bytes, flops});
 }
 
-void trace_new_process(std::string_view machine) {
+void trace_new_process(std::string_view description) {
   Recorder& r = recorder();
   const auto parent = r.labels.find(r.process);
   ++r.process;
   if (parent == r.labels.end()) return;
   const std::string cell = parent->second.substr(0, parent->second.find(" · "));
-  r.labels[r.process] = cell + " · " + std::string(machine);
+  // The cell's own process is the first; those it starts count on from 2.
+  const auto started = std::count_if(r.labels.begin(), r.labels.end(),
+                                     [&](const auto& label) { return label.second.rfind(cell + " · ", 0) == 0; });
+  r.labels[r.process] = fmt::format("{} · process {} · {}", cell, started + 2, description);
 }
 
 }  // namespace detail

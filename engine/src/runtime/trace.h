@@ -14,8 +14,9 @@ bool tracing();
 // A span of simulated time, in seconds since the process started.
 void trace_span(Track track, std::string_view name, std::string_view category, double start,
                 double duration, double bytes = 0, double flops = 0);
-// Called when a new simulated process starts, on `machine`. A process started inside a labelled
-// one (a cell that restarts, or runs on several machines) is labelled after it, with its machine.
-void trace_new_process(std::string_view machine);
+// Called when a new simulated process starts; `description` says how ("m1-8gb", or
+// "m3-max-64gb · PYTORCH_ENABLE_MPS_FALLBACK='1'"). A process started inside a labelled one (a
+// cell that restarts, or runs on several machines) is labelled after it, numbered, with that.
+void trace_new_process(std::string_view description);
 
 }  // namespace engine::detail
