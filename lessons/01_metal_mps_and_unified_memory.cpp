@@ -179,8 +179,8 @@ TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
 // ## A first memory budget
 //
 // The classifier reads batches of 32 issue reports, each cut into 128 token positions with 768
-// features per position: the `(32, 128, 768)` batch of the CUDA chapter. A float32 value takes
-// four bytes, so the batch alone is easy to price.
+// features per position: the `(32, 128, 768)` batch the whole course works with. A float32 value
+// takes four bytes, so the batch alone is easy to price.
 //
 // A word on units, once for the whole course. Every size the course computes is in binary
 // units, as PyTorch's memory messages print them: KiB is 1024 bytes, MiB 1024 KiB, GiB 1024
@@ -304,8 +304,8 @@ TUTOR_CELL("the requirements check reads the interpreter's architecture and the 
 // print("meets Apple's requirements:", on_macos and platform.machine() == "arm64" and new_enough)
 
 // %% [markdown]
-// Look at the output documented for `rosetta-x86_64` under this machine's: the hardware is an
-// Apple-silicon Mac, yet the check fails, because the interpreter is not native.
+// Look at the output documented for `rosetta-x86_64` (below this machine's, on any other): the
+// hardware is an Apple-silicon Mac, yet the check fails, because the interpreter is not native.
 // (`lesson01 --machine rosetta-x86_64 --cell requirements_check` runs it there.)
 //
 // ## What to remember

@@ -179,12 +179,14 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 // | True | False | the build has MPS, this process cannot use it: macOS too old (2.9 needs 14), no suitable GPU, or a sandbox | update macOS, use Apple silicon, run outside the sandbox; use `cpu` meanwhile |
 // | True | True | MPS is usable | put the model and the batch on `mps`, together |
 //
-// Why is the Intel Mac's PyTorch built with MPS while the x86_64 one under Rosetta is not?
-// Both are x86_64 builds, but not the same ones. PyTorch's official x86_64 macOS wheels, the
-// last of them 2.2, included MPS for Macs with AMD GPUs, and the course's Intel Mac runs such a
-// build. No later release has an official x86_64 macOS wheel, so an x86_64 Python on an
-// Apple-silicon Mac ends up with an old release or a build from elsewhere, which may lack MPS:
-// the course's Rosetta machine has one without it. The fix there is a native arm64 Python.
+// Why is the Intel Mac's PyTorch built with MPS while the x86_64 one under Rosetta is not? Both
+// are x86_64 builds, but not the same ones. PyTorch's official x86_64 macOS wheels, the last of
+// them 2.2, included MPS for Macs with AMD GPUs, and the course's Intel Mac stands for such a
+// build. (The emulator answers in PyTorch 2.9's words on every machine, this one too; a real 2.2
+// wheel names macOS 12.3+ in its message.) No later release has an official x86_64 macOS wheel, so
+// an x86_64 Python on an Apple-silicon Mac ends up with an old release or a build from elsewhere,
+// which may lack MPS: the course's Rosetta machine has one without it. The fix there is a native
+// arm64 Python.
 //
 // The emulator can run the same question on each of the course's computers. `sim::use_machine`
 // is not PyTorch: it starts a fresh simulated process on another machine, which is how the
@@ -231,7 +233,7 @@ TUTOR_CELL("the course's machines cover all three states") {
 // ## Check your reasoning
 //
 // A colleague's script prints `mps built: True` and `mps available: False`. Is their PyTorch
-// the wrong build? (Cover the answer.)
+// the wrong build? Decide before you read on.
 //
 // No. `is_built()` answered "does this wheel know about MPS?" with yes; the build is fine. What
 // failed is `is_available()`: "can this machine, in this process, use it right now?". Look at

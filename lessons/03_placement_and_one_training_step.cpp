@@ -275,10 +275,11 @@ TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") 
 //     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
-// Look at the output documented for `linux-x86_64`, under this machine's: on a computer without
-// MPS the same bug runs without complaint, because `best_device()` chose `cpu` and everything
-// is there anyway. A placement bug can pass every test on a Linux CI box and fail on the first
-// Mac. The mirror image, moving the batch and forgetting the model, names the weight instead:
+// Look at the output documented for `linux-x86_64` (below this machine's, on any other): on a
+// computer without MPS the same bug runs without complaint, because `best_device()` chose `cpu`
+// and everything is there anyway. A placement bug can pass every test on a Linux CI box and fail
+// on the first Mac. The mirror image, moving the batch and forgetting the model, names the weight
+// instead:
 
 // %% model_left_on_cpu
 TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weight") {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "quiz_html.h"
 #include "text.h"
 
@@ -30,11 +32,24 @@ RenderedPage home_page(const Course& course, const std::vector<RenderedPage>& le
     body += fmt::format(R"(<h2 id="mastery">{}</h2><p><a href="mastery.html">{} questions</a> on the whole course; more than 75 % passes.</p>)",
                         escape(mastery->title), mastery->questions.size());
   }
-  body += R"(<h2 id="machines">The simulated computers</h2><table><thead><tr><th>name</th><th>what it is</th></tr></thead><tbody>)";
-  for (const engine::MachineProfile* m : machines) {
-    body += fmt::format("<tr><td><code>{}</code></td><td>{}</td></tr>", escape(m->name), escape(m->summary));
+  const auto table = [](const std::vector<const engine::MachineProfile*>& listed) {
+    std::string html = R"(<table><thead><tr><th>name</th><th>what it is</th></tr></thead><tbody>)";
+    for (const engine::MachineProfile* m : listed) {
+      html += fmt::format("<tr><td><code>{}</code></td><td>{}</td></tr>", escape(m->name), escape(m->summary));
+    }
+    return html + "</tbody></table>\n";
+  };
+  body += R"(<h2 id="machines">The simulated computers</h2><p>The lessons' pages show each cell's output on these:</p>)" + table(machines);
+  // The other profiles appear in the lessons that compare many Macs at once (lessons 2, 7, 8).
+  std::vector<const engine::MachineProfile*> others;
+  for (const engine::MachineProfile* m : engine::machines()) {
+    if (m->name != "host" && std::find(machines.begin(), machines.end(), m) == machines.end()) others.push_back(m);
   }
-  body += R"(</tbody></table>
+  if (!others.empty()) {
+    body += "<p>Cells that compare many Macs at once also run these, with no switch of their own "
+            "(<code>lessonNN --machine NAME</code> runs a lesson on any of them):</p>" + table(others);
+  }
+  body += R"(
 <h2 id="offline">This site</h2>
 <p>Everything here works offline, from the files in your build tree: <code>cmake --build build --target site</code> runs every lesson on every machine and writes it again. Each lesson's page links its Jupyter notebook. Quizzes are graded in the page; <code>build/quizzes/quiz</code> grades them in the terminal and records your progress.</p>
 )";
