@@ -317,28 +317,77 @@ std::string lanes(const TracedProcess& process, Window window, double& top) {
   return body;
 }
 
-// A run with far more spans than pixels reads as solid bars; a second view shows a few hundred
-// of its spans, where the pattern of each step can be seen. Usually its start, warm-up included.
-// A run so long that its trace summarises the rest (a training loop) starts with setting the
-// model up, so the view begins after its last graph build instead, where the steps repeat.
-std::optional<Window> zoom_window(const TracedProcess& process) {
+// A closer view of part of a run, and the words that say which part.
+struct Zoom {
+  Window window;
+  std::string caption;
+};
+
+// The end of the `shown`-th span to end from span `first` on: a window over about that many.
+double end_after(const TracedProcess& process, std::size_t first, std::size_t shown) {
+  std::vector<double> ends;
+  for (std::size_t i = first; i < process.spans.size(); ++i) ends.push_back(process.spans[i].start_ms + process.spans[i].duration_ms);
+  if (ends.size() <= shown) return *std::max_element(ends.begin(), ends.end());
+  std::nth_element(ends.begin(), ends.begin() + static_cast<std::ptrdiff_t>(shown), ends.end());
+  return ends[shown];
+}
+
+// Where a run's GPU work begins: its first operation on mps that is not a copy (the copies
+// before it bring weights initialised on the cpu over). The spans before it are set-up.
+std::size_t first_gpu_operation(const TracedProcess& process) {
+  for (std::size_t i = 0; i < process.spans.size(); ++i) {
+    const std::string& category = process.name_of(process.spans[i].category);
+    if ((category == "dispatch" || category == "compile") &&
+        process.name_of(process.spans[i].name).find("copy") == std::string::npos) {
+      return i;
+    }
+  }
+  return process.spans.size();
+}
+
+// A second view where the whole run hides what matters:
+// - a run so long that its trace summarises the rest (a training loop): a few steps after its
+//   last graph build, where the steps repeat (up to its third sync point, if it has them);
+// - a run whose set-up (weights made on the cpu, moved over) takes a quarter of the picture or
+//   more: its GPU work, or the first few hundred spans of it;
+// - any other run with far more spans than pixels, which reads as solid bars: the first few
+//   hundred spans of its GPU work, warm-up included, where the pattern of each step can be seen.
+std::optional<Zoom> zoom_of(const TracedProcess& process) {
   constexpr std::size_t kDense = 4 * static_cast<std::size_t>(kPlotRight - kPlotLeft);
   constexpr std::size_t kShown = 300;
   constexpr std::size_t kShownAfterBuilds = 1000;  // a few repetitions of a model's step
-  if (process.spans.size() < kDense) return std::nullopt;
-  std::size_t first = 0;
+  const std::size_t count = process.spans.size();
+  std::size_t after_builds = 0;
   bool summarised = false;
-  for (std::size_t i = 0; i < process.spans.size(); ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     const std::string& category = process.name_of(process.spans[i].category);
     if (category == "summary") summarised = true;
-    if (category == "compile" && !summarised) first = i + 1;
+    if (category == "compile" && !summarised) after_builds = i + 1;
   }
-  if (!summarised || process.spans.size() - first <= kShownAfterBuilds) first = 0;
-  const std::size_t shown = first == 0 ? kShown : kShownAfterBuilds;
-  std::vector<double> ends;
-  for (std::size_t i = first; i < process.spans.size(); ++i) ends.push_back(process.spans[i].start_ms + process.spans[i].duration_ms);
-  std::nth_element(ends.begin(), ends.begin() + shown, ends.end());
-  return Window{first == 0 ? 0 : process.spans[first].start_ms, ends[shown]};
+  if (summarised && after_builds > 0 && count - after_builds > kShownAfterBuilds) {
+    // Up to the third time the host waits for results, if the loop does: three repetitions of
+    // whatever ends in a sync point. (A wait for a copy to mps is not one: the GPU needs the data.)
+    const double from = process.spans[after_builds].start_ms;
+    double to = end_after(process, after_builds, kShownAfterBuilds);
+    int waits = 0;
+    for (std::size_t i = after_builds; i < count && waits < 3; ++i) {
+      const Span& span = process.spans[i];
+      const bool for_results = process.name_of(span.category) == "wait" &&
+                               process.name_of(span.name).find("to mps") == std::string::npos;
+      if (for_results && ++waits == 3) to = span.start_ms + span.duration_ms;
+    }
+    return Zoom{{from, to}, fmt::format("{} from {}, after the last graph build, closer:", duration_text(to - from), duration_text(from))};
+  }
+  const std::size_t work = first_gpu_operation(process);
+  const bool long_set_up = work < count && process.spans[work].start_ms > end_of(process) / 4;
+  if (!long_set_up && count < kDense) return std::nullopt;
+  const std::size_t first = work < count ? work : 0;
+  const double from = first == 0 ? 0 : process.spans[first].start_ms;
+  const double to = count - first > kDense ? end_after(process, first, kShown) : end_of(process);
+  if (!long_set_up && to - from >= end_of(process) / 4) return std::nullopt;  // not much closer than the whole
+  if (from == 0) return Zoom{{0, to}, fmt::format("The first {}, closer:", duration_text(to))};
+  return Zoom{{from, to}, fmt::format("{} from {}, from the first operation on the GPU, closer:", duration_text(to - from),
+                                      duration_text(from))};
 }
 
 // The picture: per process a host and a device lane with a time axis, then the legend.
@@ -361,15 +410,12 @@ std::string svg(const std::vector<TracedProcess>& processes, const Drawing& capt
     }
     const Window whole{0, std::max(end_of(process), 1e-6)};
     body += lanes(process, whole, top);
-    if (const std::optional<Window> zoom = zoom_window(process); zoom && zoom->length() > 0 && zoom->length() < whole.length() / 4) {
-      const std::string caption = zoom->from_ms == 0 ? fmt::format("The first {}, closer:", duration_text(zoom->to_ms))
-                                                     : fmt::format("{} from {}, after the last graph build, closer:",
-                                                                   duration_text(zoom->length()), duration_text(zoom->from_ms));
+    if (const std::optional<Zoom> zoom = zoom_of(process); zoom && zoom->window.length() > 0) {
       body += fmt::format(R"(<text x="8" y="{:.1f}" class="process">{}</text>)"
                           "\n",
-                          top + 4, caption);
+                          top + 4, zoom->caption);
       top += 14;
-      body += lanes(process, *zoom, top);
+      body += lanes(process, zoom->window, top);
     }
   }
   std::sort(kinds.begin(), kinds.end(), [](const Kind* a, const Kind* b) { return order_of(a) < order_of(b); });
