@@ -248,6 +248,21 @@ TEST_CASE("a dense timeline gets a closer view of its start, or of its steady st
   CHECK_FALSE(contains(steady.svg, ">-0</text>"));
 }
 
+TEST_CASE("a run whose set-up takes most of its time gets a closer view from its first GPU operation") {
+  site::TracedProcess process;
+  process.names = {"aten::normal_", "cpu", "copy cpu -> mps", "dispatch", "copy", "aten::mm", "kernel"};
+  process.spans = {{site::Track::Host, 0, 1, 0, 80},          // weights made on the cpu: 80 ms
+                   {site::Track::Host, 2, 3, 80, 0.01},       // moved over: a copy is not GPU work
+                   {site::Track::Device, 2, 4, 80, 1},
+                   {site::Track::Host, 5, 3, 81, 0.01},       // the first operation on the GPU
+                   {site::Track::Device, 5, 6, 81.01, 19}};
+  const site::Drawing drawing = site::draw_timeline({process}, "step", "m1-8gb");
+  CHECK(contains(drawing.svg, "19.0 ms from 81.0 ms, from the first operation on the GPU, closer:"));
+  process.spans[0].duration_ms = 5;  // a short set-up (a fifth of the run), and few spans: no closer view
+  for (std::size_t i = 1; i < process.spans.size(); ++i) process.spans[i].start_ms -= 75;
+  CHECK_FALSE(contains(site::draw_timeline({process}, "step", "m1-8gb").svg, "closer:"));
+}
+
 TEST_CASE("a file that is not a trace is refused with its name") {
   const fs::path dir = scratch("bad_trace");
   site::write_text((dir / "t.json").string(), R"({"traceEvents": [{"ph": "X"}]})");
