@@ -106,8 +106,7 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
   std::vector<Limit> limits = {
       {memory, fmt::format("unified memory {}", size_label(memory)), ""},
       {swap_starts,
-       fmt::format("swapping starts at {}: {} less {} for other apps", size_label(swap_starts), size_label(memory),
-                   size_label(others)),
+       fmt::format("swap from {} ({} held by other apps)", size_label(swap_starts), size_label(others)),
        "8 4"},
       {sweep.recommended_gib, fmt::format("recommended working set {}", size_label(sweep.recommended_gib)), "2 3"}};
   if (sweep.refusal && sweep.refusal->max_allowed_gib > 0) {

@@ -61,13 +61,14 @@ constexpr double kPlotRight = 944;
 constexpr double kLaneHeight = 26;
 constexpr double kLaneGap = 6;
 constexpr double kAxisHeight = 24;
-constexpr double kCharWidth = 6.6;  // of the 11 px labels, for deciding what fits
+constexpr double kCharWidth = 7.2;  // of the 12 px labels, for deciding what fits
 
-// "0.25 ms", "12.5 ms", "564 s": three significant digits at most.
+// "0.25 ms", "12.5 ms", "7.61 s", "564 s": three significant digits at most.
 std::string duration_text(double ms) {
   if (ms == 0) return "0 ms";
   if (ms >= 100000) return fmt::format("{:.0f} s", ms / 1000);
   if (ms >= 10000) return fmt::format("{:.1f} s", ms / 1000);
+  if (ms >= 1000) return fmt::format("{:.2f} s", ms / 1000);
   if (ms >= 100) return fmt::format("{:.0f} ms", ms);
   if (ms >= 10) return fmt::format("{:.1f} ms", ms);
   if (ms >= 1) return fmt::format("{:.2f} ms", ms);
@@ -434,7 +435,7 @@ std::string svg(const std::vector<TracedProcess>& processes, const Drawing& capt
       "\n"
       R"(<desc id="desc">{3}</desc>)"
       "\n"
-      R"(<style>text {{ font: 11px sans-serif; fill: #212121; }} .lane {{ font-weight: bold; }} .heading {{ font-size: 13px; font-weight: bold; }} .process {{ font-style: italic; }} .frame {{ fill: none; stroke: #7f0000; stroke-width: 2; stroke-dasharray: 6 3; }}</style>)"
+      R"(<style>text {{ font: 12px sans-serif; fill: #212121; }} .lane {{ font-weight: bold; }} .heading {{ font-size: 13px; font-weight: bold; }} .process {{ font-style: italic; }} .frame {{ fill: none; stroke: #7f0000; stroke-width: 2; stroke-dasharray: 6 3; }}</style>)"
       "\n<defs>\n{4}</defs>\n"
       R"(<rect width="100%" height="100%" fill="#fff"/>)"
       "\n"
