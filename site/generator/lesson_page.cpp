@@ -14,15 +14,25 @@ namespace {
 
 using engine::notebook::Cell;
 
+// Lines keep their columns and scroll, except a line far wider than any box (an error message
+// of a thousand characters), which wraps, so that its end can be read where the prose points.
 std::string stream_html(const CellCapture& capture) {
+  constexpr std::size_t kWrapsFrom = 160;
   if (capture.output.empty()) return R"(<p class="no-output">(prints nothing)</p>)";
   std::string html = R"(<pre class="stream"><code>)";
   std::istringstream in(capture.output);
   std::size_t index = 0;
   for (std::string line; std::getline(in, line); ++index) {
     const bool from_stderr = index < capture.from_stderr.size() && capture.from_stderr[index];
-    html += from_stderr ? R"(<span class="stderr" title="printed on stderr">)" + escape(line) + "</span>\n"
-                        : escape(line) + "\n";
+    const bool long_line = line.size() >= kWrapsFrom;
+    if (!from_stderr && !long_line) {
+      html += escape(line) + "\n";
+      continue;
+    }
+    html += fmt::format(R"(<span class="{}"{}>{}</span>)"
+                        "\n",
+                        from_stderr && long_line ? "stderr long" : from_stderr ? "stderr" : "long",
+                        from_stderr ? R"( title="printed on stderr")" : "", escape(line));
   }
   return html + "</code></pre>";
 }
