@@ -120,6 +120,23 @@ TEST_CASE("matmul reports shape errors as PyTorch does") {
         "both arguments to matmul need to be at least 1D, but they are 0D and 1D");
 }
 
+TEST_CASE("a shape mismatch is reported by the operation matmul routes the operands to") {
+  const auto error = [](std::vector<std::int64_t> a, std::vector<std::int64_t> b) {
+    return error_of([&] { engine::zeros(a).matmul(engine::zeros(b)); });
+  };
+  CHECK(error({2, 3}, {2}) == "size mismatch, got input (2), mat (2x3), vec (2)");                     // mv
+  CHECK(error({3}, {4, 5}) == "mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)");              // a row, mm
+  CHECK(error({2, 2, 3}, {4, 5}) == "mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)");        // folded, mm
+  CHECK(error({2, 2, 3}, {4}) == "size mismatch, got input (4), mat (4x3), vec (4)");                   // folded, mv
+  CHECK(error({2, 2, 3}, {2, 4, 5}) ==
+        "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].");     // bmm
+  CHECK(error({4, 5}, {3, 2, 3}) ==
+        "Expected size for first two dimensions of batch2 tensor to be: [3, 5] but got: [3, 2].");     // expanded, bmm
+  // With the matrix requiring grad, the batch is folded instead: the batch operand transposed.
+  CHECK(error_of([] { engine::zeros({4, 5}, engine::requires_grad()).matmul(engine::zeros({3, 2, 3})); }) ==
+        "mat1 and mat2 shapes cannot be multiplied (9x2 and 5x4)");
+}
+
 TEST_CASE("to(device) copies to the other device and returns the tensor itself when already there") {
   engine::sim::use_machine("m3-max-64gb");
   const Tensor x = engine::arange(4, engine::kFloat32);

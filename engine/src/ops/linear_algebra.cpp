@@ -50,17 +50,6 @@ std::int64_t batch_number(const std::vector<std::int64_t>& index,
   return number;
 }
 
-[[noreturn]] void throw_shape_mismatch(bool vectors, std::int64_t m, std::int64_t k,
-                                       std::int64_t k2, std::int64_t n) {
-  if (vectors) {
-    throw Error("inconsistent tensor size, expected tensor [" + std::to_string(k) + "] and src [" +
-                std::to_string(k2) + "] to have the same number of elements, but got " +
-                std::to_string(k) + " and " + std::to_string(k2) + " elements respectively");
-  }
-  throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(m) + "x" +
-              std::to_string(k) + " and " + std::to_string(k2) + "x" + std::to_string(n) + ")");
-}
-
 // An operand as _matmul_impl routes it: its tensor (device, requires_grad) and its shape, which
 // may have lost a leading batch of one.
 struct MatmulOperand {
@@ -82,6 +71,44 @@ bool should_fold(const MatmulOperand& t1, const MatmulOperand& t2) {
   if (t1.dim() == 2) return false;
   if (product(large.sizes) == 0) return true;
   return first_larger || t2.sizes[t2.sizes.size() - 2] == 1;
+}
+
+// What the operation _matmul_impl routes two operands to says when their inner sizes differ:
+// dot, mv, or mm, with a batch folded into the rows (the second operand's transposed, so that
+// its last size counts its rows). Operands that go to bmm fail later, once their batches are
+// broadcast (throw_bmm_mismatch).
+[[noreturn]] void throw_shape_mismatch(const MatmulOperand& t1, const MatmulOperand& t2) {
+  const auto mm = [](std::int64_t r1, std::int64_t c1, std::int64_t r2, std::int64_t c2) {
+    return Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(r1) + "x" + std::to_string(c1) +
+                 " and " + std::to_string(r2) + "x" + std::to_string(c2) + ")");
+  };
+  const auto mv = [](std::int64_t rows, std::int64_t cols, std::int64_t vec) {
+    return Error("size mismatch, got input (" + std::to_string(rows) + "), mat (" + std::to_string(rows) + "x" +
+                 std::to_string(cols) + "), vec (" + std::to_string(vec) + ")");
+  };
+  const std::int64_t d1 = t1.dim(), d2 = t2.dim();
+  const std::int64_t k = t1.sizes.back(), k2 = d2 == 1 ? t2.sizes[0] : t2.sizes[t2.sizes.size() - 2];
+  if (d1 == 1 && d2 == 1) {
+    throw Error("inconsistent tensor size, expected tensor [" + std::to_string(k) + "] and src [" + std::to_string(k2) +
+                "] to have the same number of elements, but got " + std::to_string(k) + " and " + std::to_string(k2) +
+                " elements respectively");
+  }
+  if (d1 == 2 && d2 == 1) throw mv(t1.sizes[0], k, k2);
+  if (d1 <= 2 && d2 == 2) throw mm(d1 == 1 ? 1 : t1.sizes[0], k, k2, t2.sizes[1]);
+  if (d1 >= d2) {  // t1 folded: all its leading sizes become rows
+    const std::int64_t rows = product(IntArrayRef(t1.sizes.data(), t1.sizes.size() - 1));
+    throw d2 == 2 ? mm(rows, k, k2, t2.sizes[1]) : mv(rows, k, k2);
+  }
+  // t2 transposed and folded: its batches times its columns become rows; t1 follows, transposed.
+  const std::int64_t rows = product(IntArrayRef(t2.sizes.data(), t2.sizes.size() - 2)) * t2.sizes.back();
+  throw d1 == 2 ? mm(rows, k2, k, t1.sizes[0]) : mv(rows, k2, k);
+}
+
+// bmm's check (common_checks_baddbmm_bmm), on the operands expanded to their broadcast batch.
+[[noreturn]] void throw_bmm_mismatch(const Batches& batches, std::int64_t k, std::int64_t k2) {
+  const std::string batch = std::to_string(product(IntArrayRef(batches.out)));
+  throw Error("Expected size for first two dimensions of batch2 tensor to be: [" + batch + ", " + std::to_string(k) +
+              "] but got: [" + batch + ", " + std::to_string(k2) + "].");
 }
 
 // mm_out_mps_impl allocates its output on mps and runs checkAllSameGPU("mm", out, mat1, mat2).
@@ -173,13 +200,14 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   }
   const bool a_vector = a.dim() == 1, b_vector = b.dim() == 1;
   const std::int64_t k = a.size(-1), k2 = b_vector ? b.size(0) : b.size(-2);
-  if (k != k2) {
-    throw_shape_mismatch(a_vector && b_vector, a_vector ? 1 : a.size(-2), k, k2, b_vector ? 1 : b.size(-1));
-  }
+  const MatmulOperand t1{a, a.sizes().vec()}, t2{b, b.sizes().vec()};
+  const bool batched = (a.dim() > 2 || b.dim() > 2) && !should_fold(t1, t2);
+  if (k != k2 && !batched) throw_shape_mismatch(t1, t2);
   // Promote vectors to matrices, multiply, then drop the added dimensions.
   const Tensor a2 = a_vector ? detail::share_values(a, {1, k}) : a;
-  const Tensor b2 = b_vector ? detail::share_values(b, {k, 1}) : b;
+  const Tensor b2 = b_vector ? detail::share_values(b, {k2, 1}) : b;
   const Batches batches = broadcast_batches(a2.sizes().vec(), b2.sizes().vec());  // expand fails first
+  if (k != k2) throw_bmm_mismatch(batches, k, k2);
   if (a.device() != b.device()) check_matmul_devices({a, a.sizes().vec()}, {b, b.sizes().vec()});
   const Tensor product = batched_matmul(a2, b2, batches);
   std::vector<std::int64_t> out_shape = product.sizes().vec();
