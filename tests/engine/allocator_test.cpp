@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/backends/mps.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
+#include "engine/machine.h"
 #include "engine/mps.h"
 #include "engine/ops.h"
 #include "engine/os.h"
@@ -157,6 +159,17 @@ TEST_CASE("the memory functions need an MPS build, and read 0 where MPS is unava
   engine::sim::use_machine("intel-mac-macos12.0");
   CHECK(mps::current_allocated_memory() == 0);
   CHECK(mps::recommended_max_memory() == 0);
+}
+
+TEST_CASE("a discrete GPU's allocator takes the same default high watermark, 1.7") {
+  engine::MachineProfile intel = *engine::find_machine("intel-mac-macos12.0");
+  intel.os_version = {14, 6, 0};  // new enough for 2.9's MPS: its 4 GB Radeon becomes usable
+  intel.max_buffer_length = 1ULL << 30;  // the profile leaves it unset, MPS being off there; any will do
+  engine::sim::use_machine(intel);
+  REQUIRE(engine::backends::mps::is_available());
+  Tensor kept;
+  CHECK(error_of([&] { kept = engine::ones({1}, engine::Device("mps")); }) == "no error");  // once: "invalid high watermark ratio 1.7"
+  CHECK(mps::current_allocated_memory() > 0);
 }
 
 TEST_CASE("unified memory beyond what the machine has left is paged out, and the GPU slows") {

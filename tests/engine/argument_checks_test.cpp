@@ -5,6 +5,8 @@
 
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
+#include "engine/optim/adam.h"
+#include "engine/optim/sgd.h"
 #include "engine/sim.h"
 #include "test_support.h"
 
@@ -39,4 +41,26 @@ TEST_CASE("dropout's probability is printed as Python prints a float") {
         "dropout probability has to be between 0 and 1, but got 1.5");
   CHECK(error_of([] { F::dropout(engine::ones({2}), -0.1); }) ==
         "dropout probability has to be between 0 and 1, but got -0.1");
+}
+
+TEST_CASE("optimizers refuse the hyperparameters torch.optim refuses, in its order and words") {
+  engine::sim::restart();
+  const std::vector<engine::Tensor> params{engine::zeros({2}, engine::requires_grad())};
+  using engine::optim::AdamOptions;
+  using engine::optim::SGDOptions;
+  CHECK(error_of([&] { engine::optim::SGD(params, SGDOptions(-0.1)); }) == "Invalid learning rate: -0.1");
+  CHECK(error_of([&] { engine::optim::SGD(params, SGDOptions(0.1).momentum(-1)); }) == "Invalid momentum value: -1.0");
+  CHECK(error_of([&] { engine::optim::SGD(params, SGDOptions(0.1).weight_decay(-1)); }) ==
+        "Invalid weight_decay value: -1.0");
+  CHECK(error_of([&] { engine::optim::SGD(params, SGDOptions(0.1).nesterov(true)); }) ==
+        "Nesterov momentum requires a momentum and zero dampening");
+  CHECK(error_of([&] { engine::optim::SGD({}, SGDOptions(0.1)); }) == "optimizer got an empty parameter list");
+  CHECK(error_of([&] { engine::optim::SGD({}, SGDOptions(-1)); }) == "Invalid learning rate: -1.0");  // checked first
+  CHECK(error_of([&] { engine::optim::Adam(params, AdamOptions(1e-3).betas({1.0, 0.999})); }) ==
+        "Invalid beta parameter at index 0: 1.0");
+  CHECK(error_of([&] { engine::optim::Adam(params, AdamOptions(1e-3).betas({0.9, -0.1})); }) ==
+        "Invalid beta parameter at index 1: -0.1");
+  CHECK(error_of([&] { engine::optim::AdamW(params, engine::optim::AdamWOptions(1e-3).eps(-1)); }) ==
+        "Invalid epsilon value: -1.0");
+  CHECK(error_of([&] { engine::optim::Adam(params, AdamOptions(1e-3)); }) == "no error");
 }

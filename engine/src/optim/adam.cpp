@@ -6,13 +6,30 @@
 
 #include "device_checks.h"
 #include "engine/autograd.h"
+#include "engine/errors.h"
+#include "engine/python_format.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine::optim {
 
+namespace {
+
+// torch.optim.Adam.__init__'s checks, in its order (AdamW's are the same), before the list's.
+const AdamOptions& checked(const AdamOptions& options) {
+  const auto [beta1, beta2] = options.betas();
+  if (options.lr() < 0) throw ValueError("Invalid learning rate: " + py::str(options.lr()));
+  if (options.eps() < 0) throw ValueError("Invalid epsilon value: " + py::str(options.eps()));
+  if (beta1 < 0 || beta1 >= 1) throw ValueError("Invalid beta parameter at index 0: " + py::str(beta1));
+  if (beta2 < 0 || beta2 >= 1) throw ValueError("Invalid beta parameter at index 1: " + py::str(beta2));
+  if (options.weight_decay() < 0) throw ValueError("Invalid weight_decay value: " + py::str(options.weight_decay()));
+  return options;
+}
+
+}  // namespace
+
 Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled_weight_decay)
-    : Optimizer(std::move(params)),
+    : Optimizer((checked(options), std::move(params))),
       options_(options),
       decoupled_(decoupled_weight_decay),
       state_(params_.size()) {}

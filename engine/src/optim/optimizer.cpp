@@ -1,8 +1,13 @@
 #include "engine/optim/optimizer.h"
 
 #include "engine/autograd.h"
+#include "engine/errors.h"
 
 namespace engine::optim {
+
+Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
+  if (params_.empty()) throw ValueError("optimizer got an empty parameter list");
+}
 
 void Optimizer::zero_grad(bool set_to_none) {
   NoGradGuard no_grad;

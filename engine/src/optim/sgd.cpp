@@ -2,13 +2,30 @@
 
 #include "device_checks.h"
 #include "engine/autograd.h"
+#include "engine/errors.h"
+#include "engine/python_format.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
 
 namespace engine::optim {
 
+namespace {
+
+// torch.optim.SGD.__init__'s checks, in its order (before the parameter list's).
+SGDOptions checked(const SGDOptions& options) {
+  if (options.lr() < 0) throw ValueError("Invalid learning rate: " + py::str(options.lr()));
+  if (options.momentum() < 0) throw ValueError("Invalid momentum value: " + py::str(options.momentum()));
+  if (options.weight_decay() < 0) throw ValueError("Invalid weight_decay value: " + py::str(options.weight_decay()));
+  if (options.nesterov() && (options.momentum() <= 0 || options.dampening() != 0)) {
+    throw ValueError("Nesterov momentum requires a momentum and zero dampening");
+  }
+  return options;
+}
+
+}  // namespace
+
 SGD::SGD(std::vector<Tensor> params, SGDOptions options)
-    : Optimizer(std::move(params)), options_(options), momentum_buffers_(params_.size()) {}
+    : Optimizer((checked(options), std::move(params))), options_(options), momentum_buffers_(params_.size()) {}
 
 namespace {
 

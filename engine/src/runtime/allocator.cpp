@@ -67,8 +67,8 @@ MpsAllocator::MpsAllocator(const MachineProfile& machine, const std::map<std::st
       page_(machine.cpu_architecture == Architecture::Arm64 ? 16384 : 4096),  // vm_page_size
       recommended_max_(machine.recommended_working_set_bytes),
       max_buffer_length_(machine.max_buffer_length) {
-  // On unified memory the cap may reach twice the recommended working set.
-  const double high_upper_bound = unified_ ? 2.0 : 1.0;
+  // setHighWatermarkRatio allows up to twice the recommended working set, discrete GPU or not.
+  const double high_upper_bound = 2.0;
   high_ratio_ = ratio_from(environment, "PYTORCH_MPS_HIGH_WATERMARK_RATIO", kDefaultHighRatio);
   if (!(high_ratio_ >= 0.0 && high_ratio_ <= high_upper_bound)) {
     throw Error("invalid high watermark ratio " + stream_format(high_ratio_));

@@ -10,7 +10,8 @@ namespace engine::optim {
 
 class Optimizer {
  public:
-  explicit Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {}
+  // Refuses an empty list, as torch.optim.Optimizer does.
+  explicit Optimizer(std::vector<Tensor> params);
   virtual ~Optimizer() = default;
   Optimizer(const Optimizer&) = delete;
   Optimizer& operator=(const Optimizer&) = delete;
