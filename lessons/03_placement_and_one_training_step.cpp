@@ -187,6 +187,12 @@ TUTOR_CELL("with manual_seed(0) the step gives PyTorch's loss and weight change"
 // The weight change is the learning rate times the gradient's size (0.1 × 1.005): one plain
 // SGD step, exactly as the formula says.
 //
+// The recipe draws its random numbers on the cpu and then moves them. That is what keeps it
+// reproducible across devices: `manual_seed` also seeds a generator of `mps`'s own, but numbers
+// drawn there (`randn(..., device="mps")`) come from a different algorithm, so a Mac's values
+// differ from the cpu's, and drawing them leaves the cpu's stream where it was. (The emulator
+// keeps the two streams apart too, but fills the `mps` one with the cpu's algorithm.)
+//
 // ## The logging boundary
 //
 // A loss that lives on `mps` is not a number the host can print. `.item()` copies the value

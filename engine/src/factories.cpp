@@ -96,7 +96,7 @@ Tensor randn(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "normal_kernel_cpu");
   return make(sizes, options, ScalarType::Float, "aten::normal_", Origin::Kernel, [](TensorImpl& t) {
     detail::Process& p = detail::process();
-    detail::fill_standard_normal(t.data<float>(), t.numel(), p.cpu_generator, p.cpu_kernels());
+    detail::fill_standard_normal(t.data<float>(), t.numel(), p.generator_for(t.device), p.cpu_kernels());
   });
 }
 
@@ -104,7 +104,7 @@ Tensor rand(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "check_uniform_bounds");
   return make(sizes, options, ScalarType::Float, "aten::uniform_", Origin::Kernel, [](TensorImpl& t) {
     detail::Process& p = detail::process();
-    detail::fill_uniform(t.data<float>(), t.numel(), p.cpu_generator, 0.0, 1.0, p.cpu_kernels());
+    detail::fill_uniform(t.data<float>(), t.numel(), p.generator_for(t.device), 0.0, 1.0, p.cpu_kernels());
   });
 }
 

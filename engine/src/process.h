@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/device.h"
 #include "engine/machine.h"
 #include "random/cpu_generator.h"
 #include "random/samplers.h"
@@ -54,6 +55,11 @@ struct Process {
   int fallback_depth = 0;  // > 0 while an operator runs through the cpu fallback
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
+  // torch.mps's own generator: manual_seed seeds it too, and drawing on mps leaves the cpu's
+  // stream where it was. Real MPS draws with Philox; the emulator draws with the cpu's sampler
+  // from this separate stream, so mps values are reproducible but not a Mac's.
+  CpuGenerator mps_generator;
+  CpuGenerator& generator_for(const Device& device) { return device.is_mps() ? mps_generator : cpu_generator; }
   Timeline timeline;
   // torch.mps.Event ids, as MPSEventPool hands them out: released ones first, last in first
   // out, then new ones counting from 1. Shared so that an event outliving its process gives

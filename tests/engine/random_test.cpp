@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/factories.h"
+#include "engine/nn/functional.h"
 #include "engine/nn/linear.h"
 #include "engine/random.h"
 #include "engine/sim.h"
@@ -109,4 +110,16 @@ TEST_CASE("the two kernels agree below 16 values and differ from 16 on") {
   CHECK(sample("linux-x86_64", 15) == sample("m3-max-64gb", 15));
   CHECK(sample("linux-x86_64", 1000) != sample("m3-max-64gb", 1000));
   CHECK(sample("rosetta-x86_64", 1000) == sample("m3-max-64gb", 1000));  // same portable sampler
+}
+
+TEST_CASE("mps draws from a generator of its own: manual_seed seeds it, and the cpu's stream stays put") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::manual_seed(0);
+  const std::vector<float> first = engine::randn({3}).to_vector<float>();
+  engine::manual_seed(0);
+  const engine::Tensor on_mps = engine::randn({3}, engine::Device("mps"));
+  engine::nn::functional::dropout(engine::ones({8}, engine::Device("mps")), 0.5);
+  CHECK(engine::randn({3}).to_vector<float>() == first);  // as if nothing had been drawn on mps
+  engine::manual_seed(0);
+  CHECK(engine::randn({3}, engine::Device("mps")).cpu().to_vector<float>() == on_mps.cpu().to_vector<float>());
 }

@@ -14,7 +14,9 @@ namespace engine {
 Tensor zeros(IntArrayRef sizes, TensorOptions options = {});
 Tensor ones(IntArrayRef sizes, TensorOptions options = {});
 Tensor full(IntArrayRef sizes, double value, TensorOptions options = {});
-// Standard normal samples from the default generator (PyTorch's CPU sampler, bit for bit).
+// Standard normal samples from the default generator (PyTorch's CPU sampler, bit for bit). On
+// mps they come from the mps generator, which manual_seed also seeds: the same sampler on a
+// stream of its own (a Mac's MPS uses Philox, so its values differ from these).
 Tensor randn(IntArrayRef sizes, TensorOptions options = {});
 // Uniform samples in [0, 1).
 Tensor rand(IntArrayRef sizes, TensorOptions options = {});

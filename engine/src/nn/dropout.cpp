@@ -29,7 +29,7 @@ Tensor dropout(const Tensor& input, double p, bool training) {
   if (values) {
     float* m = mask.impl().data<float>();
     detail::Process& process = detail::process();
-    detail::fill_uniform(m, mask.numel(), process.cpu_generator, 0.0, 1.0, process.cpu_kernels());
+    detail::fill_uniform(m, mask.numel(), process.generator_for(input.device()), 0.0, 1.0, process.cpu_kernels());
     const auto scale = p < 1 ? static_cast<float>(1.0 / (1.0 - p)) : 0.0f;
     for (std::int64_t i = 0; i < mask.numel(); ++i) m[i] = m[i] >= static_cast<float>(p) ? scale : 0.0f;
   }
