@@ -186,3 +186,17 @@ TEST_CASE("unified memory beyond what the machine has left is paged out, and the
   const Tensor crowd = mps_bytes(3 * kGiB), more = mps_bytes(2 * kGiB);  // 6 GiB + 3 GiB > 8 GiB
   CHECK(seconds_per_pass(fits) > 3 * fast);
 }
+
+TEST_CASE("a reduction over several dimensions allocates only its result, as one over a single one does") {
+  const auto driver_bytes_for = [](bool flatten_first) {
+    engine::sim::use_machine("m3-max-64gb");
+    const Tensor a = engine::ones({1024, 1024}, engine::Device("mps"));
+    const Tensor input = flatten_first ? a.reshape({-1}) : a;
+    const std::int64_t before = mps::driver_allocated_memory();
+    const Tensor total = input.sum();  // one MPSGraph reduction in PyTorch, either way
+    return mps::driver_allocated_memory() - before;
+  };
+  const std::int64_t over_one = driver_bytes_for(true);
+  CHECK(over_one > 0);
+  CHECK(driver_bytes_for(false) == over_one);  // once: an extra heap for a (1024, 1) partial sum
+}

@@ -48,29 +48,27 @@ std::vector<std::int64_t> result_sizes(const std::vector<std::int64_t>& collapse
 }
 
 // Sums (mean: averages) the reduced dimensions one at a time, innermost first; charged as the
-// one kernel PyTorch runs.
+// one kernel PyTorch runs. Only the result is allocated: the partial sums of a reduction over
+// several dimensions stay in the kernel's scratch memory, as in PyTorch's single reduction.
 Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, bool average) {
   const std::int64_t ndim = x.dim();
   const bool values = detail::have_values({&x});
-  Tensor current = x;
   std::vector<std::int64_t> sizes = x.sizes().vec();
+  std::vector<float> partial;
+  const float* in = values ? x.impl().data<float>() : nullptr;
   for (std::int64_t d = ndim - 1; d >= 0; --d) {
     if (!reduced[static_cast<std::size_t>(d)]) continue;
     const auto [outer, n, inner] = collapse(sizes, static_cast<std::size_t>(d));
-    Tensor out = detail::allocate(sizes, ScalarType::Float, x.device(), values);
+    if (!values) continue;
     // The mean of no elements is 0 / 0: NaN, as in PyTorch.
     const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : std::numeric_limits<double>::quiet_NaN()) : 1.0;
-    if (values) {
-      kernels::summation_on(x.device()).sum_over_axis(current.impl().data<float>(), out.impl().data<float>(),
-                                                      outer, n, inner, scale);
-    }
-    current = out;
+    std::vector<float> next(static_cast<std::size_t>(outer * inner));
+    kernels::summation_on(x.device()).sum_over_axis(in, next.data(), outer, n, inner, scale);
+    partial = std::move(next);
+    in = partial.data();
   }
-  if (current.is_same(x)) {  // nothing to reduce (a 0-dim input): still a new tensor
-    current = detail::allocate(sizes, ScalarType::Float, x.device(), values);
-    if (values) std::copy_n(x.impl().data<float>(), x.numel(), current.impl().data<float>());
-  }
-  Tensor out = detail::share_values(current, result_sizes(sizes, reduced, keepdim));
+  Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Float, x.device(), values);
+  if (values) std::copy_n(in, out.numel(), out.impl().data<float>());  // a 0-dim input: a copy of it
   std::int64_t innermost_run = 0;  // the contiguous elements each output sums, when they are innermost
   for (std::int64_t d = ndim - 1; d >= 0 && reduced[static_cast<std::size_t>(d)]; --d) {
     innermost_run = std::max<std::int64_t>(innermost_run, 1) * x.size(d);
