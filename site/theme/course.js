@@ -41,7 +41,9 @@ function setUpMachineSwitch() {
 function setUpSearch() {
   const input = document.getElementById("search");
   const list = document.getElementById("search-results");
-  const index = (window.COURSE_SEARCH_INDEX || []).map((e) => ({ ...e, lowTitle: e.title.toLowerCase(), lowText: e.text.toLowerCase() }));
+  // A section's text begins with its heading, which the result shows as its title already.
+  const body = (e) => (e.text.startsWith(e.title) ? e.text.slice(e.title.length).trimStart() : e.text);
+  const index = (window.COURSE_SEARCH_INDEX || []).map((e) => ({ ...e, text: body(e), lowTitle: e.title.toLowerCase(), lowText: body(e).toLowerCase() }));
   const occurrences = (text, word) => {
     let count = 0;
     for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) count++;
@@ -80,7 +82,10 @@ function setUpSearch() {
     list.innerHTML = found.length === 0
       ? `<li class="none">Nothing in the course mentions “${escapeHtml(input.value)}”.</li>`
       : found.slice(0, 8).map(({ entry }) =>
-          `<li><a href="${escapeHtml(entry.url)}"><strong>${escapeHtml(entry.title)}</strong> <span class="where">${escapeHtml(entry.page)}</span><span class="snippet">${snippet(entry, words)}</span></a></li>`).join("");
+          // A page's own entry is titled as the page: its name is not repeated.
+          `<li><a href="${escapeHtml(entry.url)}"><strong>${escapeHtml(entry.title)}</strong>` +
+          (entry.page === entry.title ? "" : ` <span class="where">${escapeHtml(entry.page)}</span>`) +
+          `<span class="snippet">${snippet(entry, words)}</span></a></li>`).join("");
     list.hidden = false;
   };
   input.addEventListener("input", search);
