@@ -358,6 +358,10 @@ std::optional<Zoom> zoom_of(const TracedProcess& process) {
   constexpr std::size_t kShown = 300;
   constexpr std::size_t kShownAfterBuilds = 1000;  // a few repetitions of a model's step
   const std::size_t count = process.spans.size();
+  const double end = end_of(process);
+  const auto closer = [](double from, double to, std::string_view where) {
+    return Zoom{{from, to}, fmt::format("{} from {}, {}, closer:", duration_text(to - from), duration_text(from), where)};
+  };
   std::size_t after_builds = 0;
   bool summarised = false;
   for (std::size_t i = 0; i < count; ++i) {
@@ -377,18 +381,17 @@ std::optional<Zoom> zoom_of(const TracedProcess& process) {
                                process.name_of(span.name).find("to mps") == std::string::npos;
       if (for_results && ++waits == 3) to = span.start_ms + span.duration_ms;
     }
-    return Zoom{{from, to}, fmt::format("{} from {}, after the last graph build, closer:", duration_text(to - from), duration_text(from))};
+    return closer(from, to, "after the last graph build");
   }
   const std::size_t work = first_gpu_operation(process);
-  const bool long_set_up = work < count && process.spans[work].start_ms > end_of(process) / 4;
+  const bool long_set_up = work < count && process.spans[work].start_ms > end / 4;
   if (!long_set_up && count < kDense) return std::nullopt;
   const std::size_t first = work < count ? work : 0;
   const double from = first == 0 ? 0 : process.spans[first].start_ms;
-  const double to = count - first > kDense ? end_after(process, first, kShown) : end_of(process);
-  if (!long_set_up && to - from >= end_of(process) / 4) return std::nullopt;  // not much closer than the whole
+  const double to = count - first > kDense ? end_after(process, first, kShown) : end;
+  if (!long_set_up && to - from >= end / 4) return std::nullopt;  // not much closer than the whole
   if (from == 0) return Zoom{{0, to}, fmt::format("The first {}, closer:", duration_text(to))};
-  return Zoom{{from, to}, fmt::format("{} from {}, from the first operation on the GPU, closer:", duration_text(to - from),
-                                      duration_text(from))};
+  return closer(from, to, "from the first operation on the GPU");
 }
 
 // The picture: per process a host and a device lane with a time axis, then the legend.

@@ -47,6 +47,25 @@ std::vector<std::int64_t> result_sizes(const std::vector<std::int64_t>& collapse
   return kept;
 }
 
+// Runs `sum_axis(in, out, axis)` over each reduced dimension of a contiguous tensor of `sizes`,
+// innermost first, keeping the partial sums in `scratch`; returns where the result is (`in`
+// itself when nothing is reduced). Afterwards `sizes` has each reduced dimension at 1. Without
+// values (a shape-only tensor) only `sizes` changes.
+template <typename T, typename SumAxis>
+const T* reduce_axes(const T* in, bool values, std::vector<T>& scratch, std::vector<std::int64_t>& sizes,
+                     const std::vector<bool>& reduced, SumAxis sum_axis) {
+  for (std::size_t d = sizes.size(); d-- > 0;) {
+    if (!reduced[d]) continue;
+    const detail::Axis axis = collapse(sizes, d);
+    if (!values) continue;
+    std::vector<T> next(static_cast<std::size_t>(axis.outer * axis.inner));
+    sum_axis(in, next.data(), axis);
+    scratch = std::move(next);
+    in = scratch.data();
+  }
+  return in;
+}
+
 // Sums (mean: averages) the reduced dimensions one at a time, innermost first; charged as the
 // one kernel PyTorch runs. Only the result is allocated: the partial sums of a reduction over
 // several dimensions stay in the kernel's scratch memory, as in PyTorch's single reduction.
@@ -54,21 +73,18 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
   const std::int64_t ndim = x.dim();
   const bool values = detail::have_values({&x});
   std::vector<std::int64_t> sizes = x.sizes().vec();
-  std::vector<float> partial;
-  const float* in = values ? x.impl().data<float>() : nullptr;
-  for (std::int64_t d = ndim - 1; d >= 0; --d) {
-    if (!reduced[static_cast<std::size_t>(d)]) continue;
-    const auto [outer, n, inner] = collapse(sizes, static_cast<std::size_t>(d));
-    if (!values) continue;
-    // The mean of no elements is 0 / 0: NaN, as in PyTorch.
-    const double scale = average ? (n > 0 ? 1.0 / static_cast<double>(n) : std::numeric_limits<double>::quiet_NaN()) : 1.0;
-    std::vector<float> next(static_cast<std::size_t>(outer * inner));
-    kernels::summation_on(x.device()).sum_over_axis(in, next.data(), outer, n, inner, scale);
-    partial = std::move(next);
-    in = partial.data();
-  }
+  std::vector<float> scratch;
+  const kernels::Summation& kernel = kernels::summation_on(x.device());
+  const float* result = reduce_axes(values ? x.impl().data<float>() : nullptr, values, scratch, sizes, reduced,
+                                    [&](const float* in, float* out, const detail::Axis& a) {
+                                      // The mean of no elements is 0 / 0: NaN, as in PyTorch.
+                                      const double scale = !average ? 1.0
+                                                           : a.n > 0 ? 1.0 / static_cast<double>(a.n)
+                                                                     : std::numeric_limits<double>::quiet_NaN();
+                                      kernel.sum_over_axis(in, out, a.outer, a.n, a.inner, scale);
+                                    });
   Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Float, x.device(), values);
-  if (values) std::copy_n(in, out.numel(), out.impl().data<float>());  // a 0-dim input: a copy of it
+  if (values) std::copy_n(result, out.numel(), out.impl().data<float>());  // a 0-dim input: a copy of it
   std::int64_t innermost_run = 0;  // the contiguous elements each output sums, when they are innermost
   for (std::int64_t d = ndim - 1; d >= 0 && reduced[static_cast<std::size_t>(d)]; --d) {
     innermost_run = std::max<std::int64_t>(innermost_run, 1) * x.size(d);
@@ -84,31 +100,27 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
 Tensor sum_integers(const Tensor& x, const std::vector<bool>& reduced, bool keepdim) {
   const bool values = detail::have_values({&x});
   std::vector<std::int64_t> sizes = x.sizes().vec();
-  std::vector<std::int64_t> sums;
+  std::vector<std::int64_t> input, scratch;
   if (values) {
-    sums.resize(static_cast<std::size_t>(x.numel()));
+    input.resize(static_cast<std::size_t>(x.numel()));
     if (x.scalar_type() == ScalarType::Bool) {
-      std::copy_n(x.impl().data<bool>(), x.numel(), sums.begin());
+      std::copy_n(x.impl().data<bool>(), x.numel(), input.begin());
     } else {
-      std::copy_n(x.impl().data<std::int64_t>(), x.numel(), sums.begin());
+      std::copy_n(x.impl().data<std::int64_t>(), x.numel(), input.begin());
     }
   }
-  for (std::int64_t d = x.dim() - 1; d >= 0; --d) {
-    if (!reduced[static_cast<std::size_t>(d)]) continue;
-    const auto [outer, n, inner] = collapse(sizes, static_cast<std::size_t>(d));
-    if (!values) continue;
-    std::vector<std::int64_t> next(static_cast<std::size_t>(outer * inner), 0);
-    for (std::int64_t o = 0; o < outer; ++o) {
-      for (std::int64_t r = 0; r < n; ++r) {
-        for (std::int64_t i = 0; i < inner; ++i) {
-          next[static_cast<std::size_t>(o * inner + i)] += sums[static_cast<std::size_t>((o * n + r) * inner + i)];
-        }
-      }
-    }
-    sums = std::move(next);
-  }
+  const std::int64_t* result = reduce_axes(input.data(), values, scratch, sizes, reduced,
+                                           [](const std::int64_t* in, std::int64_t* out, const detail::Axis& a) {
+                                             for (std::int64_t o = 0; o < a.outer; ++o) {
+                                               for (std::int64_t r = 0; r < a.n; ++r) {
+                                                 for (std::int64_t i = 0; i < a.inner; ++i) {
+                                                   out[o * a.inner + i] += in[(o * a.n + r) * a.inner + i];
+                                                 }
+                                               }
+                                             }
+                                           });
   Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Long, x.device(), values);
-  if (values) std::copy(sums.begin(), sums.end(), out.impl().data<std::int64_t>());
+  if (values) std::copy_n(result, out.numel(), out.impl().data<std::int64_t>());
   detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction,
                   .bytes = detail::nbytes(x) + detail::nbytes(out), .elements = static_cast<double>(x.numel())},
                  x.device());

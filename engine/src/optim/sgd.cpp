@@ -12,7 +12,7 @@ namespace engine::optim {
 namespace {
 
 // torch.optim.SGD.__init__'s checks, in its order (before the parameter list's).
-SGDOptions checked(const SGDOptions& options) {
+const SGDOptions& checked(const SGDOptions& options) {
   if (options.lr() < 0) throw ValueError("Invalid learning rate: " + py::str(options.lr()));
   if (options.momentum() < 0) throw ValueError("Invalid momentum value: " + py::str(options.momentum()));
   if (options.weight_decay() < 0) throw ValueError("Invalid weight_decay value: " + py::str(options.weight_decay()));
