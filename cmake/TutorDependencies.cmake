@@ -64,11 +64,12 @@ add_library(tutor_cmark_gfm INTERFACE)
 add_library(tutor::cmark_gfm ALIAS tutor_cmark_gfm)
 target_include_directories(tutor_cmark_gfm INTERFACE "${TUTOR_CMARK_GFM_EXTENSIONS_INCLUDE_DIR}")
 target_link_libraries(tutor_cmark_gfm INTERFACE PkgConfig::tutor_cmark_gfm "${TUTOR_CMARK_GFM_EXTENSIONS_LIBRARY}")
-# The BLAS behind the engine's matrix products: Accelerate on macOS; elsewhere OpenBLAS, whose
-# kernels are tuned for each CPU, in preference to whatever other BLAS is installed. Of
-# Debian's three OpenBLAS builds the serial one comes first: it computes on the calling thread
-# only, so results are reproducible by construction, and it starts no thread pool in each of
-# the hundreds of short programs the tests run (the pthread build costs each one milliseconds).
+# A BLAS, which the matrix-product benchmark (tests/benchmarks/matmul_vs_sgemm.cpp) measures the
+# engine's own products against: Accelerate on macOS; elsewhere OpenBLAS, whose kernels are tuned
+# for each CPU, in preference to whatever other BLAS is installed, and of Debian's three OpenBLAS
+# builds the serial one, which computes on the calling thread as the engine does. The engine
+# itself never calls a BLAS: its products add in an order of its own on every host
+# (engine/src/kernels/kernels.h, Note [Summation order on the cpu]).
 set(tutor_saved_library_path "${CMAKE_LIBRARY_PATH}")
 if(APPLE)
   set(BLA_VENDOR Apple)
@@ -81,12 +82,5 @@ unset(BLA_VENDOR)
 set(CMAKE_LIBRARY_PATH "${tutor_saved_library_path}")
 if(NOT BLAS_FOUND)  # any other BLAS will do
   tutor_require_package(BLAS
-    DEBIAN libopenblas-serial-dev HOMEBREW openblas WHAT "BLAS, for the engine's matrix products")
-endif()
-# The engine loads the library when a product first needs it (engine/src/kernels/matmul.cpp):
-# the file to load; for a macOS framework (found in the SDK, which holds only stubs), the
-# system's own copy.
-list(GET BLAS_LIBRARIES 0 TUTOR_BLAS_LIBRARY)
-if(TUTOR_BLAS_LIBRARY MATCHES "/([^/]+)\\.framework$")
-  set(TUTOR_BLAS_LIBRARY "/System/Library/Frameworks/${CMAKE_MATCH_1}.framework/${CMAKE_MATCH_1}")
+    DEBIAN libopenblas-serial-dev HOMEBREW openblas WHAT "BLAS, the speed the matrix-product benchmark compares with")
 endif()

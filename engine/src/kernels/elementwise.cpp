@@ -1,8 +1,8 @@
 #include <algorithm>
-#include <cmath>
 #include <numbers>
 
 #include "kernels/kernels.h"
+#include "kernels/portable_math.h"
 
 namespace engine::kernels {
 namespace {
@@ -67,13 +67,13 @@ constexpr auto kInvSqrt2 = static_cast<float>(1.0 / std::numbers::sqrt2);
 constexpr auto kInvSqrt2Pi = static_cast<float>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
 
 void gelu(const float* x, float* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * kInvSqrt2));
+  for (std::int64_t i = 0; i < n; ++i) out[i] = 0.5f * x[i] * (1.0f + portable::erf(x[i] * kInvSqrt2));
 }
 
 void gelu_backward(const float* grad, const float* x, float* out, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) {
-    const float cdf = 0.5f * (1.0f + std::erf(x[i] * kInvSqrt2));
-    const float pdf = kInvSqrt2Pi * std::exp(-0.5f * x[i] * x[i]);
+    const float cdf = 0.5f * (1.0f + portable::erf(x[i] * kInvSqrt2));
+    const float pdf = kInvSqrt2Pi * portable::expf(-0.5f * x[i] * x[i]);
     out[i] = grad[i] * (cdf + x[i] * pdf);
   }
 }

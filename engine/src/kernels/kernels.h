@@ -1,7 +1,6 @@
 #pragma once
-// Internal: the numeric kernels, on contiguous row-major float32 data. Eigen lives only in
-// their .cpp files, behind these non-template functions, so nothing that includes an engine
-// header pays Eigen's compile time.
+// Internal: the numeric kernels, on contiguous row-major float32 data, behind non-template
+// functions, so nothing that includes an engine header pays for their implementation.
 
 #include <cstdint>
 #include <vector>
@@ -52,6 +51,19 @@ void log_softmax(const float* in, float* out, std::int64_t outer, std::int64_t n
                  std::int64_t inner);
 void log_softmax_backward(const float* grad_out, const float* out, float* grad_in,
                           std::int64_t outer, std::int64_t n, std::int64_t inner);
+
+// Note [Summation order on the cpu]
+// Every result of a cpu matrix product (matmul, linear, their backward products) adds its k
+// products in blocks of kCpuProductDepth, the depth of one packed panel in a BLAS: within a
+// block, one after another with fused multiply-adds starting from zero, the way an sgemm
+// micro-kernel accumulates a panel in a register on AVX2, AVX-512 and NEON alike; each block's
+// sum is then added to the result, which starts at zero (or at the bias, as addmm's does). The
+// order depends on nothing else, not the host's caches, SIMD width, compiler or BLAS, so the
+// same bits come out everywhere (Note [The same bits on every host], portable_math.h). It is
+// an order of the engine's own, not the one of the BLAS a real PyTorch links (those tune their
+// blocking to each CPU), and it differs from the emulated GPU's (mps_kernels.h), as a real cpu's
+// and GPU's do.
+inline constexpr std::int64_t kCpuProductDepth = 256;
 
 // c (m, n) = a (m, k) b (k, n)
 void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,

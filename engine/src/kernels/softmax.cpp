@@ -1,8 +1,8 @@
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include "kernels/kernels.h"
+#include "kernels/portable_math.h"
 
 namespace engine::kernels {
 
@@ -16,8 +16,8 @@ void log_softmax(const float* in, float* out, std::int64_t outer, std::int64_t n
       float max = -std::numeric_limits<float>::infinity();
       for (std::int64_t j = 0; j < n; ++j) max = std::max(max, x[j * inner]);
       double total = 0;
-      for (std::int64_t j = 0; j < n; ++j) total += std::exp(static_cast<double>(x[j * inner] - max));
-      const auto log_total = static_cast<float>(std::log(total));
+      for (std::int64_t j = 0; j < n; ++j) total += portable::exp(x[j * inner] - max);
+      const auto log_total = static_cast<float>(portable::log(total));
       for (std::int64_t j = 0; j < n; ++j) y[j * inner] = x[j * inner] - max - log_total;
     }
   }
@@ -25,7 +25,7 @@ void log_softmax(const float* in, float* out, std::int64_t outer, std::int64_t n
 
 void softmax(const float* in, float* out, std::int64_t outer, std::int64_t n, std::int64_t inner) {
   log_softmax(in, out, outer, n, inner);
-  for (std::int64_t i = 0; i < outer * n * inner; ++i) out[i] = std::exp(out[i]);
+  for (std::int64_t i = 0; i < outer * n * inner; ++i) out[i] = portable::expf(out[i]);
 }
 
 void softmax_backward(const float* grad_out, const float* out, float* grad_in, std::int64_t outer,
@@ -52,7 +52,7 @@ void log_softmax_backward(const float* grad_out, const float* out, float* grad_i
       for (std::int64_t j = 0; j < n; ++j) total += grad_out[base + j * inner];
       for (std::int64_t j = 0; j < n; ++j) {
         const std::int64_t at = base + j * inner;
-        grad_in[at] = grad_out[at] - std::exp(out[at]) * static_cast<float>(total);
+        grad_in[at] = grad_out[at] - portable::expf(out[at]) * static_cast<float>(total);
       }
     }
   }

@@ -32,7 +32,7 @@ void kaiming_uniform_(const Tensor& tensor, double a) {
   }
   double fan_in = static_cast<double>(tensor.size(1));
   for (std::int64_t d = 2; d < tensor.dim(); ++d) fan_in *= static_cast<double>(tensor.size(d));
-  const double gain = std::sqrt(2.0 / (1 + std::pow(a, 2)));
+  const double gain = std::sqrt(2.0 / (1 + a * a));  // a ** 2, correctly rounded as a * a is
   const double std_dev = gain / std::sqrt(fan_in);
   const double bound = std::sqrt(3.0) * std_dev;
   uniform_(tensor, -bound, bound);

@@ -8,6 +8,7 @@
 #include "engine/autograd.h"
 #include "engine/errors.h"
 #include "engine/python_format.h"
+#include "kernels/portable_math.h"
 #include "runtime/stream.h"
 #include "tensor_impl.h"
 
@@ -113,8 +114,10 @@ void Adam::step() {
     }
     if (!detail::have_values({&params_[i], &grad})) continue;  // shape-only: costs only
     const auto n = static_cast<std::size_t>(params_[i].numel());
-    const double correction1 = 1 - std::pow(beta1, static_cast<double>(s.step));
-    const double correction2 = 1 - std::pow(beta2, static_cast<double>(s.step));
+    // Python's beta ** step, by squaring: the C library's pow differs between hosts in its
+    // last bit (Note [The same bits on every host]).
+    const double correction1 = 1 - kernels::portable::integer_power(beta1, s.step);
+    const double correction2 = 1 - kernels::portable::integer_power(beta2, s.step);
     const auto step_size = static_cast<float>(options_.lr() / correction1);
     const auto correction2_sqrt = static_cast<float>(std::sqrt(correction2));
     const auto weight1 = static_cast<float>(1 - beta1), keep2 = static_cast<float>(beta2);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "kernels/portable_math.h"
+
 namespace engine::detail {
 
 std::uint64_t CpuGenerator::nondeterministic_seed() {
@@ -21,10 +23,13 @@ double CpuGenerator::standard_normal_double() {
   constexpr double kScale53 = 1.0 / static_cast<double>(1ULL << 53);
   const double u1 = static_cast<double>(random64() & kMask53) * kScale53;
   const double u2 = static_cast<double>(random64() & kMask53) * kScale53;
-  const double radius = std::sqrt(-2.0 * std::log(1.0 - u2));
-  const double theta = 2.0 * std::numbers::pi * u1;
-  next_double_normal_ = radius * std::sin(theta);
-  return radius * std::cos(theta);
+  // PyTorch calls the C library's log, sin and cos; the engine's own keep every host's bits
+  // equal (Note [The same bits on every host]).
+  const double radius = std::sqrt(-2.0 * kernels::portable::log(1.0 - u2));
+  double sine = 0, cosine = 0;
+  kernels::portable::sin_cos(2.0 * std::numbers::pi * u1, sine, cosine);
+  next_double_normal_ = radius * sine;
+  return radius * cosine;
 }
 
 }  // namespace engine::detail

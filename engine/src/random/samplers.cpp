@@ -13,6 +13,8 @@
 #include <limits>
 #include <numbers>
 
+#include "kernels/portable_math.h"
+
 namespace engine::detail {
 namespace {
 
@@ -91,15 +93,18 @@ void box_muller_16_avx2(float* data) {
   }
 }
 
-// normal_fill_16, the portable kernel, with the C library's float log, sin and cos.
+// normal_fill_16, the portable kernel. PyTorch calls the C library's float log, sin and cos
+// here; the engine's correctly rounded ones stand in (Note [The same bits on every host]).
 void box_muller_16_portable(float* data) {
   for (int j = 0; j < 8; ++j) {
     const float u1 = 1 - data[j];
     const float u2 = data[j + 8];
-    const float radius = std::sqrt(-2 * std::log(u1));
+    const float radius = std::sqrt(-2 * kernels::portable::logf(u1));
     const auto theta = static_cast<float>(2.0f * std::numbers::pi * u2);
-    data[j] = radius * std::cos(theta);
-    data[j + 8] = radius * std::sin(theta);
+    double sine = 0, cosine = 0;
+    kernels::portable::sin_cos(theta, sine, cosine);
+    data[j] = radius * static_cast<float>(cosine);
+    data[j + 8] = radius * static_cast<float>(sine);
   }
 }
 
