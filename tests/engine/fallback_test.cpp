@@ -122,10 +122,13 @@ TEST_CASE("the variable counts only at start-up, and std::stoi decides what it s
 
 TEST_CASE("a value std::stoi cannot read aborts the process at import, on a build with MPS only") {
   const std::string uncaught = "libc++abi: terminating due to uncaught exception of type ";
-  for (const auto& [value, message] : {std::pair{"false", "std::invalid_argument: stoi: no conversion"},
-                                       std::pair{"", "std::invalid_argument: stoi: no conversion"},
-                                       std::pair{"yes", "std::invalid_argument: stoi: no conversion"},
-                                       std::pair{"99999999999", "std::out_of_range: stoi: out of range"}}) {
+  for (const auto& case_ : {std::pair{"false", "std::invalid_argument: stoi: no conversion"},
+                            std::pair{"", "std::invalid_argument: stoi: no conversion"},
+                            std::pair{"yes", "std::invalid_argument: stoi: no conversion"},
+                            std::pair{"99999999999", "std::out_of_range: stoi: out of range"}}) {
+    // Named variables, not a structured binding: clang before 16 cannot capture a binding in
+    // the lambda CAPTURE makes.
+    const std::string value = case_.first, message = case_.second;
     CAPTURE(value);
     engine::sim::use_machine("m3-max-64gb");
     CHECK_THROWS_WITH_AS(engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}}),

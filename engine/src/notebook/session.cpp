@@ -107,6 +107,27 @@ std::string names_of(const std::vector<const MachineProfile*>& machines) {
   return names;
 }
 
+// The line where a registration's TUTOR_CELL( stands. A macro call that spans lines reports
+// its __LINE__ at the first line under g++ and at the closing parenthesis under clang, so the
+// call is looked for a few lines up from there, and must hold the claim. 0: none.
+int tutor_cell_line(const Cell& cell, int reported, const std::string& claim) {
+  constexpr int kLongestCall = 4;  // lines
+  const auto text = [&](int line) -> const std::string& {
+    return cell.lines[static_cast<std::size_t>(line - cell.first_line)];
+  };
+  for (int line = reported; line >= std::max(cell.first_line, reported - kLongestCall + 1); --line) {
+    if (text(line).find("TUTOR_CELL") == std::string::npos) continue;
+    std::string call;
+    for (int in_call = line; in_call <= std::min(cell.last_line(), line + kLongestCall - 1); ++in_call) {
+      call += text(in_call);
+    }
+    // The claim's first words, as the source spells them (up to any character it escapes).
+    const std::string opening = claim.substr(0, std::min(claim.find_first_of("\"\\"), std::size_t{12}));
+    return call.find(opening) != std::string::npos ? line : 0;
+  }
+  return 0;
+}
+
 }  // namespace
 
 CellRegistration::CellRegistration(const char* file, int line, const char* claim) {
@@ -133,34 +154,32 @@ void Session::register_cells(const std::string& built_from) {
       throw FormatError(reg.file, reg.line, "TUTOR_CELL outside the lesson file " + built_from);
     }
     const Cell* cell = lesson_.code_cell_at(reg.line);
-    const bool there = cell != nullptr &&
-                       cell->lines[static_cast<std::size_t>(reg.line - cell->first_line)].find(
-                           "TUTOR_CELL") != std::string::npos;
-    if (!there) {
+    const int line = cell == nullptr ? 0 : tutor_cell_line(*cell, reg.line, reg.claim);
+    if (line == 0) {
       throw FormatError(path, reg.line, "no TUTOR_CELL on this line any more: the lesson changed "
                                         "since this program was built; rebuild it "
                                         "(cmake --build build)");
     }
     if (cell->name.empty()) {
-      throw FormatError(path, reg.line,
+      throw FormatError(path, line,
                         "TUTOR_CELL in an unnamed code cell (line " +
                             std::to_string(cell->marker_line) + "); name it: // %% my_cell");
     }
     if (reg.claim.find_first_of("*?") != std::string::npos) {
-      throw FormatError(path, reg.line, "a claim cannot contain * or ?, which doctest's filters "
+      throw FormatError(path, line, "a claim cannot contain * or ?, which doctest's filters "
                                         "read as wildcards: \"" + reg.claim + "\"");
     }
     for (const Runnable& other : runnable_) {
       if (other.cell == cell) {
-        throw FormatError(path, reg.line, "cell '" + cell->name + "' already has a TUTOR_CELL at line " +
+        throw FormatError(path, line, "cell '" + cell->name + "' already has a TUTOR_CELL at line " +
                                               std::to_string(other.line) + "; one per cell");
       }
       if (other.claim == reg.claim) {
-        throw FormatError(path, reg.line, "the claim \"" + reg.claim + "\" is already made at line " +
+        throw FormatError(path, line, "the claim \"" + reg.claim + "\" is already made at line " +
                                               std::to_string(other.line) + "; each cell claims something");
       }
     }
-    runnable_.push_back({cell, reg.line, reg.claim});
+    runnable_.push_back({cell, line, reg.claim});
   }
   std::sort(runnable_.begin(), runnable_.end(),
             [](const Runnable& a, const Runnable& b) { return a.line < b.line; });
@@ -236,8 +255,9 @@ std::string Session::lesson_name() const {
 void Session::activate(Session* session) { g_active = session; }
 
 const Cell& Session::cell_registered_at(int line) const {
+  const Cell* cell = lesson_.code_cell_at(line);
   for (const Runnable& entry : runnable_) {
-    if (entry.line == line) return *entry.cell;
+    if (entry.cell == cell) return *entry.cell;
   }
   throw FormatError(lesson_.path, line, "no cell registered at this line");
 }
