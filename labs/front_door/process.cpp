@@ -2,12 +2,17 @@
 
 #include "process.h"
 
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 extern char** environ;
 
@@ -35,7 +40,7 @@ std::string cannot_start(const std::vector<std::string>& argv, int error) {
 
 }  // namespace
 
-Finished run_collecting(const std::vector<std::string>& argv) {
+Finished run_collecting(const std::vector<std::string>& argv, std::chrono::seconds limit) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return {127, cannot_start(argv, errno)};
   posix_spawn_file_actions_t actions;
@@ -54,8 +59,21 @@ Finished run_collecting(const std::vector<std::string>& argv) {
     close(pipe_fds[0]);
     return {127, cannot_start(argv, error)};
   }
+  const auto deadline = std::chrono::steady_clock::now() + limit;
   char buffer[4096];
   for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd ready{.fd = pipe_fds[0], .events = POLLIN, .revents = 0};
+    const int polled = poll(&ready, 1, static_cast<int>(std::max<std::int64_t>(0, left.count())));
+    if (polled == 0) {  // the time limit: stop it, and keep what it printed
+      kill(pid, SIGKILL);
+      finished.stopped = true;
+      break;
+    }
+    if (polled < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
     const ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
     if (n > 0) {
       finished.output.append(buffer, static_cast<std::size_t>(n));
@@ -66,6 +84,12 @@ Finished run_collecting(const std::vector<std::string>& argv) {
   close(pipe_fds[0]);
   finished.status = wait_for(pid);
   return finished;
+}
+
+std::string signal_ended(int status) {
+  if (status <= 128 || status >= 128 + 64) return "";
+  const char* name = strsignal(status - 128);
+  return (name != nullptr ? std::string(name) + ", " : "") + "signal " + std::to_string(status - 128);
 }
 
 int run_attached(const std::vector<std::string>& argv) {

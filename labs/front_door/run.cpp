@@ -20,7 +20,13 @@ int run(Course& course, const Arguments& args) {
   std::vector<std::string> command{(course.layout().lesson_programs / target).string()};
   command.insert(command.end(), args.begin() + 1, args.end());
   course.out().flush();
-  return run_attached(command);
+  const int status = run_attached(command);
+  // The notebook showed the crash under its cell; this says what ended the program. A cell that
+  // never ended has said so itself (status 124).
+  if (const std::string signal = signal_ended(status); !signal.empty()) {
+    course.out() << course.bad("✘ Lesson " + lesson->number + " crashed (" + signal + ").") << '\n';
+  }
+  return status;
 }
 
 const Registration run_command({.name = "run",

@@ -40,6 +40,23 @@ void show_build_failure(Course& course, const std::string& messages, const std::
 
 }  // namespace
 
+bool explain_stop(Course& course, const Finished& run, const std::string& what) {
+  if (run.stopped) {
+    course.out() << course.bad("✘ " + what + " ran for a minute without finishing and was stopped.")
+                 << " Look for a loop whose condition never changes.\n";
+    return true;
+  }
+  // Its own time limit (engine/notebook/stopped_code.h) has said what was running.
+  if (run.status == 124) return true;
+  const std::string signal = signal_ended(run.status);
+  if (signal.empty()) return false;
+  // Inside a check or a cell, the program has named the crash itself; before one, nobody has.
+  if (run.output.find("crashed with") == std::string::npos) {
+    course.out() << course.bad("✘ " + what + " crashed (" + signal + ") before its first check ran.") << '\n';
+  }
+  return true;
+}
+
 bool build_or_explain(Course& course, const std::string& target, const fs::path& file) {
   const BuildResult build = build_target(course.layout(), target);
   if (!build.built) show_build_failure(course, build.messages, course.shown(file), target);
@@ -73,6 +90,7 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& varian
   if (!build_or_explain(course, target, file)) return Verdict::DoesNotCompile;
   const Finished run = run_collecting({program.string(), color_option(course)});
   course.out() << run.output;
+  explain_stop(course, run, "Your lab");
   if (run.status != 0) {
     if (variant.empty()) {
       const std::size_t hints = read_hints(lab.hints_file()).size();
@@ -101,9 +119,11 @@ Verdict verify_lesson(Course& course, const LessonInfo& lesson) {
   if (!build_or_explain(course, target, source)) return Verdict::DoesNotCompile;
   const Finished checks = run_collecting({program.string(), "--verify", "--color", course.color() ? "always" : "never"});
   if (checks.status != 0) {
-    course.out() << checks.output
-                 << course.bad("✘ Lesson " + lesson.number + ": a cell no longer prints its documented output.")
-                 << '\n';
+    course.out() << checks.output;
+    if (!explain_stop(course, checks, "Lesson " + lesson.number)) {
+      course.out() << course.bad("✘ Lesson " + lesson.number + ": a cell no longer prints its documented output.")
+                   << '\n';
+    }
     return Verdict::Failed;
   }
   // The notebook run is what records a lesson as verified (see lesson_main.cpp).

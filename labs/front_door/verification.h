@@ -16,6 +16,12 @@ bool build_or_explain(Course& course, const std::string& target, const std::file
 
 enum class Verdict { Passed, Failed, DoesNotCompile, Missing };
 
+struct Finished;
+
+// Says why a program `what` ("Your lab", "Lesson 05") stopped, when a crash or a time limit
+// stopped it; false for a program that exited by itself.
+bool explain_stop(Course& course, const Finished& run, const std::string& what);
+
 // Builds and tests the learner's lab.cpp, or, for authors, one of the lab's other versions
 // (`variant`: "solution", "starter" or a decoy's name), which records nothing.
 Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& variant = "");

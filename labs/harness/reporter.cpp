@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/notebook/stopped_code.h"
 #include "open_todo.h"
 #include "report.h"
 
@@ -52,21 +53,29 @@ class LabReporter : public doctest::IReporter {
   void test_case_start(const doctest::TestCaseData& test) override {
     name_ = test.m_name;
     problems_.clear();
+    engine::notebook::limit_time("the check '" + name_ + "'");  // the learner's code may never return
   }
   void test_case_reenter(const doctest::TestCaseData&) override {}
 
   void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+    engine::notebook::lift_time_limit();
     ++run_;
     const bool passed = stats.testCaseSuccess;
     out_ << "  " << style(passed ? kGreen : kRed) << (passed ? "✔ " : "✘ ") << reset() << name_ << '\n';
-    if (passed) return;
-    ++failed_;
-    for (const std::string& problem : problems_) indented(out_, problem);
+    if (!passed) {
+      ++failed_;
+      for (const std::string& problem : problems_) indented(out_, problem);
+    }
+    out_.flush();  // everything so far stays on screen if the next check crashes or never ends
   }
 
   void test_case_exception(const doctest::TestCaseException& e) override {
-    std::string text = e.is_crash ? "crashed: " : "";
-    text += e.error_string.c_str();
+    if (e.is_crash) {
+      crashed_ = true;
+      return add_problem("your code crashed with " + engine::notebook::crash_description(e.error_string.c_str()) +
+                         " in '" + name_ + "'");
+    }
+    std::string text = e.error_string.c_str();
     if (is_open_todo(text)) return add_problem(text);  // not written yet: nothing else to say
     const doctest::String* contexts = get_stringified_contexts();
     for (int i = get_num_stringified_contexts() - 1; i >= 0; --i) text += std::string("\n") + contexts[i].c_str();
@@ -115,6 +124,12 @@ class LabReporter : public doctest::IReporter {
       out_ << style(kGreen) << style(kBold) << "✔ All " << run_ << " checks pass." << reset() << '\n';
       return;
     }
+    if (crashed_) {
+      out_ << style(kRed) << style(kBold) << "✘ Your code crashed, so the checks after that one did not run."
+           << reset() << "\nNext: the functions of your file that the crashed check calls are where to look.\n"
+           << std::flush;
+      return;
+    }
     out_ << style(kRed) << style(kBold) << "✘ " << failed_ << " of " << run_ << " checks fail." << reset() << '\n';
     std::vector<OpenTodo> todos = reached_todos();
     if (todos.empty()) {
@@ -138,6 +153,7 @@ class LabReporter : public doctest::IReporter {
   std::ostream& out_;
   bool color_;
   std::string name_;
+  bool crashed_ = false;
   std::vector<std::string> problems_;
   int run_ = 0;
   int failed_ = 0;

@@ -17,9 +17,11 @@
 #include "course.h"
 #include "file_watch.h"
 #include "hints.h"
-#include "lab_files.h"
 #include "engine/notebook/terminal_text.h"
+#include "lab_files.h"
+#include "process.h"
 #include "subcommand.h"
+#include "verification.h"
 
 namespace fs = std::filesystem;
 using namespace front_door;
@@ -252,6 +254,41 @@ TEST_CASE("each subcommand answers --help with its usage, except where the progr
   SmallCourse plan;
   CHECK(plan.run({"plan", "-h"}) == 0);
   CHECK(plan.out.str().find("labs/planner/examples/") != std::string::npos);  // where to start from
+}
+
+TEST_CASE("a program still running at the time limit is stopped, and what it printed is kept") {
+  const auto start = std::chrono::steady_clock::now();
+  const Finished run = run_collecting({"sh", "-c", "echo started; sleep 30"}, std::chrono::seconds(1));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  CHECK(run.stopped);
+  CHECK(run.output == "started\n");
+  CHECK(run.status == 128 + 9);  // SIGKILL
+  const Finished quick = run_collecting({"sh", "-c", "echo done"}, std::chrono::seconds(10));
+  CHECK_FALSE(quick.stopped);
+  CHECK(quick.status == 0);
+}
+
+TEST_CASE("a program stopped by a crash or a time limit gets a verdict that says so") {
+  SmallCourse small;
+  Course& course = *small.course;
+  SUBCASE("a crash before any check names the signal") {
+    CHECK(explain_stop(course, {.status = 128 + 11, .output = "Lab 05\n", .stopped = false}, "Your lab"));
+    CHECK(small.out.str() == "✘ Your lab crashed (Segmentation fault, signal 11) before its first check ran.\n");
+  }
+  SUBCASE("a crash the program has described is not described twice") {
+    CHECK(explain_stop(course, {.status = 128 + 11, .output = "your code crashed with a segmentation fault", .stopped = false},
+                       "Your lab"));
+    CHECK(small.out.str().empty());
+  }
+  SUBCASE("the course's own time limit says what to look for") {
+    CHECK(explain_stop(course, {.status = 128 + 9, .output = "", .stopped = true}, "Lesson 05"));
+    CHECK(small.out.str() == "✘ Lesson 05 ran for a minute without finishing and was stopped. Look for a loop "
+                             "whose condition never changes.\n");
+  }
+  SUBCASE("a program that exited by itself needs no explanation") {
+    CHECK_FALSE(explain_stop(course, {.status = 1, .output = "✘ 1 of 5 checks fail.", .stopped = false}, "Your lab"));
+    CHECK(small.out.str().empty());
+  }
 }
 
 TEST_CASE("a missing lab file is named, with the command that brings the starter back") {

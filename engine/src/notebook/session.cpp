@@ -6,6 +6,7 @@
 
 #include "engine/notebook/cell.h"
 #include "engine/notebook/closest_machine.h"
+#include "engine/notebook/stopped_code.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/sim.h"
 
@@ -300,13 +301,16 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
   sim::label_process(session.lesson_name() + "/" + run.cell->name);
   {
     OutputCapture capture;
+    limit_time("cell '" + run.cell->name + "'");  // an edited cell may loop forever
     try {
       body();
     } catch (...) {
+      lift_time_limit();
       capture.finish(run);
       session.record(std::move(run));
       throw;
     }
+    lift_time_limit();
     capture.finish(run);
   }
   run.documented = run.cell->output_for(session.compared_machine().name);

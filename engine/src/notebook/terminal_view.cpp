@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
@@ -66,6 +67,7 @@ class NotebookReporter : public doctest::IReporter {
     if (config_.only.empty()) print_cells_before(cell);
     print_code(cell);
     cursor_ = index_of(cell) + 1;
+    out_.flush();  // the code is on screen before it runs, should it crash or never end
   }
 
   void test_case_reenter(const doctest::TestCaseData&) override {}
@@ -80,10 +82,12 @@ class NotebookReporter : public doctest::IReporter {
     for (const std::string& problem : problems_) print_problem(problem);
     if (!stats.testCaseSuccess) failed_.push_back(current_->name);
     if (!config_.minimal) out_ << '\n';
+    out_.flush();
   }
 
   void test_case_exception(const doctest::TestCaseException& e) override {
-    problems_.push_back(std::string(e.is_crash ? "crashed: " : "raised ") + e.error_string.c_str());
+    problems_.push_back(e.is_crash ? "the cell crashed with " + crash_description(e.error_string.c_str())
+                                   : std::string("raised ") + e.error_string.c_str());
   }
 
   void subcase_start(const doctest::SubcaseSignature&) override {}

@@ -1,0 +1,73 @@
+// The time limit is an alarm: its handler may only call async-signal-safe functions, so the
+// message is composed when the clock starts and the handler writes it whole and exits.
+
+#include "engine/notebook/stopped_code.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace engine::notebook {
+namespace {
+
+std::array<char, 1024> g_message{};
+std::size_t g_message_size = 0;
+
+extern "C" void time_is_up(int) {
+  static_cast<void>(write(STDOUT_FILENO, g_message.data(), g_message_size));
+  _exit(124);
+}
+
+}  // namespace
+
+int time_limit_seconds() {
+  static const int seconds = [] {
+    const char* chosen = std::getenv("MPS_COURSE_TIME_LIMIT");
+    const int value = chosen != nullptr ? std::atoi(chosen) : 0;
+    return value > 0 ? value : 10;
+  }();
+  return seconds;
+}
+
+void limit_time(std::string_view running) {
+  alarm(0);  // no alarm while the message changes
+  const int seconds = time_limit_seconds();
+  const std::string text = "\n✘ Stopped after " + std::to_string(seconds) + " s: " + std::string(running) +
+                           " was still running. Look for a loop whose condition never changes.\n";
+  g_message_size = std::min(text.size(), g_message.size());
+  std::memcpy(g_message.data(), text.data(), g_message_size);
+  struct sigaction action {};
+  action.sa_handler = time_is_up;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGALRM, &action, nullptr);
+  alarm(static_cast<unsigned>(seconds));
+}
+
+void lift_time_limit() { alarm(0); }
+
+std::string crash_description(std::string_view doctest_signal_text) {
+  struct Known {
+    std::string_view signal, words;
+  };
+  static constexpr Known kKnown[] = {
+      {"SIGSEGV", "a segmentation fault (SIGSEGV: memory read or written through a null, dangling or "
+                  "out-of-range pointer)"},
+      {"SIGBUS", "a bus error (SIGBUS: memory read or written at an address that cannot hold it)"},
+      {"SIGFPE", "a floating-point exception (SIGFPE: most often an integer divided by zero)"},
+      {"SIGABRT", "an abort (SIGABRT: an exception nothing caught, or a failed assert)"},
+      {"SIGILL", "an illegal instruction (SIGILL: often a function that returns no value)"},
+      {"SIGTERM", "a request to stop (SIGTERM)"},
+      {"SIGINT", "an interrupt (SIGINT: Ctrl-C)"},
+  };
+  for (const Known& known : kKnown) {
+    if (doctest_signal_text.rfind(known.signal, 0) == 0) return std::string(known.words);
+  }
+  return std::string(doctest_signal_text);
+}
+
+}  // namespace engine::notebook
