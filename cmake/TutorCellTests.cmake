@@ -2,6 +2,7 @@
 # after its last build (lessonNN --list-tests: "cell" or "cell machine" per line) into one test
 # per cell and machine. Reading it here, inside CTest, costs no process of its own.
 #   EXECUTABLE  the lesson program    PREFIX  lesson.NN    LISTING  the file it wrote
+#   FIXTURE     the fixture every test requires (cmake/TutorLearnerState.cmake)
 
 if(NOT EXISTS "${LISTING}")
   add_test("${PREFIX}/NOT_BUILT" "${PREFIX}/NOT_BUILT")
@@ -20,5 +21,5 @@ foreach(line IN LISTS lines)
     set(name "${PREFIX}/${cell}")
     add_test("${name}" "${EXECUTABLE}" --verify --cell "${cell}")
   endif()
-  set_tests_properties("${name}" PROPERTIES LABELS "lessons;${PREFIX}")
+  set_tests_properties("${name}" PROPERTIES LABELS "lessons;${PREFIX}" FIXTURES_REQUIRED "${FIXTURE}")
 endforeach()

@@ -180,7 +180,8 @@ function(tutor_add_my_labs_tests course_target)
     string(SUBSTRING "${name}" 0 2 number)
     string(APPEND script
       "  add_test([==[my-lab.${number}]==] \"$<TARGET_FILE:${course_target}>\" verify ${number})\n"
-      "  set_tests_properties([==[my-lab.${number}]==] PROPERTIES LABELS my-labs RUN_SERIAL TRUE)\n")
+      "  set_tests_properties([==[my-lab.${number}]==] PROPERTIES LABELS my-labs RUN_SERIAL TRUE\n"
+      "    FIXTURES_REQUIRED ${TUTOR_LEARNER_STATE_FIXTURE})\n")
   endforeach()
   string(APPEND script "endif()\n")
   set(file "${CMAKE_CURRENT_BINARY_DIR}/my_labs_tests.cmake")

@@ -38,6 +38,7 @@ function(tutor_add_lesson name)
     "set(EXECUTABLE [==[$<TARGET_FILE:${target}>]==])\n"
     "set(PREFIX ${prefix})\n"
     "set(LISTING [==[${listing}]==])\n"
+    "set(FIXTURE ${TUTOR_LEARNER_STATE_FIXTURE})\n"
     "include([==[${TUTOR_CELL_TESTS_SCRIPT}]==])\n")
   file(GENERATE OUTPUT "${include_file}" CONTENT "${include_script}")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
