@@ -67,8 +67,9 @@ TEST_CASE("cpu products add in blocks of 256 with fused multiply-adds, bit for b
   engine::sim::restart();
   engine::manual_seed(0);
   // Shapes at the tile's edges (6 x 16) and across one, two and three blocks of the sum.
-  for (const auto [m, k, n] : {std::array<std::int64_t, 3>{1, 1, 1}, {13, 255, 17}, {6, 256, 16},
-                               {7, 600, 33}, {40, 1025, 5}}) {
+  for (const auto& shape : {std::array<std::int64_t, 3>{1, 1, 1}, {13, 255, 17}, {6, 256, 16}, {7, 600, 33},
+                            {40, 1025, 5}}) {
+    const std::int64_t m = shape[0], k = shape[1], n = shape[2];  // not a binding: clang 14 cannot CAPTURE one
     CAPTURE(m);
     CAPTURE(k);
     CAPTURE(n);
