@@ -69,7 +69,7 @@ target_link_libraries(tutor_cmark_gfm INTERFACE PkgConfig::tutor_cmark_gfm "${TU
 # for each CPU, in preference to whatever other BLAS is installed, and of Debian's three OpenBLAS
 # builds the serial one, which computes on the calling thread as the engine does. The engine
 # itself never calls a BLAS: its products add in an order of its own on every host
-# (engine/src/kernels/kernels.h, Note [Summation order on the cpu]).
+# (engine/pytorch/src/kernels/kernels.h, Note [Summation order on the cpu]).
 set(tutor_saved_library_path "${CMAKE_LIBRARY_PATH}")
 if(APPLE)
   set(BLA_VENDOR Apple)

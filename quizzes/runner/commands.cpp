@@ -11,13 +11,13 @@
 #include <random>
 #include <stdexcept>
 
-#include "bank.h"
+#include "quiz/bank.h"
 #include "engine/notebook/progress.h"
 #include "engine/notebook/terminal_markdown.h"
-#include "grading.h"
+#include "quiz/grading.h"
 #include "interactive.h"
-#include "lesson_links.h"
-#include "order.h"
+#include "quiz/lesson_links.h"
+#include "quiz/order.h"
 
 namespace quiz {
 namespace {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "order.h"
+#include "quiz/order.h"
 
 namespace quiz {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "bank.h"
+#include "quiz/bank.h"
 #include "engine/notebook/lesson_source.h"
 
 namespace site {

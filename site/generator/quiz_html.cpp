@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "grading.h"
-#include "lesson_links.h"
-#include "order.h"
+#include "quiz/grading.h"
+#include "quiz/lesson_links.h"
+#include "quiz/order.h"
 #include "prose.h"
 #include "text.h"
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "bank.h"
+#include "quiz/bank.h"
 #include "course.h"
 
 namespace site {

@@ -1,5 +1,5 @@
 #pragma once
-// Reads the Chrome trace a lesson writes with --trace (engine/src/runtime/trace.cpp): one
+// Reads the Chrome trace a lesson writes with --trace (engine/pytorch/src/trace/trace.cpp): one
 // process per simulated process, thread 1 the host, thread 2 the MPS device, complete ("X")
 // events in microseconds. A long cell records hundreds of thousands of events, so the file is
 // read as a stream and never held whole.

@@ -1,6 +1,6 @@
 // The engine's cpu matmul against the system BLAS's sgemm, called directly, in one run. The
 // engine adds in an order of its own, the same on every host (Note [Summation order on the
-// cpu], engine/src/kernels/kernels.h), where a BLAS tunes its order to each CPU: this is the
+// cpu], engine/pytorch/src/kernels/kernels.h), where a BLAS tunes its order to each CPU: this is the
 // price of that. The ratio stays meaningful on a noisy shared machine because both sides are
 // measured side by side (each size alternately, several repetitions, median) in CPU time, which
 // time spent waiting for a busy machine's cores does not inflate (both sides run on one thread).

@@ -12,7 +12,7 @@
 #include "child_process.h"
 #include "course.h"
 #include "engine/notebook/lesson_source.h"
-#include "grading.h"
+#include "quiz/grading.h"
 #include "highlight.h"
 #include "lesson_page.h"
 #include "lesson_runs.h"

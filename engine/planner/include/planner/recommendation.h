@@ -1,0 +1,24 @@
+#pragma once
+// The runbook's decision (lesson 7) applied to a prediction: where the model should train on
+// this machine, and why. A plan knows times and memory, not how the run will behave for hours,
+// so the rules it can apply are the memory limits and the 22 % minimum speedup; lesson 7's
+// other triggers (memory growing over epochs, fallbacks in the hot path, bitwise parity) need
+// measurements of the real run.
+
+#include <string>
+#include <vector>
+
+#include "planner/prediction.h"
+
+namespace planner {
+
+inline constexpr double kMinimumSpeedup = 1.22;  // the runbook's: mps at least 22 % faster
+
+struct Recommendation {
+  std::string lane;                  // "cpu", "mps" or "remote" (a machine with more memory)
+  std::vector<std::string> reasons;  // the first says why that lane; the rest are advice
+};
+
+Recommendation recommend(const Prediction& prediction);
+
+}  // namespace planner

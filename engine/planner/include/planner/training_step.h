@@ -1,0 +1,41 @@
+#pragma once
+// One of nanoGPT's training iterations on the simulated machine of the current process,
+// shape-only: model.py's GPT (with or without biases), train.py's loop body with gradient
+// accumulation and clipping, and its optimizer. Times come from the engine's cost model.
+
+#include <cstdint>
+#include <memory>
+
+#include <engine/engine.h>
+
+#include "planner/model_config.h"
+
+namespace planner {
+
+// The parameters model.py's get_num_params() counts: all but the position embeddings.
+std::int64_t parameter_count(const ModelConfig& config);
+
+class TrainingRun {
+ public:
+  // Builds the model and the optimizer on `device` (weights drawn on the cpu, then moved, as
+  // train.py does); model = torch.compile(model) when `compiled`.
+  TrainingRun(const ModelConfig& config, engine::Device device, bool compiled);
+  ~TrainingRun();
+  TrainingRun(const TrainingRun&) = delete;
+  TrainingRun& operator=(const TrainingRun&) = delete;
+
+  // One iteration: gradient_accumulation_steps forward and backward passes (the next batch
+  // copied in behind each forward pass), clipping to 1.0, the optimizer's step, zero_grad.
+  engine::Tensor iterate();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// train.py's steady iteration time in seconds: `warm_up` untimed iterations, then the mean dt of
+// `timed` ones, dt running from the end of one iteration to the end of the next without a
+// synchronize (the blocking batch copies keep it honest on mps).
+double steady_iteration_seconds(TrainingRun& run, int warm_up = 2, int timed = 3);
+
+}  // namespace planner

@@ -1,0 +1,61 @@
+// Runs the model's training iterations on one simulated machine and reads its clocks and its
+// allocator. Simplifications: cpu memory is not simulated (PyTorch's cpu tensors do not count
+// against the simulated machine), and the high watermark is the default one.
+
+#include "planner/prediction.h"
+
+#include <string_view>
+
+#include "planner/training_step.h"
+
+namespace planner {
+namespace {
+
+// The steady iteration on `device` in a fresh process on `machine`, shape-only.
+double run_steady(const ModelConfig& config, const engine::MachineProfile& machine, const char* device,
+                  bool compiled) {
+  engine::sim::use_machine(machine);
+  engine::sim::ShapeOnlyGuard shape_only;
+  TrainingRun run(config, engine::Device(device), compiled);
+  return steady_iteration_seconds(run);
+}
+
+}  // namespace
+
+std::int64_t free_memory(const engine::MachineProfile& machine) {
+  return static_cast<std::int64_t>(machine.memory_bytes - machine.other_apps_bytes);
+}
+
+std::int64_t allocator_limit(const engine::MachineProfile& machine) {
+  return static_cast<std::int64_t>(1.7 * static_cast<double>(machine.recommended_working_set_bytes));
+}
+
+Prediction predict(const ModelConfig& config, const engine::MachineProfile& machine) {
+  Prediction p;
+  p.machine = &machine;
+  p.cpu_seconds = run_steady(config, machine, "cpu", false);
+  engine::sim::use_machine(machine);
+  if (!engine::backends::mps::is_built()) {
+    p.why = "this PyTorch build has no MPS";
+    return p;
+  }
+  if (!engine::backends::mps::is_available()) {
+    p.why = "MPS is built but unavailable on " + machine.os_description();
+    return p;
+  }
+  try {
+    p.mps_seconds = run_steady(config, machine, "mps", false);
+    p.mps_bytes = engine::mps::driver_allocated_memory();
+    if (config.compile) p.compiled_seconds = run_steady(config, machine, "mps", true);
+  } catch (const engine::Error& error) {
+    p.why = error.what();
+    p.memory = std::string_view(error.what()).starts_with("Invalid buffer size") ? MpsMemory::BufferTooLarge
+                                                                               : MpsMemory::OutOfMemory;
+    p.mps_seconds.reset();
+    return p;
+  }
+  p.memory = p.mps_bytes > free_memory(machine) ? MpsMemory::Swaps : MpsMemory::Fits;
+  return p;
+}
+
+}  // namespace planner

@@ -1,0 +1,135 @@
+// Recording nodes and running backward (torch/csrc/autograd/engine.cpp in spirit): gradients
+// flow from the root in reverse topological order; a node's gradient is complete before it
+// runs; leaves accumulate into .grad.
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "autograd/record.h"
+#include "engine/errors.h"
+#include "engine/ops.h"
+#include "mps/compiled_region.h"
+#include "tensor/tensor_impl.h"
+
+namespace engine::detail {
+namespace {
+
+using autograd::Node;
+
+void accumulate(std::unordered_map<Node*, Tensor>& pending, Node* node, const Tensor& grad) {
+  auto [it, inserted] = pending.try_emplace(node, grad);
+  if (!inserted) it->second = it->second + grad;
+}
+
+void accumulate_into_leaf(const Tensor& leaf, const Tensor& grad) {
+  TensorImpl& impl = leaf.impl();
+  impl.grad = impl.grad.defined() ? impl.grad + grad : grad.clone();
+}
+
+// Every node reachable from `root`, each after all the nodes whose gradients feed it. Owning
+// pointers: releasing a node's edges may drop the last other reference to a node below.
+std::vector<std::shared_ptr<Node>> reverse_topological_order(const std::shared_ptr<Node>& root) {
+  std::vector<std::shared_ptr<Node>> post_order;
+  std::unordered_set<Node*> seen{root.get()};
+  std::vector<std::pair<std::shared_ptr<Node>, std::size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    const std::shared_ptr<Node> node = stack.back().first;
+    const std::size_t next = stack.back().second++;
+    if (next < node->edges().size()) {
+      const std::shared_ptr<Node>& child = node->edges()[next].grad_fn;
+      if (child != nullptr && seen.insert(child.get()).second) stack.emplace_back(child, 0);
+    } else {
+      post_order.push_back(node);
+      stack.pop_back();
+    }
+  }
+  std::reverse(post_order.begin(), post_order.end());
+  return post_order;
+}
+
+}  // namespace
+
+bool should_record(std::initializer_list<const Tensor*> inputs) {
+  if (!GradMode::is_enabled()) return false;
+  return std::any_of(inputs.begin(), inputs.end(),
+                     [](const Tensor* t) { return t->defined() && t->requires_grad(); });
+}
+
+void record(const Tensor& result, std::string name, const std::vector<Tensor>& inputs,
+            Node::Backward backward, Saves saves) {
+  std::vector<autograd::Edge> edges;
+  edges.reserve(inputs.size());
+  for (const Tensor& input : inputs) {
+    autograd::Edge& edge = edges.emplace_back();
+    if (!input.defined()) continue;  // an optional argument left out (a bias, say)
+    edge.device = input.device();
+    if (input.grad_fn()) {
+      edge.grad_fn = input.grad_fn();
+    } else if (input.requires_grad()) {
+      edge.leaf = input;
+    }
+  }
+  TensorImpl& impl = result.impl();
+  impl.requires_grad = true;
+  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges), within_compiled_graph(std::move(backward)),
+                                        saves == Saves::Tensors);
+}
+
+Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
+  if (grad.sizes() == shape) return grad;
+  const std::int64_t lead = grad.dim() - static_cast<std::int64_t>(shape.size());
+  std::vector<std::int64_t> dims;
+  for (std::int64_t d = 0; d < grad.dim(); ++d) {
+    if (d < lead || shape[static_cast<std::size_t>(d - lead)] == 1) dims.push_back(d);
+  }
+  return grad.sum(dims, true).reshape(shape);
+}
+
+void run_backward(const Tensor& root) {
+  if (!root.requires_grad()) {
+    throw Error("element 0 of tensors does not require grad and does not have a grad_fn");
+  }
+  if (root.numel() != 1) throw Error("grad can be implicitly created only for scalar outputs");
+  NoGradGuard no_grad;  // gradients are computed without recording new nodes
+  const Tensor seed = ones_like(root);
+  if (root.is_leaf()) {
+    accumulate_into_leaf(root, seed);
+    return;
+  }
+  const std::vector<std::shared_ptr<Node>> order = reverse_topological_order(root.grad_fn());
+  std::unordered_map<Node*, Tensor> pending{{order.front().get(), seed}};
+  for (const std::shared_ptr<Node>& node : order) {
+    if (node->released()) {
+      throw Error(
+          "Trying to backward through the graph a second time (or directly access saved tensors "
+          "after they have already been freed). Saved intermediate values of the graph are freed "
+          "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+          "backward through the graph a second time or if you need to access saved tensors after "
+          "calling backward.");
+    }
+    const auto it = pending.find(node.get());
+    if (it == pending.end()) {  // no gradient reached it (e.g. through integer paths)
+      node->release();
+      continue;
+    }
+    const std::vector<Tensor> grads = node->apply(it->second);
+    pending.erase(it);
+    for (std::size_t i = 0; i < grads.size(); ++i) {
+      const autograd::Edge& edge = node->edges()[i];
+      if (!grads[i].defined() || !edge.leads_anywhere()) continue;
+      // A 0-dim cpu operand of an mps operation gets its gradient back on the cpu.
+      const Tensor grad = grads[i].device() == edge.device ? grads[i] : grads[i].to(edge.device);
+      if (edge.grad_fn) {
+        accumulate(pending, edge.grad_fn.get(), grad);
+      } else {
+        accumulate_into_leaf(edge.leaf, grad);
+      }
+    }
+    // As PyTorch's engine does without retain_graph: a node's saved tensors and its incoming
+    // gradient are freed as soon as it has run, so backward's peak memory stays near forward's.
+    node->release();
+  }
+}
+
+}  // namespace engine::detail

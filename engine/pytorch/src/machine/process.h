@@ -1,0 +1,90 @@
+#pragma once
+// The state of one simulated process: the machine it runs on and what PyTorch creates once per
+// process. sim::restart() replaces it wholesale, as starting a new Python process would.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "engine/device.h"
+#include "engine/machine.h"
+#include "random/cpu_generator.h"
+#include "random/samplers.h"
+#include "mps/allocator.h"
+
+namespace engine::detail {
+
+// The two clocks of the emulated MPS stream, in seconds since the process started.
+struct Timeline {
+  double host_now = 0;     // the host's clock: time.perf_counter()
+  double device_free = 0;  // when the MPS queue finishes the last work queued on it
+  bool uncommitted = false;  // work was encoded since the host last waited for the queue
+};
+
+// The environment this program was started with: every simulated process starts with a copy.
+std::map<std::string, std::string> program_environment();
+
+// PYTORCH_ENABLE_MPS_FALLBACK as `import torch` reads it, once, on a build with MPS
+// (aten/src/ATen/mps/MPSFallback.mm): unset, or a value std::stoi reads as 0 ("0", "00",
+// "0.0", " 0"), keeps the NotImplementedError; any other number turns the fallback on; text
+// std::stoi cannot read ("false", "") throws out of the library's initialisation, which aborts
+// the process before the script's first line.
+struct FallbackVariable {
+  bool enabled = false;
+  std::string abort_message{};  // what the terminal shows when the import aborts; else empty
+};
+FallbackVariable read_mps_fallback_variable(const MachineProfile& machine,
+                                            const std::map<std::string, std::string>& environment);
+
+struct Process {
+  Process(const MachineProfile& profile, std::map<std::string, std::string> env)
+      : machine(profile), environment(std::move(env)), fallback_variable(read_mps_fallback_variable(machine, environment)) {}
+
+  MachineProfile machine;  // a copy: the caller's profile need not outlive the process
+  std::map<std::string, std::string> environment;  // os.environ
+  FallbackVariable fallback_variable;  // read at start-up: later changes to the environment do not count
+  bool fallback_warned = false;  // TORCH_WARN_ONCE: only the first fallback in a process warns
+  std::map<std::string, std::int64_t> fallback_counts;  // per operator
+  // Where the work ran, in order, one entry per change: "cpu", "mps", "cpu fallback".
+  std::vector<std::string> backend_path;
+  int fallback_depth = 0;  // > 0 while an operator runs through the cpu fallback
+  std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
+  CpuGenerator cpu_generator;
+  // torch.mps's own generator: manual_seed seeds it too, and drawing on mps leaves the cpu's
+  // stream where it was. Real MPS draws with Philox; the emulator draws with the cpu's sampler
+  // from this separate stream, so mps values are reproducible but not a Mac's.
+  CpuGenerator mps_generator;
+  CpuGenerator& generator_for(const Device& device) { return device.is_mps() ? mps_generator : cpu_generator; }
+  Timeline timeline;
+  // torch.mps.Event ids, as MPSEventPool hands them out: released ones first, last in first
+  // out, then new ones counting from 1. Shared so that an event outliving its process gives
+  // its id back to nothing.
+  std::int64_t next_event_id = 1;
+  std::shared_ptr<std::vector<std::int64_t>> released_event_ids = std::make_shared<std::vector<std::int64_t>>();
+  // MPSGraphCache: the graphs built so far, one per op and input shapes (hashed); a process
+  // starts empty.
+  std::unordered_set<std::size_t> compiled_graphs;
+  // The MPS caching allocator, made at the first MPS allocation as PyTorch makes it; tensors
+  // hold it weakly, so a tensor that outlives its process frees nothing.
+  std::shared_ptr<MpsAllocator> mps_allocator;
+  // The environment the allocator's first start read its watermark ratios from. init_allocator
+  // keeps both getenv results in function-local statics, so a start that failed over a bad
+  // ratio fails the same way on every retry in this process, whatever os.environ says since.
+  std::optional<std::map<std::string, std::string>> allocator_environment;
+
+  CpuKernels cpu_kernels() const {
+    if (machine.python_architecture == Architecture::Arm64) return CpuKernels::Arm64;
+    return machine.cpu_has_avx2 ? CpuKernels::X86Avx2 : CpuKernels::X86Baseline;
+  }
+};
+
+Process& process();
+// The current process's MPS allocator, made on first use from its machine and environment.
+std::shared_ptr<MpsAllocator> mps_allocator();
+
+}  // namespace engine::detail

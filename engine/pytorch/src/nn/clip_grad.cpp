@@ -1,0 +1,49 @@
+// torch.nn.utils.clip_grad_norm_ (torch/nn/utils/clip_grad.py, PyTorch 2): one norm per
+// gradient, the norm of those norms, and every gradient multiplied by
+// min(1, max_norm / (total + 1e-6)), computed on the device without reading it back.
+
+#include "engine/nn/utils.h"
+
+#include <cmath>
+
+#include "engine/factories.h"
+#include "mps/stream.h"
+#include "tensor/tensor_impl.h"
+
+namespace engine::nn::utils {
+
+Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm) {
+  std::vector<Tensor> grads;
+  for (const Tensor& p : parameters) {
+    if (p.grad().defined()) grads.push_back(p.grad());
+  }
+  if (grads.empty()) return zeros({});
+  const Device device = grads.front().device();
+  double squares = 0;
+  bool values = true;
+  for (const Tensor& g : grads) {
+    detail::launch({.name = "aten::linalg_vector_norm", .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(g)},
+                   g.device());
+    values = values && detail::have_values({&g});
+    if (!values) continue;
+    const float* v = g.impl().data<float>();
+    for (std::int64_t i = 0; i < g.numel(); ++i) squares += static_cast<double>(v[i]) * v[i];
+  }
+  detail::launch({.name = "aten::stack + linalg_vector_norm + div + clamp", .kind = detail::OpKind::Reduction,
+                  .bytes = 8.0 * static_cast<double>(grads.size())},
+                 device);
+  Tensor total = detail::allocate({}, ScalarType::Float, device, values);
+  const double norm = std::sqrt(squares);
+  if (values) total.impl().data<float>()[0] = static_cast<float>(norm);
+  const auto factor = static_cast<float>(std::min(1.0, max_norm / (norm + 1e-6)));
+  for (const Tensor& g : grads) {
+    detail::launch({.name = "aten::mul_.Tensor", .bytes = 2 * detail::nbytes(g), .elements = static_cast<double>(g.numel())},
+                   g.device());
+    if (!values) continue;
+    float* v = g.impl().data<float>();
+    for (std::int64_t i = 0; i < g.numel(); ++i) v[i] *= factor;
+  }
+  return total;
+}
+
+}  // namespace engine::nn::utils

@@ -1,0 +1,184 @@
+// Operations that rearrange values without computing new ones: reshape (a view sharing
+// storage), slice, transpose, clone and detach, with their gradients.
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "autograd/record.h"
+#include "engine/errors.h"
+#include "engine/factories.h"
+#include "kernels/kernels.h"
+#include "mps/stream.h"
+#include "tensor/tensor_impl.h"
+
+namespace engine {
+namespace {
+
+Tensor copy_values(const Tensor& x) {
+  Tensor out = detail::allocate(x.sizes().vec(), x.scalar_type(), x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) {
+    detail::visit_dtype(x.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      std::copy_n(x.impl().data<T>(), x.numel(), out.impl().data<T>());
+    });
+  }
+  detail::launch({.name = "aten::clone", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(x)}, x.device());
+  return out;
+}
+
+// Copies the block [start, start + length) of dimension `dim` between a tensor of `full` sizes
+// and a tensor of the block's sizes; to_block chooses the direction.
+void copy_block(const float* from, float* to, IntArrayRef full, std::int64_t dim,
+                std::int64_t start, std::int64_t length, bool to_block) {
+  const auto d = static_cast<std::size_t>(dim);
+  const std::int64_t outer = product(IntArrayRef(full.data(), d));
+  const std::int64_t inner = product(IntArrayRef(full.data() + d + 1, full.size() - d - 1));
+  const std::int64_t size = full[d];
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const std::int64_t full_at = (o * size + start) * inner, block_at = o * length * inner;
+    const std::int64_t count = length * inner;
+    if (to_block) {
+      std::copy_n(from + full_at, count, to + block_at);
+    } else {
+      std::copy_n(from + block_at, count, to + full_at);
+    }
+  }
+}
+
+// out = in with dimensions a and b swapped.
+void copy_transposed(const Tensor& in, const Tensor& out, std::int64_t a, std::int64_t b) {
+  const std::int64_t rank = in.dim();
+  if (std::min(a, b) == rank - 2 && std::max(a, b) == rank - 1) {
+    const std::int64_t rows = in.size(-2), cols = in.size(-1);
+    kernels::transpose_last_two(in.impl().data<float>(), out.impl().data<float>(),
+                                in.numel() / std::max<std::int64_t>(rows * cols, 1), rows, cols);
+    return;
+  }
+  // Any two dimensions: walk the output and read the input with the two strides swapped.
+  const auto r = static_cast<std::size_t>(rank);
+  std::vector<std::int64_t> in_strides(r, 1), index(r, 0);
+  for (std::size_t i = r - 1; i-- > 0;) in_strides[i] = in_strides[i + 1] * in.sizes()[i + 1];
+  std::swap(in_strides[static_cast<std::size_t>(a)], in_strides[static_cast<std::size_t>(b)]);
+  const float* src = in.impl().data<float>();
+  float* dst = out.impl().data<float>();
+  const IntArrayRef sizes = out.sizes();
+  for (std::int64_t i = 0; i < out.numel(); ++i) {
+    std::int64_t at = 0;
+    for (std::size_t k = 0; k < r; ++k) at += index[k] * in_strides[k];
+    dst[i] = src[at];
+    for (std::size_t k = r; k-- > 0;) {
+      if (++index[k] < sizes[k]) break;
+      index[k] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+Tensor Tensor::reshape(IntArrayRef shape) const {
+  std::vector<std::int64_t> sizes = shape.vec();
+  std::int64_t known = 1;
+  std::size_t inferred = sizes.size();
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      if (inferred != sizes.size()) throw Error("only one dimension can be inferred");
+      inferred = i;
+    } else if (sizes[i] < 0) {
+      throw Error("invalid shape dimension " + std::to_string(sizes[i]));
+    } else {
+      known *= sizes[i];
+    }
+  }
+  const std::int64_t n = numel();
+  if (inferred != sizes.size() && known == 0) {
+    throw Error("cannot reshape tensor of 0 elements into shape " + detail::sizes_string(shape) +
+                " because the unspecified dimension size -1 can be any value and is ambiguous");
+  }
+  const bool fits = inferred != sizes.size() ? n % known == 0 : known == n;
+  if (!fits) {
+    throw Error("shape '" + detail::sizes_string(shape) + "' is invalid for input of size " +
+                std::to_string(n));
+  }
+  if (inferred != sizes.size()) sizes[inferred] = n / known;
+  Tensor out = detail::share_values(*this, std::move(sizes));
+  detail::dispatch_view("aten::view", device());
+  if (detail::should_record({this})) {
+    const std::vector<std::int64_t> original = this->sizes().vec();
+    detail::record(
+        out, "ViewBackward0", {*this}, [original](const Tensor& g) { return std::vector<Tensor>{g.reshape(original)}; },
+        detail::Saves::NoTensors);
+  }
+  return out;
+}
+
+Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) const {
+  const std::int64_t d = detail::wrap_dim(dim, this->dim());
+  const std::int64_t size = this->size(d);
+  auto clamp = [size](std::int64_t i) { return std::clamp(i < 0 ? i + size : i, std::int64_t{0}, size); };
+  const std::int64_t from = clamp(start), length = std::max<std::int64_t>(clamp(end) - from, 0);
+  std::vector<std::int64_t> sizes = this->sizes().vec();
+  sizes[static_cast<std::size_t>(d)] = length;
+  Tensor out;
+  if (d == 0) {  // the leading rows of a contiguous tensor are themselves contiguous: a view
+    const std::int64_t row = product(IntArrayRef(sizes.data() + 1, sizes.size() - 1));
+    out = detail::share_values(*this, sizes, from * row);
+  } else {
+    detail::require_float(*this, "slicing along an inner dimension");
+    out = detail::allocate(sizes, ScalarType::Float, device(), detail::have_values({this}));
+    if (out.impl().has_values()) {
+      copy_block(impl().data<float>(), out.impl().data<float>(), this->sizes(), d, from, length, true);
+    }
+  }
+  detail::dispatch_view("aten::slice", device());  // a view in PyTorch, whatever the dimension
+  if (detail::should_record({this})) {
+    const std::vector<std::int64_t> full = this->sizes().vec();
+    const Device where = device();
+    detail::record(out, "SliceBackward0", {*this}, [full, where, d, from, length](const Tensor& g) {
+      Tensor grad = zeros(full, where);
+      if (detail::have_values({&g, &grad})) {
+        copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length, false);
+      }
+      detail::launch({.name = "aten::slice_backward", .kind = detail::OpKind::Copy,
+                      .bytes = detail::nbytes(g) + detail::nbytes(grad)},
+                     where);
+      return std::vector<Tensor>{grad};
+    }, detail::Saves::NoTensors);
+  }
+  return out;
+}
+
+Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const {
+  const std::int64_t a = detail::wrap_dim(d0, dim()), b = detail::wrap_dim(d1, dim());
+  if (a == b) return *this;
+  detail::require_float(*this, "transpose");
+  std::vector<std::int64_t> sizes = this->sizes().vec();
+  std::swap(sizes[static_cast<std::size_t>(a)], sizes[static_cast<std::size_t>(b)]);
+  Tensor out = detail::allocate(sizes, ScalarType::Float, device(), detail::have_values({this}));
+  if (out.impl().has_values()) copy_transposed(*this, out, a, b);
+  // A view in PyTorch; the engine copies here, and charges the copy PyTorch makes later (in
+  // .contiguous() or inside the consumer).
+  detail::launch({.name = "aten::transpose + copy", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(*this)}, device());
+  if (detail::should_record({this})) {
+    detail::record(
+        out, "TransposeBackward0", {*this}, [a, b](const Tensor& g) { return std::vector<Tensor>{g.transpose(a, b)}; },
+        detail::Saves::NoTensors);
+  }
+  return out;
+}
+
+Tensor Tensor::clone() const {
+  Tensor out = copy_values(*this);
+  if (detail::should_record({this})) {
+    detail::record(
+        out, "CloneBackward0", {*this}, [](const Tensor& g) { return std::vector<Tensor>{g}; }, detail::Saves::NoTensors);
+  }
+  return out;
+}
+
+Tensor Tensor::detach() const {
+  detail::dispatch_view("aten::detach", device());
+  return detail::share_values(*this, impl().sizes);
+}
+
+}  // namespace engine

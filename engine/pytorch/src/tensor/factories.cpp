@@ -1,0 +1,155 @@
+#include "engine/factories.h"
+
+#include <algorithm>
+#include <string>
+
+#include "mps/availability.h"
+#include "engine/errors.h"
+#include "machine/process.h"
+#include "random/samplers.h"
+#include "mps/stream.h"
+#include "tensor/tensor_impl.h"
+
+namespace engine {
+namespace {
+
+// How a factory's values reach their device: filled there by a kernel (zeros, randn), or
+// copied from the host (tensor(...), whose values come from the script).
+enum class Origin { Kernel, Host };
+
+// The placement check runs first, so an unusable device fails before any work. The engine
+// computes the values on the host for every device; the cost is charged where PyTorch does
+// the work. (Simplification: randn on mps draws from the cpu generator; PyTorch has a separate
+// MPS generator, so seeded values on mps differ from real ones.)
+template <typename Fill>
+Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_dtype,
+            std::string_view op, Origin origin, Fill&& fill) {
+  const Device device = detail::check_device_usable(options.device_or_cpu());
+  Tensor t = detail::allocate(sizes.vec(), options.dtype_or(default_dtype), device);
+  if (t.impl().has_values()) fill(t.impl());
+  if (origin == Origin::Host && device.is_mps()) {
+    detail::copy_between(Device(DeviceType::CPU), device, detail::nbytes(t));
+  } else {
+    const bool random = op == "aten::normal_" || op == "aten::uniform_";
+    detail::launch({.name = op, .kind = random ? detail::OpKind::Random : detail::OpKind::Elementwise,
+                    .bytes = detail::nbytes(t), .elements = static_cast<double>(t.numel())},
+                   device);
+  }
+  if (options.requires_grad()) {
+    // A factory's requires_grad goes through AutogradMeta::set_requires_grad, whose message
+    // differs from requires_grad_()'s.
+    if (!is_floating_point(t.scalar_type())) throw Error("Only Tensors of floating point and complex dtype can require gradients");
+    t.set_requires_grad(true);
+  }
+  return t;
+}
+
+void fill_value(TensorImpl& t, double value) {
+  detail::visit_dtype(t.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    std::fill_n(t.data<T>(), t.numel(), static_cast<T>(value));
+  });
+}
+
+void require_floating(const TensorOptions& options, const char* op) {
+  const ScalarType dtype = options.dtype_or(ScalarType::Float);
+  if (!is_floating_point(dtype)) {
+    throw Error(std::string("\"") + op + "\" not implemented for '" +
+                std::string(scalar_type_name(dtype)) + "'");
+  }
+}
+
+// The values of a list as a 1-D tensor, or of a single value as a 0-dim one.
+template <typename T>
+Tensor from_list(std::initializer_list<T> values, const TensorOptions& options,
+                 ScalarType default_dtype, bool scalar = false) {
+  const std::vector<std::int64_t> sizes =
+      scalar ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{static_cast<std::int64_t>(values.size())};
+  return make(sizes, options, default_dtype, "aten::tensor", Origin::Host,
+              [&](TensorImpl& t) {
+                std::int64_t i = 0;
+                detail::visit_dtype(t.dtype, [&](auto tag) {
+                  using Stored = decltype(tag);
+                  for (T v : values) t.data<Stored>()[i++] = static_cast<Stored>(v);
+                });
+              });
+}
+
+}  // namespace
+
+Tensor zeros(IntArrayRef sizes, TensorOptions options) {
+  return make(sizes, options, ScalarType::Float, "aten::zeros", Origin::Kernel,
+              [](TensorImpl& t) { fill_value(t, 0); });
+}
+
+Tensor ones(IntArrayRef sizes, TensorOptions options) {
+  return make(sizes, options, ScalarType::Float, "aten::ones", Origin::Kernel,
+              [](TensorImpl& t) { fill_value(t, 1); });
+}
+
+Tensor full(IntArrayRef sizes, double value, TensorOptions options) {
+  return make(sizes, options, ScalarType::Float, "aten::full", Origin::Kernel,
+              [&](TensorImpl& t) { fill_value(t, value); });
+}
+
+Tensor randn(IntArrayRef sizes, TensorOptions options) {
+  require_floating(options, "normal_kernel_cpu");
+  return make(sizes, options, ScalarType::Float, "aten::normal_", Origin::Kernel, [](TensorImpl& t) {
+    detail::Process& p = detail::process();
+    detail::fill_standard_normal(t.data<float>(), t.numel(), p.generator_for(t.device), p.cpu_kernels());
+  });
+}
+
+Tensor rand(IntArrayRef sizes, TensorOptions options) {
+  require_floating(options, "check_uniform_bounds");
+  return make(sizes, options, ScalarType::Float, "aten::uniform_", Origin::Kernel, [](TensorImpl& t) {
+    detail::Process& p = detail::process();
+    detail::fill_uniform(t.data<float>(), t.numel(), p.generator_for(t.device), 0.0, 1.0, p.cpu_kernels());
+  });
+}
+
+Tensor arange(std::int64_t end, TensorOptions options) { return arange(0, end, 1, options); }
+
+Tensor arange(std::int64_t start, std::int64_t end, std::int64_t step, TensorOptions options) {
+  if (step == 0) throw Error("step must be nonzero");
+  if ((step > 0 && start > end) || (step < 0 && start < end)) {
+    throw Error("upper bound and larger bound inconsistent with step sign");
+  }
+  const std::int64_t count = (end - start + step - (step > 0 ? 1 : -1)) / step;
+  return make({count}, options, ScalarType::Long, "aten::arange", Origin::Kernel, [&](TensorImpl& t) {
+    detail::visit_dtype(t.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      for (std::int64_t i = 0; i < count; ++i) t.data<T>()[i] = static_cast<T>(start + i * step);
+    });
+  });
+}
+
+Tensor tensor(double value, TensorOptions options) {
+  return from_list({value}, options, ScalarType::Float, true);
+}
+
+Tensor tensor(std::int64_t value, TensorOptions options) {
+  return from_list({value}, options, ScalarType::Long, true);
+}
+
+Tensor tensor(int value, TensorOptions options) {
+  return tensor(static_cast<std::int64_t>(value), options);
+}
+
+Tensor tensor(std::initializer_list<double> values, TensorOptions options) {
+  return from_list(values, options, ScalarType::Float);
+}
+
+Tensor tensor(std::initializer_list<float> values, TensorOptions options) {
+  return from_list(values, options, ScalarType::Float);
+}
+
+Tensor tensor(std::initializer_list<int> values, TensorOptions options) {
+  return from_list(values, options, ScalarType::Long);
+}
+
+Tensor tensor(std::initializer_list<std::int64_t> values, TensorOptions options) {
+  return from_list(values, options, ScalarType::Long);
+}
+
+}  // namespace engine

@@ -1,0 +1,219 @@
+// The Tensor handle: accessors, device and dtype conversion, reading values out, autograd
+// bookkeeping and the in-place updates optimizers use. The operations live in ops/.
+
+#include "engine/tensor.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "autograd/record.h"
+#include "mps/availability.h"
+#include "tensor/device_checks.h"
+#include "engine/errors.h"
+#include "engine/ops.h"
+#include "kernels/kernels.h"
+#include "ops/broadcast.h"
+#include "mps/stream.h"
+#include "tensor/tensor_impl.h"
+
+namespace engine {
+namespace {
+
+// The same values with another dtype or on another device: always a new tensor.
+Tensor convert(const Tensor& t, ScalarType dtype, Device device) {
+  Tensor out = detail::allocate(t.sizes().vec(), dtype, device, detail::have_values({&t}));
+  if (!out.impl().has_values()) return out;
+  detail::visit_dtype(t.scalar_type(), [&](auto from_tag) {
+    using From = decltype(from_tag);
+    detail::visit_dtype(dtype, [&](auto to_tag) {
+      using To = decltype(to_tag);
+      const From* src = t.impl().data<From>();
+      std::transform(src, src + t.numel(), out.impl().data<To>(),
+                     [](From v) { return static_cast<To>(v); });
+    });
+  });
+  return out;
+}
+
+// PyTorch refuses in-place changes to a leaf that requires grad while recording, because they
+// would silently change what the recorded graph computes.
+void check_in_place(const Tensor& t) {
+  if (GradMode::is_enabled() && t.requires_grad()) {
+    throw Error(t.is_leaf() ? "a leaf Variable that requires grad is being used in an in-place operation."
+                            : "the course engine does not record in-place operations on tensors in a graph");
+  }
+  detail::require_float(t, "in-place arithmetic");
+}
+
+}  // namespace
+
+Tensor::Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+TensorImpl& Tensor::impl() const {
+  if (!impl_) throw Error("The tensor is undefined (default-constructed)");
+  return *impl_;
+}
+
+IntArrayRef Tensor::sizes() const { return impl().sizes; }
+std::int64_t Tensor::dim() const { return static_cast<std::int64_t>(impl().sizes.size()); }
+std::int64_t Tensor::numel() const { return impl().numel(); }
+ScalarType Tensor::scalar_type() const { return impl().dtype; }
+Device Tensor::device() const { return impl().device; }
+
+std::int64_t Tensor::size(std::int64_t dim) const {
+  return impl().sizes[static_cast<std::size_t>(detail::wrap_dim(dim, this->dim()))];
+}
+
+Tensor Tensor::to(Device target) const {
+  const Device landing = detail::check_device_usable(target);
+  if (landing == device()) return *this;
+  Tensor out = convert(*this, scalar_type(), landing);
+  detail::copy_between(device(), landing, detail::nbytes(*this));
+  if (detail::should_record({this})) {
+    const Device source = device();
+    detail::record(
+        out, "ToCopyBackward0", {*this}, [source](const Tensor& g) { return std::vector<Tensor>{g.to(source)}; },
+        detail::Saves::NoTensors);
+  }
+  return out;
+}
+
+Tensor Tensor::to(ScalarType dtype) const {
+  if (dtype == scalar_type()) return *this;
+  Tensor out = convert(*this, dtype, device());
+  detail::launch({.name = "aten::_to_copy", .kind = detail::OpKind::Copy, .bytes = detail::nbytes(*this) + detail::nbytes(out)}, device());
+  return out;
+}
+
+template <typename T>
+T Tensor::item() const {
+  if (numel() != 1) {
+    throw Error("a Tensor with " + std::to_string(numel()) + " elements cannot be converted to Scalar");
+  }
+  if (!impl().has_values()) {
+    // A what-if run still waits where the real script would; the value it would read does
+    // not exist, and a floating-point NaN says so. Integers have no NaN: that is an error.
+    if constexpr (std::is_floating_point_v<T>) {
+      if (is_mps()) detail::copy_between(device(), Device(DeviceType::CPU), detail::nbytes(*this));
+      return std::numeric_limits<T>::quiet_NaN();
+    }
+    detail::require_values(*this, "item()");
+  }
+  if (is_mps()) detail::copy_between(device(), Device(DeviceType::CPU), detail::nbytes(*this));
+  T value{};
+  detail::visit_dtype(scalar_type(), [&](auto tag) {
+    using Stored = decltype(tag);
+    value = static_cast<T>(impl().data<Stored>()[0]);
+  });
+  return value;
+}
+
+bool Tensor::requires_grad() const { return impl().requires_grad; }
+
+// THPVariable_requires_grad_: a computed tensor already requires grad, so asking for it again
+// changes nothing; only turning it off is refused.
+Tensor& Tensor::set_requires_grad(bool requires_grad) {
+  if (!is_leaf() && !requires_grad) {
+    throw Error("you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+  }
+  if (requires_grad && !is_floating_point(scalar_type())) {
+    throw Error("only Tensors of floating point dtype can require gradients");
+  }
+  if (is_leaf()) impl().requires_grad = requires_grad;
+  return *this;
+}
+
+bool Tensor::is_leaf() const { return impl().grad_fn == nullptr; }
+Tensor Tensor::grad() const { return impl().grad; }
+void Tensor::set_grad(const Tensor& grad) const { impl().grad = grad; }
+const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const { return impl().grad_fn; }
+void Tensor::backward() const { detail::run_backward(*this); }
+
+Tensor& Tensor::add_(const Tensor& other, double alpha) {
+  check_in_place(*this);
+  detail::require_float(other, "in-place arithmetic");
+  detail::check_all_same_device({*this}, {*this, other}, detail::CpuScalars::Allowed);
+  const std::vector<std::int64_t> shape = sizes().vec();
+  if (detail::broadcast_shape(sizes(), other.sizes()) != shape) {
+    throw Error("output with shape " + detail::sizes_string(sizes()) +
+                " doesn't match the broadcast shape " +
+                detail::sizes_string(detail::broadcast_shape(sizes(), other.sizes())));
+  }
+  const Tensor scaled = alpha == 1.0 ? other : other * alpha;
+  if (detail::have_values({this, &scaled})) {
+    float* self = impl().data<float>();
+    kernels::binary(kernels::BinaryOp::Add, self, detail::broadcast_strides(sizes(), shape),
+                    scaled.impl().data<float>(), detail::broadcast_strides(scaled.sizes(), shape),
+                    self, shape);
+  }
+  detail::launch({.name = "aten::add_.Tensor", .bytes = 2 * detail::nbytes(*this) + detail::nbytes(scaled),
+                  .elements = static_cast<double>(numel())},
+                 device());
+  return *this;
+}
+
+Tensor& Tensor::mul_(double factor) {
+  check_in_place(*this);
+  if (impl().has_values()) {
+    float* values = impl().data<float>();
+    kernels::binary_scalar(kernels::BinaryOp::Mul, values, static_cast<float>(factor), false,
+                           values, numel());
+  }
+  detail::launch({.name = "aten::mul_.Scalar", .bytes = 2 * detail::nbytes(*this), .elements = static_cast<double>(numel())}, device());
+  return *this;
+}
+
+Tensor& Tensor::zero_() {
+  check_in_place(*this);
+  if (impl().has_values()) std::fill_n(impl().data<float>(), numel(), 0.0f);
+  detail::launch({.name = "aten::zero_", .bytes = detail::nbytes(*this), .elements = static_cast<double>(numel())}, device());
+  return *this;
+}
+
+template <typename T>
+T* Tensor::data_ptr() const {
+  if (scalar_type() != scalar_type_of<T>()) {
+    throw Error("expected scalar type " + std::string(scalar_type_name(scalar_type_of<T>())) +
+                " but found " + std::string(scalar_type_name(scalar_type())));
+  }
+  if (!is_cpu()) {
+    throw Error("data_ptr() of a " + device().str() +
+                " tensor is a device address that host code must not read; use .cpu() first");
+  }
+  detail::require_values(*this, "data_ptr()");
+  return impl().data<T>();
+}
+
+template <typename T>
+std::vector<T> Tensor::to_vector() const {
+  const Tensor on_cpu = cpu();  // keeps a copy from mps alive while it is read
+  const T* begin = on_cpu.data_ptr<T>();
+  return std::vector<T>(begin, begin + numel());
+}
+
+void Tensor::set_data(const Tensor& other) const {
+  TensorImpl& self = impl();
+  const TensorImpl& source = other.impl();
+  self.storage = source.storage;
+  self.buffer = source.buffer;
+  self.offset = source.offset;
+  self.sizes = source.sizes;
+  self.dtype = source.dtype;
+  self.device = source.device;
+}
+
+template float Tensor::item<float>() const;
+template double Tensor::item<double>() const;
+template std::int64_t Tensor::item<std::int64_t>() const;
+template bool Tensor::item<bool>() const;
+template float* Tensor::data_ptr<float>() const;
+template std::int64_t* Tensor::data_ptr<std::int64_t>() const;
+template bool* Tensor::data_ptr<bool>() const;
+template std::vector<float> Tensor::to_vector<float>() const;
+template std::vector<std::int64_t> Tensor::to_vector<std::int64_t>() const;
+template std::vector<bool> Tensor::to_vector<bool>() const;
+
+}  // namespace engine

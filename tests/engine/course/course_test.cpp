@@ -1,0 +1,324 @@
+// The course command's parts in-process: the build's messages, the learner's lab file, hints,
+// the catalog and the next step, the subcommands on a small course of our own (so the tests do
+// not depend on the state of anyone's labs), and the file watch.
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "build.h"
+#include "course.h"
+#include "file_watch.h"
+#include "hints.h"
+#include "engine/notebook/terminal_text.h"
+#include "lab_files.h"
+#include "process.h"
+#include "subcommand.h"
+#include "verification.h"
+
+namespace fs = std::filesystem;
+using namespace front_door;
+
+namespace {
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A fresh directory under the system's temporary directory, removed afterwards.
+struct TemporaryDirectory {
+  fs::path path;
+  TemporaryDirectory() {
+    std::string pattern = (fs::temp_directory_path() / "front-door-XXXXXX").string();
+    path = mkdtemp(pattern.data());
+  }
+  ~TemporaryDirectory() { fs::remove_all(path); }
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+};
+
+// A course of two lessons and one lab, with its own progress file: what the subcommands see.
+struct SmallCourse {
+  TemporaryDirectory top;
+  std::istringstream in;
+  std::ostringstream out, err;
+  std::unique_ptr<Course> course;
+
+  explicit SmallCourse(const std::string& input = "") : in(input) {
+    write(top.path / "lessons/01_first.cpp", "// %% [markdown]\n// # Lesson 1 · The first lesson\n");
+    write(top.path / "lessons/02_second.cpp", "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n");
+    write(top.path / "labs/01_first/README.md", "# Lab 1 · The first lab\n");
+    write(top.path / "labs/01_first/hints.md", "# Hints\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
+    const std::string starter = "int f() {\n  TODO(\"1.1\", \"return 1\");\n}\n";
+    write(top.path / "labs/01_first/starter/lab.cpp", starter);
+    write(top.path / "labs/01_first/lab.cpp", starter);
+    fs::create_directories(top.path / "quizzes/banks");
+    setenv("MPS_COURSE_PROGRESS", (top.path / "progress.json").c_str(), 1);
+    Layout layout{.top = top.path, .build = top.path / "build", .cmake = "cmake", .ninja = {},
+                  .lesson_programs = top.path / "build/lessons", .lab_programs = top.path / "build/labs",
+                  .lessons = {"01_first", "02_second"}, .labs = {"01_first"}};
+    course = std::make_unique<Course>(layout, in, out, err, false);
+  }
+  int run(const std::vector<std::string>& args) { return run_course(*course, args); }
+  fs::path lab_file() const { return top.path / "labs/01_first/lab.cpp"; }
+};
+
+}  // namespace
+
+TEST_CASE("a failed build shows the compiler's messages about the learner's file, without ninja's lines") {
+  const std::string top = "/home/learner/course";
+  const std::string output =
+      "[1/3] Building CXX object labs/CMakeFiles/lab05.dir/05_timing/lab.cpp.o\n"
+      "FAILED: labs/CMakeFiles/lab05.dir/05_timing/lab.cpp.o\n"
+      "/usr/bin/c++ -I/home/learner/course/labs -O1 -c /home/learner/course/labs/05_timing/lab.cpp\n"
+      "/home/learner/course/labs/05_timing/lab.cpp: In function 'double lab::f()':\n"
+      "/home/learner/course/labs/05_timing/lab.cpp:12:3: error: 'x' was not declared in this scope\n"
+      "   12 |   x = 1;\n"
+      "      |   ^\n"
+      "ninja: build stopped: subcommand failed.\n";
+  const std::string messages = compiler_messages(output, top);
+  CHECK(messages ==
+        "labs/05_timing/lab.cpp: In function 'double lab::f()':\n"
+        "labs/05_timing/lab.cpp:12:3: error: 'x' was not declared in this scope\n"
+        "   12 |   x = 1;\n"
+        "      |   ^\n");
+  CHECK(compiler_messages("CMake Error at CMakeLists.txt:3\n", top) == "CMake Error at CMakeLists.txt:3\n");
+  CHECK(compiler_messages("ninja: error: '/home/learner/course/labs/05_timing/lab.cpp', needed by 'x', missing\n", top) ==
+        "error: 'labs/05_timing/lab.cpp', needed by 'x', missing\n");
+}
+
+TEST_CASE("the open TODOs of a lab file are its TODO lines, in order") {
+  const TemporaryDirectory dir;
+  write(dir.path / "lab.cpp",
+        "// TODO(\"0.0\", \"a comment is not a TODO\")\n"
+        "int f() {\n"
+        "  TODO(\"2.1\", \"ask \\\"which\\\" state\");\n"
+        "}\n"
+        "  TODO(\"2.2\", \"then this\");\n");
+  const auto todos = open_todos(dir.path / "lab.cpp");
+  REQUIRE(todos.size() == 2);
+  CHECK(todos[0].line == 3);
+  CHECK(todos[0].id == "2.1");
+  CHECK(todos[0].what == "ask \\\"which\\\" state");
+  CHECK(todos[1].line == 5);
+  CHECK(open_todos(dir.path / "missing.cpp").empty());
+}
+
+TEST_CASE("reset puts the starter back and keeps every version of the learner's file") {
+  const TemporaryDirectory dir;
+  write(dir.path / "starter.cpp", "starter\n");
+  write(dir.path / "lab.cpp", "mine\n");
+  const fs::path kept = reset_to_starter(dir.path / "lab.cpp", dir.path / "starter.cpp");
+  CHECK(read(kept) == "mine\n");
+  CHECK(read(dir.path / "lab.cpp") == "starter\n");
+  write(dir.path / "lab.cpp", "mine again\n");
+  const fs::path kept_again = reset_to_starter(dir.path / "lab.cpp", dir.path / "starter.cpp");
+  CHECK(kept_again != kept);
+  CHECK(read(kept) == "mine\n");
+  CHECK(read(kept_again) == "mine again\n");
+  fs::remove(dir.path / "lab.cpp");
+  CHECK(reset_to_starter(dir.path / "lab.cpp", dir.path / "starter.cpp").empty());  // nothing to keep
+  CHECK(read(dir.path / "lab.cpp") == "starter\n");
+}
+
+TEST_CASE("hints are the sections under ## headings, without the text before them") {
+  const TemporaryDirectory dir;
+  write(dir.path / "hints.md", "# Hints for lab 9\n\nFor authors.\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
+  const auto hints = read_hints(dir.path / "hints.md");
+  REQUIRE(hints.size() == 2);
+  CHECK(hints[0] == "A nudge\n\nLook.\n");
+  CHECK(hints[1] == "Closer\n\nLook closer.\n");
+}
+
+TEST_CASE("a number is one or two digits") {
+  CHECK(two_digits("5") == "05");
+  CHECK(two_digits("05") == "05");
+  CHECK_FALSE(two_digits("").has_value());
+  CHECK_FALSE(two_digits("123").has_value());
+  CHECK_FALSE(two_digits("5x").has_value());
+  CHECK_FALSE(two_digits("-1").has_value());
+}
+
+TEST_CASE("the course path goes lesson, its lab, the next lesson, and the status names the next step") {
+  SmallCourse c;
+  const auto path = c.course->catalog().path();
+  REQUIRE(path.size() == 3);
+  CHECK((path[0].kind == StepKind::Lesson && path[1].kind == StepKind::Lab && path[2].kind == StepKind::Lesson));
+  CHECK(c.run({}) == 0);
+  CHECK(c.out.str().find("Next: lesson 01 · The first lesson") != std::string::npos);
+  c.course->update_progress([](engine::notebook::Progress& p) { p.lessons_verified["01"] = "2026-11-22T10:00:00Z"; });
+  c.out.str("");
+  CHECK(c.run({"status"}) == 0);
+  std::string status = c.out.str();  // wrapped to the terminal: compared as one line
+  std::replace(status.begin(), status.end(), '\n', ' ');
+  CHECK(status.find("Next: lab 01 · The first lab. Edit labs/01_first/lab.cpp (1 TODO open, the first on line 2)") !=
+        std::string::npos);
+  c.course->update_progress([](engine::notebook::Progress& p) { p.labs["01_first"].passed_at = "2026-11-22T11:00:00Z"; });
+  c.out.str("");
+  CHECK(c.run({"list"}) == 0);
+  CHECK(c.out.str().find("01 · The first lab") != std::string::npos);
+  CHECK(c.out.str().find("passed 2026-11-22") != std::string::npos);
+}
+
+TEST_CASE("titles are shown without their Markdown marks, and the status fits the terminal") {
+  setenv("COLUMNS", "40", 1);
+  SmallCourse c;
+  unsetenv("COLUMNS");
+  CHECK(c.course->catalog().lesson("02")->title == "The second lesson");
+  CHECK(c.run({}) == 0);
+  std::istringstream lines(c.out.str());
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(engine::notebook::display_width(line) <= 40, line);
+  }
+}
+
+TEST_CASE("each hint is shown once more per call and counted in the progress file") {
+  SmallCourse c;
+  CHECK(c.run({"hint", "1"}) == 0);
+  CHECK(c.out.str().find("hint 1 of 2 · A nudge") != std::string::npos);
+  CHECK(c.course->progress().labs["01_first"].hints_shown == 1);
+  CHECK(c.run({"hint"}) == 0);  // the lab the learner is on
+  CHECK(c.out.str().find("hint 2 of 2 · Closer") != std::string::npos);
+  CHECK(c.out.str().find("That is the last hint.") != std::string::npos);
+  CHECK(c.run({"hint", "01"}) == 0);
+  CHECK(c.course->progress().labs["01_first"].hints_shown == 2);
+}
+
+TEST_CASE("reset asks first, and keeps the learner's file when told yes") {
+  {
+    SmallCourse c("n\n");
+    write(c.lab_file(), "mine\n");
+    CHECK(c.run({"reset", "01"}) == kFailed);
+    CHECK(c.out.str().find("Nothing changed.") != std::string::npos);
+    CHECK(read(c.lab_file()) == "mine\n");
+  }
+  {
+    SmallCourse c("");  // no answer at all: nothing changes either
+    write(c.lab_file(), "mine\n");
+    CHECK(c.run({"reset", "01"}) == kFailed);
+    CHECK(read(c.lab_file()) == "mine\n");
+  }
+  SmallCourse c("yes\n");
+  write(c.lab_file(), "mine\n");
+  CHECK(c.run({"reset", "1"}) == 0);
+  CHECK(read(c.lab_file()) == read(c.top.path / "labs/01_first/starter/lab.cpp"));
+  const std::string out = c.out.str();
+  const auto at = out.find("kept as ");
+  REQUIRE(at != std::string::npos);
+  const std::string kept = out.substr(at + 8, out.find(".cpp", at) + 4 - at - 8);
+  CHECK(read(c.top.path / kept) == "mine\n");
+}
+
+TEST_CASE("bad input is refused with what is wrong and the usage") {
+  SmallCourse c;
+  CHECK(c.run({"verify", "9"}) == kUsageError);
+  CHECK(c.err.str().find("'9' is not a lab's number; labs: 01") != std::string::npos);
+  CHECK(c.run({"verify", "x"}) == kUsageError);
+  CHECK(c.run({"verify", "1", "2"}) == kUsageError);
+  CHECK(c.run({"verify", "1", "--variant", "nonsense"}) == kUsageError);
+  CHECK(c.err.str().find("lab 01 has no version 'nonsense'") != std::string::npos);
+  CHECK(c.run({"verify", "--variant"}) == kUsageError);
+  CHECK(c.run({"run"}) == kUsageError);
+  CHECK(c.run({"run", "7"}) == kUsageError);
+  CHECK(c.err.str().find("'7' is not a lesson's number; lessons: 01, 02") != std::string::npos);
+  CHECK(c.run({"reset"}) == kUsageError);
+  CHECK(c.run({"reset", "1", "--force"}) == kUsageError);
+  CHECK(c.run({"list", "extra"}) == kUsageError);
+  CHECK(c.run({"watch", "extra"}) == kUsageError);
+  CHECK(c.run({"frobnicate"}) == kUsageError);
+  CHECK(c.err.str().find("no subcommand 'frobnicate'") != std::string::npos);
+  CHECK(c.err.str().find("usage: course verify [NN]") != std::string::npos);
+}
+
+TEST_CASE("each subcommand answers --help with its usage, except where the program it runs has its own") {
+  for (const Subcommand& s : subcommands()) {
+    if (s.forwards_help) continue;
+    SmallCourse c;
+    CHECK_MESSAGE(c.run({std::string(s.name), "--help"}) == 0, s.name);
+    CHECK(c.out.str().find("usage: course " + std::string(s.usage)) == 0);
+    CHECK(c.err.str().empty());
+  }
+  SmallCourse plan;
+  CHECK(plan.run({"plan", "-h"}) == 0);
+  CHECK(plan.out.str().find("engine/planner/examples/") != std::string::npos);  // where to start from
+}
+
+TEST_CASE("a program still running at the time limit is stopped, and what it printed is kept") {
+  const auto start = std::chrono::steady_clock::now();
+  const Finished run = run_collecting({"sh", "-c", "echo started; sleep 30"}, std::chrono::seconds(1));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  CHECK(run.stopped);
+  CHECK(run.output == "started\n");
+  CHECK(run.status == 128 + 9);  // SIGKILL
+  const Finished quick = run_collecting({"sh", "-c", "echo done"}, std::chrono::seconds(10));
+  CHECK_FALSE(quick.stopped);
+  CHECK(quick.status == 0);
+}
+
+TEST_CASE("a program stopped by a crash or a time limit gets a verdict that says so") {
+  SmallCourse small;
+  Course& course = *small.course;
+  SUBCASE("a crash before any check names the signal") {
+    CHECK(explain_stop(course, {.status = 128 + 11, .output = "Lab 05\n", .stopped = false}, "Your lab"));
+    CHECK(small.out.str() == "✘ Your lab crashed (Segmentation fault, signal 11) before its first check ran.\n");
+  }
+  SUBCASE("a crash the program has described is not described twice") {
+    CHECK(explain_stop(course, {.status = 128 + 11, .output = "your code crashed with a segmentation fault", .stopped = false},
+                       "Your lab"));
+    CHECK(small.out.str().empty());
+  }
+  SUBCASE("the course's own time limit says what to look for") {
+    CHECK(explain_stop(course, {.status = 128 + 9, .output = "", .stopped = true}, "Lesson 05"));
+    CHECK(small.out.str() == "✘ Lesson 05 ran for " + std::to_string(learner_program_limit().count()) +
+                                 " s without finishing and was stopped. Look for a loop whose condition never "
+                                 "changes.\n");
+  }
+  SUBCASE("a program that exited by itself needs no explanation") {
+    CHECK_FALSE(explain_stop(course, {.status = 1, .output = "✘ 1 of 5 checks fail.", .stopped = false}, "Your lab"));
+    CHECK(small.out.str().empty());
+  }
+}
+
+TEST_CASE("a missing lab file is named, with the command that brings the starter back") {
+  SmallCourse c;
+  fs::remove(c.lab_file());
+  CHECK(c.run({"verify", "01"}) == kFailed);
+  CHECK(c.out.str().find("labs/01_first/lab.cpp is missing. build/course reset 01 puts the starter back.") !=
+        std::string::npos);
+}
+
+TEST_CASE("the file watch reports the files saved, whether written in place or renamed over") {
+  const TemporaryDirectory dir;
+  write(dir.path / "a.cpp", "a\n");
+  write(dir.path / "b.cpp", "b\n");
+  FileWatch watch({dir.path / "a.cpp", dir.path / "b.cpp"});
+  CHECK(watch.wait(std::chrono::milliseconds(50)).empty());
+  std::thread in_place([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    write(dir.path / "b.cpp", "b, saved\n");
+  });
+  auto changed = watch.wait(std::chrono::seconds(5));
+  in_place.join();
+  CHECK((changed == std::vector<fs::path>{dir.path / "b.cpp"}));
+  std::thread renamed([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    write(dir.path / "a.cpp.swp", "a, saved\n");
+    fs::rename(dir.path / "a.cpp.swp", dir.path / "a.cpp");
+  });
+  changed = watch.wait(std::chrono::seconds(5));
+  renamed.join();
+  CHECK((changed == std::vector<fs::path>{dir.path / "a.cpp"}));
+}

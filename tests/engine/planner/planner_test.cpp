@@ -1,0 +1,214 @@
+// The planner behind `course plan`: nanoGPT's configs read in both formats, predictions that
+// agree with seed 003's measured run, the runbook's recommendations, and bad input refused with
+// the field and the line.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "planner/model_config.h"
+#include "planner/plan.h"
+#include "planner/prediction.h"
+#include "planner/recommendation.h"
+#include "planner/training_step.h"
+
+using planner::ModelConfig;
+
+namespace {
+
+const std::string kData = TUTOR_SOURCE_DIR "/engine/planner/examples/";
+
+const engine::MachineProfile& machine(const char* name) { return *engine::find_machine(name); }
+
+// The message a config's text is refused with, or "accepted".
+std::string refusal(const std::string& text, bool python = false) {
+  try {
+    if (python) {
+      planner::parse_python_config(text, "bad.py");
+    } else {
+      planner::parse_toml_config(text, "bad.toml");
+    }
+  } catch (const planner::ConfigError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+struct Run {
+  int status;
+  std::string out, err;
+};
+
+Run plan(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  const int status = planner::plan_command(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST_CASE("nanoGPT's shakespeare-char config reads the same from its Python file and from TOML") {
+  const ModelConfig py = planner::read_model_config(kData + "train_shakespeare_char.py");
+  const ModelConfig toml = planner::read_model_config(kData + "train_shakespeare_char.toml");
+  for (const ModelConfig& c : {py, toml}) {
+    CHECK(c.n_layer == 6);
+    CHECK(c.n_head == 6);
+    CHECK(c.n_embd == 384);
+    CHECK(c.block_size == 256);
+    CHECK(c.batch_size == 64);
+    CHECK(c.gradient_accumulation_steps == 1);
+    CHECK(c.dropout == doctest::Approx(0.2));
+    CHECK(c.vocab_size == 65);  // shakespeare_char's meta.pkl
+    CHECK_FALSE(c.bias);        // train.py's default
+    CHECK_FALSE(c.compile);
+    CHECK(c.optimizer == "adamw");
+  }
+  CHECK(planner::parameter_count(py) == 10'646'784);  // train.py prints "number of parameters: 10.65M"
+}
+
+TEST_CASE("what a config leaves out keeps train.py's defaults; 5 * 8 is read as 40") {
+  const ModelConfig gpt2 = planner::read_model_config(kData + "train_gpt2.py");
+  CHECK(gpt2.n_layer == 12);
+  CHECK(gpt2.n_embd == 768);
+  CHECK(gpt2.gradient_accumulation_steps == 40);
+  CHECK(gpt2.vocab_size == 50304);  // no meta.pkl for openwebtext: GPT-2's, padded
+  CHECK(gpt2.compile);
+  CHECK(planner::parameter_count(gpt2) == 123'587'328);  // 123.59M
+  const ModelConfig pretrained = planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
+  CHECK(pretrained.vocab_size == 50257);  // from_pretrained: GPT-2's own vocabulary, with biases
+  CHECK(pretrained.bias);
+  CHECK(pretrained.block_size == 256);    // cropped, as train.py crops it
+  CHECK(planner::parameter_count(pretrained) == 123'653'376);  // 123.65M
+}
+
+TEST_CASE("shakespeare-char on the M3 Max: the plan agrees with seed 003's run within 10 %") {
+  ModelConfig c = planner::read_model_config(kData + "train_shakespeare_char.toml");
+  c.compile = true;
+  const planner::Prediction p = planner::predict(c, machine("m3-max-64gb"));
+  REQUIRE(p.mps_seconds);
+  REQUIRE(p.compiled_seconds);
+  CHECK(*p.mps_seconds == doctest::Approx(0.221).epsilon(0.10));  // seed 003: 221 ms
+  CHECK(p.cpu_seconds == doctest::Approx(1.986).epsilon(0.10));   // 1986 ms
+  CHECK(*p.compiled_seconds == doctest::Approx(0.306).epsilon(0.10));  // 306 ms
+  CHECK(p.memory == planner::MpsMemory::Fits);
+  const planner::Recommendation r = planner::recommend(p);
+  CHECK(r.lane == "mps");
+  REQUIRE(r.reasons.size() == 2);
+  CHECK(r.reasons[1].find("set compile = False") != std::string::npos);
+}
+
+TEST_CASE("shakespeare-char swaps on the 8 GB M1, and the GPU loses its lead") {
+  const ModelConfig c = planner::read_model_config(kData + "train_shakespeare_char.py");
+  const planner::Prediction p = planner::predict(c, machine("m1-8gb"));
+  CHECK(p.memory == planner::MpsMemory::Swaps);
+  CHECK(p.mps_bytes > planner::free_memory(machine("m1-8gb")));
+  const planner::Recommendation r = planner::recommend(p);
+  CHECK(r.lane == "remote");
+  CHECK(r.reasons[1].find("lower batch_size or block_size") != std::string::npos);
+}
+
+TEST_CASE("GPT-2 small with 40 micro-steps is refused on a 16 GB Mac and fits on the M3 Max") {
+  const ModelConfig c = planner::read_model_config(kData + "train_gpt2.py");
+  const planner::Prediction small = planner::predict(c, machine("m1-pro-16gb"));
+  CHECK(small.memory == planner::MpsMemory::OutOfMemory);
+  CHECK(small.why.find("MPS backend out of memory") == 0);
+  CHECK(planner::recommend(small).lane == "remote");
+  const planner::Prediction large = planner::predict(c, machine("m3-max-64gb"));
+  CHECK(large.memory == planner::MpsMemory::Fits);
+  CHECK(planner::recommend(large).lane == "mps");
+}
+
+TEST_CASE("a small model trains no faster on the M3 Max's GPU: the runbook keeps it on the cpu") {
+  const ModelConfig c = planner::read_model_config(kData + "laptop_char.toml");
+  const planner::Prediction p = planner::predict(c, machine("m3-max-64gb"));
+  const planner::Recommendation r = planner::recommend(p);
+  CHECK(p.cpu_seconds / *p.mps_seconds < planner::kMinimumSpeedup);
+  CHECK(r.lane == "cpu");
+  CHECK(r.reasons[0].find("below the runbook's 1.22x") != std::string::npos);
+}
+
+TEST_CASE("machines without a usable MPS are planned for their cpu") {
+  const ModelConfig c = planner::read_model_config(kData + "laptop_char.toml");
+  const planner::Prediction linux_box = planner::predict(c, machine("linux-x86_64"));
+  CHECK(linux_box.memory == planner::MpsMemory::Unavailable);
+  CHECK_FALSE(linux_box.mps_seconds);
+  CHECK(linux_box.cpu_seconds > 0);
+  CHECK(planner::recommend(linux_box).reasons[0].find("this PyTorch build has no MPS") == 0);
+  const planner::Prediction old_mac = planner::predict(c, machine("intel-mac-macos12.0"));
+  CHECK(old_mac.why == "MPS is built but unavailable on macOS 12.0");
+}
+
+TEST_CASE("a bad config is refused with its file, line and field") {
+  CHECK(refusal("n_layer = 6\nn_layers = 4\n") ==
+        "bad.toml:2: n_layers: not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, "
+        "batch_size, vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
+  CHECK(refusal("n_layer = 6\nn_head = \"six\"\n") == "bad.toml:2: n_head: expected a positive integer, got 'six'");
+  CHECK(refusal("batch_size = -4\n") == "bad.toml:1: batch_size: expected a positive integer, got -4");
+  CHECK(refusal("dropout = 1.5\n") == "bad.toml:1: dropout: expected a probability from 0 up to (not including) 1, got 1.5");
+  CHECK(refusal("bias = 1\n") == "bad.toml:1: bias: expected true or false, got 1");
+  CHECK(refusal("optimizer = \"lion\"\n") == "bad.toml:1: optimizer: expected \"adamw\", \"adam\" or \"sgd\", got \"lion\"");
+  CHECK(refusal("n_embd = 384\nn_head = 5\n") == "bad.toml:2: n_head: n_embd (384) must be a multiple of n_head (5)");
+  CHECK(refusal("n_layer = [6]\n") == "bad.toml:1: n_layer: cannot read 'a list' (the planner reads numbers, "
+                                       "True/False, quoted strings and products such as 5 * 8)");
+  CHECK(refusal("n_layer = \n").rfind("bad.toml:1: ", 0) == 0);  // toml++'s own description follows
+}
+
+TEST_CASE("a nanoGPT Python config is refused only for a field the planner uses") {
+  CHECK(refusal("import time\nwandb_run_name = 'x' + str(time.time())\nn_layer = 4\n", true) == "accepted");
+  CHECK(refusal("# two to the third\nn_layer = 2 ** 3\n", true) ==
+        "bad.py:2: n_layer: cannot read '2 ** 3' (the planner reads numbers, True/False, quoted strings and "
+        "products such as 5 * 8)");
+  CHECK(refusal("block_size = '256'  # quoted by mistake\n", true) ==
+        "bad.py:1: block_size: expected a positive integer, got '256'");
+  CHECK(refusal("n_layer =\n", true) ==
+        "bad.py:1: n_layer: cannot read '' (the planner reads numbers, True/False, quoted strings and products such "
+        "as 5 * 8)");
+  CHECK(refusal("n_layer = 99999999999999999999\n", true) ==
+        "bad.py:1: n_layer: expected a positive integer, got 99999999999999999999");  // too large for an integer
+  CHECK(refusal("batch_size = 4294967296 * 4294967296\n", true) ==
+        "bad.py:1: batch_size: cannot read '4294967296 * 4294967296' (the planner reads numbers, True/False, quoted "
+        "strings and products such as 5 * 8)");
+  CHECK(refusal("compile = false\n", true) ==
+        "bad.py:1: compile: cannot read 'false' (the planner reads numbers, True/False, quoted strings and "
+        "products such as 5 * 8)");
+}
+
+TEST_CASE("course plan prints each machine's times, memory and recommendation") {
+  const Run run = plan({kData + "train_shakespeare_char.py", "--machine", "m3-max-64gb"});
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  CHECK(run.out.find("train_shakespeare_char: 6 layers, 6 heads, 384 wide, context 256, batch 64 x 1 micro-step") == 0);
+  CHECK(run.out.find("10.65M parameters") != std::string::npos);
+  CHECK(run.out.find("m3-max-64gb") != std::string::npos);
+  CHECK(run.out.find("  -> mps: mps is ") != std::string::npos);
+  CHECK(run.out.find("m1-8gb") == std::string::npos);  // only the machine asked for
+}
+
+TEST_CASE("course plan refuses bad arguments with its usage, and a bad config with the config's message") {
+  CHECK(plan({}).status == 2);
+  CHECK(plan({}).err.find("usage: course plan CONFIG [--machine NAME]") != std::string::npos);
+  CHECK(plan({kData + "laptop_char.toml", "--machine"}).status == 2);
+  CHECK(plan({kData + "laptop_char.toml", "--machine", "m9-ultra"}).err.find("no machine named m9-ultra") !=
+        std::string::npos);
+  CHECK(plan({kData + "laptop_char.toml", "--fast"}).err.find("unknown option --fast") != std::string::npos);
+  const Run missing = plan({kData + "no_such_config.toml"});
+  CHECK(missing.status == 1);
+  CHECK(missing.err.find("no_such_config.toml: cannot read the file: No such file or directory") != std::string::npos);
+  const Run directory = plan({kData});
+  CHECK(directory.status == 1);
+  CHECK(directory.err.find("cannot read the file: it is a directory") != std::string::npos);
+}
+
+TEST_CASE("the planner's README shows what course plan prints") {
+  std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
+  std::stringstream readme;
+  readme << in.rdbuf();
+  const Run m3 = plan({kData + "train_shakespeare_char.toml", "--machine", "m3-max-64gb"});
+  const Run m1 = plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb"});
+  CHECK(readme.str().find("```\n" + m3.out + "```") != std::string::npos);
+  const std::string m1_rows = m1.out.substr(m1.out.find("\nm1-8gb") + 1);
+  CHECK(readme.str().find("```\n" + m1_rows + "```") != std::string::npos);
+}
