@@ -4,6 +4,7 @@
 set(CMAKE_CXX_EXTENSIONS OFF)  # -std=c++20, not gnu++20: the course teaches portable C++
 
 add_library(tutor_warnings INTERFACE)
+add_library(tutor::warnings ALIAS tutor_warnings)
 target_compile_options(tutor_warnings INTERFACE
   -Wall -Wextra -Wpedantic                            # the baseline both g++ and clang++ share
   # g++ on aarch64 notes every std::pair<double, double> passed by value that GCC 10.1 changed
@@ -32,33 +33,39 @@ if(TUTOR_FAST_KERNELS AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$
 endif()
 
 add_library(tutor_engine_codegen INTERFACE)
+add_library(tutor::engine_codegen ALIAS tutor_engine_codegen)
 target_compile_options(tutor_engine_codegen INTERFACE
   $<$<NOT:$<CONFIG:Debug>>:-O2> ${TUTOR_KERNEL_ARCH_FLAGS} -ffp-contract=off)
 
 # The rest of the engine is bookkeeping (tensors, autograd, the simulated runtime, the lesson
 # format): -O1 builds it a fifth faster, and its loops are not where the time goes.
 add_library(tutor_engine_logic_codegen INTERFACE)
+add_library(tutor::engine_logic_codegen ALIAS tutor_engine_logic_codegen)
 target_compile_options(tutor_engine_logic_codegen INTERFACE $<$<NOT:$<CONFIG:Debug>>:-O1> -ffp-contract=off)
 
 # Lessons, labs and tests are compiled far more often than they run heavy math (the math is in
 # the engine), so -O1: measurably faster to compile than -O2, still fast enough to run.
 add_library(tutor_learner_codegen INTERFACE)
+add_library(tutor::learner_codegen ALIAS tutor_learner_codegen)
 target_compile_options(tutor_learner_codegen INTERFACE $<$<NOT:$<CONFIG:Debug>>:-O1>)
 
 # A lesson is recompiled after every edit, and its cells only call into the engine: -Og compiles
 # a quarter faster than -O1 and runs the lessons as fast (the edit-one-lesson loop's budget).
 add_library(tutor_lesson_codegen INTERFACE)
+add_library(tutor::lesson_codegen ALIAS tutor_lesson_codegen)
 target_compile_options(tutor_lesson_codegen INTERFACE $<$<NOT:$<CONFIG:Debug>>:-Og>)
 
 # Test programs and the test framework only check results that the engine computes: -O0, the
 # fastest to compile (a third faster than -O1 for doctest-heavy files).
 add_library(tutor_test_codegen INTERFACE)
+add_library(tutor::test_codegen ALIAS tutor_test_codegen)
 target_compile_options(tutor_test_codegen INTERFACE -O0)
 
 # mold links an executable in a third of ld.bfd's time; use it when it is installed.
 include(CheckLinkerFlag)
 check_linker_flag(CXX "-fuse-ld=mold" TUTOR_HAVE_MOLD)
 add_library(tutor_fast_link INTERFACE)
+add_library(tutor::fast_link ALIAS tutor_fast_link)
 if(TUTOR_HAVE_MOLD)
   target_link_options(tutor_fast_link INTERFACE -fuse-ld=mold)
 endif()

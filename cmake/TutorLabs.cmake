@@ -21,15 +21,17 @@ set(TUTOR_LAB_PROOF_SCRIPT "${PROJECT_SOURCE_DIR}/labs/harness/prove.cmake")
 function(tutor_add_lab_code)
   # Starters leave parameters for the learner to use. After the warnings, so that it wins.
   add_library(tutor_lab_unused_parameters INTERFACE)
+add_library(tutor::lab_unused_parameters ALIAS tutor_lab_unused_parameters)
   target_compile_options(tutor_lab_unused_parameters INTERFACE -Wno-unused-parameter)
   add_library(tutor_lab_code INTERFACE)
+add_library(tutor::lab_code ALIAS tutor_lab_code)
   target_include_directories(tutor_lab_code INTERFACE
     "${PROJECT_SOURCE_DIR}/labs" "${PROJECT_SOURCE_DIR}/labs/harness/include")
   # No tutor_learner_codegen: lab files are glue around the engine, compiled after every save and
   # for every version of every lab, so they are compiled at the build type's level (by default
   # unoptimised, a quarter faster to compile than -O1); the engine they call is optimised.
   target_link_libraries(tutor_lab_code INTERFACE
-    tutor::engine doctest::doctest tutor_warnings tutor_lab_unused_parameters)
+    tutor::engine doctest::doctest tutor::warnings tutor::lab_unused_parameters)
 
   # One precompiled header for every lab file: the engine's API, the TODO marker and doctest.
   # It turns a second of compiling per file into a tenth, which is most of the time between
@@ -39,7 +41,7 @@ function(tutor_add_lab_code)
     file(WRITE "${source}" "// owns the labs' precompiled header\n")
   endif()
   add_library(tutor_lab_pch OBJECT "${source}")
-  target_link_libraries(tutor_lab_pch PRIVATE tutor_lab_code)
+  target_link_libraries(tutor_lab_pch PRIVATE tutor::lab_code)
   target_precompile_headers(tutor_lab_pch PRIVATE
     <engine/engine.h> <harness/todo.h> <harness/check.h> <doctest/doctest.h> <functional> <string> <vector>)
 endfunction()
@@ -97,7 +99,7 @@ endfunction()
 function(tutor_add_lab_program target tests source)
   add_executable(${target} ${ARGN} "${source}" $<TARGET_OBJECTS:${tests}>)
   target_link_libraries(${target} PRIVATE
-    tutor_lab_code tutor_lab_harness tutor::doctest_implementation tutor_fast_link)
+    tutor::lab_code tutor::lab_harness tutor::doctest_implementation tutor::fast_link)
   target_precompile_headers(${target} REUSE_FROM tutor_lab_pch)
 endfunction()
 
@@ -133,7 +135,7 @@ function(tutor_add_lab name)
 
   set(tests "lab${number}_tests")
   add_library(${tests} OBJECT "${dir}/tests.cpp")
-  target_link_libraries(${tests} PRIVATE tutor_lab_code)
+  target_link_libraries(${tests} PRIVATE tutor::lab_code)
   target_precompile_headers(${tests} REUSE_FROM tutor_lab_pch)
 
   tutor_add_lab_program(lab${number} ${tests} "${dir}/lab.cpp" EXCLUDE_FROM_ALL)

@@ -20,7 +20,7 @@ function(tutor_add_lesson name)
 
   add_executable(${target} "${name}.cpp")
   target_link_libraries(${target} PRIVATE
-    tutor::notebook tutor::lesson_runtime tutor_warnings tutor_lesson_codegen tutor_fast_link)
+    tutor::notebook tutor::lesson_runtime tutor::warnings tutor::lesson_codegen tutor::fast_link)
   if(TARGET tutor_lesson_pch)
     target_precompile_headers(${target} REUSE_FROM tutor_lesson_pch)
   endif()
@@ -59,6 +59,6 @@ function(tutor_add_lesson_pch)
     CONTENT "// owns the lessons' precompiled header\n")
   add_library(tutor_lesson_pch OBJECT "${CMAKE_CURRENT_BINARY_DIR}/lesson_pch.cpp")
   target_link_libraries(tutor_lesson_pch PRIVATE
-    tutor::notebook tutor::lesson_runtime tutor_warnings tutor_lesson_codegen)
+    tutor::notebook tutor::lesson_runtime tutor::warnings tutor::lesson_codegen)
   target_precompile_headers(tutor_lesson_pch PRIVATE <engine/notebook/lesson.h>)
 endfunction()

@@ -1086,7 +1086,7 @@ TUTOR_CELL("PyTorch's eager mps: each line queues its kernel at once, and item()
 // computed; each further operation adds a node to a graph; `mx.eval(total)` (or anything that
 // needs the values: `item()`, printing, conversion to NumPy) computes what `total` depends on, and
 // waits for it. `eval` is MLX's sync point. The sketch below imitates that model on top of the
-// engine, to show its consequences; it is twenty lines of this lesson, not MLX: its kernels
+// engine, to show its consequences; it is a short class of this lesson, not MLX: its kernels
 // and their costs are still PyTorch's.
 
 // %%

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "child_process.h"
+#include "engine/notebook/child_process.h"
 #include "text.h"
 
 namespace site {
@@ -34,14 +34,14 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // The names of the cells a lesson runs, from the program itself (`--list-cells`).
 std::vector<std::vector<std::string>> list_cells(const std::vector<Lesson>& lessons, const fs::path& work, unsigned jobs) {
-  std::vector<Command> commands;
+  std::vector<engine::notebook::Command> commands;
   for (const Lesson& lesson : lessons) {
     const fs::path dir = work / lesson.stem;
     fs::remove_all(dir);  // every run starts afresh: no machine or cell left over from an earlier one
     fs::create_directories(dir);
     commands.push_back({{lesson.program.string(), "--list-cells"}, (dir / "cells.txt").string(), (dir / "cells.log").string()});
   }
-  const std::vector<int> statuses = run_commands(commands, jobs);
+  const std::vector<int> statuses = engine::notebook::run_in_parallel(commands, jobs);
   std::vector<std::vector<std::string>> cells;
   for (std::size_t i = 0; i < lessons.size(); ++i) {
     if (statuses[i] != 0) {
@@ -96,7 +96,7 @@ std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, cons
                                         const fs::path& work, unsigned jobs, RunStatistics& statistics) {
   const std::vector<std::vector<std::string>> cells = list_cells(lessons, work, jobs);
   std::vector<CellRun> runs;
-  std::vector<Command> commands;
+  std::vector<engine::notebook::Command> commands;
   for (std::size_t l = 0; l < lessons.size(); ++l) {
     for (const std::string& machine : machines) {
       const fs::path dir = work / lessons[l].stem / machine;
@@ -112,7 +112,7 @@ std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, cons
       }
     }
   }
-  const std::vector<int> statuses = run_commands(commands, jobs);
+  const std::vector<int> statuses = engine::notebook::run_in_parallel(commands, jobs);
   // Reading a long cell's trace takes seconds: the results are read `jobs` at a time too.
   std::vector<CellCapture> results(runs.size());
   std::vector<std::exception_ptr> errors(runs.size());

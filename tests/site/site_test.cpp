@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "child_process.h"
+#include "engine/notebook/child_process.h"
 #include "course.h"
 #include "engine/notebook/lesson_source.h"
 #include "quiz/grading.h"
@@ -344,7 +344,7 @@ TEST_CASE("--outputs records what each cell printed, whether it matched, and wha
   const fs::path dir = scratch("outputs");
   const std::string outputs = (dir / "cells.json").string();
   const std::vector<int> status =
-      site::run_commands({{{TUTOR_WRONG_OUTPUT_LESSON, "--outputs", outputs}, (dir / "log.txt").string(), ""}}, 1);
+      engine::notebook::run_in_parallel({{{TUTOR_WRONG_OUTPUT_LESSON, "--outputs", outputs}, (dir / "log.txt").string(), ""}}, 1);
   CHECK(status.at(0) != 0);  // three of its cells fail, and the program says so
   const auto cells = site::read_cell_outputs(outputs);
   REQUIRE(cells.size() == 4);

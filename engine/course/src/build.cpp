@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "process.h"
+#include "engine/notebook/child_process.h"
 
 namespace front_door {
 namespace {
@@ -35,10 +35,10 @@ std::string relative_to(std::string text, const std::string& top) {
 }  // namespace
 
 BuildResult build_target(const Layout& layout, const std::string& target) {
-  const Finished finished =
+  const engine::notebook::Finished finished =
       layout.ninja.empty()
-          ? run_collecting({layout.cmake.string(), "--build", layout.build.string(), "--target", target})
-          : run_collecting({layout.ninja.string(), "-C", layout.build.string(), target});
+          ? engine::notebook::run_collecting({layout.cmake.string(), "--build", layout.build.string(), "--target", target})
+          : engine::notebook::run_collecting({layout.ninja.string(), "-C", layout.build.string(), target});
   if (finished.status == 0) return {true, ""};
   return {false, compiler_messages(finished.output, layout.top.string())};
 }

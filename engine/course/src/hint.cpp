@@ -41,11 +41,12 @@ int hint(Course& course, const Arguments& args) {
   return 0;
 }
 
-const Registration hint_command({.name = "hint",
-                                 .usage = "hint [NN]",
-                                 .summary = "the next hint for lab NN, one more each time",
-                                 .order = 50,
-                                 .run = hint});
 
 }  // namespace
+
+const Subcommand kHintCommand{.name = "hint",
+                              .usage = "hint [NN]",
+                              .summary = "the next hint for lab NN, one more each time",
+                              .run = hint};
+
 }  // namespace front_door

@@ -70,11 +70,12 @@ int list(Course& course, const Arguments& args) {
   return 0;
 }
 
-const Registration list_command({.name = "list",
-                                 .usage = "list",
-                                 .summary = "lessons, labs and quizzes in course order, with your progress",
-                                 .order = 20,
-                                 .run = list});
 
 }  // namespace
+
+const Subcommand kListCommand{.name = "list",
+                              .usage = "list",
+                              .summary = "lessons, labs and quizzes in course order, with your progress",
+                              .run = list};
+
 }  // namespace front_door

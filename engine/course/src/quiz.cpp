@@ -16,12 +16,13 @@ int quiz(Course& course, const Arguments& args) {
   return quiz::run(args.empty() ? Arguments{"list"} : args, course.in(), course.out(), course.err(), paths);
 }
 
-const Registration quiz_command({.name = "quiz",
-                                 .usage = "quiz [...]",
-                                 .summary = "the quizzes: quiz list, quiz take lesson03, quiz take mastery, quiz --help",
-                                 .order = 80,
-                                 .run = quiz,
-                                 .forwards_help = true});
 
 }  // namespace
+
+const Subcommand kQuizCommand{.name = "quiz",
+                              .usage = "quiz [...]",
+                              .summary = "the quizzes: quiz list, quiz take lesson03, quiz take mastery, quiz --help",
+                              .run = quiz,
+                              .forwards_help = true};
+
 }  // namespace front_door

@@ -57,11 +57,12 @@ int reset(Course& course, const Arguments& args) {
   }
 }
 
-const Registration reset_command({.name = "reset",
-                                  .usage = "reset NN [--yes]",
-                                  .summary = "put lab NN back to its starter, after asking; your file is kept aside",
-                                  .order = 60,
-                                  .run = reset});
 
 }  // namespace
+
+const Subcommand kResetCommand{.name = "reset",
+                               .usage = "reset NN [--yes]",
+                               .summary = "put lab NN back to its starter, after asking; your file is kept aside",
+                               .run = reset};
+
 }  // namespace front_door

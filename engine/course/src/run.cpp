@@ -5,7 +5,7 @@
 
 #include "arguments.h"
 #include "course.h"
-#include "process.h"
+#include "engine/notebook/child_process.h"
 #include "verification.h"
 
 namespace front_door {
@@ -20,20 +20,21 @@ int run(Course& course, const Arguments& args) {
   std::vector<std::string> command{(course.layout().lesson_programs / target).string()};
   command.insert(command.end(), args.begin() + 1, args.end());
   course.out().flush();
-  const int status = run_attached(command);
+  const int status = engine::notebook::run_attached(command);
   // The notebook showed the crash under its cell; this says what ended the program. A cell that
   // never ended has said so itself (status 124).
-  if (const std::string signal = signal_ended(status); !signal.empty()) {
+  if (const std::string signal = engine::notebook::signal_ended(status); !signal.empty()) {
     course.out() << course.bad("✘ Lesson " + lesson->number + " crashed (" + signal + ").") << '\n';
   }
   return status;
 }
 
-const Registration run_command({.name = "run",
-                                .usage = "run NN [options]",
-                                .summary = "lesson NN as a notebook; options go to the lesson (--machine m1-8gb)",
-                                .order = 30,
-                                .run = run});
 
 }  // namespace
+
+const Subcommand kRunCommand{.name = "run",
+                             .usage = "run NN [options]",
+                             .summary = "lesson NN as a notebook; options go to the lesson (--machine m1-8gb)",
+                             .run = run};
+
 }  // namespace front_door

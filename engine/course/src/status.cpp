@@ -28,11 +28,12 @@ int status(Course& course, const Arguments& args) {
   return 0;
 }
 
-const Registration status_command({.name = "status",
-                                   .usage = "[status]",
-                                   .summary = "where you are, and the one next thing to do",
-                                   .order = 10,
-                                   .run = status});
 
 }  // namespace
+
+const Subcommand kStatusCommand{.name = "status",
+                                .usage = "[status]",
+                                .summary = "where you are, and the one next thing to do",
+                                .run = status};
+
 }  // namespace front_door

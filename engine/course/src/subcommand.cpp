@@ -11,11 +11,6 @@
 namespace front_door {
 namespace {
 
-std::vector<Subcommand>& table() {
-  static std::vector<Subcommand> all;
-  return all;
-}
-
 // The subcommands in a column beside their summaries, or, where the terminal is too narrow for
 // that, each summary under its subcommand.
 void print_help(std::ostream& out, std::size_t columns) {
@@ -23,9 +18,10 @@ void print_help(std::ostream& out, std::size_t columns) {
   out << wrap("course: the front door of the course. Lessons, labs and quizzes, and where you are.", columns) << '\n';
   const std::size_t lead = std::string_view("  course ").size(), gap = 2;
   std::size_t usage_width = 0, line_width = 0;
-  for (const Subcommand& s : subcommands()) usage_width = std::max(usage_width, s.usage.size());
-  for (const Subcommand& s : subcommands()) line_width = std::max(line_width, lead + usage_width + gap + s.summary.size());
-  for (const Subcommand& s : subcommands()) {
+  for (const Subcommand* s : subcommands()) usage_width = std::max(usage_width, s->usage.size());
+  for (const Subcommand* s : subcommands()) line_width = std::max(line_width, lead + usage_width + gap + s->summary.size());
+  for (const Subcommand* subcommand : subcommands()) {
+    const Subcommand& s = *subcommand;
     if (line_width <= columns) {
       out << "  course " << s.usage << std::string(usage_width - s.usage.size() + gap, ' ') << s.summary << '\n';
     } else {
@@ -37,17 +33,16 @@ void print_help(std::ostream& out, std::size_t columns) {
 
 }  // namespace
 
-Registration::Registration(const Subcommand& subcommand) { table().push_back(subcommand); }
-
-std::vector<Subcommand> subcommands() {
-  std::vector<Subcommand> all = table();
-  std::stable_sort(all.begin(), all.end(), [](const Subcommand& a, const Subcommand& b) { return a.order < b.order; });
-  return all;
+const std::vector<const Subcommand*>& subcommands() {
+  static const std::vector<const Subcommand*> table{&kStatusCommand, &kListCommand,  &kRunCommand,
+                                                    &kVerifyCommand, &kHintCommand,  &kResetCommand,
+                                                    &kPlanCommand,   &kWatchCommand, &kQuizCommand};
+  return table;
 }
 
 const Subcommand* find_subcommand(std::string_view name) {
-  for (const Subcommand& s : table()) {
-    if (s.name == name) return &s;
+  for (const Subcommand* s : subcommands()) {
+    if (s->name == name) return s;
   }
   return nullptr;
 }

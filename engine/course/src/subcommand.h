@@ -1,15 +1,14 @@
 #pragma once
-// The course command's subcommands. Each lives in its own file and registers itself there:
+// The course command's subcommands. Each lives in its own file, which defines its Subcommand:
 //
 //   namespace {
 //   int hint(Course& course, const Arguments& args) { ... }
-//   const Registration hint_command({.name = "hint", .usage = "hint [NN]",
-//                                    .summary = "the next hint for lab NN", .order = 50, .run = hint});
 //   }  // namespace
+//   const Subcommand kHintCommand{.name = "hint", .usage = "hint [NN]",
+//                                 .summary = "the next hint for lab NN", .run = hint};
 //
-// so a new subcommand is one new file, plus its line in CMakeLists.txt. The files are compiled in
-// batches (a unity build), so the names in their anonymous namespaces must differ: hence
-// hint_command rather than a name every file would repeat.
+// and the table in subcommand.cpp lists them all, in the order `course --help` shows them. A new
+// subcommand is one new file, its line in CMakeLists.txt, and its line in the table.
 
 #include <string>
 #include <string_view>
@@ -24,18 +23,16 @@ struct Subcommand {
   std::string_view name;
   std::string_view usage;    // "verify [NN]"
   std::string_view summary;  // one line in `course --help`
-  int order = 0;             // place in `course --help`
   int (*run)(Course& course, const Arguments& args) = nullptr;
   std::string_view details = {};  // more lines for `course NAME --help`
   bool forwards_help = false;     // `course NAME --help` is the help of the program it runs
 };
 
-struct Registration {
-  explicit Registration(const Subcommand& subcommand);
-};
+extern const Subcommand kStatusCommand, kListCommand, kRunCommand, kVerifyCommand, kHintCommand, kResetCommand,
+    kPlanCommand, kWatchCommand, kQuizCommand;
 
-// Every registered subcommand, in help order.
-std::vector<Subcommand> subcommands();
+// Every subcommand, in help order.
+const std::vector<const Subcommand*>& subcommands();
 const Subcommand* find_subcommand(std::string_view name);
 
 // Exit statuses shared by the course's programs: 0 done, 1 a check failed, 2 a usage error.

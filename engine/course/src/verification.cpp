@@ -7,10 +7,13 @@
 #include "build.h"
 #include "course.h"
 #include "hints.h"
-#include "process.h"
+#include "engine/notebook/stopped_code.h"
 
 namespace front_door {
 namespace {
+
+using engine::notebook::Finished;
+using engine::notebook::run_collecting;
 
 namespace fs = std::filesystem;
 
@@ -40,6 +43,10 @@ void show_build_failure(Course& course, const std::string& messages, const std::
 
 }  // namespace
 
+std::chrono::seconds learner_program_limit() {
+  return std::chrono::seconds(6 * engine::notebook::time_limit_seconds());
+}
+
 bool explain_stop(Course& course, const Finished& run, const std::string& what) {
   if (run.stopped) {
     course.out() << course.bad("✘ " + what + " ran for " + std::to_string(learner_program_limit().count()) +
@@ -49,7 +56,7 @@ bool explain_stop(Course& course, const Finished& run, const std::string& what) 
   }
   // Its own time limit (engine/notebook/stopped_code.h) has said what was running.
   if (run.status == 124) return true;
-  const std::string signal = signal_ended(run.status);
+  const std::string signal = engine::notebook::signal_ended(run.status);
   if (signal.empty()) return false;
   // Inside a check or a cell, the program has named the crash itself; before one, nobody has.
   if (run.output.find("crashed with") == std::string::npos) {

@@ -2,10 +2,12 @@
 // Verifying what the learner is working on: build it, run its checks, show the verdict, and
 // record a first pass in the progress file. `course verify` and `course watch` both do this.
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
 #include "catalog.h"
+#include "engine/notebook/child_process.h"
 
 namespace front_door {
 
@@ -16,11 +18,14 @@ bool build_or_explain(Course& course, const std::string& target, const std::file
 
 enum class Verdict { Passed, Failed, DoesNotCompile, Missing };
 
-struct Finished;
+// The limit for a program that runs the learner's code: its own time limit
+// (engine/notebook/stopped_code.h) stops a check or a cell first; this one, six times as long,
+// is the last resort for code that hangs before any check starts.
+std::chrono::seconds learner_program_limit();
 
 // Says why a program `what` ("Your lab", "Lesson 05") stopped, when a crash or a time limit
 // stopped it; false for a program that exited by itself.
-bool explain_stop(Course& course, const Finished& run, const std::string& what);
+bool explain_stop(Course& course, const engine::notebook::Finished& run, const std::string& what);
 
 // Builds and tests the learner's lab.cpp, or, for authors, one of the lab's other versions
 // (`variant`: "solution", "starter" or a decoy's name), which records nothing.

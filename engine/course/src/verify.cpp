@@ -38,11 +38,12 @@ int verify(Course& course, const Arguments& args) {
   return verdict == Verdict::Passed ? 0 : kFailed;
 }
 
-const Registration verify_command({.name = "verify",
-                                   .usage = "verify [NN]",
-                                   .summary = "build your lab NN and run its tests (default: the lab you are on)",
-                                   .order = 40,
-                                   .run = verify});
 
 }  // namespace
+
+const Subcommand kVerifyCommand{.name = "verify",
+                                .usage = "verify [NN]",
+                                .summary = "build your lab NN and run its tests (default: the lab you are on)",
+                                .run = verify};
+
 }  // namespace front_door

@@ -79,11 +79,12 @@ int watch(Course& course, const Arguments& args) {
   }
 }
 
-const Registration watch_command({.name = "watch",
-                                  .usage = "watch",
-                                  .summary = "verify the lab or lesson you are editing each time you save it",
-                                  .order = 70,
-                                  .run = watch});
 
 }  // namespace
+
+const Subcommand kWatchCommand{.name = "watch",
+                               .usage = "watch",
+                               .summary = "verify the lab or lesson you are editing each time you save it",
+                               .run = watch};
+
 }  // namespace front_door

@@ -19,12 +19,13 @@
 #include "hints.h"
 #include "engine/notebook/terminal_text.h"
 #include "lab_files.h"
-#include "process.h"
 #include "subcommand.h"
 #include "verification.h"
 
 namespace fs = std::filesystem;
 using namespace front_door;
+using engine::notebook::Finished;
+using engine::notebook::run_collecting;
 
 namespace {
 
@@ -244,11 +245,11 @@ TEST_CASE("bad input is refused with what is wrong and the usage") {
 }
 
 TEST_CASE("each subcommand answers --help with its usage, except where the program it runs has its own") {
-  for (const Subcommand& s : subcommands()) {
-    if (s.forwards_help) continue;
+  for (const Subcommand* s : subcommands()) {
+    if (s->forwards_help) continue;
     SmallCourse c;
-    CHECK_MESSAGE(c.run({std::string(s.name), "--help"}) == 0, s.name);
-    CHECK(c.out.str().find("usage: course " + std::string(s.usage)) == 0);
+    CHECK_MESSAGE(c.run({std::string(s->name), "--help"}) == 0, s->name);
+    CHECK(c.out.str().find("usage: course " + std::string(s->usage)) == 0);
     CHECK(c.err.str().empty());
   }
   SmallCourse plan;
