@@ -11,6 +11,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "engine/notebook/course_catalog.h"
 #include "quiz/bank.h"
 #include "engine/notebook/progress.h"
 #include "engine/notebook/terminal_markdown.h"
@@ -309,13 +310,12 @@ int list(std::ostream& out, std::ostream& err, const Paths& paths) {
   return 0;
 }
 
+// The lessons of the course whose lessons/ folder this is (engine/notebook/course_catalog.h).
 std::vector<std::string> lesson_numbers(const fs::path& lessons_dir) {
   std::vector<std::string> numbers;
-  for (const auto& entry : fs::directory_iterator(lessons_dir)) {
-    const auto number = engine::notebook::lesson_number(entry.path().stem().string());
-    if (entry.path().extension() == ".cpp" && number) numbers.push_back(*number);
+  for (const auto& lesson : engine::notebook::read_catalog(lessons_dir.parent_path()).lessons) {
+    numbers.push_back(lesson.number);
   }
-  std::sort(numbers.begin(), numbers.end());
   return numbers;
 }
 

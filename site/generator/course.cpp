@@ -1,10 +1,9 @@
 #include "course.h"
 
-#include <algorithm>
 #include <stdexcept>
 
+#include "engine/notebook/course_catalog.h"
 #include "engine/notebook/progress.h"
-#include "prose.h"
 #include "text.h"
 
 namespace site {
@@ -20,12 +19,6 @@ std::string lesson_markdown_start(const engine::notebook::LessonSource& source) 
 }
 
 }  // namespace
-
-std::string first_heading(const std::string& markdown) {
-  PageIds ids;
-  const Prose prose = render_prose(markdown, ids);
-  return prose.headings.empty() ? "" : prose.headings.front().text;
-}
 
 const quiz::Bank* Course::bank(const std::string& name) const {
   for (const quiz::Bank& b : banks) {
@@ -50,7 +43,7 @@ Course load_course(const std::vector<fs::path>& lesson_files, const fs::path& pr
     if (!number) throw std::runtime_error(file.string() + ": a lesson's file name must be NN_topic.cpp");
     lesson.number = *number;
     lesson.source = engine::notebook::load_lesson(file.string());
-    lesson.title = first_heading(lesson_markdown_start(lesson.source));
+    lesson.title = engine::notebook::first_heading(lesson_markdown_start(lesson.source));
     if (lesson.title.empty()) lesson.title = "Lesson " + lesson.number;
     lesson.program = programs / ("lesson" + lesson.number);
     if (!fs::exists(lesson.program)) {
@@ -60,16 +53,9 @@ Course load_course(const std::vector<fs::path>& lesson_files, const fs::path& pr
   }
   for (const fs::path& file : quiz::bank_files(banks)) course.banks.push_back(quiz::load_bank(file));
   if (fs::exists(labs / "README.md")) course.labs_overview = labs / "README.md";
-  if (fs::is_directory(labs)) {
-    for (const fs::directory_entry& entry : fs::directory_iterator(labs)) {
-      const std::string stem = entry.path().filename().string();
-      const fs::path readme = entry.path() / "README.md";
-      if (!entry.is_directory() || !engine::notebook::lesson_number(stem) || !fs::exists(readme)) continue;
-      const std::string title = first_heading(read_text(readme.string()));
-      course.labs.push_back(Lab{.stem = stem, .title = title.empty() ? "Lab " + stem : title, .readme = readme});
-    }
+  for (const engine::notebook::CatalogEntry& lab : engine::notebook::read_catalog(labs.parent_path()).labs) {
+    course.labs.push_back(Lab{.stem = lab.name, .title = lab.heading, .readme = lab.file});
   }
-  std::sort(course.labs.begin(), course.labs.end(), [](const Lab& a, const Lab& b) { return a.stem < b.stem; });
   return course;
 }
 

@@ -38,11 +38,9 @@ struct Course {
 };
 
 // Parses the lessons (throws engine::notebook::FormatError) and the banks (quiz::BankError),
-// and finds the labs; `programs` is the directory of the lesson executables.
+// and lists the labs of the course (engine/notebook/course_catalog.h) whose folder `labs` is;
+// `programs` is the directory of the lesson executables.
 Course load_course(const std::vector<std::filesystem::path>& lesson_files, const std::filesystem::path& programs,
                    const std::filesystem::path& banks, const std::filesystem::path& labs);
-
-// The text of the first heading of some Markdown, "" if it has none.
-std::string first_heading(const std::string& markdown);
 
 }  // namespace site

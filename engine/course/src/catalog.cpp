@@ -1,4 +1,4 @@
-// The catalog: titles read from the lessons' first heading, the labs' README and the question
+// The catalog: the course's lessons and labs (engine/notebook/course_catalog.h), the question
 // banks, and the path through them.
 
 #include "catalog.h"
@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include "engine/notebook/course_catalog.h"
 #include "quiz/bank.h"
-#include "engine/notebook/markdown.h"
 
 namespace front_door {
 namespace {
@@ -15,34 +15,15 @@ namespace {
 namespace fs = std::filesystem;
 using engine::notebook::Progress;
 
-// "# Lab 2 · Device checks" -> "Device checks": the first line of `path` that starts with
-// `marker`, after the first "· ", as plain text (a title's `code` marks are Markdown, not words);
-// `fallback` when there is none.
-std::string title_from(const fs::path& path, std::string_view marker, const std::string& fallback) {
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(marker, 0) != 0) continue;
-    const std::string dot = "· ";
-    const auto at = line.find(dot);
-    std::string title = engine::notebook::MarkdownDocument(at == std::string::npos ? line.substr(marker.size())
-                                                                                  : line.substr(at + dot.size()))
-                            .plain_text();
-    while (!title.empty() && (title.back() == '\n' || title.back() == ' ')) title.pop_back();
-    return title;
-  }
-  return fallback;
-}
-
 }  // namespace
 
 Catalog::Catalog(const Layout& layout) {
-  for (const std::string& name : layout.lessons) {
-    lessons_.push_back({name.substr(0, 2), name,
-                        title_from(layout.top / "lessons" / (name + ".cpp"), "// # Lesson", name)});
+  const engine::notebook::CourseCatalog course = engine::notebook::read_catalog(layout.top);
+  for (const engine::notebook::CatalogEntry& lesson : course.lessons) {
+    lessons_.push_back({lesson.number, lesson.name, lesson.title});
   }
-  for (const std::string& name : layout.labs) {
-    const fs::path dir = layout.top / "labs" / name;
-    labs_.push_back({name.substr(0, 2), name, title_from(dir / "README.md", "# Lab", name), dir});
+  for (const engine::notebook::CatalogEntry& lab : course.labs) {
+    labs_.push_back({lab.number, lab.name, lab.title, lab.file.parent_path()});
   }
   for (const fs::path& bank : quiz::bank_files(layout.top / "quizzes" / "banks")) {
     QuizInfo info{bank.stem().string(), bank.stem().string()};

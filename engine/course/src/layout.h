@@ -16,8 +16,6 @@ struct Layout {
                                           // a target a tenth of a second sooner than cmake --build
   std::filesystem::path lesson_programs;  // where lessonNN is built
   std::filesystem::path lab_programs;     // where labNN is built; the proofs in proofs/ below it
-  std::vector<std::string> lessons;       // "01_metal_mps_and_unified_memory", in course order
-  std::vector<std::string> labs;          // "02_device_checks", in course order
 };
 
 // The layout of the checkout and build tree this program was built in.

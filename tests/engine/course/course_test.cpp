@@ -69,8 +69,7 @@ struct SmallCourse {
     fs::create_directories(top.path / "quizzes/banks");
     setenv("MPS_COURSE_PROGRESS", (top.path / "progress.json").c_str(), 1);
     Layout layout{.top = top.path, .build = top.path / "build", .cmake = "cmake", .ninja = {},
-                  .lesson_programs = top.path / "build/lessons", .lab_programs = top.path / "build/labs",
-                  .lessons = {"01_first", "02_second"}, .labs = {"01_first"}};
+                  .lesson_programs = top.path / "build/lessons", .lab_programs = top.path / "build/labs"};
     course = std::make_unique<Course>(layout, in, out, err, false);
   }
   int run(const std::vector<std::string>& args) { return run_course(*course, args); }

@@ -1,0 +1,108 @@
+#include "engine/notebook/course_catalog.h"
+
+#include <cmark-gfm.h>
+
+#include <algorithm>
+#include <exception>
+#include <optional>
+
+#include "engine/notebook/lesson_source.h"
+#include "engine/notebook/markdown.h"
+#include "engine/notebook/progress.h"
+#include "engine/notebook/text_file.h"
+
+namespace engine::notebook {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uintmax_t kLargestReadme = 1 << 20;
+
+// The text of a node's inline descendants: code spans without their backticks, emphasis without
+// its stars.
+void append_text(cmark_node* node, std::string& text) {
+  for (cmark_node* child = cmark_node_first_child(node); child != nullptr; child = cmark_node_next(child)) {
+    const cmark_node_type type = cmark_node_get_type(child);
+    if (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) {
+      text += cmark_node_get_literal(child);
+    } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
+      text += ' ';
+    } else {
+      append_text(child, text);
+    }
+  }
+}
+
+std::string lesson_heading(const fs::path& file) {
+  try {
+    for (const Cell& cell : load_lesson(file.string()).cells) {
+      if (cell.is_code()) continue;
+      std::string markdown;
+      for (const std::string& line : cell.lines) markdown += line + '\n';
+      return first_heading(markdown);
+    }
+  } catch (const std::exception&) {
+    // Listed by its name: running the lesson reports the format error, with its line.
+  }
+  return "";
+}
+
+CatalogEntry entry(const fs::path& file, const std::string& name, const std::string& heading) {
+  return {.number = name.substr(0, 2), .name = name, .heading = heading.empty() ? name : heading,
+          .title = heading.empty() ? name : title_of(heading), .file = file};
+}
+
+const CatalogEntry* find(const std::vector<CatalogEntry>& entries, std::string_view number) {
+  const auto it = std::find_if(entries.begin(), entries.end(), [&](const CatalogEntry& e) { return e.number == number; });
+  return it == entries.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+std::string first_heading(std::string_view markdown) {
+  const MarkdownDocument document(markdown);
+  for (cmark_node* node = cmark_node_first_child(document.root()); node != nullptr; node = cmark_node_next(node)) {
+    if (cmark_node_get_type(node) != CMARK_NODE_HEADING) continue;
+    std::string text;
+    append_text(node, text);
+    return text;
+  }
+  return "";
+}
+
+std::string title_of(const std::string& heading) {
+  const std::string dot = "· ";
+  const auto at = heading.find(dot);
+  return at == std::string::npos ? heading : heading.substr(at + dot.size());
+}
+
+const CatalogEntry* CourseCatalog::lesson(std::string_view number) const { return find(lessons, number); }
+const CatalogEntry* CourseCatalog::lab(std::string_view number) const { return find(labs, number); }
+
+CourseCatalog read_catalog(const fs::path& top) {
+  CourseCatalog catalog;
+  std::error_code ignored;
+  for (const fs::directory_entry& file : fs::directory_iterator(top / "lessons", ignored)) {
+    const std::string name = file.path().stem().string();
+    if (file.path().extension() != ".cpp" || !lesson_number(name)) continue;
+    catalog.lessons.push_back(entry(file.path(), name, lesson_heading(file.path())));
+  }
+  for (const fs::directory_entry& dir : fs::directory_iterator(top / "labs", ignored)) {
+    const std::string name = dir.path().filename().string();
+    const fs::path readme = dir.path() / "README.md";
+    if (!dir.is_directory() || !lesson_number(name) || !fs::exists(readme) || !fs::exists(dir.path() / "starter")) continue;
+    std::string heading;
+    try {
+      heading = first_heading(read_text_file(readme.string(), kLargestReadme));
+    } catch (const UnreadableFile&) {
+      // Listed by its name.
+    }
+    catalog.labs.push_back(entry(readme, name, heading));
+  }
+  const auto by_name = [](const CatalogEntry& a, const CatalogEntry& b) { return a.name < b.name; };
+  std::sort(catalog.lessons.begin(), catalog.lessons.end(), by_name);
+  std::sort(catalog.labs.begin(), catalog.labs.end(), by_name);
+  return catalog;
+}
+
+}  // namespace engine::notebook

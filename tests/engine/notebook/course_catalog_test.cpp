@@ -1,0 +1,65 @@
+// The one catalog of the course (engine/notebook/course_catalog.h), on a course of its own.
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "engine/notebook/course_catalog.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+struct TemporaryCourse {
+  fs::path top;
+  TemporaryCourse() {
+    std::string pattern = (fs::temp_directory_path() / "catalog-XXXXXX").string();
+    top = mkdtemp(pattern.data());
+  }
+  ~TemporaryCourse() { fs::remove_all(top); }
+  TemporaryCourse(const TemporaryCourse&) = delete;
+  TemporaryCourse& operator=(const TemporaryCourse&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("the catalog lists lessons and labs in number order, titled by their first heading") {
+  const TemporaryCourse course;
+  write(course.top / "lessons/02_second.cpp", "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n//\n// Prose.\n");
+  write(course.top / "lessons/01_first.cpp", "// %% [markdown]\n// Before the heading.\n//\n// ## Lesson 1 · *First*\n");
+  write(course.top / "lessons/glossary.md", "# Not a lesson\n");
+  write(course.top / "lessons/03_no_heading.cpp", "// %% [markdown]\n// No heading here.\n");
+  write(course.top / "labs/01_first/README.md", "# Lab 1 · The first lab\n");
+  write(course.top / "labs/01_first/starter/lab.cpp", "");
+  write(course.top / "labs/02_unfinished/README.md", "# Lab 2 · Without a starter, not a lab yet\n");
+  write(course.top / "labs/README.md", "# About the labs\n");
+
+  const engine::notebook::CourseCatalog catalog = engine::notebook::read_catalog(course.top);
+  REQUIRE(catalog.lessons.size() == 3);
+  CHECK(catalog.lessons[0].name == "01_first");
+  CHECK(catalog.lessons[0].heading == "Lesson 1 · First");
+  CHECK(catalog.lessons[0].title == "First");
+  CHECK(catalog.lessons[1].number == "02");
+  CHECK(catalog.lessons[1].title == "The second lesson");  // code marks are Markdown, not words
+  CHECK(catalog.lessons[2].title == "03_no_heading");
+  REQUIRE(catalog.labs.size() == 1);
+  CHECK(catalog.labs[0].title == "The first lab");
+  CHECK(catalog.labs[0].file == course.top / "labs/01_first/README.md");
+  CHECK(catalog.lab("01") == &catalog.labs[0]);
+  CHECK(catalog.lesson("04") == nullptr);
+}
+
+TEST_CASE("a course with no lessons or labs folder has an empty catalog") {
+  const TemporaryCourse course;
+  const engine::notebook::CourseCatalog catalog = engine::notebook::read_catalog(course.top);
+  CHECK(catalog.lessons.empty());
+  CHECK(catalog.labs.empty());
+}
