@@ -92,43 +92,68 @@ TUTOR_CELL("the sanity check selects mps only when the backend is built and avai
 // ## Placing a tensor on `mps` anyway
 //
 // Skipping the check does not make the GPU appear. Each state that lacks MPS fails in its own
-// words, and the words tell you which state you are in:
+// words, and so does each way of putting a tensor there: copying one (`.to()`, and likewise
+// `torch.tensor(..., device=...)` and `Module.to()`) or making one there (a factory such as
+// `zeros` with `device=`). The words tell you which state you are in:
 
 // %% placing_on_mps_anyway compare="linux-x86_64,intel-mac-macos12.0"
-TUTOR_CELL("placing a tensor on mps anyway fails with the message of the machine's state") {
-  try {
-    const auto x = torch::zeros({2}, torch::Device("mps"));
-    print("placed on", x.device());
-  } catch (const torch::Error& error) {
-    print(torch::python_message(error));
+TUTOR_CELL("placing a tensor on mps anyway fails in words that name the machine's state and the route") {
+  const torch::Device mps("mps");
+  const auto first_sentence = [](const std::string& text) {
+    const auto end = text.find(". ");
+    return end == std::string::npos ? text : text.substr(0, end + 1);
+  };
+  const std::vector<std::pair<std::string, std::function<torch::Tensor()>>> routes = {
+      {".to(mps):", [&] { return torch::ones({2}).to(mps); }},
+      {"zeros(2, device=mps):", [&] { return torch::zeros({2}, mps); }}};
+  for (const auto& [route, place] : routes) {
+    try {
+      print(route, "placed on", place().device());
+    } catch (const torch::Error& error) {
+      print(route, first_sentence(torch::python_message(error)));
+    }
   }
 }
 // %% [output]
-// placed on mps:0
+// .to(mps): placed on mps:0
+// zeros(2, device=mps): placed on mps:0
 // %% [output] machine="linux-x86_64,rosetta-x86_64"
-// RuntimeError: PyTorch is not linked with support for mps devices
+// .to(mps): RuntimeError: PyTorch is not linked with support for mps devices
+// zeros(2, device=mps): NotImplementedError: Could not run 'aten::empty.memory_format' with arguments from the 'MPS' backend.
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7"
-// RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`
-// %% [python] before="2.9" differs="PyTorch 1.13 on Linux fails in the dispatcher instead, with a 46-line NotImplementedError"
-// try:
-//     x = torch.zeros(2, device="mps")
-//     print("placed on", x.device)
-// except RuntimeError as error:  # NotImplementedError is a RuntimeError too
-//     print(f"{type(error).__name__}: {error}")
+// .to(mps): RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`
+// zeros(2, device=mps): RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`
+// %% [python]
+// def first_sentence(text):
+//     end = text.find(". ")
+//     return text if end < 0 else text[:end + 1]
+//
+// for route, place in [(".to(mps):", lambda: torch.ones(2).to("mps")),
+//                      ("zeros(2, device=mps):", lambda: torch.zeros(2, device="mps"))]:
+//     try:
+//         print(route, "placed on", place().device)
+//     except RuntimeError as error:  # NotImplementedError is a RuntimeError too
+//         print(route, first_sentence(f"{type(error).__name__}: {error}"))
 
 // %% [markdown]
-// This machine places the tensor; the two error texts documented under it, for the machines
-// without a usable MPS, are PyTorch's own. The not-linked text belongs to builds without MPS;
-// the "supported on MacOS" text is printed for *any* built-but-unavailable case, whatever the
-// cause, and it has lagged behind the rules it states. PyTorch 2.5.1 still said 12.3+ when 2.5
-// needed 13.0; 2.6 to 2.9 print it as above, missing space included. 2.9 then began to require
-// macOS 14 without touching the message, so a Mac on macOS 13 is told it needs a version it
-// already runs: `lesson02 --machine m2-max-macos13.7` is that Mac, an M2 Max on macOS 13.7.4.
-// Newer releases name 14.0. The text also misleads in one more known case: a process inside a
-// macOS sandbox that hides the GPU gets it on a perfectly modern Mac. Read it as "built but
-// unavailable here", then check the macOS version against the release notes yourself. Older
-// releases differ too: on PyTorch 1.13 a factory such as `torch.zeros(2, device="mps")` on
-// Linux raised a long `NotImplementedError` from the dispatcher instead.
+// This machine places both; the error texts documented under it, for the machines without a
+// usable MPS, are PyTorch's own. Where the build has no MPS backend, the two routes fail
+// differently. A copy first asks for the device's guard, and none is registered: `RuntimeError:
+// PyTorch is not linked with support for mps devices`. A factory goes straight to the
+// dispatcher, which finds no kernel for the MPS backend: a `NotImplementedError` whose first
+// sentence is above and whose rest lists every backend that does have one, with where each
+// registered it, some sixty lines (PyTorch 1.13 and 2.11 print the same sentences; the list
+// grows with each release). Both say "this PyTorch has no MPS", whatever the wording.
+//
+// On a Mac whose PyTorch has the backend but cannot use it, both routes print the "supported on
+// MacOS" text. It is printed for *any* built-but-unavailable case, whatever the cause, and it
+// has lagged behind the rules it states. PyTorch 2.5.1 still said 12.3+ when 2.5 needed 13.0;
+// 2.6 to 2.9 print it as above, missing space included. 2.9 then began to require macOS 14
+// without touching the message, so a Mac on macOS 13 is told it needs a version it already
+// runs: `lesson02 --machine m2-max-macos13.7` is that Mac, an M2 Max on macOS 13.7.4. Newer
+// releases name 14.0. The text also misleads in one more known case: a process inside a macOS
+// sandbox that hides the GPU gets it on a perfectly modern Mac. Read it as "built but
+// unavailable here", then check the macOS version against the release notes yourself.
 //
 // ## `mps` is not `mps:0`
 //

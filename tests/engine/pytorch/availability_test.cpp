@@ -20,14 +20,23 @@ constexpr Expected kStates[] = {
     {"rosetta-x86_64", false, false},
 };
 
-std::string placement_error(const char* machine) {
+template <typename Place>
+std::string placement_error(const char* machine, Place place) {
   engine::sim::use_machine(machine);
   try {
-    engine::zeros({1}, engine::Device("mps"));
+    place();
   } catch (const engine::Error& e) {
     return engine::python_message(e);
   }
   return "no error";
+}
+
+// A factory allocates on the device; to() and tensor(...) copy there (PyTorch's two routes).
+std::string factory_error(const char* machine) {
+  return placement_error(machine, [] { engine::zeros({1}, engine::Device("mps")); });
+}
+std::string copy_error(const char* machine) {
+  return placement_error(machine, [] { engine::ones({1}).to(engine::Device("mps")); });
 }
 
 }  // namespace
@@ -43,15 +52,22 @@ TEST_CASE("every named machine is in the expected one of the three states") {
   }
 }
 
-TEST_CASE("placing a tensor on mps fails with the text of the machine's state") {
-  CHECK(placement_error("linux-x86_64") ==
-        "RuntimeError: PyTorch is not linked with support for mps devices");
-  CHECK(placement_error("rosetta-x86_64") ==
-        "RuntimeError: PyTorch is not linked with support for mps devices");
-  CHECK(placement_error("intel-mac-macos12.0") ==
-        "RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be "
-        "queried using `sw_vers`");
-  CHECK(placement_error("m3-max-64gb") == "no error");
+TEST_CASE("placing a tensor on mps fails with the text of the machine's state and of the route") {
+  const std::string not_linked = "RuntimeError: PyTorch is not linked with support for mps devices";
+  const std::string no_kernel =
+      "NotImplementedError: Could not run 'aten::empty.memory_format' with arguments from the 'MPS' backend. ";
+  for (const char* machine : {"linux-x86_64", "rosetta-x86_64"}) {
+    CAPTURE(machine);
+    CHECK(factory_error(machine).rfind(no_kernel, 0) == 0);
+    CHECK(copy_error(machine) == not_linked);
+    CHECK(placement_error(machine, [] { engine::tensor({1.0, 2.0}, engine::Device("mps")); }) == not_linked);
+  }
+  const std::string too_old =
+      "RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`";
+  CHECK(factory_error("intel-mac-macos12.0") == too_old);
+  CHECK(copy_error("intel-mac-macos12.0") == too_old);
+  CHECK(factory_error("m3-max-64gb") == "no error");
+  CHECK(copy_error("m3-max-64gb") == "no error");
 }
 
 TEST_CASE("a tensor created on mps lands on mps:0") {

@@ -31,19 +31,6 @@ namespace F = engine::nn::functional;
 namespace {
 
 // What the code under test writes to std::cerr, where Python's warnings go.
-class CaptureStderr {
- public:
-  CaptureStderr() : old_(std::cerr.rdbuf(text_.rdbuf())) {}
-  ~CaptureStderr() { std::cerr.rdbuf(old_); }
-  CaptureStderr(const CaptureStderr&) = delete;
-  CaptureStderr& operator=(const CaptureStderr&) = delete;
-  std::string text() const { return text_.str(); }
-
- private:
-  std::ostringstream text_;
-  std::streambuf* old_;
-};
-
 Tensor token_ids(Device device) {
   return engine::tensor({0, 2, 4, 1, 3, 3}, device).reshape({2, 3});  // two bags of three tokens
 }
@@ -73,7 +60,7 @@ TEST_CASE("the op registry names EmbeddingBag's operators as missing on mps") {
 
 TEST_CASE("embedding_bag's operator is the forward-only one unless the weight needs a gradient") {
   start_with_fallback("1");
-  CaptureStderr quiet;
+  test_support::CaptureStderr quiet;
   const Tensor frozen = engine::randn({5, 4}, Device("mps"));
   const Tensor trained = engine::randn({5, 4}, Device("mps")).requires_grad_();
   F::embedding_bag(token_ids(Device("mps")), frozen);
@@ -115,7 +102,7 @@ TEST_CASE("the variable counts only at start-up, and std::stoi decides what it s
     CAPTURE(value);
     start_with_fallback(value);
     const Tensor w = engine::randn({5, 4}, Device("mps"));
-    CaptureStderr quiet;
+    test_support::CaptureStderr quiet;
     CHECK((error_of([&] { F::embedding_bag(token_ids(Device("mps")), w); }) == "no error") == enabled);
   }
 }
@@ -163,7 +150,7 @@ TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to 
   engine::manual_seed(0);
   const Tensor weight_cpu = engine::randn({5, 4});
   const Tensor weight = weight_cpu.to(Device("mps"));
-  CaptureStderr err;
+  test_support::CaptureStderr err;
   const Tensor first = F::embedding_bag(token_ids(Device("mps")), weight);
   const Tensor second = F::embedding_bag(token_ids(Device("mps")), weight, F::EmbeddingBagMode::Sum);
   CHECK(first.device() == Device("mps:0"));
@@ -177,7 +164,7 @@ TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to 
 
 TEST_CASE("the backward pass falls back too, and the gradient lands on mps") {
   start_with_fallback("1");
-  CaptureStderr err;
+  test_support::CaptureStderr err;
   engine::nn::EmbeddingBag bag(5, 4);
   bag->to(Device("mps"));
   bag(token_ids(Device("mps"))).sum().backward();
@@ -204,7 +191,7 @@ TEST_CASE("embedding_bag averages the rows that embedding picks") {
 
 TEST_CASE("a fallback waits for the GPU and counts as a change of backend") {
   start_with_fallback("1");
-  CaptureStderr err;
+  test_support::CaptureStderr err;
   const Tensor ids_cpu = token_ids(Device("cpu"));              // cpu: the tokenizer's output
   const Tensor ids = ids_cpu.to(Device("mps"));                 // mps
   const Tensor weight = engine::randn({5, 4}, Device("mps"));

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -33,6 +34,20 @@ std::string error_of(const Action& action) {
 inline std::filesystem::path scratch_file(const std::string& name) {
   return std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);
 }
+
+// What the engine writes to std::cerr (its warnings) while this is alive.
+class CaptureStderr {
+ public:
+  CaptureStderr() : old_(std::cerr.rdbuf(text_.rdbuf())) {}
+  ~CaptureStderr() { std::cerr.rdbuf(old_); }
+  CaptureStderr(const CaptureStderr&) = delete;
+  CaptureStderr& operator=(const CaptureStderr&) = delete;
+  std::string text() const { return text_.str(); }
+
+ private:
+  std::ostringstream text_;
+  std::streambuf* old_;
+};
 
 // A float tensor's values, in order.
 inline std::vector<float> values(const engine::Tensor& t) { return t.to_vector<float>(); }

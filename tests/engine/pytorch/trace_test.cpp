@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/factories.h"
+#include "engine/ops.h"
 #include "engine/mps.h"
 #include "engine/sim.h"
 #include "test_support.h"

@@ -3,8 +3,13 @@ its cell's documented output for the reference machine (linux-x86_64: PyTorch's 
 which is what runs here).
 
     check_twins.py TWIN_CASES MACHINE LESSON.cpp...
+    check_twins.py --capture DIR TWIN_CASES MACHINE LESSON.cpp...
 
-TWIN_CASES is the twin_cases program, which reads the lesson through the course's parser. Each twin runs in a child forked after `import torch`, so it
+With --capture, what a release printed is read from its capture (tests/data/pytorch-2.11, made
+by capture_pytorch.py on a machine that has it) instead of run: the same verdicts, for a release
+this computer does not have. A twin changed since its capture fails, until it is captured again.
+
+TWIN_CASES is the twin_cases program, which reads the lessons through the course's parser. Each twin runs in a child forked after `import torch`, so it
 starts like the cell it mirrors: a fresh process with PyTorch's default seed and no warning
 shown yet. Its stdout and stderr are read together, in order, as a terminal shows them.
 
@@ -84,9 +89,10 @@ def diff(expected, printed, limit=12, width=160):
     return "\n".join(shown)
 
 
-def check_lesson(torch, cases):
-    """Prints each twin's verdict; returns the failures."""
-    installed = release(torch.__version__)
+def check_lesson(version, cases, run):
+    """Prints each twin's verdict; returns the failures. run(code) is what the twin prints and
+    its exit status under PyTorch `version`, or None where a capture has no such twin."""
+    installed = release(version)
     where = cases["lesson"]
     print(f"{where}: against the output documented for {cases['machine']}")
     failures, matched, marked = [], 0, 0
@@ -96,8 +102,13 @@ def check_lesson(torch, cases):
             failures.append(f"{where}:{cell['line']}: cell '{cell['cell']}' has no Python twin; add a "
                             f"// %% [python] block after its outputs")
             continue
-        printed, status = run_in_child(twin["code"])
         label = f"{where}:{twin['line']}: twin of '{cell['cell']}'"
+        outcome = run(twin["code"])
+        if outcome is None:
+            failures.append(f"{label} changed since PyTorch {version} was captured: capture it again "
+                            f"(tests/lessons/python_twins/capture_pytorch.py)")
+            continue
+        printed, status = outcome
         if status != 0:
             failures.append(f"{label} ended with status {status}:\n{printed}")
             continue
@@ -112,7 +123,7 @@ def check_lesson(torch, cases):
             print(diff(cell["expected"], printed))
         elif same:
             failures.append(f"{label} is marked as differing ({twin['differs']}) but prints exactly the "
-                            f"documented output under PyTorch {torch.__version__}; remove the mark")
+                            f"documented output under PyTorch {version}; remove the mark")
         else:
             failures.append(f"{label} printed something other than the documented output "
                             f"(- documented, + printed):\n{diff(cell['expected'], printed)}")
@@ -120,18 +131,35 @@ def check_lesson(torch, cases):
     return failures, matched, marked
 
 
+def captured_runs(directory):
+    """The PyTorch version of a capture, and run(code) that looks a twin up in it."""
+    with open(os.path.join(directory, "twins.json")) as file:
+        capture = json.load(file)
+    printed = {cell["code"]: (cell["printed"], cell["status"])
+               for cells in capture["lessons"].values() for cell in cells.values()}
+    return capture["about"]["torch"], printed.get
+
+
 def main():
     import subprocess
-    torch = find_torch()
-    tool, machine, lessons = sys.argv[1], sys.argv[2], sys.argv[3:]
-    print(f"Python twins under PyTorch {torch.__version__}")
+    args = sys.argv[1:]
+    if args[:1] == ["--capture"]:
+        capture = args[1]
+        version, run = captured_runs(capture)
+        args = args[2:]
+        print(f"Python twins as PyTorch {version} printed them (captured in {capture})")
+    else:
+        torch = find_torch()
+        version, run = torch.__version__, run_in_child
+        print(f"Python twins under PyTorch {version}")
+    tool, machine, lessons = args[0], args[1], args[2:]
     failures, matched, marked = [], 0, 0
-    for lesson in lessons:
-        listing = subprocess.run([tool, lesson, machine], capture_output=True, text=True)
-        if listing.returncode != 0:
-            failures.append(listing.stderr.strip())
-            continue
-        lesson_failures, lesson_matched, lesson_marked = check_lesson(torch, json.loads(listing.stdout))
+    listing = subprocess.run([tool, machine] + lessons, capture_output=True, text=True)
+    if listing.returncode != 0:
+        print("FAILED: " + listing.stderr.strip())
+        return 1
+    for cases in json.loads(listing.stdout):
+        lesson_failures, lesson_matched, lesson_marked = check_lesson(version, cases, run)
         failures += lesson_failures
         matched += lesson_matched
         marked += lesson_marked

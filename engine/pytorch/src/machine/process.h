@@ -49,6 +49,7 @@ struct Process {
   std::map<std::string, std::string> environment;  // os.environ
   FallbackVariable fallback_variable;  // read at start-up: later changes to the environment do not count
   bool fallback_warned = false;  // TORCH_WARN_ONCE: only the first fallback in a process warns
+  bool nonleaf_grad_warned = false;  // Tensor::grad() of a non-leaf warns once (tensor.cpp)
   std::map<std::string, std::int64_t> fallback_counts;  // per operator
   // Where the work ran, in order, one entry per change: "cpu", "mps", "cpu fallback".
   std::vector<std::string> backend_path;

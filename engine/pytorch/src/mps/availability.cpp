@@ -9,8 +9,11 @@
 
 #include "mps/availability.h"
 
+#include <string>
+
 #include "engine/backends/mps.h"
 #include "engine/errors.h"
+#include "mps/missing_backend.h"
 #include "engine/mps.h"
 #include "machine/process.h"
 
@@ -56,7 +59,7 @@ bool is_available() { return device_count() > 0; }
 
 namespace detail {
 
-Device check_device_usable(Device device) {
+Device check_device_usable(Device device, Placement placement) {
   switch (device.type()) {
     case DeviceType::CPU:
       return Device(DeviceType::CPU);
@@ -69,6 +72,7 @@ Device check_device_usable(Device device) {
       break;
   }
   if (!backends::mps::is_built()) {
+    if (placement == Placement::Allocated) throw NotImplementedError(std::string(no_mps_kernel_for_empty()));
     // c10/core/impl/DeviceGuardImplInterface.h: no guard is registered for the device type.
     throw Error("PyTorch is not linked with support for mps devices");
   }

@@ -186,6 +186,7 @@ const char* node_name(std::int64_t a_dim, std::int64_t b_dim) {
   if (a_dim == 1 && b_dim == 1) return "DotBackward0";
   if (a_dim == 2 && b_dim == 1) return "MvBackward0";
   if (a_dim == 2 && b_dim == 2) return "MmBackward0";
+  if (a_dim == 1 && b_dim == 2) return "SqueezeBackward4";  // a.unsqueeze(0).mm(b).squeeze_(0) (1.13: ...3)
   return "UnsafeViewBackward0";
 }
 

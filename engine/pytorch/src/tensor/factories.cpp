@@ -24,7 +24,8 @@ enum class Origin { Kernel, Host };
 template <typename Fill>
 Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_dtype,
             std::string_view op, Origin origin, Fill&& fill) {
-  const Device device = detail::check_device_usable(options.device_or_cpu());
+  const Device device = detail::check_device_usable(
+      options.device_or_cpu(), origin == Origin::Kernel ? detail::Placement::Allocated : detail::Placement::Copied);
   Tensor t = detail::allocate(sizes.vec(), options.dtype_or(default_dtype), device);
   if (t.impl().has_values()) fill(t.impl());
   if (origin == Origin::Host && device.is_mps()) {

@@ -3,7 +3,9 @@
 
 #include "engine/tensor.h"
 
+
 #include <algorithm>
+#include <iostream>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -67,7 +69,7 @@ std::int64_t Tensor::size(std::int64_t dim) const {
 }
 
 Tensor Tensor::to(Device target) const {
-  const Device landing = detail::check_device_usable(target);
+  const Device landing = detail::check_device_usable(target, detail::Placement::Copied);
   if (landing == device()) return *this;
   Tensor out = convert(*this, scalar_type(), landing);
   detail::copy_between(device(), landing, detail::nbytes(*this));
@@ -127,7 +129,23 @@ Tensor& Tensor::set_requires_grad(bool requires_grad) {
 }
 
 bool Tensor::is_leaf() const { return impl().grad_fn == nullptr; }
-Tensor Tensor::grad() const { return impl().grad; }
+// TensorBase::grad(): reading a non-leaf's .grad, which backward() never fills, warns (TORCH_WARN;
+// its text as PyTorch 2.11 prints it, tests/data/pytorch-2.11/probes.json). Python shows a
+// warning once per line of the script; the engine, which has no lines, once per process.
+Tensor Tensor::grad() const {
+  if (!is_leaf() && !impl().grad.defined()) {
+    detail::Process& p = detail::process();
+    if (!p.nonleaf_grad_warned) {
+      p.nonleaf_grad_warned = true;
+      std::cerr << "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                   ".grad attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+                   "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
+                   "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                   "github.com/pytorch/pytorch/pull/30531 for more information.\n";
+    }
+  }
+  return impl().grad;
+}
 void Tensor::set_grad(const Tensor& grad) const { impl().grad = grad; }
 const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const { return impl().grad_fn; }
 void Tensor::backward() const { detail::run_backward(*this); }
