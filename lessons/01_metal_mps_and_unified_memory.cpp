@@ -28,7 +28,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 // %% [python]
 // import torch
 
@@ -50,9 +51,9 @@ namespace py = engine::py;  // py::tuple, py::str: values shown the way Python p
 TUTOR_CELL("a device is a type plus an optional index, and naming one needs no GPU") {
   const torch::Device mps("mps");
   const torch::Device first_mps("mps:0");
-  print("device:", mps, "| type:", torch::device_type_name(mps.type()), "| index given:",
+  print("device:", mps, "| type:", torch::DeviceTypeName(mps.type(), /*lower_case=*/true), "| index given:",
         mps.has_index());
-  print("device:", first_mps, "| type:", torch::device_type_name(first_mps.type()),
+  print("device:", first_mps, "| type:", torch::DeviceTypeName(first_mps.type(), /*lower_case=*/true),
         "| index:", static_cast<int>(first_mps.index()));
 }
 // %% [output]
@@ -127,7 +128,7 @@ TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu")
 
 // %% shared_memory_pool compare="intel-mac-macos12.0,linux-x86_64"
 TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
-  const torch::MachineProfile& computer = torch::sim::machine();
+  const sim::MachineProfile& computer = sim::machine();
   print("machine:", computer.summary);
   print("unified memory:", computer.unified_memory);
   print(fmt::format("system memory: {} GiB", computer.memory_bytes >> 30));
@@ -197,7 +198,7 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
   print("training also keeps weights, activations, gradients, and optimizer state");
 
   const auto tickets = torch::zeros({batch, tokens, features});  // a real tensor agrees
-  CHECK(tickets.numel() * static_cast<std::int64_t>(torch::element_size(tickets.dtype())) ==
+  CHECK(tickets.numel() * static_cast<std::int64_t>(tickets.element_size()) ==
         batch_bytes);
 }
 // %% [output]
@@ -236,13 +237,13 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 
 // %% requirements_check compare="rosetta-x86_64"
 TUTOR_CELL("the requirements check reads the interpreter's architecture and the macOS version") {
-  const bool on_macos = torch::platform::system() == "Darwin";
-  const bool native_arm64 = torch::platform::machine() == "arm64";
-  print("system:", torch::platform::system());
-  print("interpreter architecture:", torch::platform::machine());
-  print("translated by Rosetta:", torch::platform::proc_translated());
-  print("macOS version:", on_macos ? torch::platform::mac_release() : std::string("none"));
-  const bool meets = on_macos && native_arm64 && torch::backends::mps::is_macos_or_newer(14, 0);
+  const bool on_macos = py::platform::system() == "Darwin";
+  const bool native_arm64 = py::platform::machine() == "arm64";
+  print("system:", py::platform::system());
+  print("interpreter architecture:", py::platform::machine());
+  print("translated by Rosetta:", py::platform::proc_translated());
+  print("macOS version:", on_macos ? py::platform::mac_release() : std::string("none"));
+  const bool meets = on_macos && native_arm64 && py::torch::backends::mps::is_macos_or_newer(14, 0);
   print("meets Apple's requirements:", meets);
 }
 // %% [output]

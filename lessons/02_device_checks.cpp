@@ -22,7 +22,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 // %% [python]
 // import torch
 
@@ -37,8 +38,8 @@ namespace py = engine::py;  // py::tuple, py::str: values shown the way Python p
 
 // %% sanity_check compare="linux-x86_64,intel-mac-macos12.0"
 TUTOR_CELL("the sanity check selects mps only when the backend is built and available") {
-  const bool mps_built = torch::backends::mps::is_built();
-  const bool mps_available = torch::backends::mps::is_available();
+  const bool mps_built = py::torch::backends::mps::is_built();
+  const bool mps_available = py::torch::backends::mps::is_available();
   const torch::Device device = mps_available ? torch::Device("mps") : torch::Device("cpu");
 
   const auto x = torch::arange(6, torch::kFloat32).reshape({2, 3}).to(device);
@@ -110,7 +111,7 @@ TUTOR_CELL("placing a tensor on mps anyway fails in words that name the machine'
     try {
       print(route, "placed on", place().device());
     } catch (const torch::Error& error) {
-      print(route, first_sentence(torch::python_message(error)));
+      print(route, first_sentence(py::format_exception_only(error)));
     }
   }
 }
@@ -219,12 +220,12 @@ TUTOR_CELL("a tensor on mps reports mps:0, which does not equal the device named
 
 // %% every_machine_at_a_glance
 TUTOR_CELL("the course's machines cover all three states") {
-  for (const torch::MachineProfile* machine : torch::machines()) {
+  for (const sim::MachineProfile* machine : sim::machines()) {
     if (machine->name == "host") continue;  // this computer's answer depends on where you are
-    torch::sim::use_machine(*machine);
+    sim::use_machine(*machine);
     print(fmt::format("{:<20} built={:<5} available={:<5} device_count={}", machine->name,
-                      py::str(torch::backends::mps::is_built()),
-                      py::str(torch::backends::mps::is_available()), torch::mps::device_count()));
+                      py::str(py::torch::backends::mps::is_built()),
+                      py::str(py::torch::backends::mps::is_available()), py::torch::mps::device_count()));
   }
 }
 // %% [output]

@@ -33,7 +33,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 namespace F = engine::nn::functional;
 
 // The device a script should use: mps when it works here, the cpu otherwise.
@@ -263,7 +264,7 @@ TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") 
     const auto logits = model(ticket_vectors);
     print("forward ran on", logits.device());
   } catch (const torch::Error& error) {
-    print(torch::python_message(error));
+    print(py::format_exception_only(error));
   }
 }
 // %% [output]
@@ -298,7 +299,7 @@ TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weigh
   try {
     model(ticket_vectors);
   } catch (const torch::Error& error) {
-    print(torch::python_message(error));
+    print(py::format_exception_only(error));
   }
 }
 // %% [output]
@@ -333,7 +334,7 @@ TUTOR_CELL("elementwise arithmetic across mps and cpu fails in either order, exc
     try {
       a + b;
     } catch (const torch::Error& error) {
-      print(torch::python_message(error));
+      print(py::format_exception_only(error));
     }
   }
   print("with a 0-dim cpu tensor the result is on", (on_mps * torch::tensor(0.5)).device());

@@ -31,7 +31,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 namespace F = engine::nn::functional;
 
 torch::Device best_device() {
@@ -123,7 +124,7 @@ torch::Tensor tokenized_batch() { return torch::zeros({kReports, kTokens}, torch
 // The classifier on `device` with its optimizer and labels, built shape-only: the cells below
 // need its timeline, not its numbers.
 struct Trainer {
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   torch::Device device;
   BagClassifier model;
   torch::optim::SGD optimizer{model.parameters(), torch::optim::SGDOptions(0.1)};
@@ -186,13 +187,13 @@ struct Trainer {
 TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the step") {
   // A process started without the variable, even if your shell exports it: the emulator's
   // `env -u PYTORCH_ENABLE_MPS_FALLBACK python train.py`.
-  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::nullopt}});
+  sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::nullopt}});
   Trainer trainer(best_device());
   try {
     trainer.step();
     print("the step ran on", trainer.device);
   } catch (const torch::Error& error) {
-    print(torch::python_message(error));
+    print(py::format_exception_only(error));
   }
 }
 // %% [output]
@@ -220,16 +221,16 @@ TUTOR_CELL("without PYTORCH_ENABLE_MPS_FALLBACK the missing operator stops the s
 
 // %% with_fallback
 TUTOR_CELL("with the fallback the step completes, warns once, and counts every detour") {
-  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
+  sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
   Trainer trainer(best_device());
   for (int step = 0; step < 3; ++step) {
-    torch::sim::clear_backend_path();  // watch the last step only
+    sim::clear_backend_path();  // watch the last step only
     trainer.step().item<double>();     // train, and log the loss
   }
   print("steps completed: 3");
-  for (const auto& [op, count] : torch::sim::fallback_counts()) print(" ", op, "fell back", count, "times");
-  print("one step's backend path:", joined(torch::sim::backend_path()));
-  print("backend changes per step:", torch::sim::backend_path().size() - 1);
+  for (const auto& [op, count] : sim::fallback_counts()) print(" ", op, "fell back", count, "times");
+  print("one step's backend path:", joined(sim::backend_path()));
+  print("backend changes per step:", sim::backend_path().size() - 1);
 }
 // %% [output]
 // UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
@@ -270,8 +271,8 @@ TUTOR_CELL("the fallback variable is read as a whole number, and text kills the 
   for (const char* value : {"0.0", " 0", "1.5", "true", ""}) {
     const std::string label = fmt::format("{:<6}", fmt::format("'{}'", value));
     try {
-      torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::string(value)}});
-    } catch (const torch::sim::ProcessAborted& crash) {
+      sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::string(value)}});
+    } catch (const sim::ProcessAborted& crash) {
       print(label, "import torch aborts:", crash.what());
       continue;
     }
@@ -347,14 +348,14 @@ TUTOR_CELL("the fallback variable is read as a whole number, and text kills the 
 // Seconds per step over ten steps after one warm-up step, with the bag lookup either through
 // nn.EmbeddingBag (and its fallback) or rewritten as embedding + mean.
 double seconds_per_step(bool rewritten) {
-  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
+  sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
   Trainer trainer(torch::Device("mps"));
   trainer.step(rewritten);  // warm-up
   torch::mps::synchronize();
-  const double start = torch::time::perf_counter();
+  const double start = py::time::perf_counter();
   for (int i = 0; i < 10; ++i) trainer.step(rewritten);
   torch::mps::synchronize();
-  return (torch::time::perf_counter() - start) / 10;
+  return (py::time::perf_counter() - start) / 10;
 }
 // %% [python]
 // def seconds_per_step(rewritten):
@@ -427,15 +428,15 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 
 // %% cpu_work_is_not_fallback
 TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not fallback") {
-  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
+  sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
   Trainer trainer(best_device());
   const BagClassifier& model = trainer.model;
-  torch::sim::clear_backend_path();  // from here on: one forward pass
+  sim::clear_backend_path();  // from here on: one forward pass
   const auto ids = tokenized_batch().to(trainer.device);  // the tokenizer's output, moved once
   const auto logits = model.head(F::embedding(ids, model.bag->weight).mean({1}));
   logits.sum().item<double>();  // the number for the log
-  print("backend path:", joined(torch::sim::backend_path()));
-  print("fallbacks:", torch::sim::fallback_counts().size());
+  print("backend path:", joined(sim::backend_path()));
+  print("fallbacks:", sim::fallback_counts().size());
 }
 // %% [output]
 // backend path: cpu -> mps -> cpu

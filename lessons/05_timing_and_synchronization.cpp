@@ -43,7 +43,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 namespace F = engine::nn::functional;
 
 torch::Device best_device() {
@@ -85,10 +86,10 @@ TUTOR_CELL("ten matrix products timed between two synchronizations") {
   for (int i = 0; i < 3; ++i) y = x.matmul(w);  // warm-up
   if (device.is_mps()) torch::mps::synchronize();
 
-  const double start = torch::time::perf_counter();
+  const double start = py::time::perf_counter();
   for (int i = 0; i < 10; ++i) y = x.matmul(w);
   if (device.is_mps()) torch::mps::synchronize();
-  const double elapsed_ms = (torch::time::perf_counter() - start) * 1000;
+  const double elapsed_ms = (py::time::perf_counter() - start) * 1000;
 
   print("timed matmuls:", 10);
   print("result shape:", py::tuple(y.sizes()));
@@ -140,10 +141,10 @@ TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
   const auto w = torch::randn({256, 256}, device);
   auto time_ten_products = [&] {
     torch::mps::synchronize();
-    const double start = torch::time::perf_counter();
+    const double start = py::time::perf_counter();
     for (int i = 0; i < 10; ++i) x.matmul(w);
     torch::mps::synchronize();
-    return torch::time::perf_counter() - start;
+    return py::time::perf_counter() - start;
   };
   const double cold = time_ten_products();
   const double warm = time_ten_products();
@@ -254,11 +255,10 @@ torch::Tensor split_heads(const torch::Tensor& qkv, std::int64_t which) {
 // Pre-norm transformer layers, then the three-way head on the averaged tokens: (32, 3) logits.
 torch::Tensor forward(const IssueEncoder& m, torch::Tensor x) {
   for (const EncoderLayer& l : m.layers) {
-    const auto qkv = F::linear(F::layer_norm(x, {kWidth}, l.norm1), l.qkv, l.qkv_bias);
-    const auto attended = F::scaled_dot_product_attention(split_heads(qkv, 0), split_heads(qkv, 1),
-                                                          split_heads(qkv, 2));
+    const auto qkv = F::linear(F::layer_norm(x, F::LayerNormFuncOptions({kWidth}).weight(l.norm1)), l.qkv, l.qkv_bias);
+    const auto attended = torch::scaled_dot_product_attention(split_heads(qkv, 0), split_heads(qkv, 1), split_heads(qkv, 2));
     x = x + F::linear(attended.transpose(1, 2).reshape({kReports, kTokens, kWidth}), l.out, l.out_bias);
-    const auto h = F::layer_norm(x, {kWidth}, l.norm2);
+    const auto h = F::layer_norm(x, F::LayerNormFuncOptions({kWidth}).weight(l.norm2));
     x = x + F::linear(F::gelu(F::linear(h, l.up, l.up_bias)), l.down, l.down_bias);
   }
   return F::linear(x.mean({1}), m.head, m.head_bias);
@@ -267,7 +267,7 @@ torch::Tensor forward(const IssueEncoder& m, torch::Tensor x) {
 // The encoder and one batch on mps, shape-only, after a warm-up pass: where the timing cells
 // below start.
 struct WarmEncoder {
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   IssueEncoder encoder = make_encoder(torch::Device("mps"));
   torch::Tensor batch = torch::randn({kReports, kTokens, kWidth}, torch::Device("mps"));
   WarmEncoder() { forward(encoder, batch); }
@@ -335,15 +335,15 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
   const WarmEncoder warm;
   torch::mps::synchronize();
 
-  double start = torch::time::perf_counter();
+  double start = py::time::perf_counter();
   forward(warm.encoder, warm.batch);
-  const double naive = torch::time::perf_counter() - start;
+  const double naive = py::time::perf_counter() - start;
   torch::mps::synchronize();  // let the naive pass finish before the honest measurement
 
-  start = torch::time::perf_counter();
+  start = py::time::perf_counter();
   forward(warm.encoder, warm.batch);
   torch::mps::synchronize();
-  const double synchronized = torch::time::perf_counter() - start;
+  const double synchronized = py::time::perf_counter() - start;
 
   print("naive timer:       ", ms(naive));
   print("synchronized timer:", ms(synchronized));
@@ -399,7 +399,7 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
     return;
   }
   const WarmEncoder warm;
-  torch::mps::Event start(true), end(true);
+  py::torch::mps::Event start(true), end(true);
   start.record();
   forward(warm.encoder, warm.batch);
   end.record();
@@ -448,17 +448,17 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
 // %%
 // Trains `steps` steps and reads the loss every `log_every` steps; returns seconds per step.
 double seconds_per_step(int steps, int log_every) {
-  torch::mps::empty_cache();  // each measurement starts without the last one's cached memory
-  torch::sim::ShapeOnlyGuard shape_only;
+  py::torch::mps::empty_cache();  // each measurement starts without the last one's cached memory
+  sim::ShapeOnlyGuard shape_only;
   const torch::Device device("mps");
   const IssueEncoder encoder = make_encoder(device);
   torch::optim::AdamW optimizer(encoder.parameters());
   const auto labels = torch::zeros({kReports}, torch::TensorOptions().dtype(torch::kInt64).device(device));
   double logged = 0;
 
-  const double start = torch::time::perf_counter();
+  const double start = py::time::perf_counter();
   for (int step = 0; step < steps; ++step) {
-    torch::time::sleep(0.020);  // prepare the next batch on the cpu
+    py::time::sleep(0.020);  // prepare the next batch on the cpu
     const auto batch = torch::randn({kReports, kTokens, kWidth}).to(device);
     optimizer.zero_grad();
     const auto loss = F::cross_entropy(forward(encoder, batch), labels);
@@ -468,7 +468,7 @@ double seconds_per_step(int steps, int log_every) {
   }
   torch::mps::synchronize();
   static_cast<void>(logged);  // shape-only: nan, but the wait was real
-  return (torch::time::perf_counter() - start) / steps;
+  return (py::time::perf_counter() - start) / steps;
 }
 // %% [python]
 // def seconds_per_step(steps, log_every):

@@ -39,7 +39,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 namespace F = engine::nn::functional;
 
 torch::Device best_device() {
@@ -88,9 +89,9 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
     return;
   }
   const torch::Device device("mps");
-  std::int64_t previous = torch::mps::current_allocated_memory();
+  std::int64_t previous = py::torch::mps::current_allocated_memory();
   auto in_use = [&previous](const char* after) {
-    const std::int64_t now = torch::mps::current_allocated_memory();
+    const std::int64_t now = py::torch::mps::current_allocated_memory();
     const std::int64_t change = now - previous;
     print(fmt::format("{:<24} {:>10} in use, {}{}", after, size_text(now), change < 0 ? "-" : "+",
                       size_text(change < 0 ? -change : change)));
@@ -166,13 +167,13 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // %% mps_allocator_check
 TUTOR_CELL("allocating a tensor raises the live-tensor counter, and the working set is reported") {
   if (torch::mps::is_available()) {
-    const auto before = torch::mps::current_allocated_memory();
+    const auto before = py::torch::mps::current_allocated_memory();
     auto tensor = torch::ones({1024, 1024}, torch::Device("mps"));
-    const auto after = torch::mps::current_allocated_memory();
+    const auto after = py::torch::mps::current_allocated_memory();
     tensor = torch::Tensor();  // del tensor
-    torch::mps::empty_cache();
+    py::torch::mps::empty_cache();
     print("live tensor allocation increased:", after > before);
-    print("recommended limit reported:", torch::mps::recommended_max_memory() > 0);
+    print("recommended limit reported:", py::torch::mps::recommended_max_memory() > 0);
   } else {
     print("MPS allocator counters need an available mps device");
   }
@@ -208,14 +209,14 @@ TUTOR_CELL("del frees a tensor for reuse; empty_cache returns the cached memory 
   }
   auto show = [](const char* moment) {
     print(fmt::format("{:<18} live {:>10}   driver {:>10}", moment,
-                      size_text(torch::mps::current_allocated_memory()),
-                      size_text(torch::mps::driver_allocated_memory())));
+                      size_text(py::torch::mps::current_allocated_memory()),
+                      size_text(py::torch::mps::driver_allocated_memory())));
   };
   auto tensor = torch::ones({1024, 1024}, torch::Device("mps"));
   show("after ones:");
   tensor = torch::Tensor();  // del tensor
   show("after del:");
-  torch::mps::empty_cache();
+  py::torch::mps::empty_cache();
   show("after empty_cache:");
 }
 // %% [output]
@@ -277,23 +278,23 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
     print("no mps device here: the allocator's limits need an available mps device");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   const torch::Device device("mps");
-  print("recommended working set:", size_text(torch::mps::recommended_max_memory()));
+  print("recommended working set:", size_text(py::torch::mps::recommended_max_memory()));
   for (std::int64_t reports = 256;; reports *= 2) {
-    torch::mps::empty_cache();  // each size starts from an empty cache, as separate runs would
+    py::torch::mps::empty_cache();  // each size starts from an empty cache, as separate runs would
     try {
       torch::mps::synchronize();
-      const double start = torch::time::perf_counter();
+      const double start = py::time::perf_counter();
       const auto kept = encoder_forward(reports, device);
       torch::mps::synchronize();
-      const double seconds = torch::time::perf_counter() - start;
+      const double seconds = py::time::perf_counter() - start;
       print(fmt::format("{:>6} reports: {:>9} live, {:>9} held, {:6.2f} µs per report", reports,
-                        size_text(torch::mps::current_allocated_memory()),
-                        size_text(torch::mps::driver_allocated_memory()),
+                        size_text(py::torch::mps::current_allocated_memory()),
+                        size_text(py::torch::mps::driver_allocated_memory()),
                         seconds * 1e6 / static_cast<double>(reports)));
     } catch (const torch::Error& error) {
-      print(fmt::format("{:>6} reports:", reports), torch::python_message(error));
+      print(fmt::format("{:>6} reports:", reports), py::format_exception_only(error));
       break;
     }
   }
@@ -377,13 +378,13 @@ TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever m
     print("no mps device here: Metal's buffer limit needs an available mps device");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   for (const std::int64_t reports : {8192, 16384, 131072}) {
     try {
       const auto batch = torch::randn({reports, 128, 768}, torch::Device("mps"));
-      print(fmt::format("{:>6} reports in one tensor: {}", reports, size_text(torch::mps::current_allocated_memory())));
+      print(fmt::format("{:>6} reports in one tensor: {}", reports, size_text(py::torch::mps::current_allocated_memory())));
     } catch (const torch::Error& error) {
-      print(fmt::format("{:>6} reports in one tensor:", reports), torch::python_message(error));
+      print(fmt::format("{:>6} reports in one tensor:", reports), py::format_exception_only(error));
     }
   }
 }
@@ -440,28 +441,28 @@ TUTOR_CELL("lowering only the high watermark fails at the first allocation, and 
       torch::ones({1}, torch::Device("mps"));
       print(attempt, "the first allocation works");
     } catch (const torch::Error& error) {
-      print(attempt, torch::python_message(error));
+      print(attempt, py::format_exception_only(error));
     }
   };
-  torch::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");
+  py::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");
   first_allocation("high 0.7 only:");
-  torch::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");
+  py::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");
   first_allocation("low 0.5 added:");
-  torch::sim::restart_with_environment(
+  sim::restart_with_environment(
       {{"PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7"}, {"PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5"}});
   first_allocation("new process:  ");
   for (const double fraction : {2.5, 0.5}) {
     try {
-      torch::mps::set_per_process_memory_fraction(fraction);
+      py::torch::mps::set_per_process_memory_fraction(fraction);
       print("set_per_process_memory_fraction(" + py::str(fraction) + ") accepted");
     } catch (const torch::Error& error) {
-      print(torch::python_message(error));
+      print(py::format_exception_only(error));
     }
   }
   try {
-    torch::mps::set_per_process_memory_fraction(1);  // an int, not a float
+    py::torch::mps::set_per_process_memory_fraction(1);  // an int, not a float
   } catch (const torch::Error& error) {
-    print(torch::python_message(error));
+    print(py::format_exception_only(error));
   }
 }
 // %% [output]
@@ -658,7 +659,7 @@ TUTOR_CELL("the symptom table as a procedure: each report gets its first fix") {
 // %%
 // Ten epochs of 20 steps; returns the driver memory at each epoch's end, after empty_cache().
 std::vector<std::int64_t> driver_memory_per_epoch(bool keep_on_gpu) {
-  torch::sim::ShapeOnlyGuard shape_only;  // only sizes matter here
+  sim::ShapeOnlyGuard shape_only;  // only sizes matter here
   const torch::Device device("mps");
   torch::nn::Linear model(768, 3);
   model->to(device);
@@ -675,8 +676,8 @@ std::vector<std::int64_t> driver_memory_per_epoch(bool keep_on_gpu) {
       optimizer.step();
       saved_vectors.push_back(keep_on_gpu ? vectors : vectors.detach().cpu());
     }
-    torch::mps::empty_cache();
-    per_epoch.push_back(torch::mps::driver_allocated_memory());
+    py::torch::mps::empty_cache();
+    per_epoch.push_back(py::torch::mps::driver_allocated_memory());
   }
   return per_epoch;
 }

@@ -30,7 +30,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 namespace F = engine::nn::functional;
 
 // The ticket classifier grown wide: `width` features in, two hidden layers of `width`, three
@@ -58,32 +59,32 @@ struct Timing {
 // Ten training steps (AdamW) after one warm-up step, timed between two synchronizations.
 // Shape-only: the simulated Mac does the arithmetic's timing, this computer none of it.
 Timing time_steps(const Workload& w, torch::Device device) {
-  if (device.is_mps()) torch::mps::empty_cache();  // start from what a fresh run holds
-  torch::sim::ShapeOnlyGuard shape_only;
+  if (device.is_mps()) py::torch::mps::empty_cache();  // start from what a fresh run holds
+  sim::ShapeOnlyGuard shape_only;
   auto model = make_classifier(w.width);
   model->to(device);
   torch::optim::AdamW optimizer(model->parameters());
   const auto batch = torch::randn({w.batch, w.width}, device);
   const auto labels = torch::zeros({w.batch}, torch::TensorOptions(device).dtype(torch::kInt64));
   auto step = [&] {
-    torch::time::sleep(w.prepare_ms / 1e3);
+    py::time::sleep(w.prepare_ms / 1e3);
     optimizer.zero_grad();
     F::cross_entropy(model(batch), labels).backward();
     optimizer.step();
   };
   step();
   if (device.is_mps()) torch::mps::synchronize();
-  torch::sim::TimelineRecording timeline;  // the emulator's profiler view (lesson 8 reads it)
-  const double start = torch::time::perf_counter();
+  sim::TimelineRecording timeline;  // the emulator's profiler view (lesson 8 reads it)
+  const double start = py::time::perf_counter();
   for (int i = 0; i < 10; ++i) step();
   if (device.is_mps()) torch::mps::synchronize();
-  Timing t{.step_ms = (torch::time::perf_counter() - start) * 100};
+  Timing t{.step_ms = (py::time::perf_counter() - start) * 100};
   for (const auto& span : timeline.spans()) {
     if (span.track == "mps device") t.gpu_busy_ms += span.duration * 100;
     if (span.category == "kernel") t.kernels += 0.1;
     if (span.category == "dispatch") t.encode_ms += span.duration * 100;
   }
-  if (device.is_mps()) t.driver_bytes = torch::mps::driver_allocated_memory();
+  if (device.is_mps()) t.driver_bytes = py::torch::mps::driver_allocated_memory();
   return t;
 }
 // %% [python]
@@ -225,7 +226,7 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
   print(fmt::format("{:<14} {:>6} {:>6} {:>8}  {:>8} {:>7} {:>8}", "machine", "cpu", "mps", "cpu/mps", "cpu",
                     "mps", "cpu/mps"));
   for (const char* name : machines) {
-    torch::sim::use_machine(name);
+    sim::use_machine(name);
     const Workload small{32, 256}, large{2048, 2048};
     const double small_cpu = time_steps(small, torch::Device("cpu")).step_ms;
     const double small_mps = time_steps(small, torch::Device("mps")).step_ms;
@@ -683,14 +684,14 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
     print("no mps device here: the cpu builds no graphs, so every epoch costs the same");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   const torch::Device device("mps");
   auto model = make_classifier(768);
   model->to(device);
   torch::optim::AdamW optimizer(model->parameters());
   std::vector<double> epochs_ms;
   for (int epoch = 1; epoch <= 3; ++epoch) {
-    const double start = torch::time::perf_counter();
+    const double start = py::time::perf_counter();
     for (std::int64_t first = 0; first < 1000; first += 64) {  // 15 batches of 64, then one of 40
       const std::int64_t batch = std::min<std::int64_t>(64, 1000 - first);
       const auto x = torch::randn({batch, 768}, device);
@@ -701,7 +702,7 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
       optimizer.step();
     }
     torch::mps::synchronize();
-    epochs_ms.push_back((torch::time::perf_counter() - start) * 1e3);
+    epochs_ms.push_back((py::time::perf_counter() - start) * 1e3);
     print(fmt::format("epoch {}: {:.2f} ms", epoch, epochs_ms.back()));
   }
   print(fmt::format("the first epoch took {:.2f}x a steady one", epochs_ms[0] / epochs_ms[2]));
@@ -948,12 +949,12 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
   }
   const Workload w{2048, 2048};
   const Timing cpu = time_steps(w, torch::Device("cpu")), mps = time_steps(w, torch::Device("mps"));
-  print("machine:          ", torch::sim::machine().summary);
-  print("python:           ", torch::platform::machine(), "on macOS",
-        torch::platform::mac_release());
-  print("torch:            ", torch::kEmulatedPyTorchVersion, "commit",
-        torch::kEmulatedPyTorchCommit.substr(0, 12));
-  print("mps:              ", "built", torch::backends::mps::is_built(), "available",
+  print("machine:          ", sim::machine().summary);
+  print("python:           ", py::platform::machine(), "on macOS",
+        py::platform::mac_release());
+  print("torch:            ", sim::kEmulatedPyTorchVersion, "commit",
+        sim::kEmulatedPyTorchCommit.substr(0, 12));
+  print("mps:              ", "built", py::torch::backends::mps::is_built(), "available",
         torch::mps::is_available());
   print("workload:         ", fmt::format("batch {}, width {}, float32, AdamW", w.batch, w.width));
   print("window:           ", "steady: 10 steps after 1 warm-up, synchronized");
@@ -962,7 +963,7 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
   print("GPU busy:         ", py::percent(mps.gpu_busy_ms / mps.step_ms));
   print("memory held:      ",
         fmt::format("{:.2f} GiB", static_cast<double>(mps.driver_bytes) / (1 << 30)));
-  print("fallback variable:", torch::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK").value_or("unset"));
+  print("fallback variable:", py::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK").value_or("unset"));
   print("by hand:          ",
         "dataset checksum, commit of the code, apps left open, power adapter, Low Power Mode");
 }

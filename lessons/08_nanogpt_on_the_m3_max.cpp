@@ -42,7 +42,8 @@
 #include <engine/notebook/lesson.h>
 
 namespace torch = engine;   // the engine mirrors LibTorch: read torch:: as you would in LibTorch
-namespace py = engine::py;  // py::tuple, py::str: values shown the way Python prints them
+namespace py = engine::py;  // Python's own, where LibTorch has none: py::str, py::time, py::torch::mps
+namespace sim = engine::sim;  // the emulator's controls: its machines, processes, timelines
 namespace F = engine::nn::functional;
 
 // The published run's measurements on the M3 Max ("State of PyTorch Metal support",
@@ -54,7 +55,7 @@ constexpr double kMeasuredFirstIterationS = 25.86, kMeasuredCompiledFirstIterati
 // On the measured machine, how far the emulator is from the measurement, checked against the
 // lesson's tolerance; other machines print nothing (the run was measured on the M3 Max only).
 void compare_with_measured(double model, double seed, const char* unit, double tolerance = 0.10) {
-  if (torch::sim::machine().name != "m3-max-64gb") return;
+  if (sim::machine().name != "m3-max-64gb") return;
   const double error = model / seed - 1;
   print(fmt::format("  measured: {:g}{}, the emulator {:+.0f} % (allowed: {:.0f} %)", seed, unit,
                     error * 100, tolerance * 100));
@@ -138,23 +139,22 @@ struct Gpt {
     };
     const double p = training ? cfg.dropout : 0.0;
     const auto y =
-        F::scaled_dot_product_attention(heads(0), heads(1), heads(2), p, /*is_causal=*/true);
-    return F::dropout(F::linear(y.transpose(1, 2).reshape({B, T, C}), b.attn_proj), cfg.dropout,
-                      training);
+        torch::scaled_dot_product_attention(heads(0), heads(1), heads(2), {}, p, true);
+    return F::dropout(F::linear(y.transpose(1, 2).reshape({B, T, C}), b.attn_proj), F::DropoutFuncOptions().p(cfg.dropout).training(training));
   }
   torch::Tensor mlp(const Block& b, const torch::Tensor& x) const {
-    return F::dropout(F::linear(F::gelu(F::linear(x, b.c_fc)), b.mlp_proj), cfg.dropout, training);
+    return F::dropout(F::linear(F::gelu(F::linear(x, b.c_fc)), b.mlp_proj), F::DropoutFuncOptions().p(cfg.dropout).training(training));
   }
   torch::Tensor operator()(const torch::Tensor& idx, const torch::Tensor& targets) const {
     const auto pos = torch::arange(
         idx.size(1), torch::TensorOptions().dtype(torch::kInt64).device(idx.device()));
-    auto x = F::dropout(F::embedding(idx, wte) + F::embedding(pos, wpe), cfg.dropout, training);
+    auto x = F::dropout(F::embedding(idx, wte) + F::embedding(pos, wpe), F::DropoutFuncOptions().p(cfg.dropout).training(training));
     for (const Block& b : h) {
-      x = x + attention(b, F::layer_norm(x, {cfg.n_embd}, b.ln_1));
-      x = x + mlp(b, F::layer_norm(x, {cfg.n_embd}, b.ln_2));
+      x = x + attention(b, F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(b.ln_1)));
+      x = x + mlp(b, F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(b.ln_2)));
     }
     const auto logits =
-        F::linear(F::layer_norm(x, {cfg.n_embd}, ln_f), wte);  // the output shares wte
+        F::linear(F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(ln_f)), wte);  // the output shares wte
     return F::cross_entropy(logits.reshape({-1, cfg.vocab_size}), targets.reshape({-1}));
   }
 
@@ -250,7 +250,7 @@ Gpt make_gpt(const GptConfig& cfg, torch::Device device) {
 
 // %% model_size
 TUTOR_CELL("the shakespeare-char GPT has 10.65 million parameters") {
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   const Gpt gpt = make_gpt(GptConfig{}, torch::Device("cpu"));
   print(fmt::format("number of parameters: {:.2f}M", static_cast<double>(gpt.num_params()) / 1e6));
 }
@@ -297,7 +297,7 @@ class Training {
                torch::optim::AdamWOptions(1e-3).betas({0.9, 0.99}).weight_decay(0.1)),
         no_decay_(gpt_.norms(),
                   torch::optim::AdamWOptions(1e-3).betas({0.9, 0.99}).weight_decay(0)),
-        compiled_(torch::compile(std::cref(gpt_))) {
+        compiled_(py::torch::compile(std::cref(gpt_))) {
     parameters_ = gpt_.matrices();
     for (const auto& t : gpt_.norms()) parameters_.push_back(t);
     std::tie(x_, y_) = get_batch(cfg_, device_);
@@ -313,7 +313,7 @@ class Training {
     const auto loss = forward(x_, y_);
     std::tie(x_, y_) = get_batch(cfg_, device_);
     loss.backward();
-    torch::nn::utils::clip_grad_norm_(parameters_, 1.0);
+    py::torch::nn::utils::clip_grad_norm_(parameters_, 1.0);
     decay_.step();
     no_decay_.step();
     decay_.zero_grad();
@@ -343,7 +343,7 @@ class Training {
   bool compile_;
   Gpt gpt_;
   torch::optim::AdamW decay_, no_decay_;
-  torch::CompiledModule<std::reference_wrapper<const Gpt>> compiled_;
+  py::torch::CompiledModule<std::reference_wrapper<const Gpt>> compiled_;
   std::vector<torch::Tensor> parameters_;
   torch::Tensor x_, y_;
 };
@@ -395,11 +395,11 @@ class Training {
 // 250), and every 10th iteration reads the loss after taking dt (log_interval is 10).
 std::vector<double> train_dts(Training& run, int iterations) {
   std::vector<double> dts;
-  double t0 = torch::time::perf_counter();
+  double t0 = py::time::perf_counter();
   for (int iter = 0; iter < iterations; ++iter) {
     if (iter % 250 == 0) run.estimate_loss();
     const auto loss = run.iterate();
-    const double t1 = torch::time::perf_counter();
+    const double t1 = py::time::perf_counter();
     dts.push_back(t1 - t0);
     t0 = t1;
     if (iter % 10 == 0) loss.item<float>();
@@ -461,13 +461,13 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   double ms[2];
   std::int64_t held = 0;
   for (int d = 0; d < 2; ++d) {
     Training run(GptConfig{}, torch::Device(d == 0 ? "mps" : "cpu"));
     ms[d] = steady_ms(train_dts(run, 50));
-    if (d == 0) held = torch::mps::driver_allocated_memory();
+    if (d == 0) held = py::torch::mps::driver_allocated_memory();
   }
   print(fmt::format("mps: {:.0f} ms per iteration, {:.2f} GiB held", ms[0],
                     static_cast<double>(held) / (1 << 30)));
@@ -529,14 +529,14 @@ TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by 
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
-  torch::sim::TimelineRecording timeline;
-  const double t0 = torch::time::perf_counter();
+  sim::TimelineRecording timeline;
+  const double t0 = py::time::perf_counter();
   run.estimate_loss();
-  const double t1 = torch::time::perf_counter();
+  const double t1 = py::time::perf_counter();
   run.iterate();
-  const double t2 = torch::time::perf_counter();
+  const double t2 = py::time::perf_counter();
   double building = 0;
   for (const auto& span : timeline.spans()) {
     if (span.category == "compile") building += span.duration;
@@ -597,12 +597,12 @@ TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
   const double dt = steady_ms(train_dts(run, 50)) / 1e3;
   const double mfu = estimate_mfu(run.model(), dt);
   const double flops = mfu * 312e12 * dt;
-  const double gpu_peak = torch::sim::machine().gpu->fp32_flops;
+  const double gpu_peak = sim::machine().gpu->fp32_flops;
   print(fmt::format("flops per iteration: {:.2f} TFLOP", flops / 1e12));
   print(fmt::format("achieved: {:.2f} TFLOPS", flops / dt / 1e12));
   print(fmt::format("mfu (against an A100's 312 TFLOPS of bf16): {:.2f}%", mfu * 100));
@@ -657,7 +657,7 @@ TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
 // graph, AOTAutograd derives the backward graph, and Inductor generates kernels for them, on a
 // Mac as Metal shaders. Matrix products stay calls to the MPS library; the elementwise work, the
 // reductions and the normalisations around them become Inductor's own kernels, fused where it
-// can. The engine's stand-in is `torch::compile(model)`, the same wrapper: the first call
+// can. The engine's stand-in is `py::torch::compile(model)`, the same wrapper: the first call
 // compiles on the host, later calls run the compiled graph. `Training` takes it as an option.
 
 // %% compiled_step
@@ -666,7 +666,7 @@ TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"), /*compile=*/true);
   const std::vector<double> dts = train_dts(run, 50);
   print(fmt::format("iteration 0: {:.1f} s", dts[0]));
@@ -717,11 +717,11 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   for (const bool compile : {false, true}) {
     Training run(GptConfig{}, torch::Device("mps"), compile);
     train_dts(run, 11);
-    torch::sim::TimelineRecording timeline;
+    sim::TimelineRecording timeline;
     run.iterate().item<float>();
     double products = 0, rest = 0;
     for (const auto& span : timeline.spans()) {
@@ -785,14 +785,14 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
   // The published run's measurements: /usr/bin/time's real time of each run, two late log lines.
   constexpr double kEagerRunS = 3588.66, kEagerIteration4900Ms = 275.84;
   constexpr double kCompiledRunS = 39039.74, kCompiledIteration5000Ms = 1255915.73;
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
   const std::vector<double> dts = train_dts(run, 100);  // the first hundred iterations
   const double step = std::accumulate(dts.begin() + 10, dts.end(), 0.0) / 90;  // after the warm-up
   torch::mps::synchronize();  // the last training step is queued still: not the evaluation's time
-  const double t0 = torch::time::perf_counter();
+  const double t0 = py::time::perf_counter();
   run.estimate_loss();
-  const double evaluation = torch::time::perf_counter() - t0;
+  const double evaluation = py::time::perf_counter() - t0;
   auto line = [](const std::string& what, double seconds) {
     print(fmt::format("{:<46} {:>6.0f} s", what, seconds));
   };
@@ -870,13 +870,13 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
   train_dts(run, 11);
-  torch::sim::TimelineRecording timeline;
-  const double t0 = torch::time::perf_counter();
+  sim::TimelineRecording timeline;
+  const double t0 = py::time::perf_counter();
   run.iterate().item<float>();
-  const double step = torch::time::perf_counter() - t0;
+  const double step = py::time::perf_counter() - t0;
   std::map<std::string, double> by_kind, by_kernel;
   for (const auto& span : timeline.spans()) {
     by_kind[span.track + ": " + span.category] += span.duration;
@@ -969,15 +969,15 @@ TUTOR_CELL("PyTorch's .to(\"mps\") allocates and copies even on unified memory")
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   const auto activations = torch::randn({64, 256, 384});
-  const std::int64_t before = torch::mps::current_allocated_memory();
-  const double t0 = torch::time::perf_counter();
+  const std::int64_t before = py::torch::mps::current_allocated_memory();
+  const double t0 = py::time::perf_counter();
   const auto on_gpu = activations.to(torch::Device("mps"));
-  const double waited = torch::time::perf_counter() - t0;
+  const double waited = py::time::perf_counter() - t0;
   print(fmt::format(
       "allocated on mps: {:.2f} MiB",
-      static_cast<double>(torch::mps::current_allocated_memory() - before) / (1 << 20)));
+      static_cast<double>(py::torch::mps::current_allocated_memory() - before) / (1 << 20)));
   print(fmt::format("the host waited {:.3f} ms for the copy", waited * 1e3));
   print("same storage as the cpu tensor:", on_gpu.is_same(activations));
 }
@@ -1021,17 +1021,17 @@ TUTOR_CELL("PyTorch's eager mps: each line queues its kernel at once, and item()
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   const torch::Device mps("mps");
   const auto x = torch::randn({64, 256, 384}, mps);
   const auto w = torch::randn({384, 1536}, mps);
   F::gelu(x.matmul(w)).sum().item<float>();  // warm-up: the graphs exist from here on
-  torch::sim::TimelineRecording timeline;
-  const double start = torch::time::perf_counter();
+  sim::TimelineRecording timeline;
+  const double start = py::time::perf_counter();
   const auto h = F::gelu(x.matmul(w));
   const auto total = h.sum();
   total.item<float>();
-  std::vector<torch::sim::Span> spans = timeline.spans();
+  std::vector<sim::Span> spans = timeline.spans();
   std::stable_sort(spans.begin(), spans.end(),
                    [](const auto& a, const auto& b) { return a.start < b.start; });
   for (const auto& span : spans) {
@@ -1156,11 +1156,11 @@ TUTOR_CELL(
     print("no mps device here: the capstone trains on a Mac's GPU");
     return;
   }
-  torch::sim::ShapeOnlyGuard shape_only;
+  sim::ShapeOnlyGuard shape_only;
   const torch::Device mps("mps");
   const Lazy x(torch::randn({64, 256, 384}, mps)), w(torch::randn({384, 1536}, mps));
   torch::mps::synchronize();
-  torch::sim::TimelineRecording timeline;
+  sim::TimelineRecording timeline;
   const Lazy h = lazy([](const auto& v) { return F::gelu(v[0].matmul(v[1])); }, {x, w});
   const Lazy unused = lazy([](const auto& v) { return v[0].matmul(v[1].transpose(0, 1)); }, {h, w});
   const Lazy total = lazy([](const auto& v) { return v[0].sum(); }, {h});

@@ -10,7 +10,9 @@
 
 #include <engine/engine.h>
 
-namespace torch = engine;  // read torch:: as in LibTorch
+namespace torch = engine;  // read torch:: as in LibTorch: only the names LibTorch has
+namespace sim = engine::sim;  // the emulator's controls: its machines and processes
+namespace py = engine::py;  // Python's own API, where LibTorch has none: py::time, py::torch::mps
 
 namespace lab {
 
@@ -19,7 +21,7 @@ namespace lab {
 bool macos_at_least(const std::string& release, int major, int minor);
 
 // What stops this machine from following Apple's setup for PyTorch on MPS, one line each; empty
-// when nothing does. Ask the interpreter (torch::platform: system(), machine(), mac_release(),
+// when nothing does. Ask the interpreter (py::platform: system(), machine(), mac_release(),
 // proc_translated()), never the hardware alone. A line that is about...
 //   ...not running macOS                    mentions "macOS"
 //   ...an x86_64 interpreter under Rosetta  mentions "Rosetta"

@@ -1,5 +1,5 @@
 // Lab 1 · Preflight: the tests. The preflight runs on every simulated machine and is held to
-// what the machine's interpreter reports (torch::platform) and to the engine's own test of the
+// what the machine's interpreter reports (py::platform) and to the engine's own test of the
 // macOS release.
 
 #include <string>
@@ -46,16 +46,16 @@ TEST_CASE("macOS releases compare as numbers and not as text") {
 }
 
 TEST_CASE("the preflight names each unmet requirement on every machine") {
-  for (const torch::MachineProfile* machine : torch::machines()) {
-    torch::sim::use_machine(*machine);
-    const bool on_macos = torch::platform::system() == "Darwin";
-    const bool translated = torch::platform::proc_translated();
-    const bool x86_64 = torch::platform::machine() != "arm64";
-    const std::string release = torch::platform::mac_release();
-    const bool too_old = on_macos && !torch::backends::mps::is_macos_or_newer(14, 0);
+  for (const sim::MachineProfile* machine : sim::machines()) {
+    sim::use_machine(*machine);
+    const bool on_macos = py::platform::system() == "Darwin";
+    const bool translated = py::platform::proc_translated();
+    const bool x86_64 = py::platform::machine() != "arm64";
+    const std::string release = py::platform::mac_release();
+    const bool too_old = on_macos && !py::torch::backends::mps::is_macos_or_newer(14, 0);
     const std::vector<std::string> problems = lab::preflight_problems();
-    INFO("on " << machine->name << " (system " << torch::platform::system() << ", interpreter "
-         << torch::platform::machine() << std::string(translated ? " under Rosetta" : "") << ", macOS "
+    INFO("on " << machine->name << " (system " << py::platform::system() << ", interpreter "
+         << py::platform::machine() << std::string(translated ? " under Rosetta" : "") << ", macOS "
          << (on_macos ? release : "none") << ") the preflight said:" << joined(problems));
     if (!on_macos) {
       CHECK_MESSAGE(any_mentions(problems, "macOS"), "this is not a Mac: say so (mention macOS)" << kRequirementsCheck);
@@ -85,14 +85,14 @@ TEST_CASE("a batch's bytes count the width of each element") {
     torch::ScalarType dtype;
     std::string what;
   };
-  const torch::sim::ShapeOnlyGuard shape_only;  // the sizes, without allocating the values
+  const sim::ShapeOnlyGuard shape_only;  // the sizes, without allocating the values
   for (const Case& c : {Case{{32, 128, 768}, torch::kFloat32, "the float32 batch of lesson 1"},
                         Case{{32}, torch::kInt64, "its int64 labels"}, Case{{7, 3}, torch::kFloat32, "a small float32 tensor"}}) {
     const auto tensor = torch::zeros(c.shape, torch::TensorOptions().dtype(c.dtype));
-    const std::int64_t expected = tensor.numel() * static_cast<std::int64_t>(torch::element_size(c.dtype));
+    const std::int64_t expected = tensor.numel() * static_cast<std::int64_t>(torch::elementSize(c.dtype));
     const std::int64_t bytes = lab::batch_bytes(c.shape, c.dtype);
     CHECK_MESSAGE(bytes == expected, c.what << ": batch_bytes said " << bytes << ", but " << tensor.numel()
-                                            << " elements of " << torch::element_size(c.dtype)
+                                            << " elements of " << torch::elementSize(c.dtype)
                                             << " bytes each take " << expected << ". A float32 is 4 bytes, an "
                                             "int64 8: the element count alone underestimates the bill."
                                             << kBatchBytes);

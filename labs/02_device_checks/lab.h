@@ -8,11 +8,13 @@
 
 #include <engine/engine.h>
 
-namespace torch = engine;  // read torch:: as in LibTorch
+namespace torch = engine;  // read torch:: as in LibTorch: only the names LibTorch has
+namespace sim = engine::sim;  // the emulator's controls: its machines and processes
+namespace py = engine::py;  // Python's own API, where LibTorch has none: py::time, py::torch::mps
 
 namespace lab {
 
-// The three states, from torch::backends::mps::is_built() and is_available().
+// The three states, from py::torch::backends::mps::is_built() and is_available().
 enum class MpsState { NotBuilt, BuiltButUnavailable, Available };
 
 MpsState mps_state();

@@ -28,13 +28,13 @@ std::string name_of(lab::MpsState state) {
 
 // What the machine says when asked PyTorch's two questions.
 std::string answers() {
-  return std::string("is_built() is ") + (torch::backends::mps::is_built() ? "True" : "False") +
-         " and is_available() is " + (torch::backends::mps::is_available() ? "True" : "False");
+  return std::string("is_built() is ") + (py::torch::backends::mps::is_built() ? "True" : "False") +
+         " and is_available() is " + (py::torch::backends::mps::is_available() ? "True" : "False");
 }
 
 lab::MpsState state_of_this_machine() {
-  if (!torch::backends::mps::is_built()) return lab::MpsState::NotBuilt;
-  return torch::backends::mps::is_available() ? lab::MpsState::Available : lab::MpsState::BuiltButUnavailable;
+  if (!py::torch::backends::mps::is_built()) return lab::MpsState::NotBuilt;
+  return py::torch::backends::mps::is_available() ? lab::MpsState::Available : lab::MpsState::BuiltButUnavailable;
 }
 
 bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
@@ -43,8 +43,8 @@ bool mentions(const std::string& text, const std::string& word) { return text.fi
 }  // namespace
 
 TEST_CASE("mps_state and the diagnosis name each machine's state") {
-  for (const torch::MachineProfile* machine : torch::machines()) {
-    torch::sim::use_machine(*machine);
+  for (const sim::MachineProfile* machine : sim::machines()) {
+    sim::use_machine(*machine);
     const lab::MpsState expected = state_of_this_machine();
     const std::string prefix = name_of(expected) + ":";
     INFO("on " << machine->name << ", " << answers() << ": the state is \"" << name_of(expected) << "\"");
@@ -61,9 +61,9 @@ TEST_CASE("mps_state and the diagnosis name each machine's state") {
 }
 
 TEST_CASE("choose_device picks mps exactly where it is available") {
-  for (const torch::MachineProfile* machine : torch::machines()) {
-    torch::sim::use_machine(*machine);
-    const bool available = torch::backends::mps::is_available();
+  for (const sim::MachineProfile* machine : sim::machines()) {
+    sim::use_machine(*machine);
+    const bool available = py::torch::backends::mps::is_available();
     INFO("on " << machine->name << ", " << answers());
     const torch::Device device = lab::choose_device();
     CHECK_MESSAGE(device.type() == (available ? torch::kMPS : torch::kCPU),
@@ -75,8 +75,8 @@ TEST_CASE("choose_device picks mps exactly where it is available") {
 }
 
 TEST_CASE("the diagnosis is one line whose fix suits the state it names") {
-  for (const torch::MachineProfile* machine : torch::machines()) {
-    torch::sim::use_machine(*machine);
+  for (const sim::MachineProfile* machine : sim::machines()) {
+    sim::use_machine(*machine);
     const std::string line = lab::diagnosis();
     INFO("on " << machine->name << ", diagnosis() said \"" << line << "\"");
     REQUIRE_MESSAGE((!line.empty() && !mentions(line, "\n")), "a diagnosis is one line, for the top of a log");
@@ -97,7 +97,7 @@ TEST_CASE("the diagnosis is one line whose fix suits the state it names") {
 }
 
 TEST_CASE("on_gpu recognises a tensor on mps although it reports mps:0") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   const auto on_mps = torch::ones({2}, torch::Device("mps"));
   CHECK_MESSAGE(lab::on_gpu(on_mps),
                 "a tensor created on \"mps\" reports its device as mps:0, and torch::Device(\"mps\") has no "

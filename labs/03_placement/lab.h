@@ -7,7 +7,9 @@
 
 #include <engine/engine.h>
 
-namespace torch = engine;  // read torch:: as in LibTorch
+namespace torch = engine;  // read torch:: as in LibTorch: only the names LibTorch has
+namespace sim = engine::sim;  // the emulator's controls: its machines and processes
+namespace py = engine::py;  // Python's own API, where LibTorch has none: py::time, py::torch::mps
 
 namespace lab {
 

@@ -41,7 +41,7 @@ double largest_difference(const torch::Tensor& a, const torch::Tensor& b) {
 
 TEST_CASE("the repaired step trains on mps and its loss equals the cpu loss") {
   for (const char* machine : {"m3-max-64gb", "m1-8gb"}) {
-    torch::sim::use_machine(machine);
+    sim::use_machine(machine);
     INFO("on " << std::string(machine) << ", train_one_step(mps, seed 7): every tensor of the step must be on mps. "
          "`to()` returns a new tensor on the device and leaves its source where it was, so assign it "
          "(batch = batch.to(device)); model->to(device) moves the module's parameters in place."
@@ -60,7 +60,7 @@ TEST_CASE("the repaired step trains on mps and its loss equals the cpu loss") {
 }
 
 TEST_CASE("with the same seed the step reproduces lesson 3's recipe") {
-  torch::sim::use_machine("linux-x86_64");
+  sim::use_machine("linux-x86_64");
   for (const std::uint64_t seed : {0, 7}) {
     const lab::StepResult yours = lab::train_one_step(torch::Device("cpu"), seed);
     const lab::StepResult expected = recipe(seed);

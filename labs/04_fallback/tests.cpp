@@ -66,7 +66,7 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 TEST_CASE("the hunt finds every operator that falls back, forward and backward") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   INFO("operators_that_fall_back(one SGD step through nn::EmbeddingBag) on m3-max-64gb. PyTorch reads "
        "PYTORCH_ENABLE_MPS_FALLBACK once, when the process starts: setting it in a running process (os.environ "
        "in Python, os::setenv here) changes nothing, so start a new one with it (sim::restart_with_environment)."
@@ -76,11 +76,11 @@ TEST_CASE("the hunt finds every operator that falls back, forward and backward")
     train_one_step(model, false);
   });
   // What the engine's registry says a step through nn::EmbeddingBag needs from the cpu.
-  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
+  sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
   lab::BagClassifier model(kVocabulary, kWidth);
   train_one_step(model, false);
   std::vector<std::string> expected;
-  for (const auto& [name, count] : torch::sim::fallback_counts()) expected.push_back(name);
+  for (const auto& [name, count] : sim::fallback_counts()) expected.push_back(name);
   CHECK_MESSAGE(found == expected,
                 "found: " << joined(found) << "; one step sends these to the cpu: " << joined(expected)
                 << ". The backward pass has operators of its own, and a step that only raises "
@@ -88,7 +88,7 @@ TEST_CASE("the hunt finds every operator that falls back, forward and backward")
 }
 
 TEST_CASE("the rewrite computes the same report vectors as nn::EmbeddingBag") {
-  torch::sim::use_machine("linux-x86_64");
+  sim::use_machine("linux-x86_64");
   torch::manual_seed(11);
   lab::BagClassifier model(kVocabulary, kWidth);
   const auto ids = token_ids();
@@ -106,30 +106,30 @@ TEST_CASE("the rewrite computes the same report vectors as nn::EmbeddingBag") {
 
 TEST_CASE("the training step no longer falls back") {
   for (const char* machine : {"m3-max-64gb", "m1-8gb"}) {
-    torch::sim::use_machine(machine);
+    sim::use_machine(machine);
     INFO("one SGD step through report_vectors on " << std::string(machine));
     {
       lab::BagClassifier model(kVocabulary, kWidth);
       INFO("started without PYTORCH_ENABLE_MPS_FALLBACK: an operator without an MPS kernel stops the step");
       CHECK_NOTHROW(train_one_step(model, true));
     }
-    torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
+    sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
     lab::BagClassifier model(kVocabulary, kWidth);
     train_one_step(model, true);
     std::vector<std::string> fell_back;
-    for (const auto& [name, count] : torch::sim::fallback_counts()) fell_back.push_back(name);
+    for (const auto& [name, count] : sim::fallback_counts()) fell_back.push_back(name);
     CHECK_MESSAGE(fell_back.empty(), "with the fallback enabled these still ran on the cpu: " << joined(fell_back)
                                      << kWithFallback);
   }
 }
 
 TEST_CASE("one training step changes backend only at its two chosen boundaries") {
-  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
+  sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});
   lab::BagClassifier model(kVocabulary, kWidth);
   train_one_step(model, true);  // warm-up
-  torch::sim::clear_backend_path();
+  sim::clear_backend_path();
   train_one_step(model, true);
-  const std::vector<std::string> path = torch::sim::backend_path();
+  const std::vector<std::string> path = sim::backend_path();
   std::string shown;
   for (const std::string& stage : path) shown += (shown.empty() ? "" : " -> ") + stage;
   CHECK_MESSAGE((path == std::vector<std::string>{"cpu", "mps", "cpu"}),
@@ -140,7 +140,7 @@ TEST_CASE("one training step changes backend only at its two chosen boundaries")
 }
 
 TEST_CASE("the embedding table still learns") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   lab::BagClassifier model(kVocabulary, kWidth);
   const torch::Tensor before = model.bag->weight.detach().clone();
   train_one_step(model, true);

@@ -6,12 +6,14 @@
 
 #include <engine/engine.h>
 
-namespace torch = engine;  // read torch:: as in LibTorch
+namespace torch = engine;  // read torch:: as in LibTorch: only the names LibTorch has
+namespace sim = engine::sim;  // the emulator's controls: its machines and processes
+namespace py = engine::py;  // Python's own API, where LibTorch has none: py::time, py::torch::mps
 
 namespace lab {
 
 // Milliseconds per run of `work`, measured honestly: `warmup_runs` runs that are not timed, then
-// `timed_runs` runs timed with torch::time::perf_counter() between two points where the host
+// `timed_runs` runs timed with py::time::perf_counter() between two points where the host
 // has waited for the device. Returns the mean per timed run. Works on a machine without MPS,
 // where there is nothing to wait for (and torch::mps::synchronize() would throw).
 double time_gpu_ms(const std::function<void()>& work, int warmup_runs, int timed_runs);

@@ -24,15 +24,15 @@ const harness::LessonCell kLoggingBoundary("05_timing_and_synchronization", "log
 double warm_synchronized_ms(const std::function<void()>& work) {
   work();
   torch::mps::synchronize();
-  const double start = torch::time::perf_counter();
+  const double start = py::time::perf_counter();
   work();
   torch::mps::synchronize();
-  return (torch::time::perf_counter() - start) * 1e3;
+  return (py::time::perf_counter() - start) * 1e3;
 }
 
 // Milliseconds one run of `work` takes on the device's clock: two events around it.
 double device_ms(const std::function<void()>& work) {
-  torch::mps::Event start(true), end(true);
+  py::torch::mps::Event start(true), end(true);
   start.record();
   work();
   end.record();
@@ -43,8 +43,8 @@ double device_ms(const std::function<void()>& work) {
 
 TEST_CASE("the timer gives milliseconds per run, with or without MPS") {
   for (const char* machine : {"linux-x86_64", "m3-max-64gb"}) {
-    torch::sim::use_machine(machine);
-    const double ms = lab::time_gpu_ms([] { torch::time::sleep(0.002); }, 2, 5);  // 2 ms of host work
+    sim::use_machine(machine);
+    const double ms = lab::time_gpu_ms([] { py::time::sleep(0.002); }, 2, 5);  // 2 ms of host work
     CHECK_MESSAGE(std::abs(ms - 2.0) < 0.02,
                   "on " << std::string(machine) << " five runs of work that takes the host 2 ms each measured "
                   << harness::fixed(ms, 3) << " ms: return milliseconds (perf_counter() counts seconds) per "
@@ -55,8 +55,8 @@ TEST_CASE("the timer gives milliseconds per run, with or without MPS") {
 
 TEST_CASE("the timer waits for the GPU before it stops the clock") {
   for (const char* machine : {"m3-max-64gb", "m1-8gb"}) {
-    torch::sim::use_machine(machine);
-    const torch::sim::ShapeOnlyGuard shape_only;  // large products, timed but not computed
+    sim::use_machine(machine);
+    const sim::ShapeOnlyGuard shape_only;  // large products, timed but not computed
     const auto x = torch::randn({4096, 4096}, torch::Device("mps"));
     const auto work = [&] { x.matmul(x).matmul(x); };
     const double yours = lab::time_gpu_ms(work, 1, 3);
@@ -72,7 +72,7 @@ TEST_CASE("the timer waits for the GPU before it stops the clock") {
 
 TEST_CASE("the timer warms up before it measures") {
   for (const char* machine : {"m3-max-64gb", "m1-8gb"}) {
-    torch::sim::use_machine(machine);  // a fresh process: no graph is built yet
+    sim::use_machine(machine);  // a fresh process: no graph is built yet
     const auto x = torch::randn({256, 256}, torch::Device("mps"));
     const auto work = [&] {
       for (int i = 0; i < 10; ++i) x.matmul(x);
@@ -89,12 +89,12 @@ TEST_CASE("the timer warms up before it measures") {
 
 TEST_CASE("the loop reads the loss on the host only when it logs") {
   for (const char* machine : {"m3-max-64gb", "m1-8gb"}) {
-    torch::sim::use_machine(machine);
-    const torch::sim::ShapeOnlyGuard shape_only;  // steps that keep the GPU busy, timed but not computed
+    sim::use_machine(machine);
+    const sim::ShapeOnlyGuard shape_only;  // steps that keep the GPU busy, timed but not computed
     const auto x = torch::randn({2048, 2048}, torch::Device("mps"));
     std::vector<int> logged_steps;
     lab::train_and_log([&] { return x.matmul(x).sum(); }, 12, 5, [&](int step, double) { logged_steps.push_back(step); });
-    torch::mps::Event returned;
+    py::torch::mps::Event returned;
     returned.record();
     CHECK_MESSAGE(!returned.query(),
                   "on " << std::string(machine) << " the GPU had finished every step by the time the loop "
@@ -106,7 +106,7 @@ TEST_CASE("the loop reads the loss on the host only when it logs") {
 }
 
 TEST_CASE("the logged loss is the mean of the steps since the last log") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   std::vector<double> losses;  // made-up losses, so the means are known
   for (int i = 1; i <= 12; ++i) losses.push_back(3.0 - 0.25 * i);
   std::size_t next = 0;

@@ -22,8 +22,8 @@ const harness::LessonCell kNaiveVsSynchronized("05_timing_and_synchronization", 
 // encoder (768 wide, with ReLUs) under the classifier. Its activations, each the size of the
 // batch, are what fills memory; no single tensor comes near Metal's maximum buffer length.
 void train_step(std::int64_t reports) {
-  torch::mps::empty_cache();  // each size starts afresh, as a new run would
-  const torch::sim::ShapeOnlyGuard shape_only;
+  py::torch::mps::empty_cache();  // each size starts afresh, as a new run would
+  const sim::ShapeOnlyGuard shape_only;
   const torch::Device device("mps");
   torch::nn::Sequential model{torch::nn::Linear(768, 768), torch::nn::ReLU(), torch::nn::Linear(768, 768),
                               torch::nn::ReLU(), torch::nn::Linear(768, 768), torch::nn::ReLU()};
@@ -46,10 +46,10 @@ std::string why_it_does_not_fit(std::int64_t reports) {
   try {
     train_step(reports);
   } catch (const torch::Error& error) {
-    return "it ran out of memory: " + torch::python_message(error);
+    return "it ran out of memory: " + py::format_exception_only(error);
   }
-  const torch::MachineProfile& machine = torch::sim::machine();
-  const auto gpu = static_cast<double>(torch::mps::driver_allocated_memory());
+  const sim::MachineProfile& machine = sim::machine();
+  const auto gpu = static_cast<double>(py::torch::mps::driver_allocated_memory());
   const auto others = static_cast<double>(machine.other_apps_bytes);
   if (gpu + others <= static_cast<double>(machine.memory_bytes)) return "";
   return "it swaps: " + gib(gpu) + " on the GPU beside " + gib(others) + " of other applications is more than the " +
@@ -62,7 +62,7 @@ bool is_power_of_two(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 TEST_CASE("the batch trains without swapping or running out of memory") {
   for (const char* machine : {"m1-8gb", "m3-max-64gb"}) {
-    torch::sim::use_machine(machine);
+    sim::use_machine(machine);
     const std::int64_t reports = lab::largest_batch(train_step);
     INFO("on " << std::string(machine) << " largest_batch() chose " << reports << " reports");
     REQUIRE_MESSAGE(is_power_of_two(reports), "the sweep doubles the batch, so its answer is a power of two");
@@ -75,7 +75,7 @@ TEST_CASE("the batch trains without swapping or running out of memory") {
 
 TEST_CASE("twice the batch would swap or run out of memory") {
   for (const char* machine : {"m1-8gb", "m3-max-64gb"}) {
-    torch::sim::use_machine(machine);
+    sim::use_machine(machine);
     const std::int64_t reports = lab::largest_batch(train_step);
     CHECK_MESSAGE(!why_it_does_not_fit(2 * reports).empty(),
                   "on " << std::string(machine) << " largest_batch() chose " << reports << " reports, yet "
@@ -102,11 +102,11 @@ TEST_CASE("memory growth is measured from the first epoch") {
 
 TEST_CASE("the loop's memory stays flat over ten epochs") {
   for (const char* machine : {"m1-8gb", "m3-max-64gb"}) {
-    torch::sim::use_machine(machine);
+    sim::use_machine(machine);
     const lab::EpochLog log = lab::train_and_keep_vectors(10, 20);
     REQUIRE_MESSAGE(log.driver_bytes.size() == 10, "record the driver memory once per epoch");
     const double growth = static_cast<double>(log.driver_bytes.back()) / static_cast<double>(log.driver_bytes.front()) - 1;
-    const std::int64_t held = torch::mps::current_allocated_memory();  // the model is gone; the log is not
+    const std::int64_t held = py::torch::mps::current_allocated_memory();  // the model is gone; the log is not
     CHECK_MESSAGE((growth <= 0.26 && held == 0),
                   "on " << std::string(machine) << " driver memory grew " << harness::fixed(100 * growth, 0)
                   << " % from epoch 1 to epoch 10 (the runbook suspects retained tensors above 26 %), and after "
@@ -118,7 +118,7 @@ TEST_CASE("the loop's memory stays flat over ten epochs") {
 }
 
 TEST_CASE("every step's vectors are kept for the analysis") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   const lab::EpochLog log = lab::train_and_keep_vectors(2, 5);
   REQUIRE_MESSAGE(log.kept_vectors.size() == 10, "2 epochs of 5 steps keep 10 sets of vectors; the log has "
                                                      << log.kept_vectors.size());

@@ -9,7 +9,9 @@
 
 #include <engine/engine.h>
 
-namespace torch = engine;  // read torch:: as in LibTorch
+namespace torch = engine;  // read torch:: as in LibTorch: only the names LibTorch has
+namespace sim = engine::sim;  // the emulator's controls: its machines and processes
+namespace py = engine::py;  // Python's own API, where LibTorch has none: py::time, py::torch::mps
 
 namespace lab {
 
@@ -51,7 +53,7 @@ struct Workload {
 };
 
 // Measures a workload on this machine, which must have MPS, each part in a fresh simulated
-// process (torch::sim::restart()):
+// process (sim::restart()):
 //   faster_on_mps: one warm-up step, then the wall time of five steps (prepare and train), timed
 //            between two synchronizations, on the cpu and on mps;
 //   gpu_utilisation: in the mps run, the GPU's time for each train() (two mps::Events around it)

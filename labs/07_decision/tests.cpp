@@ -42,15 +42,15 @@ void expect(const lab::Measurements& m, lab::Choice choice, bool fix_data_plane,
 
 // Shape-only mode (lesson 5) for as long as a workload's step lives: its tensors are timed on the
 // simulated machine and never computed.
-using ShapeOnly = std::shared_ptr<torch::sim::ShapeOnlyGuard>;
-ShapeOnly shape_only() { return std::make_shared<torch::sim::ShapeOnlyGuard>(); }
+using ShapeOnly = std::shared_ptr<sim::ShapeOnlyGuard>;
+ShapeOnly shape_only() { return std::make_shared<sim::ShapeOnlyGuard>(); }
 
 // A step that only sleeps: `cpu_ms` on the cpu, `mps_ms` on mps, after `prepare_ms` of host work.
 lab::Workload sleeping(double prepare_ms, double cpu_ms, double mps_ms) {
   return {"sleeping", 1, [=](torch::Device device) {
             const double train_ms = device.is_mps() ? mps_ms : cpu_ms;
-            return lab::Step{[=] { torch::time::sleep(prepare_ms / 1e3); },
-                             [=] { torch::time::sleep(train_ms / 1e3); }};
+            return lab::Step{[=] { py::time::sleep(prepare_ms / 1e3); },
+                             [=] { py::time::sleep(train_ms / 1e3); }};
           }};
 }
 
@@ -61,7 +61,7 @@ lab::Workload gpu_after_host(double prepare_ms) {
             const auto x = torch::randn({2048, 2048}, device);
             return lab::Step{[=] {
                                if (device.is_mps()) torch::mps::synchronize();  // as a copy to the GPU waits
-                               torch::time::sleep(prepare_ms / 1e3);
+                               py::time::sleep(prepare_ms / 1e3);
                              },
                              [=, keep_shape_only = guard] { x.matmul(x).matmul(x); }};
           }};
@@ -95,7 +95,7 @@ lab::Workload classifier(double tokenize_ms, bool keep_vectors) {
             auto optimizer = std::make_shared<torch::optim::SGD>((*model)->parameters(), torch::optim::SGDOptions(0.1));
             const auto labels = torch::zeros({kReports}, torch::kInt64).to(device);
             auto kept = std::make_shared<std::vector<torch::Tensor>>();
-            return lab::Step{[=] { torch::time::sleep(tokenize_ms / 1e3); },
+            return lab::Step{[=] { py::time::sleep(tokenize_ms / 1e3); },
                              [=, keep_shape_only = guard] {
                                const auto vectors = batch.to(device).mean({1});
                                optimizer->zero_grad();
@@ -128,19 +128,19 @@ lab::Workload encoder() {
             const auto head = parameter({3, kWidth});
             auto optimizer = std::make_shared<torch::optim::AdamW>(*weights);
             const auto labels = torch::zeros({kReports}, torch::kInt64).to(device);
-            return lab::Step{[] { torch::time::sleep(0.020); },
+            return lab::Step{[] { py::time::sleep(0.020); },
                              [=, keep_shape_only = guard] {
                                auto x = batch.to(device);
                                for (const Layer& l : *layers) {
-                                 const auto qkv = F::linear(F::layer_norm(x, {kWidth}), l.qkv);
+                                 const auto qkv = F::linear(F::layer_norm(x, F::LayerNormFuncOptions({kWidth})), l.qkv);
                                  auto heads = [&](std::int64_t i) {
                                    return qkv.slice(2, i * kWidth, (i + 1) * kWidth)
                                        .reshape({kReports, kTokens, 12, kWidth / 12})
                                        .transpose(1, 2);
                                  };
-                                 const auto attended = F::scaled_dot_product_attention(heads(0), heads(1), heads(2));
+                                 const auto attended = torch::scaled_dot_product_attention(heads(0), heads(1), heads(2));
                                  x = x + F::linear(attended.transpose(1, 2).reshape({kReports, kTokens, kWidth}), l.out);
-                                 x = x + F::linear(F::gelu(F::linear(F::layer_norm(x, {kWidth}), l.up)), l.down);
+                                 x = x + F::linear(F::gelu(F::linear(F::layer_norm(x, F::LayerNormFuncOptions({kWidth})), l.up)), l.down);
                                }
                                optimizer->zero_grad();
                                F::cross_entropy(F::linear(x.mean({1}), head), labels).backward();
@@ -179,7 +179,7 @@ TEST_CASE("the data plane is blamed only when mps is slow and the GPU idle") {
 }
 
 TEST_CASE("the measured gain compares whole steps on the cpu and on mps") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   struct Case {
     double prepare, cpu, mps;  // milliseconds
   };
@@ -196,12 +196,12 @@ TEST_CASE("the measured gain compares whole steps on the cpu and on mps") {
 }
 
 TEST_CASE("the measured utilisation is the GPU's share of the step") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   // The GPU's time for one train(), on its own clock.
   const double gpu_ms = [] {
     const lab::Step step = gpu_after_host(0).build(torch::Device("mps"));
     step.train();  // warm-up
-    torch::mps::Event start(true), end(true);
+    py::torch::mps::Event start(true), end(true);
     start.record();
     step.train();
     end.record();
@@ -214,11 +214,11 @@ TEST_CASE("the measured utilisation is the GPU's share of the step") {
     step.prepare();
     step.train();  // warm-up
     torch::mps::synchronize();
-    const double start = torch::time::perf_counter();
+    const double start = py::time::perf_counter();
     step.prepare();
     step.train();
     torch::mps::synchronize();
-    return (torch::time::perf_counter() - start) * 1e3;
+    return (py::time::perf_counter() - start) * 1e3;
   };
   for (const double prepare_ms : {0.0, gpu_ms, 4 * gpu_ms}) {
     const double expected = gpu_ms / step_ms(prepare_ms);
@@ -233,7 +233,7 @@ TEST_CASE("the measured utilisation is the GPU's share of the step") {
 }
 
 TEST_CASE("the measured growth flags a loop that keeps a tensor every step") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   const lab::Measurements kept = lab::measure(keeping(true));
   const lab::Measurements not_kept = lab::measure(keeping(false));
   CHECK_MESSAGE(kept.memory_growth > 0.26, "a loop that keeps 4 MiB on the GPU every step grew only "
@@ -245,7 +245,7 @@ TEST_CASE("the measured growth flags a loop that keeps a tensor every step") {
 }
 
 TEST_CASE("the course's workloads get the runbook's answers on the M3 Max") {
-  torch::sim::use_machine("m3-max-64gb");
+  sim::use_machine("m3-max-64gb");
   struct Case {
     lab::Workload workload;
     lab::Decision expected;

@@ -61,7 +61,7 @@ DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const harness::TodoReached& reached) {
   return doctest::String(text.c_str());
 }
 DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const engine::Error& error) {
-  return doctest::String(engine::python_message(error).c_str());
+  return doctest::String(engine::py::format_exception_only(error).c_str());
 }
 
 int main(int argc, char** argv) {

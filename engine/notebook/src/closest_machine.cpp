@@ -24,7 +24,7 @@ Availability availability_on(const MachineProfile& machine) {
   } catch (const sim::ProcessAborted&) {
     return {machine.torch_built_with_mps, false};
   }
-  return {backends::mps::is_built(), backends::mps::is_available()};
+  return {py::torch::backends::mps::is_built(), py::torch::backends::mps::is_available()};
 }
 
 // Smaller is closer; tuples compare feature by feature, the most telling first.

@@ -11,7 +11,7 @@
 
 // A cell that raises shows the line Python would print: "RuntimeError: ...".
 DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const engine::Error& error) {
-  return doctest::String(engine::python_message(error).c_str());
+  return doctest::String(engine::py::format_exception_only(error).c_str());
 }
 
 namespace engine::notebook {

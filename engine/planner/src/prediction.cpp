@@ -35,17 +35,17 @@ Prediction predict(const ModelConfig& config, const engine::MachineProfile& mach
   p.machine = &machine;
   p.cpu_seconds = run_steady(config, machine, "cpu", false);
   engine::sim::use_machine(machine);
-  if (!engine::backends::mps::is_built()) {
+  if (!engine::py::torch::backends::mps::is_built()) {
     p.why = "this PyTorch build has no MPS";
     return p;
   }
-  if (!engine::backends::mps::is_available()) {
+  if (!engine::py::torch::backends::mps::is_available()) {
     p.why = "MPS is built but unavailable on " + machine.os_description();
     return p;
   }
   try {
     p.mps_seconds = run_steady(config, machine, "mps", false);
-    p.mps_bytes = engine::mps::driver_allocated_memory();
+    p.mps_bytes = engine::py::torch::mps::driver_allocated_memory();
     if (config.compile) p.compiled_seconds = run_steady(config, machine, "mps", true);
   } catch (const engine::Error& error) {
     p.why = error.what();

@@ -26,7 +26,7 @@ struct Gpt {
   std::vector<Block> blocks;
   bool training = true;
 
-  Tensor norm(const Tensor& x, const Tensor& w, const Tensor& b) const { return F::layer_norm(x, {cfg.n_embd}, w, b); }
+  Tensor norm(const Tensor& x, const Tensor& w, const Tensor& b) const { return F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(w).bias(b)); }
 
   Tensor attention(const Block& b, const Tensor& x) const {
     const std::int64_t B = x.size(0), T = x.size(1), C = cfg.n_embd;
@@ -35,15 +35,15 @@ struct Gpt {
       return qkv.slice(2, i * C, (i + 1) * C).reshape({B, T, cfg.n_head, C / cfg.n_head}).transpose(1, 2);
     };
     const double p = training ? cfg.dropout : 0.0;
-    const Tensor y = F::scaled_dot_product_attention(heads(0), heads(1), heads(2), p, /*is_causal=*/true);
-    return F::dropout(F::linear(y.transpose(1, 2).reshape({B, T, C}), b.attn_proj, b.attn_proj_b), cfg.dropout, training);
+    const Tensor y = engine::scaled_dot_product_attention(heads(0), heads(1), heads(2), {}, p, true);
+    return F::dropout(F::linear(y.transpose(1, 2).reshape({B, T, C}), b.attn_proj, b.attn_proj_b), F::DropoutFuncOptions().p(cfg.dropout).training(training));
   }
   Tensor mlp(const Block& b, const Tensor& x) const {
-    return F::dropout(F::linear(F::gelu(F::linear(x, b.c_fc, b.c_fc_b)), b.mlp_proj, b.mlp_proj_b), cfg.dropout, training);
+    return F::dropout(F::linear(F::gelu(F::linear(x, b.c_fc, b.c_fc_b)), b.mlp_proj, b.mlp_proj_b), F::DropoutFuncOptions().p(cfg.dropout).training(training));
   }
   Tensor operator()(const Tensor& idx, const Tensor& targets) const {
     const Tensor pos = engine::arange(idx.size(1), engine::TensorOptions(idx.device()).dtype(engine::kInt64));
-    Tensor x = F::dropout(F::embedding(idx, wte) + F::embedding(pos, wpe), cfg.dropout, training);
+    Tensor x = F::dropout(F::embedding(idx, wte) + F::embedding(pos, wpe), F::DropoutFuncOptions().p(cfg.dropout).training(training));
     for (const Block& b : blocks) {
       x = x + attention(b, norm(x, b.ln_1, b.ln_1_b));
       x = x + mlp(b, norm(x, b.ln_2, b.ln_2_b));
@@ -108,7 +108,7 @@ std::int64_t parameter_count(const ModelConfig& config) {
 
 struct TrainingRun::State {
   State(const ModelConfig& c, engine::Device d, bool compiled)
-      : cfg(c), device(d), compile(compiled), gpt(make_gpt(c, d)), model(engine::compile(std::cref(gpt))) {
+      : cfg(c), device(d), compile(compiled), gpt(make_gpt(c, d)), model(engine::py::torch::compile(std::cref(gpt))) {
     parameters = gpt.matrices();
     for (const Tensor& t : gpt.vectors()) parameters.push_back(t);
     optimizers.push_back(make_optimizer(c.optimizer, gpt.matrices(), 0.1));
@@ -126,7 +126,7 @@ struct TrainingRun::State {
   engine::Device device;
   bool compile;
   Gpt gpt;
-  engine::CompiledModule<std::reference_wrapper<const Gpt>> model;
+  engine::py::torch::CompiledModule<std::reference_wrapper<const Gpt>> model;
   std::vector<Tensor> parameters;
   std::vector<std::unique_ptr<engine::optim::Optimizer>> optimizers;
   Tensor x, y;
@@ -144,18 +144,18 @@ Tensor TrainingRun::iterate() {
     std::tie(s.x, s.y) = s.batch();
     loss.backward();
   }
-  engine::nn::utils::clip_grad_norm_(s.parameters, 1.0);
+  engine::py::torch::nn::utils::clip_grad_norm_(s.parameters, 1.0);
   for (const auto& optimizer : s.optimizers) optimizer->step();
   for (const auto& optimizer : s.optimizers) optimizer->zero_grad();
   return loss;
 }
 
 double steady_iteration_seconds(TrainingRun& run, int warm_up, int timed) {
-  double t0 = engine::time::perf_counter(), total = 0;
+  double t0 = engine::py::time::perf_counter(), total = 0;
   Tensor loss;
   for (int i = 0; i < warm_up + timed; ++i) {
     loss = run.iterate();
-    const double t1 = engine::time::perf_counter();
+    const double t1 = engine::py::time::perf_counter();
     if (i >= warm_up) total += t1 - t0;
     t0 = t1;
   }

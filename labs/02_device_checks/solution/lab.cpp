@@ -5,13 +5,13 @@
 namespace lab {
 
 MpsState mps_state() {
-  if (!torch::backends::mps::is_built()) return MpsState::NotBuilt;
-  if (!torch::backends::mps::is_available()) return MpsState::BuiltButUnavailable;
+  if (!py::torch::backends::mps::is_built()) return MpsState::NotBuilt;
+  if (!py::torch::backends::mps::is_available()) return MpsState::BuiltButUnavailable;
   return MpsState::Available;
 }
 
 torch::Device choose_device() {
-  return torch::backends::mps::is_available() ? torch::Device("mps") : torch::Device("cpu");
+  return py::torch::backends::mps::is_available() ? torch::Device("mps") : torch::Device("cpu");
 }
 
 std::string diagnosis() {

@@ -6,7 +6,7 @@
 namespace lab {
 
 MpsState mps_state() {
-  TODO("2.1", "ask torch::backends::mps::is_built() and is_available() which state this is");
+  TODO("2.1", "ask py::torch::backends::mps::is_built() and is_available() which state this is");
 }
 
 torch::Device choose_device() {

@@ -7,10 +7,10 @@ namespace lab {
 namespace F = torch::nn::functional;
 
 std::vector<std::string> operators_that_fall_back(const std::function<void()>& one_step) {
-  torch::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});  // read at start-up
+  sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}});  // read at start-up
   one_step();
   std::vector<std::string> names;
-  for (const auto& [name, count] : torch::sim::fallback_counts()) names.push_back(name);
+  for (const auto& [name, count] : sim::fallback_counts()) names.push_back(name);
   return names;
 }
 

@@ -16,10 +16,10 @@ void wait_for_device() {
 double time_gpu_ms(const std::function<void()>& work, int warmup_runs, int timed_runs) {
   for (int i = 0; i < warmup_runs; ++i) work();  // the first runs build the graphs
   wait_for_device();
-  const double start = torch::time::perf_counter();
+  const double start = py::time::perf_counter();
   for (int i = 0; i < timed_runs; ++i) work();
   wait_for_device();
-  return (torch::time::perf_counter() - start) * 1e3 / timed_runs;
+  return (py::time::perf_counter() - start) * 1e3 / timed_runs;
 }
 
 void train_and_log(const std::function<torch::Tensor()>& step, int steps, int log_every,

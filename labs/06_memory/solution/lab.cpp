@@ -14,10 +14,10 @@ namespace {
 double seconds_per_report(const std::function<void(std::int64_t)>& train_step, std::int64_t reports) {
   train_step(reports);  // warm-up: new shapes build new graphs
   torch::mps::synchronize();
-  const double start = torch::time::perf_counter();
+  const double start = py::time::perf_counter();
   train_step(reports);
   torch::mps::synchronize();
-  return (torch::time::perf_counter() - start) / static_cast<double>(reports);
+  return (py::time::perf_counter() - start) / static_cast<double>(reports);
 }
 
 }  // namespace
@@ -45,7 +45,7 @@ double memory_growth(const std::vector<std::int64_t>& driver_bytes_per_epoch) {
 }
 
 EpochLog train_and_keep_vectors(int epochs, int steps) {
-  const torch::sim::ShapeOnlyGuard shape_only;  // sizes matter here, not values
+  const sim::ShapeOnlyGuard shape_only;  // sizes matter here, not values
   const torch::Device device("mps");
   torch::nn::Linear model(768, 3);
   model->to(device);
@@ -61,8 +61,8 @@ EpochLog train_and_keep_vectors(int epochs, int steps) {
       optimizer.step();
       log.kept_vectors.push_back(vectors.detach().cpu());  // the analysis needs them; the GPU does not
     }
-    torch::mps::empty_cache();
-    log.driver_bytes.push_back(torch::mps::driver_allocated_memory());
+    py::torch::mps::empty_cache();
+    log.driver_bytes.push_back(py::torch::mps::driver_allocated_memory());
   }
   return log;
 }

@@ -16,7 +16,7 @@ double memory_growth(const std::vector<std::int64_t>& driver_bytes_per_epoch) {
 }
 
 EpochLog train_and_keep_vectors(int epochs, int steps) {
-  const torch::sim::ShapeOnlyGuard shape_only;  // sizes matter here, not values
+  const sim::ShapeOnlyGuard shape_only;  // sizes matter here, not values
   const torch::Device device("mps");
   torch::nn::Linear model(768, 3);
   model->to(device);
@@ -33,8 +33,8 @@ EpochLog train_and_keep_vectors(int epochs, int steps) {
       TODO("6.3", "keep the vectors for the analysis without keeping them on the GPU");
       log.kept_vectors.push_back(vectors);
     }
-    torch::mps::empty_cache();
-    log.driver_bytes.push_back(torch::mps::driver_allocated_memory());
+    py::torch::mps::empty_cache();
+    log.driver_bytes.push_back(py::torch::mps::driver_allocated_memory());
   }
   return log;
 }

@@ -19,7 +19,7 @@ constexpr int kTimedSteps = 5;
 // Seconds per step on `device`, after a warm-up step; with `gpu_seconds`, also the GPU's time
 // per step, from events around each train().
 double seconds_per_step(const Workload& workload, torch::Device device, double* gpu_seconds = nullptr) {
-  torch::sim::restart();
+  sim::restart();
   const Step step = workload.build(device);
   const auto wait = [&] {
     if (device.is_mps()) torch::mps::synchronize();
@@ -27,8 +27,8 @@ double seconds_per_step(const Workload& workload, torch::Device device, double* 
   step.prepare();
   step.train();
   wait();
-  std::vector<torch::mps::Event> marks;  // on mps: a start and an end around each train()
-  const double start = torch::time::perf_counter();
+  std::vector<py::torch::mps::Event> marks;  // on mps: a start and an end around each train()
+  const double start = py::time::perf_counter();
   for (int i = 0; i < kTimedSteps; ++i) {
     step.prepare();
     if (gpu_seconds != nullptr) marks.emplace_back(true).record();
@@ -36,7 +36,7 @@ double seconds_per_step(const Workload& workload, torch::Device device, double* 
     if (gpu_seconds != nullptr) marks.emplace_back(true).record();
   }
   wait();
-  const double wall = (torch::time::perf_counter() - start) / kTimedSteps;
+  const double wall = (py::time::perf_counter() - start) / kTimedSteps;
   if (gpu_seconds != nullptr) {
     double milliseconds = 0;
     for (std::size_t i = 0; i + 1 < marks.size(); i += 2) milliseconds += marks[i].elapsed_time(marks[i + 1]);
@@ -46,7 +46,7 @@ double seconds_per_step(const Workload& workload, torch::Device device, double* 
 }
 
 double growth_over_ten_epochs(const Workload& workload) {
-  torch::sim::restart();
+  sim::restart();
   const Step step = workload.build(torch::Device("mps"));
   std::vector<double> driver_bytes;
   for (int epoch = 0; epoch < 10; ++epoch) {
@@ -54,8 +54,8 @@ double growth_over_ten_epochs(const Workload& workload) {
       step.prepare();
       step.train();
     }
-    torch::mps::empty_cache();
-    driver_bytes.push_back(static_cast<double>(torch::mps::driver_allocated_memory()));
+    py::torch::mps::empty_cache();
+    driver_bytes.push_back(static_cast<double>(py::torch::mps::driver_allocated_memory()));
   }
   return driver_bytes.back() / driver_bytes.front() - 1;
 }

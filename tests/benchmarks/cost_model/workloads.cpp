@@ -28,7 +28,7 @@ std::function<void()> make_op(const Case& c, Device device) {
   if (c.op == "linear") return [in] { F::linear(in[0], in[1], in[2]); };
   if (c.op == "softmax") return [in, dim = c.dims.front()] { engine::softmax(in[0], dim); };
   if (c.op == "relu") return [in] { engine::relu(in[0]); };
-  if (c.op == "layer_norm") return [in] { F::layer_norm(in[0], {in[0].size(-1)}); };
+  if (c.op == "layer_norm") return [in] { F::layer_norm(in[0], F::LayerNormFuncOptions({in[0].size(-1)})); };
   if (c.op == "sum" && c.dims.empty()) return [in] { in[0].sum(); };
   if (c.op == "sum") return [in, dims = c.dims] { in[0].sum(dims); };
   throw std::logic_error("no operator workload for op \"" + c.op + "\"");
@@ -45,25 +45,25 @@ double seconds_per_op(const Source& s, const std::function<void()>& op, Device d
       double total = 0;
       for (int run = 0; run < s.warmup + s.repeat; ++run) {
         sync(device);
-        const double start = engine::time::perf_counter();
+        const double start = engine::py::time::perf_counter();
         op();
         sync(device);
-        if (run >= s.warmup) total += engine::time::perf_counter() - start;
+        if (run >= s.warmup) total += engine::py::time::perf_counter() - start;
       }
       return total / s.repeat;
     }
     case Timing::SyncLoop: {  // warm-up runs, synchronize(), clock, the timed runs, synchronize(), clock
       for (int run = 0; run < s.warmup; ++run) op();
       sync(device);
-      const double start = engine::time::perf_counter();
+      const double start = engine::py::time::perf_counter();
       for (int run = 0; run < s.repeat; ++run) op();
       sync(device);
-      return (engine::time::perf_counter() - start) / s.repeat;
+      return (engine::py::time::perf_counter() - start) / s.repeat;
     }
     case Timing::Events: {  // warm-up runs, then two events around the timed runs
       for (int run = 0; run < s.warmup; ++run) op();
       sync(device);
-      engine::mps::Event start(true), end(true);
+      engine::py::torch::mps::Event start(true), end(true);
       start.record();
       for (int run = 0; run < s.repeat; ++run) op();
       end.record();

@@ -21,7 +21,7 @@
 using engine::Device;
 using engine::Tensor;
 using test_support::error_of;
-namespace mps = engine::mps;
+namespace mps = engine::py::torch::mps;  // Python's torch.mps: its memory counters
 
 namespace {
 
@@ -73,14 +73,14 @@ TEST_CASE("empty_cache waits for the device before releasing") {
   engine::sim::use_machine("m3-max-64gb");
   const Tensor x = mps_bytes(64 * kMiB).reshape({4096, 4096});
   x.matmul(x);  // queued, not finished
-  const double before = engine::time::perf_counter();
+  const double before = engine::py::time::perf_counter();
   mps::empty_cache();
-  CHECK(engine::time::perf_counter() - before > 1e-3);
+  CHECK(engine::py::time::perf_counter() - before > 1e-3);
 }
 
 TEST_CASE("above the low watermark, aged cached buffers are collected with their heaps") {
   engine::sim::use_machine("m1-8gb");
-  engine::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.05");  // 273 MiB on 8 GB
+  engine::py::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.05");  // 273 MiB on 8 GB
   const Tensor held = mps_bytes(600 * kMiB);                      // now over the low watermark
   {
     std::vector<Tensor> small;
@@ -107,7 +107,7 @@ TEST_CASE("one buffer at or above Metal's maxBufferLength is refused before any 
   CHECK(error_of([] { mps_bytes(12 * kGiB); }) == "Invalid buffer size: 12.00 GiB");
   CHECK(error_of([] { mps_bytes(4 * kGiB); }) == "Invalid buffer size: 4.00 GiB");
   CHECK(error_of([] { mps_bytes(4 * kGiB - 16384); }) == "no error");
-  engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0");  // no cap: still refused
+  engine::py::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0");  // no cap: still refused
   engine::sim::restart_with_environment({{"PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0"}});
   CHECK(error_of([] { mps_bytes(6 * kGiB); }) == "Invalid buffer size: 6.00 GiB");
   engine::sim::use_machine("m3-max-64gb");
@@ -116,7 +116,7 @@ TEST_CASE("one buffer at or above Metal's maxBufferLength is refused before any 
 
 TEST_CASE("a high watermark of 0 removes the cap") {
   engine::sim::use_machine("m1-8gb");
-  engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0");
+  engine::py::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.0");
   std::vector<Tensor> beyond;
   for (int i = 0; i < 4; ++i) beyond.push_back(mps_bytes(3 * kGiB));
   CHECK(mps::current_allocated_memory() == 12 * kGiB);
@@ -124,15 +124,15 @@ TEST_CASE("a high watermark of 0 removes the cap") {
 
 TEST_CASE("the watermark ratios are validated when the allocator starts, as PyTorch does") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "2.5");
+  engine::py::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "2.5");
   CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid high watermark ratio 2.5");
 }
 
 TEST_CASE("the watermark variables are read once: a failed start cannot be fixed in the same process") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");  // below the default low ratio 1.4
+  engine::py::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");  // below the default low ratio 1.4
   CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid low watermark ratio 1.4");
-  engine::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");  // too late: init_allocator read it
+  engine::py::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");  // too late: init_allocator read it
   CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid low watermark ratio 1.4");
   // set_per_process_memory_fraction starts the same allocator, and fails the same way.
   CHECK(error_of([] { mps::set_per_process_memory_fraction(0.5); }) == "invalid low watermark ratio 1.4");
@@ -166,7 +166,7 @@ TEST_CASE("a discrete GPU's allocator takes the same default high watermark, 1.7
   intel.os_version = {14, 6, 0};  // new enough for 2.9's MPS: its 4 GB Radeon becomes usable
   intel.max_buffer_length = 1ULL << 30;  // the profile leaves it unset, MPS being off there; any will do
   engine::sim::use_machine(intel);
-  REQUIRE(engine::backends::mps::is_available());
+  REQUIRE(engine::py::torch::backends::mps::is_available());
   Tensor kept;
   CHECK(error_of([&] { kept = engine::ones({1}, engine::Device("mps")); }) == "no error");  // once: "invalid high watermark ratio 1.7"
   CHECK(mps::current_allocated_memory() > 0);
@@ -175,11 +175,11 @@ TEST_CASE("a discrete GPU's allocator takes the same default high watermark, 1.7
 TEST_CASE("unified memory beyond what the machine has left is paged out, and the GPU slows") {
   engine::sim::use_machine("m1-8gb");  // 8 GiB, 3 GiB of it used by other applications
   auto seconds_per_pass = [](const Tensor& t) {
-    mps::synchronize();
-    const double start = engine::time::perf_counter();
+    engine::mps::synchronize();
+    const double start = engine::py::time::perf_counter();
     t * 2.0;
-    mps::synchronize();
-    return engine::time::perf_counter() - start;
+    engine::mps::synchronize();
+    return engine::py::time::perf_counter() - start;
   };
   const Tensor fits = mps_bytes(1 * kGiB);
   const double fast = seconds_per_pass(fits);

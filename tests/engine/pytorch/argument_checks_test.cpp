@@ -37,9 +37,9 @@ TEST_CASE("embedding names float indices by their legacy type, as Python's error
 
 TEST_CASE("dropout's probability is printed as Python prints a float") {
   engine::sim::restart();
-  CHECK(error_of([] { F::dropout(engine::ones({2}), 1.5); }) ==
+  CHECK(error_of([] { F::dropout(engine::ones({2}), F::DropoutFuncOptions().p(1.5)); }) ==
         "dropout probability has to be between 0 and 1, but got 1.5");
-  CHECK(error_of([] { F::dropout(engine::ones({2}), -0.1); }) ==
+  CHECK(error_of([] { F::dropout(engine::ones({2}), F::DropoutFuncOptions().p(-0.1)); }) ==
         "dropout probability has to be between 0 and 1, but got -0.1");
 }
 

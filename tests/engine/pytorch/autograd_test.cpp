@@ -60,7 +60,7 @@ TEST_CASE("nodes carry PyTorch's names") {
   CHECK(no_bias(w).grad_fn()->name() == "MmBackward0");
   CHECK(no_bias(engine::ones({4, 2, 3})).grad_fn()->name() == "UnsafeViewBackward0");
   CHECK(no_bias(engine::ones({3})).grad_fn()->name() == "SqueezeBackward4");
-  CHECK(engine::nn::functional::dropout(w, 0.5, true).grad_fn()->name() == "MulBackward0");
+  CHECK(engine::nn::functional::dropout(w, engine::nn::functional::DropoutFuncOptions().p(0.5).training(true)).grad_fn()->name() == "MulBackward0");
   const Tensor loss = engine::nn::functional::cross_entropy(layer(w), engine::tensor({0, 1}));
   CHECK(loss.grad_fn()->name() == "NllLossBackward0");
   CHECK(w.grad_fn() == nullptr);

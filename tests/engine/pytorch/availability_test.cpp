@@ -26,7 +26,7 @@ std::string placement_error(const char* machine, Place place) {
   try {
     place();
   } catch (const engine::Error& e) {
-    return engine::python_message(e);
+    return engine::py::format_exception_only(e);
   }
   return "no error";
 }
@@ -45,9 +45,9 @@ TEST_CASE("every named machine is in the expected one of the three states") {
   for (const Expected& e : kStates) {
     CAPTURE(e.machine);
     engine::sim::use_machine(e.machine);
-    CHECK(engine::backends::mps::is_built() == e.built);
-    CHECK(engine::backends::mps::is_available() == e.available);
-    CHECK(engine::mps::device_count() == (e.available ? 1 : 0));
+    CHECK(engine::py::torch::backends::mps::is_built() == e.built);
+    CHECK(engine::py::torch::backends::mps::is_available() == e.available);
+    CHECK(engine::py::torch::mps::device_count() == (e.available ? 1 : 0));
     CHECK(engine::mps::is_available() == e.available);
   }
 }
@@ -82,46 +82,46 @@ TEST_CASE("no course machine has CUDA, and asking for it raises Python's asserti
     engine::ones({1}, engine::Device("cuda"));
     FAIL("expected an error");
   } catch (const engine::Error& e) {
-    CHECK(engine::python_message(e) == "AssertionError: Torch not compiled with CUDA enabled");
+    CHECK(engine::py::format_exception_only(e) == "AssertionError: Torch not compiled with CUDA enabled");
   }
 }
 
 TEST_CASE("is_macos_or_newer compares the simulated macOS version") {
   engine::sim::use_machine("m3-max-64gb");  // macOS 15.6.1
-  CHECK(engine::backends::mps::is_macos_or_newer(15, 6));
-  CHECK(engine::backends::mps::is_macos_or_newer(14, 0));
-  CHECK_FALSE(engine::backends::mps::is_macos_or_newer(15, 7));
+  CHECK(engine::py::torch::backends::mps::is_macos_or_newer(15, 6));
+  CHECK(engine::py::torch::backends::mps::is_macos_or_newer(14, 0));
+  CHECK_FALSE(engine::py::torch::backends::mps::is_macos_or_newer(15, 7));
   engine::sim::use_machine("linux-x86_64");
-  CHECK_FALSE(engine::backends::mps::is_macos_or_newer(10, 0));
+  CHECK_FALSE(engine::py::torch::backends::mps::is_macos_or_newer(10, 0));
 }
 
 TEST_CASE("MPS skips low-power GPUs and GPUs without Metal 2, as MPSDevice does") {
   engine::MachineProfile integrated = engine::default_machine();
   integrated.gpu->low_power = true;  // an Intel iGPU, say
   engine::sim::use_machine(integrated);
-  CHECK(engine::backends::mps::is_built());
-  CHECK_FALSE(engine::backends::mps::is_available());
+  CHECK(engine::py::torch::backends::mps::is_built());
+  CHECK_FALSE(engine::py::torch::backends::mps::is_available());
 
   engine::MachineProfile old_gpu = engine::default_machine();
   old_gpu.gpu->supports_mac2_family = false;
   engine::sim::use_machine(old_gpu);
-  CHECK_FALSE(engine::backends::mps::is_available());
+  CHECK_FALSE(engine::py::torch::backends::mps::is_available());
 
   engine::MachineProfile no_gpu = engine::default_machine();
   no_gpu.gpu.reset();
   engine::sim::use_machine(no_gpu);
-  CHECK_FALSE(engine::backends::mps::is_available());
+  CHECK_FALSE(engine::py::torch::backends::mps::is_available());
 }
 
 TEST_CASE("PyTorch 2.9 enables MPS from macOS 14.0, though its error still names 13.0") {
   engine::MachineProfile sonoma = engine::default_machine();
   sonoma.os_version = {14, 0, 0};
   engine::sim::use_machine(sonoma);
-  CHECK(engine::backends::mps::is_available());
+  CHECK(engine::py::torch::backends::mps::is_available());
   engine::MachineProfile ventura = engine::default_machine();
   ventura.os_version = {13, 7, 4};  // pytorch/pytorch#164943's machine
   engine::sim::use_machine(ventura);
-  CHECK_FALSE(engine::backends::mps::is_available());
+  CHECK_FALSE(engine::py::torch::backends::mps::is_available());
   CHECK_THROWS_WITH_AS(engine::zeros({1}, engine::Device("mps")),
                        "The MPS backend is supported on MacOS 13.0+.Current OS version can be queried "
                        "using `sw_vers`",
@@ -130,7 +130,7 @@ TEST_CASE("PyTorch 2.9 enables MPS from macOS 14.0, though its error still names
 
 TEST_CASE("an Apple-silicon Mac on macOS 13 is built but unavailable") {
   engine::sim::use_machine("m2-max-macos13.7");
-  CHECK(engine::backends::mps::is_built());
-  CHECK_FALSE(engine::backends::mps::is_available());
+  CHECK(engine::py::torch::backends::mps::is_built());
+  CHECK_FALSE(engine::py::torch::backends::mps::is_available());
   CHECK(engine::sim::machine().os_version.major == 13);
 }

@@ -19,7 +19,7 @@
 
 using engine::Device;
 using engine::Tensor;
-using engine::time::perf_counter;
+using engine::py::time::perf_counter;
 namespace F = engine::nn::functional;
 
 namespace {
@@ -47,7 +47,7 @@ struct CompiledLayer {
   bool started = (engine::sim::use_machine("m3-max-64gb"), true);  // a fresh process, before any tensor
   engine::sim::ShapeOnlyGuard shape_only;
   engine::nn::Linear model = make_model();
-  engine::CompiledModule<engine::nn::Linear> compiled = engine::compile(model);
+  engine::py::torch::CompiledModule<engine::nn::Linear> compiled = engine::py::torch::compile(model);
   Tensor x = engine::randn({64, 512}, Device("mps"));
 
   static engine::nn::Linear make_model() {
@@ -64,7 +64,7 @@ TEST_CASE("a compiled module computes what the eager one does") {
   engine::manual_seed(0);
   engine::nn::Linear model(8, 4);
   model->to(Device("mps"));
-  const auto compiled = engine::compile(model);
+  const auto compiled = engine::py::torch::compile(model);
   const Tensor x = engine::randn({2, 8}, Device("mps"));
   const Tensor eager = engine::relu(model(x)).cpu(), fast = engine::relu(compiled(x)).cpu();
   for (std::int64_t i = 0; i < 8; ++i) CHECK(fast.data_ptr<float>()[i] == eager.data_ptr<float>()[i]);
@@ -93,8 +93,8 @@ TEST_CASE("compiled matrix products cost what eager ones cost; generated kernels
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::ShapeOnlyGuard shape_only;
   const Tensor a = engine::randn({2048, 2048}, Device("mps"));
-  const auto product = engine::compile([](const Tensor& x) { return x.matmul(x); });
-  const auto pointwise = engine::compile([](const Tensor& x) { return F::gelu(x * 2.0 + 1.0); });
+  const auto product = engine::py::torch::compile([](const Tensor& x) { return x.matmul(x); });
+  const auto pointwise = engine::py::torch::compile([](const Tensor& x) { return F::gelu(x * 2.0 + 1.0); });
   for (int warm = 0; warm < 2; ++warm) {  // compile, and prepare the eager kernels
     product(a);
     pointwise(a);

@@ -145,9 +145,9 @@ std::vector<Row> rows() {
       // operations/Normalization.mm, layer_norm_mps: a Metal kernel whose tensors mtl_setArgs
       // binds (ATen/native/mps/OperationUtils.h, mtl_setBuffer).
       {"F.layer_norm(x, (2,), w, b)", "mps, cpu, cpu", false,
-       [] { return on(F::layer_norm(matrix(kMps), {2}, engine::ones({2}), engine::zeros({2}))); }, kMtlBuffer},
+       [] { return on(F::layer_norm(matrix(kMps), F::LayerNormFuncOptions({2}).weight(engine::ones({2})).bias(engine::zeros({2})))); }, kMtlBuffer},
       {"F.layer_norm(x, (2,), w, b)", "cpu, mps, mps", false,
-       [] { return on(F::layer_norm(matrix(kCpu), {2}, engine::ones({2}, kMps), engine::zeros({2}, kMps))); },
+       [] { return on(F::layer_norm(matrix(kCpu), F::LayerNormFuncOptions({2}).weight(engine::ones({2}, kMps)).bias(engine::zeros({2}, kMps)))); },
        kMtlBuffer},
       // ATen/native/Embedding.cpp, embedding: weight.index_select(0, indices); operations/
       // Indexing.mm, index_select_out_mps: MPSGraph placeholders, the weight's then the indices'.
@@ -169,7 +169,7 @@ std::vector<Row> rows() {
        "result on mps:0"},
       // ATen/native/transformers/attention.cpp, validate_sdpa_input, before a backend is chosen.
       {"F.scaled_dot_product_attention(q, k, v)", "mps, cpu, mps", false,
-       [] { return on(F::scaled_dot_product_attention(matrix(kMps), matrix(kCpu), matrix(kMps))); },
+       [] { return on(engine::scaled_dot_product_attention(matrix(kMps), matrix(kCpu), matrix(kMps))); },
        "Expected query, key, and value to have the same device type, but got query.device: mps:0 key.device: "
        "cpu and value.device: mps:0 instead."},
       // torch/optim/sgd.py, _single_tensor_sgd (MPS has no foreach kernels, torch/utils/
@@ -189,7 +189,7 @@ std::vector<Row> rows() {
          Tensor a = engine::ones({2}, kMps).requires_grad_(), b = engine::ones({2}).requires_grad_();
          a.set_grad(engine::ones({2}, kMps));
          b.set_grad(engine::ones({2}));
-         return on(engine::nn::utils::clip_grad_norm_({a, b}, 1.0));
+         return on(engine::py::torch::nn::utils::clip_grad_norm_({a, b}, 1.0));
        },
        "result on mps:0"},
   };

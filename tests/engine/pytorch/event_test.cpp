@@ -18,20 +18,20 @@ TEST_CASE("elapsed_time waits for the device before it checks the events") {
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::ShapeOnlyGuard shape_only;  // only the timeline matters here
   const engine::Tensor x = engine::ones({2048, 2048}, engine::Device("mps"));
-  engine::mps::Event untimed, end(true);
+  engine::py::torch::mps::Event untimed, end(true);
   untimed.record();
   x.matmul(x);
   end.record();
-  const double before = engine::time::perf_counter();
+  const double before = engine::py::time::perf_counter();
   CHECK(error_of([&] { untimed.elapsed_time(end); }) ==
         "Events were not created with argument 'enable_timing=True'");
-  CHECK(engine::time::perf_counter() > before);  // it synchronized first, then refused
+  CHECK(engine::py::time::perf_counter() > before);  // it synchronized first, then refused
   CHECK(end.query());
 }
 
 TEST_CASE("the end event must complete strictly after the start event") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::mps::Event a(true), b(true);
+  engine::py::torch::mps::Event a(true), b(true);
   b.record();
   a.record();
   CHECK(error_of([&] { a.elapsed_time(b); }) ==
@@ -41,7 +41,7 @@ TEST_CASE("the end event must complete strictly after the start event") {
 
 TEST_CASE("an end event that was never recorded with timing is where PyTorch would wait forever") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::mps::Event start(true), never(true), untimed_end;
+  engine::py::torch::mps::Event start(true), never(true), untimed_end;
   start.record();
   untimed_end.record();
   const std::string hang = "the end event was never recorded with enable_timing=True: PyTorch 2.9 would "
@@ -53,25 +53,25 @@ TEST_CASE("an end event that was never recorded with timing is where PyTorch wou
 TEST_CASE("event ids come from MPSEventPool: a released event's id is the next one handed out") {
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::restart_with_environment({});
-  engine::mps::Event first, second;
+  engine::py::torch::mps::Event first, second;
   CHECK(first.id() == 1);
   CHECK(second.id() == 2);
   {
-    engine::mps::Event third, fourth;
+    engine::py::torch::mps::Event third, fourth;
     CHECK(fourth.id() == 4);
   }  // released: fourth, then third, onto the pool's stack
-  engine::mps::Event again;
+  engine::py::torch::mps::Event again;
   CHECK(again.id() == 3);
-  engine::mps::Event next;
+  engine::py::torch::mps::Event next;
   CHECK(next.id() == 4);
-  engine::mps::Event fresh;
+  engine::py::torch::mps::Event fresh;
   CHECK(fresh.id() == 5);
 }
 
 TEST_CASE("copies of an event are one event, as two Python names for one object") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::mps::Event event(true);
-  const engine::mps::Event alias = event;
+  engine::py::torch::mps::Event event(true);
+  const engine::py::torch::mps::Event alias = event;
   event.record();
   event.synchronize();
   CHECK(alias.query());

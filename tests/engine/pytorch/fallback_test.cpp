@@ -76,7 +76,7 @@ TEST_CASE("embedding_bag's operator is the forward-only one unless the weight ne
 TEST_CASE("without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raises NotImplementedError") {
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::restart_with_environment({});
-  engine::os::unsetenv("PYTORCH_ENABLE_MPS_FALLBACK");
+  engine::py::os::unsetenv("PYTORCH_ENABLE_MPS_FALLBACK");
   const Tensor weight = engine::randn({5, 4}, Device("mps"));
   try {
     F::embedding_bag(token_ids(Device("mps")), weight);
@@ -90,7 +90,7 @@ TEST_CASE("without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raise
 
 TEST_CASE("the variable counts only at start-up, and std::stoi decides what it says") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::os::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1");  // too late: torch was imported already
+  engine::py::os::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1");  // too late: torch was imported already
   const Tensor weight = engine::randn({5, 4}, Device("mps"));
   CHECK(error_of([&] { F::embedding_bag(token_ids(Device("mps")), weight); }) == kNotImplemented);
   // MPSFallback.mm: `!value || std::stoi(value) == 0` keeps the error.
@@ -128,9 +128,9 @@ TEST_CASE("a value std::stoi cannot read aborts the process at import, on a buil
 TEST_CASE("a variable mapped to nullopt is removed from the new process's environment") {
   ::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1", 1);  // as if the learner's shell exported it
   engine::sim::use_machine("m3-max-64gb");
-  CHECK(engine::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK") == "1");
+  CHECK(engine::py::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK") == "1");
   engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", std::nullopt}});
-  CHECK_FALSE(engine::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK").has_value());
+  CHECK_FALSE(engine::py::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK").has_value());
   ::unsetenv("PYTORCH_ENABLE_MPS_FALLBACK");
 }
 
@@ -152,13 +152,13 @@ TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to 
   const Tensor weight = weight_cpu.to(Device("mps"));
   test_support::CaptureStderr err;
   const Tensor first = F::embedding_bag(token_ids(Device("mps")), weight);
-  const Tensor second = F::embedding_bag(token_ids(Device("mps")), weight, F::EmbeddingBagMode::Sum);
+  const Tensor second = F::embedding_bag(token_ids(Device("mps")), weight, F::EmbeddingBagFuncOptions().mode(engine::kSum));
   CHECK(first.device() == Device("mps:0"));
   CHECK(err.text() ==
         "UserWarning: The operator 'aten::_embedding_bag_forward_only' is not currently supported on the MPS "
         "backend and will fall back to run on the CPU. This may have performance implications.\n");
   CHECK(engine::equal(first.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu)));
-  CHECK(engine::equal(second.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu, F::EmbeddingBagMode::Sum)));
+  CHECK(engine::equal(second.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu, F::EmbeddingBagFuncOptions().mode(engine::kSum))));
   CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{{"aten::_embedding_bag_forward_only", 2}});
 }
 
@@ -200,9 +200,9 @@ TEST_CASE("a fallback waits for the GPU and counts as a change of backend") {
     const Tensor big = engine::randn({2048, 2048}, Device("mps"));
     big.matmul(big);  // queued GPU work the fallback must wait for
   }
-  const double before = engine::time::perf_counter();
+  const double before = engine::py::time::perf_counter();
   const Tensor bags = F::embedding_bag(ids, weight);  // cpu fallback
-  CHECK(engine::time::perf_counter() - before > 1e-3);
+  CHECK(engine::py::time::perf_counter() - before > 1e-3);
   const Tensor logits = bags * 2.0;                    // mps again
   logits.sum().item<float>();                          // the host reads the result
   CHECK(engine::sim::backend_path() == std::vector<std::string>{"cpu", "mps", "cpu fallback", "mps", "cpu"});

@@ -150,9 +150,9 @@ TEST_CASE("gradients of softmax, gelu and layer_norm match finite differences") 
   check_gradients([](const auto& x) { return engine::softmax(x[0], -1); }, {engine::randn({3, 4})});
   check_gradients([](const auto& x) { return engine::softmax(x[0], 0); }, {engine::randn({3, 4})});
   check_gradients([](const auto& x) { return F::gelu(x[0]); }, {engine::randn({6})});
-  check_gradients([](const auto& x) { return F::layer_norm(x[0], {4}, x[1], x[2]); },
+  check_gradients([](const auto& x) { return F::layer_norm(x[0], F::LayerNormFuncOptions({4}).weight(x[1]).bias(x[2])); },
                   {engine::randn({3, 4}), engine::randn({4}), engine::randn({4})});
-  check_gradients([](const auto& x) { return F::layer_norm(x[0], {2, 3}); }, {engine::randn({2, 2, 3})});
+  check_gradients([](const auto& x) { return F::layer_norm(x[0], F::LayerNormFuncOptions({2, 3})); }, {engine::randn({2, 2, 3})});
 }
 
 TEST_CASE("gradients of embedding, embedding_bag, dropout and causal attention match finite differences") {
@@ -163,12 +163,12 @@ TEST_CASE("gradients of embedding, embedding_bag, dropout and causal attention m
   check_gradients([&](const auto& x) { return F::embedding(tokens, x[0]); }, {engine::randn({5, 2})});
   const Tensor bags = tokens.reshape({2, 2});
   check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0]); }, {engine::randn({5, 2})});
-  check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0], F::EmbeddingBagMode::Sum); },
+  check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0], F::EmbeddingBagFuncOptions().mode(engine::kSum)); },
                   {engine::randn({5, 2})});
   check_gradients([](const auto& x) {
     engine::manual_seed(99);  // the same mask for every evaluation
-    return F::dropout(x[0], 0.3, true);
+    return F::dropout(x[0], F::DropoutFuncOptions().p(0.3).training(true));
   }, {engine::randn({4, 3})});
-  check_gradients([](const auto& x) { return F::scaled_dot_product_attention(x[0], x[1], x[2], 0.0, true); },
+  check_gradients([](const auto& x) { return engine::scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.0, true); },
                   {engine::randn({2, 3, 4}), engine::randn({2, 3, 4}), engine::randn({2, 3, 4})});
 }

@@ -5,17 +5,17 @@
 
 TEST_CASE("platform reports what Python would on each simulated machine") {
   engine::sim::use_machine("m3-max-64gb");
-  CHECK(engine::platform::system() == "Darwin");
-  CHECK(engine::platform::machine() == "arm64");
-  CHECK(engine::platform::mac_release() == "15.6.1");
-  CHECK_FALSE(engine::platform::proc_translated());
+  CHECK(engine::py::platform::system() == "Darwin");
+  CHECK(engine::py::platform::machine() == "arm64");
+  CHECK(engine::py::platform::mac_release() == "15.6.1");
+  CHECK_FALSE(engine::py::platform::proc_translated());
 
   engine::sim::use_machine("rosetta-x86_64");
-  CHECK(engine::platform::machine() == "x86_64");
-  CHECK(engine::platform::proc_translated());
-  CHECK(engine::platform::mac_release() == "14.6");
+  CHECK(engine::py::platform::machine() == "x86_64");
+  CHECK(engine::py::platform::proc_translated());
+  CHECK(engine::py::platform::mac_release() == "14.6");
 
   engine::sim::use_machine("linux-x86_64");
-  CHECK(engine::platform::system() == "Linux");
-  CHECK(engine::platform::mac_release().empty());
+  CHECK(engine::py::platform::system() == "Linux");
+  CHECK(engine::py::platform::mac_release().empty());
 }

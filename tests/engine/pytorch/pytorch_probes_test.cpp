@@ -39,7 +39,7 @@ std::string error_of(const std::function<void()>& run) {
   try {
     run();
   } catch (const engine::Error& e) {
-    return engine::python_message(e) + "\n";
+    return engine::py::format_exception_only(e) + "\n";
   }
   return "no error\n";
 }
@@ -61,11 +61,11 @@ std::map<std::string, std::function<std::string()>> engine_probes() {
       {"mps_route_empty", [] { return error_of([] { engine::zeros({2}, Device("mps")); }); }},
       {"mps_route_randn", [] { return error_of([] { engine::randn({2}, Device("mps")); }); }},
       {"mps_built_available",
-       [] { return engine::py::str(engine::backends::mps::is_built()) + " " +
-                   engine::py::str(engine::backends::mps::is_available()) + "\n"; }},
+       [] { return engine::py::str(engine::py::torch::backends::mps::is_built()) + " " +
+                   engine::py::str(engine::py::torch::backends::mps::is_available()) + "\n"; }},
       {"mps_synchronize_without_mps", [] { return error_of([] { engine::mps::synchronize(); }); }},
-      {"mps_memory_without_mps", [] { return error_of([] { engine::mps::current_allocated_memory(); }); }},
-      {"mps_empty_cache_without_mps", [] { return error_of([] { engine::mps::empty_cache(); }); }},
+      {"mps_memory_without_mps", [] { return error_of([] { engine::py::torch::mps::current_allocated_memory(); }); }},
+      {"mps_empty_cache_without_mps", [] { return error_of([] { engine::py::torch::mps::empty_cache(); }); }},
       {"device_strings",
        [] { return Device("mps").str() + " " + Device("mps:0").str() + " " +
                    engine::py::str(Device("mps") == Device("mps:0")) + "\n"; }},
@@ -139,7 +139,7 @@ std::map<std::string, std::function<std::string()>> engine_probes() {
        [] { return error_of([] { F::cross_entropy(engine::ones({4, 3}), engine::tensor({0, 1})); }); }},
       {"cross_entropy_multi_target",
        [] { return error_of([] { F::cross_entropy(engine::ones({4, 3}), engine::zeros({4, 1}, engine::kInt64)); }); }},
-      {"layer_norm_shape_mismatch", [] { return error_of([] { F::layer_norm(engine::ones({2, 3}), {4}); }); }},
+      {"layer_norm_shape_mismatch", [] { return error_of([] { F::layer_norm(engine::ones({2, 3}), F::LayerNormFuncOptions({4})); }); }},
       {"item_of_many", [] { return error_of([] { engine::ones({2}).item<float>(); }); }},
       {"sgd_bad_learning_rate", [] { return error_of([] { engine::optim::SGD({x()}, engine::optim::SGDOptions(-1)); }); }},
       {"sgd_bad_momentum",
@@ -155,7 +155,7 @@ std::map<std::string, std::function<std::string()>> engine_probes() {
        }},
       {"adam_bad_eps", [] { return error_of([] { engine::optim::Adam({x()}, engine::optim::AdamOptions().eps(-1e-8)); }); }},
       {"optimizer_no_parameters", [] { return error_of([] { engine::optim::SGD({}, engine::optim::SGDOptions(0.1)); }); }},
-      {"dropout_bad_probability", [] { return error_of([] { F::dropout(x(), 1.5); }); }},
+      {"dropout_bad_probability", [] { return error_of([] { F::dropout(x(), F::DropoutFuncOptions().p(1.5)); }); }},
       {"kaiming_fan_in_1d",
        [] { return error_of([] { engine::nn::init::kaiming_uniform_(engine::zeros({3}), 0.0); }); }},
       {"linear_init_bounds",

@@ -134,7 +134,7 @@ TEST_CASE("mps draws from a generator of its own: manual_seed seeds it, and the 
   const std::vector<float> first = engine::randn({3}).to_vector<float>();
   engine::manual_seed(0);
   const engine::Tensor on_mps = engine::randn({3}, engine::Device("mps"));
-  engine::nn::functional::dropout(engine::ones({8}, engine::Device("mps")), 0.5);
+  engine::nn::functional::dropout(engine::ones({8}, engine::Device("mps")), engine::nn::functional::DropoutFuncOptions().p(0.5));
   CHECK(engine::randn({3}).to_vector<float>() == first);  // as if nothing had been drawn on mps
   engine::manual_seed(0);
   CHECK(engine::randn({3}, engine::Device("mps")).cpu().to_vector<float>() == on_mps.cpu().to_vector<float>());

@@ -18,7 +18,7 @@
 
 using engine::Device;
 using engine::Tensor;
-using engine::time::perf_counter;
+using engine::py::time::perf_counter;
 using test_support::error_of;
 
 namespace {
@@ -189,7 +189,7 @@ TEST_CASE("cpu dropout draws its random numbers on one core, however many the ma
     engine::sim::use_machine(machine);
     const Tensor x = engine::randn({1024, 1024});
     const double before = perf_counter();
-    engine::nn::functional::dropout(x, 0.2, true);
+    engine::nn::functional::dropout(x, engine::nn::functional::DropoutFuncOptions().p(0.2).training(true));
     return perf_counter() - before;
   };
   // 4 performance cores at 4.05 GHz against 12: the serial bernoulli_ takes the same time
@@ -199,7 +199,7 @@ TEST_CASE("cpu dropout draws its random numbers on one core, however many the ma
 TEST_CASE("events mark points on the device timeline and time the work between them") {
   engine::sim::use_machine("m3-max-64gb");
   const Tensor x = big_mps_matrix();
-  engine::mps::Event start(true), end(true);
+  engine::py::torch::mps::Event start(true), end(true);
   CHECK_FALSE(start.query());  // never recorded
   start.record();
   heavy_work(x);
@@ -210,7 +210,7 @@ TEST_CASE("events mark points on the device timeline and time the work between t
   CHECK(end.query());
   CHECK(perf_counter() > host_before);
   CHECK(device_ms > 1.0);
-  engine::mps::Event marker;
+  engine::py::torch::mps::Event marker;
   marker.record();
   marker.synchronize();
   CHECK(marker.query());
@@ -220,7 +220,7 @@ TEST_CASE("torch.mps calls without an MPS build fail as PyTorch's hooks do") {
   engine::sim::use_machine("linux-x86_64");
   CHECK(error_of([] { engine::mps::synchronize(); }) ==
         "Cannot execute deviceSynchronize() without MPS backend.");
-  CHECK(error_of([] { engine::mps::Event event; }) == "Cannot execute acquireEvent() without MPS backend.");
+  CHECK(error_of([] { engine::py::torch::mps::Event event; }) == "Cannot execute acquireEvent() without MPS backend.");
 }
 
 TEST_CASE("shape-only tensors have shapes and costs but no values") {

@@ -41,11 +41,11 @@ Tensor heads(const Tensor& qkv, std::int64_t which) {
 
 Tensor loss_of(std::map<std::string, Tensor>& p, const Tensor& idx, const Tensor& targets) {
   Tensor x = F::embedding(idx, p["wte"]) + p["wpe"].slice(0, 0, T);
-  const Tensor qkv = F::linear(F::layer_norm(x, {C}, p["ln1"] + 1.0), p["attn"]);
-  const Tensor att = F::scaled_dot_product_attention(heads(qkv, 0), heads(qkv, 1), heads(qkv, 2), 0.0, true);
+  const Tensor qkv = F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["ln1"] + 1.0)), p["attn"]);
+  const Tensor att = engine::scaled_dot_product_attention(heads(qkv, 0), heads(qkv, 1), heads(qkv, 2), {}, 0.0, true);
   x = x + F::linear(att.transpose(1, 2).reshape({B, T, C}), p["proj"]);
-  x = x + F::linear(F::gelu(F::linear(F::layer_norm(x, {C}, p["ln2"] + 1.0), p["fc"])), p["fc2"]);
-  const Tensor logits = F::linear(F::layer_norm(x, {C}, p["lnf"] + 1.0), p["wte"]);
+  x = x + F::linear(F::gelu(F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["ln2"] + 1.0)), p["fc"])), p["fc2"]);
+  const Tensor logits = F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["lnf"] + 1.0)), p["wte"]);
   return F::cross_entropy(logits.reshape({-1, V}), targets.reshape({-1}));
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("a tiny GPT block trained with clipping and AdamW matches PyTorch") {
       optimizer.zero_grad();
       const Tensor loss = loss_of(p, idx, targets);
       loss.backward();
-      norms.push_back(engine::nn::utils::clip_grad_norm_(params, 0.5).item<double>());
+      norms.push_back(engine::py::torch::nn::utils::clip_grad_norm_(params, 0.5).item<double>());
       optimizer.step();
       losses.push_back(loss.item<double>());
     }

@@ -1,6 +1,6 @@
 #pragma once
 // torch.compile(model) (torch/_dynamo/eval_frame.py with TorchInductor, the default backend):
-// LibTorch has no compiler, so engine::compile is the emulator's stand-in for Python's
+// LibTorch has no compiler, so py::torch::compile is the emulator's stand-in for Python's
 //   model = torch.compile(model)
 // It wraps a module; calling the wrapper runs the module's forward as torch.compile runs it:
 //   - the first call in each mode (with autograd recording, or under no_grad) compiles a graph
@@ -28,6 +28,8 @@ void run_compiled(CompileCache& cache, const std::function<void()>& forward);
 
 }  // namespace detail
 
+namespace py::torch {
+
 template <typename Module>
 class CompiledModule {
  public:
@@ -53,4 +55,5 @@ CompiledModule<Module> compile(Module module) {
   return CompiledModule<Module>(std::move(module));
 }
 
+}  // namespace py::torch
 }  // namespace engine

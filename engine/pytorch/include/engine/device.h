@@ -19,7 +19,9 @@ inline constexpr DeviceType kCUDA = DeviceType::CUDA;
 inline constexpr DeviceType kMPS = DeviceType::MPS;
 inline constexpr DeviceType kMeta = DeviceType::Meta;
 
-std::string_view device_type_name(DeviceType type);
+// c10::DeviceTypeName: "CPU", "CUDA", "MPS", "META", or in lower case "cpu", ... (how a device
+// prints).
+std::string DeviceTypeName(DeviceType type, bool lower_case = false);
 
 class Device {
  public:

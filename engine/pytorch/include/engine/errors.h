@@ -48,7 +48,10 @@ class AssertionError : public Error {
   std::string_view python_type() const noexcept override { return "AssertionError"; }
 };
 
-// "RuntimeError: ..." as the last line of a Python traceback shows it.
-std::string python_message(const Error& error);
+namespace py {
+// "RuntimeError: ...", the line Python's traceback.format_exception_only(e) ends with (without
+// its newline): the last line of a traceback.
+std::string format_exception_only(const Error& error);
+}  // namespace py
 
 }  // namespace engine

@@ -33,5 +33,6 @@ Tensor tensor(std::initializer_list<double> values, TensorOptions options = {});
 Tensor tensor(std::initializer_list<float> values, TensorOptions options = {});
 Tensor tensor(std::initializer_list<int> values, TensorOptions options = {});
 Tensor tensor(std::initializer_list<std::int64_t> values, TensorOptions options = {});
+Tensor tensor(std::initializer_list<bool> values, TensorOptions options = {});
 
 }  // namespace engine

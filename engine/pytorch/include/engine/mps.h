@@ -1,19 +1,27 @@
 #pragma once
-// torch.mps (torch/mps/__init__.py, torch/mps/event.py): the MPS device module.
+// torch.mps (torch/mps/__init__.py, torch/mps/event.py): the MPS device module, split as LibTorch
+// splits it: what its C++ API has, in engine::mps (torch::mps), and the rest, Python's alone, in
+// engine::py::torch::mps.
 
 #include <concepts>
 #include <cstdint>
 #include <memory>
 
+// LibTorch's torch::mps (torch/csrc/api/include/torch/mps.h): what C++ can ask of the device.
 namespace engine::mps {
 
-// 1 when MPS is built and available, else 0: the backend has at most one device.
-std::int64_t device_count();
 bool is_available();
 // Waits until every kernel queued on the MPS device has finished: the host catches up with the
 // device. "Cannot execute deviceSynchronize() without MPS backend." on a build without MPS.
 void synchronize();
 
+}  // namespace engine::mps
+
+// The rest of Python's torch.mps, which LibTorch's C++ API does not have: py::torch::mps.
+namespace engine::py::torch::mps {
+
+// 1 when MPS is built and available, else 0: the backend has at most one device.
+std::int64_t device_count();
 // The caching allocator's counters: bytes held by live mps tensors (rounded up to whole
 // buffers); everything Metal has allocated for the process (the allocator's heaps, cached free
 // buffers included, plus MPS's own); and the GPU's recommended working set, the unit of the
@@ -56,4 +64,4 @@ class Event {
   std::shared_ptr<State> state_;
 };
 
-}  // namespace engine::mps
+}  // namespace engine::py::torch::mps

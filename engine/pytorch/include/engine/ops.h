@@ -30,6 +30,12 @@ Tensor softmax(const Tensor& x, std::int64_t dim);
 Tensor zeros_like(const Tensor& t);
 Tensor ones_like(const Tensor& t);
 
+// torch::scaled_dot_product_attention, as PyTorch's math implementation computes it:
+// softmax(q k^T / sqrt(E) [+ causal mask]) v, with dropout on the weights; q (..., L, E),
+// k (..., S, E), v (..., S, Ev). The engine takes no attn_mask (none of the course's models has
+// one): pass {} for it, as LibTorch's callers do.
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const Tensor& attn_mask = {}, double dropout_p = 0.0, bool is_causal = false);
 // torch.equal: same shape and same values (dtypes may differ); a Python bool, not a tensor.
 bool equal(const Tensor& a, const Tensor& b);
 // torch.allclose: every element of a is within atol + rtol x |b| of b's (b is the reference,

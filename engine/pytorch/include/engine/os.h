@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
-namespace engine::os {
+namespace engine::py::os {
 
 std::optional<std::string> getenv(const std::string& name);
 void setenv(const std::string& name, const std::string& value);
 void unsetenv(const std::string& name);
 
-}  // namespace engine::os
+}  // namespace engine::py::os

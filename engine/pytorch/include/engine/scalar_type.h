@@ -16,7 +16,7 @@ inline constexpr ScalarType kLong = ScalarType::Long;
 inline constexpr ScalarType kInt64 = ScalarType::Long;
 inline constexpr ScalarType kBool = ScalarType::Bool;
 
-std::size_t element_size(ScalarType type) noexcept;
+std::size_t elementSize(ScalarType type) noexcept;  // c10::elementSize: bytes per element
 // "Float", "Long", "Bool", as c10 names them in its messages.
 std::string_view scalar_type_name(ScalarType type) noexcept;
 // "torch.float32", "torch.int64", "torch.bool", as Python prints a dtype.

@@ -13,8 +13,18 @@
 
 #include "engine/machine.h"
 #include "engine/tensor.h"
+#include "engine/version.h"
 
 namespace engine::sim {
+
+// The simulated computers (engine/machine.h) and the release the engine emulates
+// (engine/version.h), as lessons and labs spell them: sim::MachineProfile, sim::machines().
+using engine::default_machine;
+using engine::find_machine;
+using engine::kEmulatedPyTorchCommit;
+using engine::kEmulatedPyTorchVersion;
+using engine::MachineProfile;
+using engine::machines;
 
 // A simulated process that died outside Python, as a real one dies when a C++ exception escapes
 // PyTorch's start-up during `import torch`: no traceback, only what() on the terminal. Not an

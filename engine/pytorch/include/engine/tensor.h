@@ -35,6 +35,7 @@ class Tensor {
   std::int64_t numel() const;
   ScalarType scalar_type() const;
   ScalarType dtype() const { return scalar_type(); }
+  std::int64_t element_size() const;  // bytes per element
   Device device() const;
   bool is_cpu() const { return device().is_cpu(); }
   bool is_mps() const { return device().is_mps(); }
@@ -47,6 +48,9 @@ class Tensor {
 
   // Same values, new shape; one dimension may be -1 and is inferred.
   Tensor reshape(IntArrayRef shape) const;
+  // The same values seen in another shape: a reshape, since the engine's tensors are always
+  // contiguous (a view in PyTorch; its autograd node is ViewBackward0 either way).
+  Tensor view(IntArrayRef shape) const { return reshape(shape); }
   // Elements start <= i < end along `dim` (Python's t[start:end] on dim 0), ends clamped as
   // Python clamps them.
   Tensor slice(std::int64_t dim, std::int64_t start, std::int64_t end) const;

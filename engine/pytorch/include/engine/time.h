@@ -3,9 +3,9 @@
 // so timings are deterministic and can be documented, and sleep() spends host time (for work a
 // script does outside PyTorch, such as loading and tokenizing data).
 
-namespace engine::time {
+namespace engine::py::time {
 
 double perf_counter();  // seconds
 void sleep(double seconds);
 
-}  // namespace engine::time
+}  // namespace engine::py::time

@@ -16,7 +16,7 @@ std::map<std::string, std::string> detail::program_environment() {
   return variables;
 }
 
-namespace os {
+namespace py::os {
 
 std::optional<std::string> getenv(const std::string& name) {
   const auto& environment = detail::process().environment;
@@ -31,5 +31,5 @@ void setenv(const std::string& name, const std::string& value) {
 
 void unsetenv(const std::string& name) { detail::process().environment.erase(name); }
 
-}  // namespace os
+}  // namespace py::os
 }  // namespace engine

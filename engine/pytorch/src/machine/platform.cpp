@@ -2,7 +2,7 @@
 
 #include "engine/sim.h"
 
-namespace engine::platform {
+namespace engine::py::platform {
 
 std::string system() {
   return sim::machine().os == OperatingSystem::MacOS ? "Darwin" : "Linux";
@@ -17,4 +17,4 @@ std::string mac_release() {
 
 bool proc_translated() { return sim::machine().runs_under_rosetta(); }
 
-}  // namespace engine::platform
+}  // namespace engine::py::platform

@@ -4,7 +4,7 @@
 #include "machine/process.h"
 #include "trace/trace.h"
 
-namespace engine::time {
+namespace engine::py::time {
 
 double perf_counter() { return detail::process().timeline.host_now; }
 
@@ -16,4 +16,4 @@ void sleep(double seconds) {
   t.host_now += seconds;
 }
 
-}  // namespace engine::time
+}  // namespace engine::py::time

@@ -30,7 +30,7 @@ bool probe_mps(const MachineProfile& m) {
 
 }  // namespace
 
-namespace backends::mps {
+namespace py::torch::backends::mps {
 
 bool is_built() { return detail::process().machine.torch_built_with_mps; }
 
@@ -45,17 +45,17 @@ bool is_macos_or_newer(int major, int minor) {
   return m.os == OperatingSystem::MacOS && m.os_version >= OsVersion{major, minor, 0};
 }
 
-}  // namespace backends::mps
+}  // namespace py::torch::backends::mps
 
-namespace mps {
+namespace py::torch::mps {
 
 std::int64_t device_count() {
   return backends::mps::is_built() && backends::mps::is_available() ? 1 : 0;
 }
 
-bool is_available() { return device_count() > 0; }
+}  // namespace py::torch::mps
 
-}  // namespace mps
+bool mps::is_available() { return py::torch::mps::device_count() > 0; }
 
 namespace detail {
 
@@ -71,12 +71,12 @@ Device check_device_usable(Device device, Placement placement) {
     case DeviceType::MPS:
       break;
   }
-  if (!backends::mps::is_built()) {
+  if (!py::torch::backends::mps::is_built()) {
     if (placement == Placement::Allocated) throw NotImplementedError(std::string(no_mps_kernel_for_empty()));
     // c10/core/impl/DeviceGuardImplInterface.h: no guard is registered for the device type.
     throw Error("PyTorch is not linked with support for mps devices");
   }
-  if (!backends::mps::is_available()) {
+  if (!py::torch::backends::mps::is_available()) {
     // aten/src/ATen/mps/EmptyTensor.cpp, MPS_ERROR_RUNTIME_TOO_LOW as PyTorch 2.6-2.9 print it
     // (no space after the first period). 2.5.1 still said "12.3+" (pytorch/pytorch#139425;
     // changed by #139427); later releases say "14.0+. Current ...". Note [macOS minimum of 2.9]

@@ -11,22 +11,24 @@
 #include "mps/stream.h"
 #include "trace/trace.h"
 
-namespace engine::mps {
+namespace engine {
 namespace {
 
 // What every torch.mps hook raises in a build without MPS (MPSHooksInterface).
 void require_mps_build(const char* hook) {
-  if (!backends::mps::is_built()) {
+  if (!py::torch::backends::mps::is_built()) {
     throw Error(std::string("Cannot execute ") + hook + "() without MPS backend.");
   }
 }
 
 }  // namespace
 
-void synchronize() {
+void mps::synchronize() {
   require_mps_build("deviceSynchronize");
   detail::wait_for_device("torch.mps.synchronize");
 }
+
+namespace py::torch::mps {
 
 struct Event::State {
   std::int64_t id = 0;
@@ -101,4 +103,5 @@ double Event::elapsed_time(const Event& end) const {
   return (stop.completes_at - start.completes_at) * 1e3;
 }
 
-}  // namespace engine::mps
+}  // namespace py::torch::mps
+}  // namespace engine

@@ -20,7 +20,7 @@ std::shared_ptr<detail::MpsAllocator> detail::mps_allocator() {
   return p.mps_allocator;
 }
 
-namespace mps {
+namespace py::torch::mps {
 namespace {
 
 // The allocator when MPS works here; nullptr when it is built but unavailable (Metal has no
@@ -61,5 +61,5 @@ void set_per_process_memory_fraction(double fraction) {
 
 void reject_memory_fraction_type() { throw TypeError("Invalid type for fraction argument, must be `float`"); }
 
-}  // namespace mps
+}  // namespace py::torch::mps
 }  // namespace engine

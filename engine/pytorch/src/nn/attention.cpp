@@ -1,4 +1,4 @@
-// torch.nn.functional.scaled_dot_product_attention, as PyTorch's math implementation computes
+// torch::scaled_dot_product_attention (Python: torch.nn.functional.scaled_dot_product_attention), as PyTorch's math implementation computes
 // it (aten/src/ATen/native/transformers/attention.cpp): each step is an ordinary operation, so
 // its cost and its gradient follow from theirs.
 
@@ -6,13 +6,14 @@
 #include <limits>
 
 #include "tensor/device_checks.h"
+#include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
 #include "engine/ops.h"
 #include "mps/stream.h"
 #include "tensor/tensor_impl.h"
 
-namespace engine::nn::functional {
+namespace engine {
 namespace {
 
 // 0 where a query may attend (key position <= query position), -inf elsewhere: (L, S).
@@ -32,7 +33,8 @@ Tensor causal_mask(std::int64_t queries, std::int64_t keys, Device device) {
 }  // namespace
 
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
-                                    double dropout_p, bool is_causal) {
+                                    const Tensor& attn_mask, double dropout_p, bool is_causal) {
+  if (attn_mask.defined()) throw Error("the course engine's scaled_dot_product_attention takes no attn_mask");
   detail::validate_sdpa_input_devices(query, key, value);
   // PyTorch scales q and k by sqrt(1 / sqrt(E)) each, before the product, rather than the
   // (L, S) product itself: two small multiplications instead of one large one.
@@ -40,10 +42,8 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
   Tensor weights = (query * root_scale).matmul(key.transpose(-2, -1) * root_scale);
   if (is_causal) weights = weights + causal_mask(query.size(-2), key.size(-2), query.device());
   weights = engine::softmax(weights, -1);
-  if (dropout_p > 0) weights = dropout(weights, dropout_p, true);
+  if (dropout_p > 0) weights = nn::functional::dropout(weights, nn::functional::DropoutFuncOptions().p(dropout_p));
   return weights.matmul(value);
 }
 
-Tensor softmax(const Tensor& input, std::int64_t dim) { return engine::softmax(input, dim); }
-
-}  // namespace engine::nn::functional
+}  // namespace engine

@@ -1,6 +1,7 @@
 // torch.nn.utils.clip_grad_norm_ (torch/nn/utils/clip_grad.py, PyTorch 2): one norm per
 // gradient, the norm of those norms, and every gradient multiplied by
-// min(1, max_norm / (total + 1e-6)), computed on the device without reading it back.
+// min(1, max_norm / (total + 1e-6)), computed on the device without reading it back; LibTorch's
+// (torch/csrc/api/src/nn/utils/clip_grad.cpp) then reads the norm.
 
 #include "engine/nn/utils.h"
 
@@ -10,9 +11,9 @@
 #include "mps/stream.h"
 #include "tensor/tensor_impl.h"
 
-namespace engine::nn::utils {
+namespace engine {
 
-Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm) {
+Tensor py::torch::nn::utils::clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm) {
   std::vector<Tensor> grads;
   for (const Tensor& p : parameters) {
     if (p.grad().defined()) grads.push_back(p.grad());
@@ -46,4 +47,8 @@ Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm) {
   return total;
 }
 
-}  // namespace engine::nn::utils
+double nn::utils::clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm) {
+  return py::torch::nn::utils::clip_grad_norm_(parameters, max_norm).item<double>();
+}
+
+}  // namespace engine

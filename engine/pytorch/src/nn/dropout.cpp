@@ -15,7 +15,9 @@
 
 namespace engine::nn::functional {
 
-Tensor dropout(const Tensor& input, double p, bool training) {
+Tensor dropout(const Tensor& input, const DropoutFuncOptions& options) {
+  const double p = options.p();
+  const bool training = options.training();
   if (p < 0 || p > 1) {
     throw ValueError("dropout probability has to be between 0 and 1, but got " + py::str(p));
   }

@@ -16,8 +16,10 @@
 namespace engine::nn::functional {
 namespace {
 
+enum class Reduction { Sum, Mean };
+
 // The bags' reduced rows, on the device of `indices` and `weight` (the cpu, in a fallback).
-Tensor bag_rows(const char* op, const Tensor& indices, const Tensor& weight, EmbeddingBagMode mode) {
+Tensor bag_rows(const char* op, const Tensor& indices, const Tensor& weight, Reduction mode) {
   const std::int64_t bags = indices.size(0), per_bag = indices.size(1), rows = weight.size(0), dim = weight.size(1);
   Tensor out = detail::allocate({bags, dim}, ScalarType::Float, weight.device(), detail::have_values({&indices, &weight}));
   detail::launch({.name = op, .kind = detail::OpKind::Gather,
@@ -27,7 +29,7 @@ Tensor bag_rows(const char* op, const Tensor& indices, const Tensor& weight, Emb
   const std::int64_t* idx = indices.impl().data<std::int64_t>();
   const float* table = weight.impl().data<float>();
   float* dst = out.impl().data<float>();
-  const float scale = mode == EmbeddingBagMode::Mean && per_bag > 0 ? 1.0f / static_cast<float>(per_bag) : 1.0f;
+  const float scale = mode == Reduction::Mean && per_bag > 0 ? 1.0f / static_cast<float>(per_bag) : 1.0f;
   for (std::int64_t b = 0; b < bags; ++b) {
     for (std::int64_t j = 0; j < dim; ++j) dst[b * dim + j] = 0;
     for (std::int64_t i = 0; i < per_bag; ++i) {
@@ -42,7 +44,7 @@ Tensor bag_rows(const char* op, const Tensor& indices, const Tensor& weight, Emb
 
 // The gradient of the weight: each bag's output gradient, scaled as the forward scaled, added
 // into every row the bag picked.
-Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t rows, EmbeddingBagMode mode) {
+Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t rows, Reduction mode) {
   const std::int64_t bags = indices.size(0), per_bag = indices.size(1), dim = grad.size(1);
   Tensor out = detail::allocate({rows, dim}, ScalarType::Float, grad.device(), detail::have_values({&grad, &indices}));
   detail::launch({.name = "aten::_embedding_bag_dense_backward", .kind = detail::OpKind::Gather,
@@ -53,7 +55,7 @@ Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t
   const float* g = grad.impl().data<float>();
   float* dst = out.impl().data<float>();
   std::fill_n(dst, rows * dim, 0.0f);
-  const float scale = mode == EmbeddingBagMode::Mean && per_bag > 0 ? 1.0f / static_cast<float>(per_bag) : 1.0f;
+  const float scale = mode == Reduction::Mean && per_bag > 0 ? 1.0f / static_cast<float>(per_bag) : 1.0f;
   for (std::int64_t b = 0; b < bags; ++b) {
     for (std::int64_t i = 0; i < per_bag; ++i) {
       const std::int64_t row = idx[b * per_bag + i];
@@ -69,7 +71,8 @@ Tensor bag_rows_backward(const Tensor& grad, const Tensor& indices, std::int64_t
 // and the cpu fallback (when enabled) brings its result to the first argument's device, the
 // weight's (aten::_embedding_bag(weight, indices, offsets, ...), CPUFallback.cpp). A weight
 // that needs no gradient takes the forward-only operator, as at::embedding_bag chooses it.
-Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode mode) {
+Tensor embedding_bag(const Tensor& input, const Tensor& weight, const EmbeddingBagFuncOptions& options) {
+  const Reduction mode = std::holds_alternative<enumtype::kSum>(options.mode()) ? Reduction::Sum : Reduction::Mean;
   if (input.scalar_type() != ScalarType::Long) {
     throw Error("Expected tensor for argument #1 'indices' to have one of the following scalar "
                 "types: Long, Int; but got " + detail::type_name_in_errors(input) +

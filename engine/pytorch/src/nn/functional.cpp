@@ -115,6 +115,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
 }
 
 Tensor relu(const Tensor& input) { return engine::relu(input); }
+Tensor softmax(const Tensor& input, std::int64_t dim) { return engine::softmax(input, dim); }
 Tensor log_softmax(const Tensor& input, std::int64_t dim) { return engine::log_softmax(input, dim); }
 
 }  // namespace engine::nn::functional

@@ -31,8 +31,11 @@ void check_shape(const Tensor& input, IntArrayRef normalized_shape) {
 
 }  // namespace
 
-Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
-                  const Tensor& bias, double eps) {
+Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
+  const IntArrayRef normalized_shape(options.normalized_shape());
+  const Tensor& weight = options.weight();
+  const Tensor& bias = options.bias();
+  const double eps = options.eps();
   check_shape(input, normalized_shape);
   detail::require_float(input, "layer_norm");
   // The MPS kernel is Metal's layer_norm_single_row or _looped, its tensors bound by mtl_setArgs

@@ -65,12 +65,15 @@ Device parse_device(const std::string& spec) {
 
 }  // namespace
 
-std::string_view device_type_name(DeviceType type) {
+std::string DeviceTypeName(DeviceType type, bool lower_case) {
+  const auto named = [lower_case](std::string_view upper, std::string_view lower) {
+    return std::string(lower_case ? lower : upper);
+  };
   switch (type) {
-    case DeviceType::CPU: return "cpu";
-    case DeviceType::CUDA: return "cuda";
-    case DeviceType::MPS: return "mps";
-    case DeviceType::Meta: return "meta";
+    case DeviceType::CPU: return named("CPU", "cpu");
+    case DeviceType::CUDA: return named("CUDA", "cuda");
+    case DeviceType::MPS: return named("MPS", "mps");
+    case DeviceType::Meta: return named("META", "meta");
   }
   return "unknown";
 }
@@ -87,7 +90,7 @@ Device::Device(const std::string& spec) : Device(parse_device(spec)) {}
 Device::Device(const char* spec) : Device(std::string(spec)) {}
 
 std::string Device::str() const {
-  std::string text(device_type_name(type_));
+  std::string text = DeviceTypeName(type_, /*lower_case=*/true);
   if (has_index()) text += ":" + std::to_string(index_);
   return text;
 }

@@ -2,7 +2,7 @@
 
 namespace engine {
 
-std::string python_message(const Error& error) {
+std::string py::format_exception_only(const Error& error) {
   std::string line(error.python_type());
   line += ": ";
   line += error.what();

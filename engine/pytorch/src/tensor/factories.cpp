@@ -152,5 +152,8 @@ Tensor tensor(std::initializer_list<int> values, TensorOptions options) {
 Tensor tensor(std::initializer_list<std::int64_t> values, TensorOptions options) {
   return from_list(values, options, ScalarType::Long);
 }
+Tensor tensor(std::initializer_list<bool> values, TensorOptions options) {
+  return from_list(values, options, ScalarType::Bool);
+}
 
 }  // namespace engine

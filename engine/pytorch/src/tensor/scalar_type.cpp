@@ -2,7 +2,7 @@
 
 namespace engine {
 
-std::size_t element_size(ScalarType type) noexcept {
+std::size_t elementSize(ScalarType type) noexcept {
   switch (type) {
     case ScalarType::Float: return sizeof(float);
     case ScalarType::Long: return sizeof(std::int64_t);

@@ -61,6 +61,7 @@ TensorImpl& Tensor::impl() const {
 IntArrayRef Tensor::sizes() const { return impl().sizes; }
 std::int64_t Tensor::dim() const { return static_cast<std::int64_t>(impl().sizes.size()); }
 std::int64_t Tensor::numel() const { return impl().numel(); }
+std::int64_t Tensor::element_size() const { return static_cast<std::int64_t>(engine::elementSize(scalar_type())); }
 ScalarType Tensor::scalar_type() const { return impl().dtype; }
 Device Tensor::device() const { return impl().device; }
 

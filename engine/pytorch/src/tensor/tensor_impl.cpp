@@ -41,7 +41,7 @@ Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device
   }
   auto impl = std::make_shared<TensorImpl>();
   const std::int64_t n = product(sizes);
-  const auto bytes = static_cast<std::size_t>(n) * element_size(dtype);
+  const auto bytes = static_cast<std::size_t>(n) * elementSize(dtype);
   if (device.is_mps() && bytes > 0) {  // first, so that running out of MPS memory costs nothing here
     const auto allocator = mps_allocator();
     impl->buffer = std::make_shared<DeviceBuffer>(allocator, allocator->malloc(bytes));
@@ -61,7 +61,7 @@ bool have_values(std::initializer_list<const Tensor*> tensors) {
 }
 
 double nbytes(const Tensor& t) {
-  return static_cast<double>(t.numel()) * static_cast<double>(element_size(t.scalar_type()));
+  return static_cast<double>(t.numel()) * static_cast<double>(elementSize(t.scalar_type()));
 }
 
 void require_values(const Tensor& t, const char* what) {

@@ -36,7 +36,7 @@ struct Linear {
 
 struct Norm {
   Tensor weight, bias;
-  Tensor operator()(const Tensor& x) const { return F::layer_norm(x, {x.size(-1)}, weight, bias, 1e-12); }
+  Tensor operator()(const Tensor& x) const { return F::layer_norm(x, F::LayerNormFuncOptions({x.size(-1)}).weight(weight).bias(bias).eps(1e-12)); }
 };
 
 struct Layer {
@@ -130,7 +130,7 @@ double bert(const Case& c) {
   const Tensor attention_mask = engine::ones({batch, seq}, engine::kInt64);
   const Tensor labels = engine::zeros({batch}, engine::kInt64);
 
-  const double start = engine::time::perf_counter();
+  const double start = engine::py::time::perf_counter();
   for (std::int64_t step = 0; step < steps; ++step) {
     const Tensor ids = input_ids.to(device), mask = attention_mask.to(device), target = labels.to(device);
     if (training) {
@@ -142,7 +142,7 @@ double bert(const Case& c) {
       model.loss(ids, mask, target, position_ids, token_type_ids);
     }
   }
-  return engine::time::perf_counter() - start;  // seconds
+  return engine::py::time::perf_counter() - start;  // seconds
 }
 
 }  // namespace cost_model

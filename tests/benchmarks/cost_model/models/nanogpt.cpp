@@ -92,19 +92,19 @@ struct Gpt {
   Tensor attention(const Block& b, const Tensor& x) const {
     const double p = training ? cfg.dropout : 0.0;
     const Tensor qkv = F::linear(x, b.c_attn);
-    const Tensor y = F::scaled_dot_product_attention(heads(qkv, 0), heads(qkv, 1), heads(qkv, 2), p, true);
-    return F::dropout(F::linear(y.transpose(1, 2).reshape({cfg.batch, cfg.block, cfg.embedding}), b.attn_proj), p, training);
+    const Tensor y = engine::scaled_dot_product_attention(heads(qkv, 0), heads(qkv, 1), heads(qkv, 2), {}, p, true);
+    return F::dropout(F::linear(y.transpose(1, 2).reshape({cfg.batch, cfg.block, cfg.embedding}), b.attn_proj), F::DropoutFuncOptions().p(p).training(training));
   }
   Tensor mlp(const Block& b, const Tensor& x) const {
-    return F::dropout(F::linear(F::gelu(F::linear(x, b.c_fc)), b.mlp_proj), cfg.dropout, training);
+    return F::dropout(F::linear(F::gelu(F::linear(x, b.c_fc)), b.mlp_proj), F::DropoutFuncOptions().p(cfg.dropout).training(training));
   }
   Tensor operator()(const Tensor& idx, const Tensor& targets) const {
-    Tensor x = F::dropout(F::embedding(idx, wte) + F::embedding(positions, wpe), cfg.dropout, training);
+    Tensor x = F::dropout(F::embedding(idx, wte) + F::embedding(positions, wpe), F::DropoutFuncOptions().p(cfg.dropout).training(training));
     for (const Block& b : blocks) {
-      x = x + attention(b, F::layer_norm(x, {cfg.embedding}, b.ln_1));
-      x = x + mlp(b, F::layer_norm(x, {cfg.embedding}, b.ln_2));
+      x = x + attention(b, F::layer_norm(x, F::LayerNormFuncOptions({cfg.embedding}).weight(b.ln_1)));
+      x = x + mlp(b, F::layer_norm(x, F::LayerNormFuncOptions({cfg.embedding}).weight(b.ln_2)));
     }
-    const Tensor logits = F::linear(F::layer_norm(x, {cfg.embedding}, ln_f), wte);  // tied weights
+    const Tensor logits = F::linear(F::layer_norm(x, F::LayerNormFuncOptions({cfg.embedding}).weight(ln_f)), wte);  // tied weights
     return F::cross_entropy(logits.reshape({-1, cfg.vocab}), targets.reshape({-1}));
   }
 };
@@ -139,7 +139,7 @@ class Trainer {
       : cfg_(cfg), device_(device), gpt_(make_gpt(cfg, device)),
         decay_(gpt_.matrices(), engine::optim::AdamWOptions(1e-3).betas({0.9, 0.99}).weight_decay(0.1)),
         no_decay_(gpt_.vectors(), engine::optim::AdamWOptions(1e-3).betas({0.9, 0.99}).weight_decay(0)),
-        model_(engine::compile(std::cref(gpt_))) {
+        model_(engine::py::torch::compile(std::cref(gpt_))) {
     parameters_ = gpt_.matrices();
     for (const Tensor& v : gpt_.vectors()) parameters_.push_back(v);
     std::tie(x_, y_) = get_batch(cfg_, device_);  // fetch the very first batch
@@ -165,7 +165,7 @@ class Trainer {
     const Tensor loss = forward(x_, y_);
     std::tie(x_, y_) = get_batch(cfg_, device_);  // fetched while the forward pass runs
     loss.backward();
-    engine::nn::utils::clip_grad_norm_(parameters_, 1.0);
+    engine::py::torch::nn::utils::clip_grad_norm_(parameters_, 1.0);
     decay_.step();
     no_decay_.step();
     decay_.zero_grad();
@@ -180,17 +180,17 @@ class Trainer {
   Device device_;
   Gpt gpt_;
   engine::optim::AdamW decay_, no_decay_;
-  engine::CompiledModule<std::reference_wrapper<const Gpt>> model_;
+  engine::py::torch::CompiledModule<std::reference_wrapper<const Gpt>> model_;
   std::vector<Tensor> parameters_;
   Tensor x_, y_;
 };
 
 // The mean of train.py's dt over iterations 10 to 49 (seed 003 averages iterations 10-50).
 double steady_seconds_per_iteration(Trainer& trainer) {
-  double t0 = engine::time::perf_counter(), total = 0;
+  double t0 = engine::py::time::perf_counter(), total = 0;
   for (int iteration = 0; iteration < 50; ++iteration) {
     const Tensor loss = trainer.step();
-    const double t1 = engine::time::perf_counter();
+    const double t1 = engine::py::time::perf_counter();
     if (iteration >= 10) total += t1 - t0;
     t0 = t1;
     if (iteration % 10 == 0) static_cast<void>(loss.item<float>());  // log_interval = 10
@@ -205,10 +205,10 @@ double nanogpt(const Case& c) {
   engine::sim::ShapeOnlyGuard shape_only;
   Trainer trainer(cfg, Device(c.device));
   if (c.op == "nanogpt_first_iteration") {
-    const double t0 = engine::time::perf_counter();
+    const double t0 = engine::py::time::perf_counter();
     trainer.estimate_loss();
     trainer.step();
-    return engine::time::perf_counter() - t0;  // seconds
+    return engine::py::time::perf_counter() - t0;  // seconds
   }
   trainer.estimate_loss();  // iteration 0, as in train.py; not timed here
   const double dt = steady_seconds_per_iteration(trainer);

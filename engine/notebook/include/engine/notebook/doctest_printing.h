@@ -49,7 +49,7 @@ struct StringMaker<engine::Tensor> {
 namespace engine {
 
 inline doctest::String toString(DeviceType type) {
-  return std::string(device_type_name(type)).c_str();
+  return DeviceTypeName(type, /*lower_case=*/true).c_str();
 }
 inline doctest::String toString(ScalarType dtype) {
   return std::string(python_dtype_name(dtype)).c_str();

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "engine/int_array_ref.h"
+#include "engine/nn/options.h"
 #include "engine/tensor.h"
 
 namespace engine::nn::functional {
@@ -24,21 +25,17 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target);
 
 // The rows of `weight` (num_embeddings, dim) picked by the int64 `input`: input.shape + (dim,).
 Tensor embedding(const Tensor& input, const Tensor& weight);
-enum class EmbeddingBagMode { Sum, Mean };
 // torch.nn.functional.embedding_bag for a 2-D input: each row of `input` (bags, n) is one bag
-// of indices into `weight` (num_embeddings, dim), reduced to one row: (bags, dim). Its
-// operators have no MPS kernel in PyTorch 2.9, so on mps it needs the cpu fallback.
-Tensor embedding_bag(const Tensor& input, const Tensor& weight, EmbeddingBagMode mode = EmbeddingBagMode::Mean);
-// Normalises over the trailing `normalized_shape` dimensions; weight and bias are optional.
-Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
-                  const Tensor& bias = {}, double eps = 1e-5);
+// of indices into `weight` (num_embeddings, dim), reduced to one row (by its mean, unless
+// options.mode() is kSum): (bags, dim). Its operators have no MPS kernel in PyTorch 2.9, so on
+// mps it needs the cpu fallback.
+Tensor embedding_bag(const Tensor& input, const Tensor& weight, const EmbeddingBagFuncOptions& options = {});
+// Normalises over the trailing options.normalized_shape() dimensions; weight and bias are
+// optional.
+Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);
 // In training, zeroes each element with probability p and scales the rest by 1 / (1 - p).
 // The mask comes from the engine's cpu generator (PyTorch's own mask differs; so does the
 // MPS generator's).
-Tensor dropout(const Tensor& input, double p = 0.5, bool training = true);
-// softmax(q k^T / sqrt(E) [+ causal mask]) v, with dropout on the weights, as PyTorch's math
-// implementation computes it; q (..., L, E), k (..., S, E), v (..., S, Ev).
-Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
-                                    double dropout_p = 0.0, bool is_causal = false);
+Tensor dropout(const Tensor& input, const DropoutFuncOptions& options = {});
 
 }  // namespace engine::nn::functional
