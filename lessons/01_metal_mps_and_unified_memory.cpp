@@ -21,6 +21,13 @@
 // prose discusses what other machines print, their documented outputs follow the cell's own,
 // each under a `└▷ documented for ...` line; `--compare` shows them under every cell.
 //
+// **The same code in Python.** Most code cells have a twin in PyTorch's Python API, which
+// real PyTorch runs in the course's tests: `--python` prints each under its C++. If PyTorch is
+// installed on your computer, `course twins 01` runs this lesson's twins with it and sets what
+// it printed beside the output documented here; on a Mac with MPS, that is a real GPU. Where
+// the emulator's names have no LibTorch counterpart they live apart: `py::` for Python's own
+// API, `sim::` for the emulator's controls.
+//
 // Terms the course uses before it explains them (heap, roofline, AdamW, ...) are in the
 // glossary: `lesson01 --glossary`, from any lesson.
 

@@ -28,15 +28,16 @@ void print_help(std::ostream& out, std::size_t columns) {
       out << "  course " << s.usage << '\n' << wrap(s.summary, columns, "      ", "      ");
     }
   }
-  out << '\n' << wrap("NN is a number: a lesson's for run, a lab's for verify, hint and reset.", columns);
+  out << '\n' << wrap("NN is a number: a lesson's for run and twins, a lab's for verify, hint and reset.", columns);
 }
 
 }  // namespace
 
 const std::vector<const Subcommand*>& subcommands() {
   static const std::vector<const Subcommand*> table{&kStatusCommand, &kListCommand,  &kRunCommand,
-                                                    &kVerifyCommand, &kHintCommand,  &kResetCommand,
-                                                    &kPlanCommand,   &kWatchCommand, &kQuizCommand};
+                                                    &kTwinsCommand,  &kVerifyCommand, &kHintCommand,
+                                                    &kResetCommand,  &kPlanCommand,  &kWatchCommand,
+                                                    &kQuizCommand};
   return table;
 }
 

@@ -29,7 +29,7 @@ struct Subcommand {
 };
 
 extern const Subcommand kStatusCommand, kListCommand, kRunCommand, kVerifyCommand, kHintCommand, kResetCommand,
-    kPlanCommand, kWatchCommand, kQuizCommand;
+    kPlanCommand, kWatchCommand, kQuizCommand, kTwinsCommand;
 
 // Every subcommand, in help order.
 const std::vector<const Subcommand*>& subcommands();

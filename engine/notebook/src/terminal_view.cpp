@@ -237,39 +237,12 @@ class NotebookReporter : public doctest::IReporter {
     for (const std::string& line : other.block->lines) print_output_line(line, kDim);
   }
 
-  // An output line, indented under its cell. One wider than the terminal goes on over several
-  // lines, broken at a space and each continuation marked so that it is not read as a line of
-  // its own; the spaces inside each part stay as printed, so columns keep their alignment.
+  // An output line, indented under its cell and broken to the terminal's width.
   void print_output_line(std::string_view line, const fmt::text_style& look) {
-    const std::string_view kIndent = "  ", kContinued = "↪ ";
-    std::string_view marker;
-    while (true) {
-      const std::size_t room = config_.width - kIndent.size() - display_width(marker);
-      const std::size_t cut = break_before(line, room);
-      out_ << kIndent << style_(look, std::string(marker) + std::string(line.substr(0, cut))) << '\n';
-      if (cut == line.size()) return;
-      line.remove_prefix(cut);
-      line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
-      marker = kContinued;
+    const std::string_view kIndent = "  ";
+    for (const std::string& part : printed_line_parts(line, config_.width - kIndent.size())) {
+      out_ << kIndent << style_(look, part) << '\n';
     }
-  }
-
-  // Where a line's first part ends: all of it when it fits in `room` columns, else at its last
-  // space that leaves at most `room` columns before it (a word longer than that stays whole).
-  static std::size_t break_before(std::string_view line, std::size_t room) {
-    if (display_width(line) <= room) return line.size();
-    std::size_t columns = 0, last_space = std::string_view::npos;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // inside a UTF-8 character
-      if (columns > room) break;
-      if (line[i] == ' ') last_space = i;
-      ++columns;
-    }
-    if (last_space == std::string_view::npos || line.find_first_not_of(' ') >= last_space) {
-      const std::size_t next = line.find(' ', line.find_first_not_of(' '));
-      return next == std::string_view::npos ? line.size() : next;
-    }
-    return line.find_last_not_of(' ', last_space) + 1;
   }
 
   void print_problem(const std::string& problem) {

@@ -26,6 +26,10 @@ import json
 import os
 import sys
 
+# The one runner of twins, which `course twins NN` uses too.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "engine", "course", "python"))
+from twin_runner import run_in_child  # noqa: E402
+
 SKIP = 77
 
 
@@ -48,36 +52,6 @@ def release(version):
     """(1, 13) from '1.13.0a0', (2, 10) from '2.10'."""
     parts = version.split("+")[0].split(".")
     return int(parts[0]), int("".join(c for c in parts[1] if c.isdigit()) or 0)
-
-
-def run_in_child(code):
-    """What `code` prints when run as a fresh script, and whether it ended normally."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        os.dup2(write_end, 1)
-        os.dup2(write_end, 2)
-        sys.stdout = os.fdopen(1, "w", buffering=1)
-        sys.stderr = sys.stdout  # one stream: the order a terminal would show
-        status = 0
-        try:
-            exec(compile(code, "<twin>", "exec"), {"__name__": "__main__"})
-        except SystemExit as stop:
-            status = stop.code if isinstance(stop.code, int) else 1
-        except BaseException:  # an uncaught error ends a script with its traceback
-            import traceback
-            traceback.print_exc()
-            status = 1
-        sys.stdout.flush()
-        os._exit(status)
-    os.close(write_end)
-    chunks = []
-    with os.fdopen(read_end, "rb") as pipe:
-        for chunk in iter(lambda: pipe.read(65536), b""):
-            chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
-    return b"".join(chunks).decode("utf-8", "replace"), os.waitstatus_to_exitcode(status)
 
 
 def diff(expected, printed, limit=12, width=160):

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace engine::notebook {
 
@@ -25,5 +26,11 @@ std::size_t display_width(std::string_view text);
 // than a line stays whole. Newlines in `text` start new lines.
 std::string wrap(std::string_view text, std::size_t width, std::string_view first = "",
                  std::string_view rest = "");
+
+// A line a program printed, cut to show under its cell in parts of at most `width` columns: a
+// line that fits stays one part; a longer one breaks at a space, and each later part starts
+// with "↪ " so it is not read as a line of its own. The spaces inside a part stay as printed,
+// so columns keep their alignment; a word longer than a part stays whole.
+std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width);
 
 }  // namespace engine::notebook
