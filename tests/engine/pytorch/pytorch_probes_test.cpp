@@ -207,7 +207,7 @@ std::string without_origin(std::string text) {
 // Probes the engine does not reproduce, and why.
 const std::map<std::string, std::string> kNotReproduced = {
     {"repr_specials", "the engine has no way to spell nan and inf in a factory call that no lesson needs"},
-    {"nodes_shapes", "the engine has no view(), t() or unsqueeze() (tensors are always contiguous; no lesson uses them)"},
+    {"nodes_shapes", "the engine has no t() or unsqueeze(), which no lesson uses (its view() is reshape(): tensors are always contiguous)"},
     {"nodes_linear", "the cpu's linear nodes are covered in linear_test.cpp by route; Linear's 1-D input is not in any lesson"},
     {"nodes_losses", "the engine has no mse_loss, and nll_loss on its own is not in any lesson"},
     {"nodes_layers", "layer_norm, embedding and dropout nodes: checked in autograd_test.cpp with the engine's names"},
