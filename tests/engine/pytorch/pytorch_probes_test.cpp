@@ -230,7 +230,9 @@ TEST_CASE("the engine prints what PyTorch 2.11 printed for every probe it reprod
   const nlohmann::json captured = captured_probes();
   const auto probes = engine_probes();
   int compared = 0;
-  for (const auto& [name, probe] : captured.items()) {
+  for (const auto& item : captured.items()) {
+    const std::string name = item.key();  // CAPTURE of a structured binding: not before clang 16
+    const nlohmann::json& probe = item.value();
     CAPTURE(name);
     if (kNotReproduced.count(name) != 0) continue;
     REQUIRE_MESSAGE(probes.count(name) == 1, "a probe the engine neither reproduces nor lists with a reason");
@@ -243,7 +245,8 @@ TEST_CASE("the engine prints what PyTorch 2.11 printed for every probe it reprod
 
 TEST_CASE("every probe listed as not reproduced is one the capture has") {
   const nlohmann::json captured = captured_probes();
-  for (const auto& [name, reason] : kNotReproduced) {
+  for (const auto& listed : kNotReproduced) {
+    const std::string& name = listed.first;
     CAPTURE(name);
     CHECK(captured.contains(name));
   }
