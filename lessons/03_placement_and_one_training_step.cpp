@@ -219,37 +219,57 @@ TUTOR_CELL("a loss on the device is read on the host through detach, cpu and ite
 // ## When placement goes wrong
 //
 // If the model and the batch do not agree, fix the placement before looking for anything
-// deeper. A cheap guard at the top of a training loop catches it before a long run. The check
-// below is our own, written for the purpose; note that it compares against `mps` as the user
-// wrote it, without an index:
+// deeper. A cheap guard at the top of a training loop catches it before a long run. Write it
+// with lesson 2's `device_index` in mind: a tensor on the GPU reports `mps:0`, which does not
+// equal the `mps` you moved the model to, so a guard that compares devices with `!=` fires on
+// every correct batch. Compare device *types*:
 
 // %% catch_mps_mismatch
-TUTOR_CELL("a guard catches a batch that is not on the model's device") {
+TUTOR_CELL("a placement guard compares device types, since a batch on mps reports mps:0") {
   auto require_same_device = [](const torch::Device& model_device, const torch::Tensor& batch) {
-    if (batch.device() != model_device) {
-      throw std::runtime_error("batch device does not match model device " + model_device.str());
+    if (batch.device().type() != model_device.type()) {
+      throw std::runtime_error("batch is on " + batch.device().str() + ", the model on " + model_device.str());
     }
   };
-  const auto batch = torch::randn({8, 4});
-  try {
-    require_same_device(torch::Device("mps"), batch);
-  } catch (const std::runtime_error& error) {
-    print("caught:", error.what());
+  const torch::Device device = best_device();
+  const auto placed = torch::randn({8, 4}).to(device);
+  const auto left_behind = torch::randn({8, 4});  // forgot .to(device)
+  print("placed batch on", placed.device(), "| equal to", device, "?", placed.device() == device,
+        "| same type?", placed.device().type() == device.type());
+  for (const torch::Tensor& batch : {placed, left_behind}) {
+    try {
+      require_same_device(device, batch);
+      print("guard passed a batch on", batch.device());
+    } catch (const std::runtime_error& error) {
+      print("caught:", error.what());
+    }
   }
 }
 // %% [output]
-// caught: batch device does not match model device mps
+// placed batch on mps:0 | equal to mps ? False | same type? True
+// guard passed a batch on mps:0
+// caught: batch is on cpu, the model on mps
+// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
+// placed batch on cpu | equal to cpu ? True | same type? True
+// guard passed a batch on cpu
+// guard passed a batch on cpu
 // %% [python]
 // def require_same_device(model_device, batch):
-//     if batch.device != model_device:
-//         raise RuntimeError(f"batch device does not match model device {model_device}")
+//     if batch.device.type != model_device.type:
+//         raise RuntimeError(f"batch is on {batch.device}, the model on {model_device}")
 //
 //
-// batch = torch.randn(8, 4)
-// try:
-//     require_same_device(torch.device("mps"), batch)
-// except RuntimeError as error:
-//     print("caught:", error)
+// device = best_device()
+// placed = torch.randn(8, 4).to(device)
+// left_behind = torch.randn(8, 4)  # forgot .to(device)
+// print("placed batch on", placed.device, "| equal to", device, "?", placed.device == device,
+//       "| same type?", placed.device.type == device.type)
+// for batch in (placed, left_behind):
+//     try:
+//         require_same_device(device, batch)
+//         print("guard passed a batch on", batch.device)
+//     except RuntimeError as error:
+//         print("caught:", error)
 
 // %% [markdown]
 // Without a guard, PyTorch itself refuses, and its message names the argument that is on the
