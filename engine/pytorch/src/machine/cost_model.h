@@ -3,7 +3,7 @@
 // of work it is and how much (cost_model.cpp turns that into seconds; Note [The cost model]
 // there says how, and where every constant comes from):
 //   - on the host, the encoding of an mps op, which depends on how PyTorch 2.9 implements it
-//     (an MPSGraph, tens of microseconds, or a hand-written Metal kernel, about one);
+//     (an MPSGraph, 16 to 20 microseconds, or a hand-written Metal kernel, about one);
 //   - on the GPU, a roofline whose efficiencies depend on the size and shape of the work and on
 //     the chip's GPU family, with the kernels known to be weak on MPS priced as measured;
 //   - on the cpu, Accelerate's matrix throughput (Apple's AMX units) and measured memory
