@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "engine/notebook/documented_machines.h"
+
 #include "course.h"
 #include "course_pages.h"
 #include "layout.h"
@@ -93,23 +95,6 @@ void prepare_output(const fs::path& output) {
   write_text((output / kMarker).string(), "written by course_site; rebuilt as a whole\n");
 }
 
-// The machines the lessons document outputs for (and the default machine), in the engine's
-// order: the site shows what the lessons teach with, not this computer nor every chip profile
-// the cost model knows.
-std::vector<const engine::MachineProfile*> documented_machines(const Course& course) {
-  std::set<std::string, std::less<>> named{std::string(engine::default_machine().name)};
-  for (const Lesson& lesson : course.lessons) {
-    for (const engine::notebook::Cell& cell : lesson.source.cells) {
-      for (const engine::notebook::OutputBlock& block : cell.outputs) named.insert(block.machines.begin(), block.machines.end());
-    }
-  }
-  std::vector<const engine::MachineProfile*> machines;
-  for (const engine::MachineProfile* m : engine::machines()) {
-    if (named.count(m->name) > 0) machines.push_back(m);
-  }
-  return machines;
-}
-
 // Relative links in the labs' Markdown lead to the site's pages for lessons and labs; other
 // files of the repository they name are copied next to the pages.
 class LinkMap {
@@ -177,7 +162,9 @@ int build(const Options& options) {
   const auto started = std::chrono::steady_clock::now();
   std::set<fs::path> inputs;
   const Course course = load_course(options.lessons, options.programs, options.banks, options.labs);
-  const std::vector<const engine::MachineProfile*> machines = documented_machines(course);
+  // What the lessons teach with, not this computer nor every chip profile the cost model knows.
+  const auto documented = engine::notebook::documented_machines();
+  const std::vector<const engine::MachineProfile*> machines(documented.begin(), documented.end());
   std::vector<std::string> machine_names;
   for (const engine::MachineProfile* m : machines) machine_names.emplace_back(m->name);
 

@@ -282,6 +282,10 @@ TEST_CASE("every field is validated: a file with values out of range, of the wro
       {R"({"format": 1, "lessons_verified": {"03": "yesterday"}, "quizzes": {}})",
        "lessons_verified.03: \"yesterday\" is not a time"},
       {R"({"format": 1, "lessons_verified": {"03": "2026-13-21T10:00:00Z"}, "quizzes": {}})", "is not a time"},
+      {R"({"format": 1, "lessons_verified": {}, "lessons_verified_on": {"03": "m1-8gb"}, "quizzes": {}})",
+       "lessons_verified_on.03: a machine for a lesson not verified"},
+      {R"({"format": 1, "lessons_verified": {"03": "2026-11-21T10:00:00Z"}, "lessons_verified_on": {"03": "../x"}, "quizzes": {}})",
+       "lessons_verified_on.03: \"../x\" is not a machine's name"},
       {R"({"format": 2, "lessons_verified": {}, "quizzes": {}})", "format: 2 is not the format this course reads"},
       {R"({"format": 1, "lessons_verified": {}, "quizzes": {"../x": {}}})", "quizzes.../x: \"../x\" is not a quiz or lab name"},
       {R"({"format": 1, "lessons_verified": {}, "quizzes": {}, "labs": {"03_fallback": {"passed_at": "", "hints_shown": -1}}})",
@@ -305,6 +309,19 @@ TEST_CASE("every field is validated: a file with values out of range, of the wro
       file_with(record("2", R"(["sync"])", "18446744073709551615")), known);
   CHECK(valid.quizzes.at("mastery").last_seed == 18446744073709551615u);
   CHECK(valid.quizzes.at("mastery").last_missed == std::vector<std::string>{"sync"});
+}
+
+TEST_CASE("a verified lesson is recorded with the machine it ran on, and a file from before machines still reads") {
+  const ScratchProgress scratch("verified_on");
+  std::ostringstream report;
+  engine::notebook::record_lesson_verified("02", "m1-8gb", report);
+  const Progress read = engine::notebook::load_progress(scratch.path, report);
+  CHECK(read.lessons_verified_on.at("02") == "m1-8gb");
+  const Progress older =
+      engine::notebook::parse_progress(R"({"format": 1, "lessons_verified": {"02": "2026-11-21T10:00:00Z"}, "quizzes": {}})");
+  CHECK(older.lessons_verified.count("02") == 1);
+  CHECK(older.lessons_verified_on.empty());
+  CHECK(report.str().empty());
 }
 
 TEST_CASE("a progress file with values the quiz cannot trust is set aside, not used") {

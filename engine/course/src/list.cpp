@@ -16,7 +16,10 @@ using engine::notebook::Progress;
 
 std::string lesson_state(const LessonInfo& lesson, const Progress& progress) {
   const auto it = progress.lessons_verified.find(lesson.number);
-  return it == progress.lessons_verified.end() ? "not verified yet" : "verified " + it->second.substr(0, 10);
+  if (it == progress.lessons_verified.end()) return "not verified yet";
+  const auto machine = progress.lessons_verified_on.find(lesson.number);  // none in older files
+  return "verified " + it->second.substr(0, 10) +
+         (machine == progress.lessons_verified_on.end() ? "" : " on " + machine->second);
 }
 
 std::string lab_state(const LabInfo& lab, const Progress& progress) {

@@ -16,6 +16,7 @@
 #include "command_line.h"
 #include "engine/errors.h"
 #include "engine/machine.h"
+#include "engine/notebook/documented_machines.h"
 #include "engine/notebook/progress.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
@@ -33,11 +34,27 @@ bool use_color(ColorMode mode) {
   return isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
 }
 
-void list_machines(std::ostream& out) {
-  out << "Simulated computers (--machine NAME):\n";
+// The machines in two groups, those the lessons document first, each summary wrapped beside
+// its name (or under it, where the terminal is too narrow for both).
+void list_machines(std::ostream& out, std::size_t width) {
+  const std::size_t name_column = 2 + 22;
+  const bool beside = width >= name_column + 30;
+  auto list = [&](const engine::MachineProfile& m) {
+    const std::string summary =
+        std::string(m.summary) + (&m == &engine::default_machine() ? " [default]" : "");
+    if (beside) {
+      const std::string lead = "  " + std::string(m.name) + std::string(name_column - 2 - std::min<std::size_t>(m.name.size(), 21), ' ');
+      out << wrap(summary, width, lead, std::string(name_column, ' '));
+    } else {
+      out << "  " << m.name << '\n' << wrap(summary, width, "      ", "      ");
+    }
+  };
+  out << wrap("Machines the lessons document (--machine NAME):", width);
+  for (const engine::MachineProfile* m : documented_machines()) list(*m);
+  out << '\n' << wrap("Also simulated, each compared with the documented machine closest to it; a run on one "
+                      "verifies no lesson:", width);
   for (const engine::MachineProfile* m : engine::machines()) {
-    out << "  " << m->name << std::string(22 - std::min<std::size_t>(m->name.size(), 21), ' ')
-        << m->summary << (m == &engine::default_machine() ? "  [default]" : "") << '\n';
+    if (!is_documented(*m)) list(*m);
   }
 }
 
@@ -90,7 +107,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.list_machines) {
-    list_machines(stdout_stream);
+    list_machines(stdout_stream, terminal_width(STDOUT_FILENO));
     return 0;
   }
   const engine::MachineProfile* machine = engine::find_machine(options.machine);
@@ -144,14 +161,15 @@ int main(int argc, char** argv) {
         if (status == 0) status = kNotWritten;
       }
     }
-    // A whole lesson shown as a notebook with every cell as documented counts as verified in
-    // the course progress (quiz progress). Test runs use --verify, --cell or --source; tools
-    // that show the lesson elsewhere use --outputs.
+    // A whole lesson shown as a notebook with every cell as its machine's documentation says
+    // counts as verified in the course progress (quiz progress), with the machine. Test runs use
+    // --verify, --cell or --source; tools that show the lesson elsewhere use --outputs. A machine
+    // without documented outputs was only compared with another's (documented_machines.h).
     const auto number = lesson_number(session.lesson_name());
     if (status == 0 && number && options.cells.empty() && !options.verify && options.source.empty() &&
-        options.outputs.empty() && machine->name != "host") {
+        options.outputs.empty() && is_documented(*machine)) {
       try {
-        record_lesson_verified(*number, std::cerr);
+        record_lesson_verified(*number, machine->name, std::cerr);
       } catch (const std::exception& e) {
         std::cerr << program << ": every cell printed its documented output, but the run could not be "
                   << "recorded as verified: " << e.what() << '\n';

@@ -119,6 +119,17 @@ void check_name(const std::string& name, const std::string& where) {
   if (!valid) corrupt(where, "\"" + name.substr(0, kMaxNameLength) + "\" is not a quiz or lab name");
 }
 
+// A simulated machine's name as --machine takes it ("m3-max-64gb").
+std::string machine_name(const json& value, const std::string& where) {
+  const std::string name = value.is_string() ? value.get<std::string>() : std::string();
+  const bool valid = !name.empty() && name.size() <= kMaxNameLength &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+                     });
+  if (!valid) corrupt(where, shown(value) + " is not a machine's name");
+  return name;
+}
+
 QuizRecord quiz_record(const json& q, const std::string& where, const std::vector<std::string>* bank_ids) {
   expect_object(q, where, {"attempts", "best_correct", "total", "passed", "last_seed", "last_missed"});
   QuizRecord r;
@@ -164,7 +175,8 @@ LabRecord lab_record(const json& l, const std::string& where) {
 }
 
 Progress from_json(const json& j, const QuizQuestionIds& known) {
-  expect_object(j, "", {"format", "lessons_verified", "quizzes"}, {"labs"});  // no labs: a file from before them
+  // No labs, no lessons_verified_on: a file from before them.
+  expect_object(j, "", {"format", "lessons_verified", "quizzes"}, {"labs", "lessons_verified_on"});
   if (!j["format"].is_number_integer() || j["format"].get<std::int64_t>() != 1) {
     corrupt("format", shown(j["format"]) + " is not the format this course reads (1)");
   }
@@ -173,6 +185,13 @@ Progress from_json(const json& j, const QuizQuestionIds& known) {
     const std::string where = field("lessons_verified", lesson);
     if (lesson.size() != 2 || !lesson_number(lesson + "_x")) corrupt(where, "not a lesson number such as \"03\"");
     p.lessons_verified[lesson] = timestamp(when, where);
+  }
+  if (j.contains("lessons_verified_on")) {
+    for (const auto& [lesson, machine] : names_map(j, "lessons_verified_on").items()) {
+      const std::string where = field("lessons_verified_on", lesson);
+      if (p.lessons_verified.count(lesson) == 0) corrupt(where, "a machine for a lesson not verified");
+      p.lessons_verified_on[lesson] = machine_name(machine, where);
+    }
   }
   for (const auto& [name, record] : names_map(j, "quizzes").items()) {
     const std::string where = field("quizzes", name);
@@ -198,7 +217,8 @@ json to_json(const Progress& p) {
   }
   json labs = json::object();
   for (const auto& [name, r] : p.labs) labs[name] = {{"passed_at", r.passed_at}, {"hints_shown", r.hints_shown}};
-  return {{"format", 1}, {"lessons_verified", p.lessons_verified}, {"quizzes", quizzes}, {"labs", labs}};
+  return {{"format", 1},       {"lessons_verified", p.lessons_verified}, {"lessons_verified_on", p.lessons_verified_on},
+          {"quizzes", quizzes}, {"labs", labs}};
 }
 
 // The file's text; what is written must read back, so a bug never writes a file that the next
@@ -301,8 +321,11 @@ void update_progress(const fs::path& path, std::ostream& report, const QuizQuest
 
 std::string progress_timestamp() { return utc_now(); }
 
-void record_lesson_verified(const std::string& lesson, std::ostream& report) {
-  update_progress(progress_path(), report, [&](Progress& progress) { progress.lessons_verified[lesson] = utc_now(); });
+void record_lesson_verified(const std::string& lesson, std::string_view machine, std::ostream& report) {
+  update_progress(progress_path(), report, [&](Progress& progress) {
+    progress.lessons_verified[lesson] = utc_now();
+    progress.lessons_verified_on[lesson] = machine;
+  });
 }
 
 }  // namespace engine::notebook

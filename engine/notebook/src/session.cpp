@@ -6,6 +6,7 @@
 
 #include "engine/notebook/cell.h"
 #include "engine/notebook/closest_machine.h"
+#include "engine/notebook/documented_machines.h"
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/sim.h"
@@ -144,8 +145,7 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
   lesson_ = load_lesson(source.empty() ? built_from : source);
   register_cells(built_from);
   check_documented_outputs();
-  const bool documented = std::count(documented_.begin(), documented_.end(), machine_) > 0;
-  compared_ = documented ? machine_ : &closest_machine(machine, documented_);
+  compared_ = is_documented(machine) ? machine_ : &closest_machine(machine, documented_);
 }
 
 void Session::register_cells(const std::string& built_from) {
@@ -188,6 +188,8 @@ void Session::register_cells(const std::string& built_from) {
 
 void Session::check_documented_outputs() {
   const std::string& path = lesson_.path;
+  const auto lessons_document = engine::notebook::documented_machines();  // not the member of that name
+  documented_.assign(lessons_document.begin(), lessons_document.end());
   for (const Cell& cell : lesson_.cells) {
     for (const OutputBlock& block : cell.outputs) {
       if (!runs(cell)) {
@@ -195,23 +197,18 @@ void Session::check_documented_outputs() {
                                                        "' documents output but has no TUTOR_CELL to print it");
       }
       for (const std::string& machine : block.machines) {
-        if (machine == "host") {
-          throw FormatError(path, block.marker_line, "output cannot be documented for 'host': "
-                                                     "it is whatever computer runs the lesson");
-        }
-        if (find_machine(machine) == nullptr) {
+        const MachineProfile* named = find_machine(machine);
+        if (named == nullptr) {
           throw FormatError(path, block.marker_line, "unknown machine '" + machine +
                                                          "'; known machines: " + machine_names());
         }
+        if (!is_documented(*named)) {
+          throw FormatError(path, block.marker_line, "output cannot be documented for '" + machine +
+                                                         "': the lessons document " + names_of(documented_) +
+                                                         "; any other machine is compared with the closest of them");
+        }
       }
     }
-  }
-  for (const MachineProfile* m : machines()) {
-    const bool named = std::any_of(lesson_.cells.begin(), lesson_.cells.end(), [&](const Cell& cell) {
-      return std::any_of(cell.outputs.begin(), cell.outputs.end(),
-                         [&](const OutputBlock& block) { return block.documents(m->name); });
-    });
-    if (named || m == &default_machine()) documented_.push_back(m);
   }
   for (const Cell& cell : lesson_.cells) {
     for (const std::string& machine : cell.compare) {
@@ -219,8 +216,8 @@ void Session::check_documented_outputs() {
                                           [&](const MachineProfile* m) { return m->name == machine; });
       if (!documented) {
         throw FormatError(path, cell.marker_line,
-                          "compare names '" + machine + "', which has no output documented in this "
-                          "lesson; documented machines: " + names_of(documented_));
+                          "compare names '" + machine + "', which the lessons document no output for; "
+                          "documented machines: " + names_of(documented_));
       }
     }
   }

@@ -54,12 +54,13 @@ class Session {
   // The lesson file's name without directory and extension: "05_timing".
   std::string lesson_name() const;
   const MachineProfile& machine() const noexcept { return *machine_; }
-  // The machines the lesson documents outputs for, and CTest verifies: the default machine and
-  // every machine an output block names, in --list-machines order.
+  // The machines the lesson documents outputs for (documented_machines.h), in --list-machines
+  // order.
   const std::vector<const MachineProfile*>& documented_machines() const noexcept { return documented_; }
   // Whose documented outputs this run is compared with: the machine itself, or for one the
-  // lesson does not document ("host", a chip of the cost model) the documented machine it
-  // resembles most (closest_machine.h). Differences from another machine's are no failure.
+  // lessons do not document ("host", a chip of the cost model) the documented machine it
+  // resembles most (closest_machine.h). Differences from another machine's are no failure, and
+  // such a run never verifies the lesson.
   const MachineProfile& compared_machine() const noexcept { return *compared_; }
   bool compared_with_another() const noexcept { return compared_ != machine_; }
 

@@ -49,7 +49,7 @@ class NotebookReporter : public doctest::IReporter {
   void test_run_start() override {
     if (config_.minimal) return;
     const MachineProfile& m = session_.machine();
-    say(kDim, fmt::format("simulated machine: {} ({}); emulating PyTorch {}", m.name, m.summary,
+    say(kDim, fmt::format("simulated machine {}: {}; emulating PyTorch {}", m.name, m.summary,
                           kEmulatedPyTorchVersion));
     if (session_.compared_with_another()) {
       say(kDim, fmt::format("no output is documented for {}: compared with {}'s, the documented "
@@ -124,6 +124,9 @@ class NotebookReporter : public doctest::IReporter {
       say(kSuccess, fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.", cells_run_,
                                 cells_run_ == 1 ? "" : "s", machine, cells_run_ - differed_,
                                 session_.compared_machine().name, differences));
+      say(kDim, fmt::format("The lessons document no output for {}, so this run does not verify the lesson; "
+                            "a run on a machine they document does (--list-machines lists them).",
+                            run_on()));
       return;
     }
     if (failed_.empty()) {

@@ -171,6 +171,11 @@ TEST_CASE("the course path goes lesson, its lab, the next lesson, and the status
   CHECK(c.run({"list"}) == 0);
   CHECK(c.out.str().find("01 · The first lab") != std::string::npos);
   CHECK(c.out.str().find("passed 2026-11-22") != std::string::npos);
+  CHECK(c.out.str().find("verified 2026-11-22\n") != std::string::npos);  // a file from before machines
+  c.course->update_progress([](engine::notebook::Progress& p) { p.lessons_verified_on["01"] = "m1-8gb"; });
+  c.out.str("");
+  CHECK(c.run({"list"}) == 0);
+  CHECK(c.out.str().find("verified 2026-11-22 on m1-8gb") != std::string::npos);
 }
 
 TEST_CASE("titles are shown without their Markdown marks, and the status fits the terminal") {

@@ -1,4 +1,4 @@
-"""The same outputs on every host: runs every lesson's verification on each machine it documents,
+"""The same outputs on every host: runs every lesson's verification on each machine the lessons document,
 every lab's reference solution and the engine's parity tests against PyTorch, under hosts
 perturbed in the ways that move floating-point results in other programs, and requires each run
 to pass, as it does unperturbed:
@@ -17,6 +17,7 @@ import argparse
 import concurrent.futures
 import os
 import platform
+import re
 import subprocess
 import sys
 
@@ -39,14 +40,12 @@ def run(command, environment):
 
 
 def documented_machines(lesson):
-    """The default machine and every machine a cell documents output for."""
-    status, listing = run([lesson, "--list-tests"], {})
+    """The machines the lessons document outputs for: the first group --list-machines shows,
+    one name per line that starts with two spaces (a wide terminal keeps each on one line)."""
+    status, listing = run([lesson, "--list-machines"], {"COLUMNS": "200"})
     if status != 0:
-        sys.exit(f"{lesson} --list-tests failed:\n{listing}")
-    status, machines = run([lesson, "--list-machines"], {})
-    default = next(line.split()[0] for line in machines.splitlines() if "[default]" in line)
-    named = {line.split()[1] for line in listing.splitlines() if len(line.split()) == 2}
-    return [default] + sorted(named)
+        sys.exit(f"{lesson} --list-machines failed:\n{listing}")
+    return re.findall(r"^  (\S+)", listing.split("\n\n")[0], re.MULTILINE)
 
 
 def main():

@@ -1,7 +1,7 @@
 #pragma once
 // The learner's progress through the course, kept in one JSON file: which lessons ran with
-// every cell matching its documentation, each quiz's attempts, best score and last misses, and
-// each lab's hints and when its tests first passed.
+// every cell matching its documentation, and on which machine; each quiz's attempts, best score
+// and last misses; and each lab's hints and when its tests first passed.
 // The file lives in the XDG state directory ($XDG_STATE_HOME/mps-course/progress.json, by
 // default ~/.local/state/mps-course/progress.json) unless MPS_COURSE_PROGRESS names another.
 // It is the learner's own work, so it is never lost:
@@ -47,7 +47,8 @@ struct LabRecord {
 };
 
 struct Progress {
-  std::map<std::string, std::string> lessons_verified;  // "03" -> when, "2026-11-21T10:00:00Z"
+  std::map<std::string, std::string> lessons_verified;     // "03" -> when, "2026-11-21T10:00:00Z"
+  std::map<std::string, std::string> lessons_verified_on;  // "03" -> the machine, "m3-max-64gb"
   std::map<std::string, QuizRecord> quizzes;            // quiz name -> record
   std::map<std::string, LabRecord> labs;                // "03_fallback" -> record
 };
@@ -86,7 +87,8 @@ void update_progress(const std::filesystem::path& path, std::ostream& report,
 // The current time as the progress file records it: "2026-11-21T10:00:00Z".
 std::string progress_timestamp();
 
-// Records a lesson ("05") as verified now; throws as update_progress does.
-void record_lesson_verified(const std::string& lesson, std::ostream& report);
+// Records a lesson ("05") as verified now, on a simulated machine ("m1-8gb"); throws as
+// update_progress does.
+void record_lesson_verified(const std::string& lesson, std::string_view machine, std::ostream& report);
 
 }  // namespace engine::notebook
