@@ -59,7 +59,7 @@ RenderedPage home_page(const Course& course, const std::vector<RenderedPage>& le
 
 RenderedPage mastery_page(const Course& course, const quiz::Bank& mastery) {
   std::string body = fmt::format(
-      R"(<h1 id="top">{}</h1><p>One question for each idea the course teaches. Wrong answers explain themselves and link the lesson cell to see again.</p>)",
+      R"(<h1 id="top">{}</h1><p>One or two questions on each lesson's ideas. Wrong answers explain themselves and link the lesson cell to see again.</p>)",
       escape(mastery.title));
   body += quiz_html(mastery, course);
   std::string text;

@@ -100,7 +100,7 @@ TEST_CASE("every bank parses, and every question is well formed and linked to a 
       CHECK(q.why.size() == q.distractors.size());
     }
   }
-  CHECK(quiz::load_bank(kPaths.banks / "mastery.toml").questions.size() == 8);
+  CHECK(quiz::load_bank(kPaths.banks / "mastery.toml").questions.size() == 12);
 }
 
 TEST_CASE("a malformed bank is refused, naming the file and line") {
@@ -176,50 +176,52 @@ TEST_CASE("known answer sheets grade to known scores, and the attempt is recorde
   ScratchProgress scratch("sheets");
   const Run full = quiz_run({"take", "mastery", "--answers", kMasteryKey});
   CHECK(full.status == 0);
-  CHECK(full.out.find("8 of 8 (100 %). Passed") != std::string::npos);
-  const Run seven = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis"})});
-  CHECK(seven.status == 0);
-  CHECK(seven.out.find("7 of 8 (88 %). Passed") != std::string::npos);
-  const Run six = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes"})});
-  CHECK(six.status == 1);
-  CHECK(six.out.find("6 of 8 (75 %). Not passed yet") != std::string::npos);
-  CHECK(six.out.find("Re-run the cell that teaches it:\n      /nonexistent/build/lessons/lesson04 --cell fallback_step_time") !=
+  CHECK(full.out.find("12 of 12 (100 %). Passed") != std::string::npos);
+  const Run ten = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "worth-it"})});
+  CHECK(ten.status == 0);
+  CHECK(ten.out.find("10 of 12 (83 %). Passed") != std::string::npos);
+  const Run nine =
+      quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})});
+  CHECK(nine.status == 1);
+  CHECK(nine.out.find("9 of 12 (75 %). Not passed yet") != std::string::npos);
+  CHECK(nine.out.find("Re-run the cell that teaches it:\n      /nonexistent/build/lessons/lesson04 --cell fallback_step_time") !=
         std::string::npos);
   std::ostringstream report;
   const auto progress = engine::notebook::load_progress(scratch.path, report);
   const auto& record = progress.quizzes.at("mastery");
   CHECK(record.attempts == 3);
-  CHECK(record.best_correct == 8);
+  CHECK(record.best_correct == 12);
   CHECK(record.passed);
-  CHECK(record.last_missed == std::vector<std::string>{"fallback-diagnosis", "batch-bytes"});
+  CHECK(record.last_missed == std::vector<std::string>{"fallback-diagnosis", "batch-bytes", "worth-it"});
 }
 
 TEST_CASE("results come as JSON with every answer and its lesson link") {
   ScratchProgress scratch("json");
   const Run run = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis"}), "--json"});
   const nlohmann::json result = nlohmann::json::parse(run.out);
-  CHECK(result["correct"] == 7);
-  CHECK(result["total"] == 8);
+  CHECK(result["correct"] == 11);
+  CHECK(result["total"] == 12);
   CHECK(result["passed"] == true);
   CHECK(result["seed"] == 0);
-  CHECK(result["answers"].size() == 8);
+  CHECK(result["answers"].size() == 12);
   CHECK(result["answers"][4]["correct"] == false);
   CHECK(result["answers"][4]["lesson"] == "04_cpu_fallback#fallback_step_time");
 }
 
 TEST_CASE("a retry asks only the missed questions and counts the rest as before") {
   ScratchProgress scratch("retry");
-  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes"})}).status == 1);
-  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers", "fallback-diagnosis=d,batch-bytes=a"});
+  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})})
+            .status == 1);
+  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers", "fallback-diagnosis=d,batch-bytes=a,worth-it=c"});
   CHECK(retry.status == 0);
-  CHECK(retry.out.find("8 of 8") != std::string::npos);
+  CHECK(retry.out.find("12 of 12") != std::string::npos);
   CHECK(quiz_run({"take", "mastery", "--missed", "--answers", "stack=c"}).out.find("missed nothing") != std::string::npos);
 }
 
 TEST_CASE("a bad answer sheet is refused with what is wrong, and nothing is recorded") {
   ScratchProgress scratch("bad_sheet");
   const auto refused = [](const std::string& sheet) { return quiz_run({"take", "mastery", "--answers", sheet}); };
-  const Run positional = refused("c,b,c,c,d,d,a,d");
+  const Run positional = refused("c,b,c,c,d,d,a,d,c,d,c,a");
   CHECK(positional.status == 2);
   CHECK(positional.err.find("an answer sheet names the question of each answer, as in stack=b; \"c\" names none") !=
         std::string::npos);
@@ -239,12 +241,12 @@ TEST_CASE("an answer sheet grades the same whatever order an earlier attempt use
   ScratchProgress scratch("sheet_after_attempt");
   const quiz::Bank bank = quiz::load_bank(kPaths.banks / "mastery.toml");
   // An interactive attempt with seed 7 that answers every question with a, recorded.
-  const Run attempt = quiz_run({"take", "mastery", "--seed", "7"}, "a\na\na\na\na\na\na\na\n");
+  const Run attempt = quiz_run({"take", "mastery", "--seed", "7"}, "a\na\na\na\na\na\na\na\na\na\na\na\n");
   CHECK(attempt.status == 1);
-  CHECK(quiz_run({"take", "mastery", "--answers", kMasteryKey}).out.find("8 of 8 (100 %). Passed") != std::string::npos);
+  CHECK(quiz_run({"take", "mastery", "--answers", kMasteryKey}).out.find("12 of 12 (100 %). Passed") != std::string::npos);
   // A sheet in the attempt's own order grades right with that seed.
   CHECK(quiz_run({"take", "mastery", "--seed", "7", "--answers", quiz::answer_key(quiz::show(bank, 7))})
-            .out.find("8 of 8 (100 %)") != std::string::npos);
+            .out.find("12 of 12 (100 %)") != std::string::npos);
   // review shows that order and says which seed a sheet in it needs.
   CHECK(quiz_run({"review", "mastery", "--seed", "7"}).out.find("needs --seed 7") != std::string::npos);
 }
@@ -259,7 +261,7 @@ TEST_CASE("the answer key is shown only after passing, or to whoever asks for it
   const Run revealed = quiz_run({"key", "mastery", "--reveal-answers"});
   CHECK(revealed.status == 0);
   CHECK(revealed.out == kMasteryKey + "\n");
-  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);  // passed: 7 of 8
+  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);  // passed: 11 of 12
   CHECK(quiz_run({"key", "mastery"}).out == kMasteryKey + "\n");
   CHECK(quiz_run({"key", "lesson01"}).status == 2);  // another quiz is not passed yet
 }
@@ -287,11 +289,12 @@ TEST_CASE("interactive answers are marked right or wrong at once, or all at the 
 
 TEST_CASE("a retry of missed questions numbers them as that run asks them") {
   ScratchProgress scratch("missed_numbers");
-  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes"})}).status == 1);
-  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers", "fallback-diagnosis=a,batch-bytes=b"});
-  CHECK(retry.out.find("Question 1 of 2: fallback-diagnosis") != std::string::npos);
-  CHECK(retry.out.find("Question 2 of 2: batch-bytes") != std::string::npos);
-  CHECK(retry.out.find("of 8:") == std::string::npos);
+  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})})
+            .status == 1);
+  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers", "fallback-diagnosis=a,batch-bytes=b,worth-it=a"});
+  CHECK(retry.out.find("Question 1 of 3: fallback-diagnosis") != std::string::npos);
+  CHECK(retry.out.find("Question 2 of 3: batch-bytes") != std::string::npos);
+  CHECK(retry.out.find("of 12:") == std::string::npos);
 }
 
 TEST_CASE("a bank whose answers are mostly the longest option fails quiz check") {
@@ -375,7 +378,7 @@ TEST_CASE("progress counts verified lessons and the mastery check") {
     p.lessons_verified = {{"01", "2026-11-21T10:00:00Z"}, {"02", "2026-11-21T11:00:00Z"}};
   });
   CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);
-  CHECK(quiz_run({"progress"}).out.find("2 of 8 lessons verified, mastery check passed 7/8") != std::string::npos);
+  CHECK(quiz_run({"progress"}).out.find("2 of 8 lessons verified, mastery check passed 11/12") != std::string::npos);
   const nlohmann::json json = nlohmann::json::parse(quiz_run({"progress", "--json"}).out);
   CHECK(json["lessons_verified"] == std::vector<std::string>{"01", "02"});
   CHECK(json["mastery_passed"] == true);

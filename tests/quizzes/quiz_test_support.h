@@ -16,10 +16,10 @@ namespace quiz_test {
 
 inline const quiz::Paths kPaths{TUTOR_SOURCE_DIR "/quizzes/banks", TUTOR_SOURCE_DIR "/lessons",
                                 "/nonexistent/build/lessons"};
-// The answer sheet that scores 8 of 8 on the mastery check with seed 0 (quiz key mastery).
+// The answer sheet that scores 12 of 12 on the mastery check with seed 0 (quiz key mastery).
 inline const std::string kMasteryKey =
     "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
-    "batch-bytes=a,memory-tools=d";
+    "batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,iteration-zero-and-mfu=c,compile-and-lazy=a";
 
 // A directory of this process's own: CTest runs each test case, and the peak-memory check the
 // whole program, at the same time.

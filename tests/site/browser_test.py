@@ -192,7 +192,7 @@ def check_quizzes(site, banks):
     check(f"{total - 1} of {total} right" in score.text and "not passed" in score.text, f"lesson 2 score: {score.text!r}")
 
     # Options are shuffled on every load, as the terminal shuffles them for every attempt: two loads
-    # of the mastery check order eight questions' options alike with a chance of at most 1 in 6^8.
+    # of the mastery check order twelve questions' options alike with a chance of at most 1 in 6^12.
     orders = []
     for _ in range(2):
         site.open("mastery.html")
@@ -202,14 +202,14 @@ def check_quizzes(site, banks):
 
     mastery = tomllib.loads((banks / "mastery.toml").read_text())
     site.open("mastery.html")
-    for wrong, verdict in (({0, 1}, "6 of 8 right (75 %): not passed"), ({0}, "7 of 8 right (88 %): passed"),
-                           (set(), "8 of 8 right (100 %): passed")):
+    for wrong, verdict in (({0, 1, 2}, "9 of 12 right (75 %): not passed"), ({0, 1}, "10 of 12 right (83 %): passed"),
+                           (set(), "12 of 12 right (100 %): passed")):
         score, _ = take(site, "mastery", mastery, wrong)
         check(score.text.startswith(verdict), f"mastery with {len(wrong)} wrong: {score.text!r}, expected {verdict!r}")
         if wrong:
             click(site, site.driver.find_element("css selector", "#quiz-mastery button.retry"))
     site.errors("mastery.html")
-    print("quizzes: a wrong answer explains itself; the mastery check passes at 7 and 8 of 8, not at 6")
+    print("quizzes: a wrong answer explains itself; the mastery check passes at 10 and 12 of 12, not at 9")
 
 
 def save_screenshots(site, directory):
