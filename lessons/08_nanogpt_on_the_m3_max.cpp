@@ -1214,9 +1214,28 @@ TUTOR_CELL(
 // - Utilisation says the GPU works; a timeline says on what.
 // - MLX differs in kind: arrays without devices, and lazy graphs that run at `eval`.
 //
+// ## Five questions to take back to any GPU
+//
+// The course moved one training job from CUDA habits to a Mac, and the habits held: what changed
+// were the answers, never the questions. Ask these five of any script before trusting its numbers,
+// on `mps`, on CUDA or on whatever comes next:
+//
+// 1. **Where does each tensor live?** The model's weights and every batch, checked where the
+//    batch enters the step, comparing device types (lessons 2 and 3).
+// 2. **Where does the forward pass run?** On the GPU throughout, or partly on the cpu because an
+//    operator has no kernel there (lesson 4)?
+// 3. **What makes the host wait?** Every `item()`, `.cpu()`, print and `synchronize()`; a timer
+//    that does not wait measures the queue, not the work (lesson 5).
+// 4. **Which step brings data back to the cpu?** Logging, metrics and checkpoints: one boundary,
+//    placed deliberately, not a copy in every step (lessons 3 and 5).
+// 5. **Which part of memory grows?** Live tensors, the allocator's cache, or tensors kept by
+//    accident; on a Mac the answer is shared with every other application (lesson 6).
+//
+// Lesson 7's runbook and this lesson's measurements are those answers put to work.
+//
 // ## Next
 //
 // Check yourself: `build/quizzes/quiz take lesson08`. Then take the course's mastery check,
-// `build/quizzes/quiz take mastery` (seven of its eight questions right pass). For a model of
+// `build/quizzes/quiz take mastery` (ten of its twelve questions right pass). For a model of
 // your own, `build/course plan CONFIG` runs this lesson's measurements on every simulated Mac and
 // applies lesson 7's runbook to them; it reads nanoGPT's config files as they are.
