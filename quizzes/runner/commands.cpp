@@ -119,9 +119,9 @@ Progress load_progress(std::ostream& err, const Paths& paths) {
 }
 
 Bank load_named(const Paths& paths, const std::string& name) {
-  if (name.empty()) throw UsageError("name a quiz; 'quiz list' shows them");
+  if (name.empty()) throw UsageError("name a quiz; '" + paths.command + " list' shows them");
   const fs::path file = paths.banks / (name + ".toml");
-  if (!fs::exists(file)) throw UsageError("no quiz named '" + name + "'; 'quiz list' shows them");
+  if (!fs::exists(file)) throw UsageError("no quiz named '" + name + "'; '" + paths.command + " list' shows them");
   return load_bank(file);
 }
 
@@ -135,8 +135,10 @@ std::string percent_text(int correct, int total) {
 void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>& graded, const Score& score,
                   const Paths& paths, bool retry, bool told, std::size_t width) {
   using engine::notebook::wrap;
-  out << "\n" << bank.title << ": " << percent_text(score.correct, score.total) << ". "
-      << (score.passed ? "Passed" : "Not passed yet") << ": passing needs more than 75 %.\n";
+  out << "\n"
+      << wrap(bank.title + ": " + percent_text(score.correct, score.total) + ". " +
+                  (score.passed ? "Passed" : "Not passed yet") + ": passing needs more than 75 %.",
+              width);
   if (retry) out << "(Questions you answered correctly before count as correct.)\n";
   bool header = false;
   for (std::size_t i = 0; i < graded.size(); ++i) {
@@ -157,7 +159,8 @@ void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>
     out << "    Re-run the cell that teaches it:\n      "
         << rerun_command(parse_link(q.question->lesson), paths.lesson_programs) << "\n";
   }
-  if (header) out << "\nTo answer only the missed questions again: quiz take " << bank.name << " --missed\n";
+  // The command stays whole on a line of its own, so that it can be copied.
+  if (header) out << "\nTo answer only the missed questions again:\n  " << paths.command << " take " << bank.name << " --missed\n";
 }
 
 nlohmann::json result_json(const Bank& bank, const std::vector<Graded>& graded, const Score& score, std::uint64_t seed,
@@ -207,7 +210,7 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
   } else {
     out << engine::notebook::wrap(bank.title + ": " + std::to_string(shown.size()) + (o.missed ? " missed" : "") +
                                       " question" + (shown.size() == 1 ? "" : "s") +
-                                      ". The options are shuffled with seed " + std::to_string(seed) + " (quiz take " +
+                                      ". The options are shuffled with seed " + std::to_string(seed) + " (" + paths.command + " take " +
                                       bank.name + " --seed " + std::to_string(seed) + " shows them in the same order).",
                                   o.width);
     const auto answers = ask(shown, in, out, o.feedback, o.width);
@@ -271,7 +274,7 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   // Like mdbook-quiz, the answers come after an attempt: reading them first spoils the quiz.
   if (!taken && !o.reveal_answers) {
-    throw UsageError("quiz review shows the answers of " + bank.name + " once you have taken it (quiz take " +
+    throw UsageError("quiz review shows the answers of " + bank.name + " once you have taken it (" + paths.command + " take " +
                      bank.name + "); to see them now, add --reveal-answers");
   }
   const std::uint64_t seed = o.seed ? *o.seed : taken ? record->second.last_seed : 0;
@@ -306,7 +309,7 @@ int list(std::ostream& out, std::ostream& err, const Paths& paths) {
     out << "  " << bank.name << std::string(10 - std::min<std::size_t>(bank.name.size(), 9), ' ') << bank.title << ", "
         << bank.questions.size() << " questions: " << status << "\n";
   }
-  out << "Take one with: quiz take NAME\n";
+  out << "Take one with: " << paths.command << " take NAME\n";
   return 0;
 }
 
@@ -441,7 +444,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (o.command == "glossary") return glossary(o, out, paths);
     throw UsageError("unknown command '" + o.command + "'");
   } catch (const UsageError& e) {
-    err << "quiz: " << e.what() << "\nTry 'quiz --help'.\n";
+    err << "quiz: " << e.what() << "\nTry '" << paths.command << " --help'.\n";
     return 2;
   } catch (const std::exception& e) {
     err << "quiz: " << e.what() << "\n";

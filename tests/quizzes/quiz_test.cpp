@@ -450,3 +450,24 @@ TEST_CASE("quiz glossary shows the course's glossary") {
   CHECK(glossary.out.find("Glossary") == 0);
   CHECK(glossary.out.find("roofline") != std::string::npos);
 }
+
+TEST_CASE("the commands the quiz suggests run as printed: the program's path, or the course command's") {
+  ScratchProgress scratch("typed_commands");
+  quiz::Paths through_course = kPaths;
+  through_course.command = "build/course quiz";
+  const auto run = [&](const std::vector<std::string>& args, std::size_t width = 80) {
+    std::istringstream in;
+    std::ostringstream out, err;
+    const int status = quiz::run(args, in, out, err, through_course, width);
+    return Run{status, out.str(), err.str()};
+  };
+  CHECK(run({"list"}).out.find("Take one with: build/course quiz take NAME\n") != std::string::npos);
+  const Run missed = run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack", "batch-bytes", "worth-it"})});
+  CHECK(missed.out.find("To answer only the missed questions again:\n  build/course quiz take mastery --missed\n") !=
+        std::string::npos);
+  CHECK(run({"take", "nope"}).err.find("'build/course quiz list' shows them\nTry 'build/course quiz --help'.") !=
+        std::string::npos);
+  // The score wraps like the rest of the text, its last word and period together.
+  const Run narrow = run({"take", "mastery", "--answers", kMasteryKey}, 40);
+  CHECK(narrow.out.find("Mastery check: 12 of 12 (100 %). Passed:\npassing needs more than 75 %.\n") != std::string::npos);
+}

@@ -12,8 +12,10 @@ namespace {
 
 int quiz(Course& course, const Arguments& args) {
   const Layout& layout = course.layout();
-  const quiz::Paths paths{layout.top / "quizzes" / "banks", layout.top / "lessons", layout.lesson_programs};
-  return quiz::run(args.empty() ? Arguments{"list"} : args, course.in(), course.out(), course.err(), paths);
+  const quiz::Paths paths{layout.top / "quizzes" / "banks", layout.top / "lessons", layout.lesson_programs,
+                          course.command("quiz")};
+  return quiz::run(args.empty() ? Arguments{"list"} : args, course.in(), course.out(), course.err(), paths,
+                   course.width());
 }
 
 

@@ -21,12 +21,14 @@ std::string check_link(const LessonLink& link, const std::filesystem::path& less
   return "";
 }
 
-std::string rerun_command(const LessonLink& link, const std::filesystem::path& lesson_bin_dir) {
-  std::filesystem::path program = lesson_bin_dir / ("lesson" + link.lesson.substr(0, 2));
+std::string as_typed(const std::filesystem::path& program) {
   std::error_code ignored;
   const std::filesystem::path relative = std::filesystem::relative(program, std::filesystem::current_path(), ignored);
-  if (!relative.empty() && relative.begin()->string() != "..") program = relative;
-  return program.string() + " --cell " + link.cell;
+  return !relative.empty() && relative.begin()->string() != ".." ? relative.string() : program.string();
+}
+
+std::string rerun_command(const LessonLink& link, const std::filesystem::path& lesson_bin_dir) {
+  return as_typed(lesson_bin_dir / ("lesson" + link.lesson.substr(0, 2))) + " --cell " + link.cell;
 }
 
 }  // namespace quiz

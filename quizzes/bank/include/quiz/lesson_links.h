@@ -19,5 +19,8 @@ std::string check_link(const LessonLink& link, const std::filesystem::path& less
 // "build/lessons/lesson03 --cell mps_device_placement", relative to the working directory when
 // the lessons were built below it.
 std::string rerun_command(const LessonLink& link, const std::filesystem::path& lesson_bin_dir);
+// A program's path as the learner types it from the working directory: relative when the
+// program is below it ("build/quizzes/quiz"), else whole.
+std::string as_typed(const std::filesystem::path& program);
 
 }  // namespace quiz
