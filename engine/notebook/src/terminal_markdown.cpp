@@ -193,7 +193,7 @@ class Renderer {
 
   // A GFM table as aligned columns under an underlined header. When the columns do not fit the
   // width, the widest ones are narrowed and their cells wrap; rows that wrap are kept apart by
-  // a blank line.
+  // a blank line. Where even that does not fit, the rows are stacked.
   std::string table(cmark_node* node, const std::string& indent) const {
     std::vector<std::vector<std::string>> rows;
     for (cmark_node* row : children(node)) {
@@ -219,6 +219,7 @@ class Renderer {
       if (*widest <= std::max<std::size_t>(longest_word[c], 8)) break;  // words stay whole
       --*widest;
     }
+    if (std::accumulate(widths.begin(), widths.end(), std::size_t{0}) > room) return stacked(rows, indent);
     std::vector<std::vector<std::string>> laid_out;  // per row: its lines
     bool any_wraps = false;
     for (const auto& row : rows) {
@@ -253,6 +254,22 @@ class Renderer {
         std::string rule = indent;
         for (std::size_t c = 0; c < columns; ++c) rule += repeat("─", widths[c]) + (c + 1 < columns ? std::string(gap, ' ') : "");
         out += styled(kRule, rule) + '\n';
+      }
+    }
+    return out;
+  }
+
+  // A table too wide for the terminal even with its cells wrapped: each row as its own block,
+  // one "header: cell" line per column, wrapped under itself.
+  std::string stacked(const std::vector<std::vector<std::string>>& rows, const std::string& indent) const {
+    std::string out;
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+      if (r > 1) out += '\n';
+      for (std::size_t c = 0; c < rows.front().size(); ++c) {
+        const std::string header = rows.front()[c] + ":";
+        const std::string cell = c < rows[r].size() ? rows[r][c] : "";
+        out += wrap((look_.color ? fmt::format(kStrong, "{}", header) : header) + " " + cell, look_.width, indent,
+                    indent + "    ");
       }
     }
     return out;

@@ -120,27 +120,29 @@ std::string wrap(std::string_view text, std::size_t width, std::string_view firs
 namespace {
 
 // Where a line's first part ends: all of it when it fits in `room` columns, else at its last
-// space that leaves at most `room` columns before it (a word longer than that stays whole).
+// space that leaves at most `room` columns before it; with no such space, after its last "(" or
+// "," that fits (code such as f(g(x), y)); else a word longer than that stays whole.
 std::size_t break_before(std::string_view line, std::size_t room) {
   if (display_width(line) <= room) return line.size();
-  std::size_t columns = 0, last_space = std::string_view::npos;
+  const std::size_t text = line.find_first_not_of(' ');
+  std::size_t columns = 0, last_space = std::string_view::npos, last_punctuation = std::string_view::npos;
   for (std::size_t i = 0; i < line.size(); ++i) {
     if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // inside a UTF-8 character
     if (columns > room) break;
     if (line[i] == ' ') last_space = i;
+    if ((line[i] == '(' || line[i] == ',') && i > text && columns < room) last_punctuation = i;
     ++columns;
   }
-  if (last_space == std::string_view::npos || line.find_first_not_of(' ') >= last_space) {
-    const std::size_t next = line.find(' ', line.find_first_not_of(' '));
-    return next == std::string_view::npos ? line.size() : next;
-  }
-  return line.find_last_not_of(' ', last_space) + 1;
+  if (last_space != std::string_view::npos && last_space > text) return line.find_last_not_of(' ', last_space) + 1;
+  if (last_punctuation != std::string_view::npos) return last_punctuation + 1;
+  const std::size_t next = line.find(' ', text);
+  return next == std::string_view::npos ? line.size() : next;
 }
 
 }  // namespace
 
-std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width) {
-  const std::string_view kContinued = "↪ ";
+std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width, std::size_t indent) {
+  const std::string continued = std::string(std::min(indent, width / 2), ' ') + "↪ ";
   std::vector<std::string> parts;
   std::string_view marker;
   while (true) {
@@ -150,7 +152,7 @@ std::vector<std::string> printed_line_parts(std::string_view line, std::size_t w
     if (cut == line.size()) return parts;
     line.remove_prefix(cut);
     line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
-    marker = kContinued;
+    marker = continued;
   }
 }
 

@@ -189,19 +189,27 @@ class NotebookReporter : public doctest::IReporter {
 
   void print_code(const Cell& cell) {
     if (!cell.name.empty()) out_ << style_(kGutter, "┌ " + cell.name) << '\n';
-    for (const std::string& line : cell.lines) {
-      out_ << style_(kGutter, "│ ") << line << '\n';
-    }
+    for (const std::string& line : cell.lines) print_code_line(line, {});
     if (config_.python && cell.python) print_python_twin(*cell.python);
+  }
+
+  // A line of code beside the gutter. One wider than the terminal goes on over several lines,
+  // each continuation indented as the line itself and marked, as outputs are.
+  void print_code_line(std::string_view line, const fmt::text_style& look) {
+    const std::string_view kGutterText = "│ ";
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    for (const std::string& part : printed_line_parts(line, config_.width - display_width(kGutterText), indent)) {
+      out_ << style_(kGutter, std::string(kGutterText)) << style_(look, part) << '\n';
+    }
   }
 
   // The same cell in PyTorch's Python API, below the C++ and marked as Python.
   void print_python_twin(const PythonTwin& twin) {
     out_ << style_(kGutter, "├ in Python") << '\n';
-    for (const std::string& line : twin.lines) out_ << style_(kGutter, "│ ") << style_(kDim, line) << '\n';
+    for (const std::string& line : twin.lines) print_code_line(line, kDim);
     if (!twin.differs.empty()) {
       const std::string when = twin.before.empty() ? "" : " (PyTorch before " + twin.before + ")";
-      out_ << style_(kGutter, "│ ") << style_(kWarning, "# real PyTorch prints otherwise" + when + ": " + twin.differs) << '\n';
+      print_code_line("# real PyTorch prints otherwise" + when + ": " + twin.differs, kWarning);
     }
   }
 
@@ -236,7 +244,9 @@ class NotebookReporter : public doctest::IReporter {
   void print_other_output(const OtherOutput& other) {
     std::string machines;
     for (const std::string& name : other.machines) machines += (machines.empty() ? "" : ", ") + name;
-    out_ << style_(kGutter, "└▷ documented for " + machines) << '\n';
+    for (const std::string& line : split_lines(wrap("└▷ documented for " + machines, config_.width, "", "   "))) {
+      out_ << style_(kGutter, line) << '\n';
+    }
     for (const std::string& line : other.block->lines) print_output_line(line, kDim);
   }
 

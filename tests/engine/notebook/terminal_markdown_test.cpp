@@ -88,6 +88,17 @@ TEST_CASE("a table wider than the terminal wraps its widest cells and keeps ever
   CHECK(text.find('|') == std::string::npos);
 }
 
+TEST_CASE("a table that cannot fit even wrapped is stacked: each row as header: cell lines") {
+  const std::string text = render_markdown(
+      "| step | host_wait_ms | device_busy_ms | copies_to_cpu | fallbacks_per_step |\n|---|---|---|---|---|\n"
+      "| forward | 0.5 | 12.0 | 0 | 0 |\n| logging | 3.5 | 0.0 | 1 | 0 |\n",
+      TerminalLook{.color = false, .width = 40});
+  CHECK(widest_line(text) <= 40);
+  CHECK(text ==
+        "step: forward\nhost_wait_ms: 0.5\ndevice_busy_ms: 12.0\ncopies_to_cpu: 0\nfallbacks_per_step: 0\n\n"
+        "step: logging\nhost_wait_ms: 3.5\ndevice_busy_ms: 0.0\ncopies_to_cpu: 1\nfallbacks_per_step: 0\n");
+}
+
 TEST_CASE("raw HTML is left out, and a link shows where it leads") {
   const std::string text = render_markdown("See <b>this</b> [Perfetto](https://ui.perfetto.dev).\n",
                                            TerminalLook{.color = false, .width = 80});

@@ -2,10 +2,12 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "engine/notebook/terminal_text.h"
 
 using engine::notebook::display_width;
+using engine::notebook::printed_line_parts;
 using engine::notebook::wrap;
 
 TEST_CASE("text wraps at word boundaries, never inside a word") {
@@ -40,4 +42,16 @@ TEST_CASE("the width is COLUMNS when set, else 80 when the output is no terminal
   CHECK(engine::notebook::terminal_width(-1) == 80);
   unsetenv("COLUMNS");
   CHECK(engine::notebook::terminal_width(-1) == 80);
+}
+
+TEST_CASE("a printed line or a line of code longer than the width goes on in marked parts") {
+  using Parts = std::vector<std::string>;
+  CHECK(printed_line_parts("fits", 10) == Parts{"fits"});
+  CHECK(printed_line_parts("mps built: True   cpu: 12.5 ms", 16) == Parts{"mps built: True", "↪ cpu: 12.5 ms"});
+  // Code keeps its indentation in the continuation; the spaces inside a part stay as printed.
+  CHECK(printed_line_parts("    return alpha + beta;", 16, 4) == Parts{"    return alpha", "    ↪ + beta;"});
+  // A word longer than a part breaks after a "(" or "," where it can, else stays whole.
+  CHECK(printed_line_parts("  size_text(memory_now(),driver())", 18, 2) ==
+        Parts{"  size_text(", "  ↪ memory_now(),", "  ↪ driver())"});
+  CHECK(printed_line_parts("a_very_long_identifier", 8) == Parts{"a_very_long_identifier"});
 }

@@ -27,10 +27,11 @@ std::size_t display_width(std::string_view text);
 std::string wrap(std::string_view text, std::size_t width, std::string_view first = "",
                  std::string_view rest = "");
 
-// A line a program printed, cut to show under its cell in parts of at most `width` columns: a
-// line that fits stays one part; a longer one breaks at a space, and each later part starts
-// with "↪ " so it is not read as a line of its own. The spaces inside a part stay as printed,
-// so columns keep their alignment; a word longer than a part stays whole.
-std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width);
+// A line a program printed (or a line of code), cut to show under its cell in parts of at most
+// `width` columns: a line that fits stays one part; a longer one breaks at a space, and each
+// later part starts with `indent` spaces and "↪ " so it is not read as a line of its own. The
+// spaces inside a part stay as printed, so columns keep their alignment; a word longer than a
+// part stays whole.
+std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width, std::size_t indent = 0);
 
 }  // namespace engine::notebook
