@@ -43,21 +43,39 @@ struct Options {
   std::string help_text;
 };
 
-Options parse(const std::vector<std::string>& args) {
-  cxxopts::Options spec("quiz", "The course's quizzes: the self-check of each lesson and the mastery check.");
+// The commands for --help, each description beside its command where the terminal is wide
+// enough, else under it.
+std::string command_list(std::size_t width) {
+  const std::vector<std::pair<std::string, std::string>> commands{
+      {"list", "the quizzes, with your best scores"},
+      {"take NAME", "answer a quiz (passing needs more than 75 %)"},
+      {"show NAME", "the questions and their lettered options, without answers"},
+      {"review NAME", "every question with its answer and why each other option is wrong, once you have taken the "
+                      "quiz (or with --reveal-answers)"},
+      {"progress", "lessons verified, self-checks and the mastery check"},
+      {"check", "validate every bank and lesson link"},
+      {"key NAME", "the answer sheet that scores full marks, once you have passed (or with --reveal-answers)"},
+      {"glossary", "the terms the course uses"}};
+  const std::size_t column = 23;
+  std::string text = "\n\nCommands:\n";
+  for (const auto& [command, description] : commands) {
+    const std::string lead = "  " + command;
+    text += width >= column + 30 ? engine::notebook::wrap(description, width, lead + std::string(column - lead.size(), ' '),
+                                                          std::string(column, ' '))
+                                 : lead + "\n" + engine::notebook::wrap(description, width, "      ", "      ");
+  }
+  text.pop_back();  // cxxopts adds the line's end
+  return text;
+}
+
+Options parse(const std::vector<std::string>& args, std::size_t width) {
+  std::string description =
+      engine::notebook::wrap("The course's quizzes: the self-check of each lesson and the mastery check.", width);
+  description.pop_back();  // cxxopts adds the line's end
+  cxxopts::Options spec("quiz", description);
+  spec.set_width(width);
   spec.custom_help("COMMAND [NAME] [options]");
-  spec.positional_help(
-      "\n\nCommands:\n"
-      "  list                 the quizzes, with your best scores\n"
-      "  take NAME            answer a quiz (passing needs more than 75 %)\n"
-      "  show NAME            the questions and their lettered options, without answers\n"
-      "  review NAME          every question with its answer and why each other option is wrong,\n"
-      "                       once you have taken the quiz (or with --reveal-answers)\n"
-      "  progress             lessons verified, self-checks and the mastery check\n"
-      "  check                validate every bank and lesson link\n"
-      "  key NAME             the answer sheet that scores full marks, once you have passed\n"
-      "                       (or with --reveal-answers)\n"
-      "  glossary             the terms the course uses");
+  spec.positional_help(command_list(width));
   spec.add_options()
       ("answers", "grade this answer sheet instead of asking: a letter per question id, e.g. "
        "stack=c,unified-memory=b,... in the order 'quiz show' prints", cxxopts::value<std::string>(), "SHEET")
@@ -424,7 +442,7 @@ int glossary(const Options& o, std::ostream& out, const Paths& paths) {
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err, const Paths& paths,
         std::size_t width) {
   try {
-    Options o = parse(args);
+    Options o = parse(args, width);
     o.width = width;
     if (o.help || o.command.empty()) {
       (o.help ? out : err) << o.help_text;

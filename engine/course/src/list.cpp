@@ -46,30 +46,49 @@ std::string quiz_state(const QuizInfo& quiz, const Progress& progress) {
 
 int list(Course& course, const Arguments& args) {
   if (!args.empty()) return usage_error(course, "list", "takes no arguments");
+  using engine::notebook::display_width;
   const Catalog& catalog = course.catalog();
   const Progress progress = course.progress();
   const std::optional<Step> next = next_step(catalog, progress);
-  auto row = [&](const Step& step, const std::string& label, const std::string& state) {
-    const bool done = is_done(step, catalog, progress);
-    const bool is_next = next && next->kind == step.kind && next->id == step.id;
-    const std::string mark = done ? course.good("✔") : is_next ? "▶" : "·";
-    const std::size_t width = 52;
-    course.out() << "  " << mark << " " << label << std::string(width - std::min(width - 1, label.size()), ' ')
-                 << state << '\n';
+  struct Row {
+    std::string heading;  // a group's heading, or empty for an item
+    Step step;
+    std::string label, state;
   };
-  course.out() << "Lessons (" << course.command("run NN") << ")\n";
+  std::vector<Row> rows;
+  rows.push_back({"Lessons (" + course.command("run NN") + ")", {}, "", ""});
   for (const LessonInfo& l : catalog.lessons()) {
-    row({StepKind::Lesson, l.number}, l.number + " · " + l.title, lesson_state(l, progress));
+    rows.push_back({"", {StepKind::Lesson, l.number}, l.number + " · " + l.title, lesson_state(l, progress)});
   }
-  course.out() << "Labs (" << course.command("verify NN") << ")\n";
+  rows.push_back({"Labs (" + course.command("verify NN") + ")", {}, "", ""});
   for (const LabInfo& l : catalog.labs()) {
-    row({StepKind::Lab, l.number}, l.number + " · " + l.title, lab_state(l, progress));
+    rows.push_back({"", {StepKind::Lab, l.number}, l.number + " · " + l.title, lab_state(l, progress)});
   }
-  course.out() << "Quizzes (" << course.command("quiz take NAME") << ")\n";
+  rows.push_back({"Quizzes (" + course.command("quiz take NAME") + ")", {}, "", ""});
   for (const QuizInfo& q : catalog.quizzes()) {
-    row({StepKind::Quiz, q.name}, q.name + " · " + q.title, quiz_state(q, progress));
+    rows.push_back({"", {StepKind::Quiz, q.name}, q.name + " · " + q.title, quiz_state(q, progress)});
   }
-  course.out() << "Your progress is kept in " << engine::notebook::progress_path().string() << ".\n";
+  // The states in a column beside the labels where the terminal is wide enough, else under them.
+  std::size_t label_width = 0, line_width = 0;
+  for (const Row& r : rows) label_width = std::max(label_width, display_width(r.label));
+  for (const Row& r : rows) line_width = std::max(line_width, 4 + label_width + 2 + display_width(r.state));
+  const bool beside = line_width <= course.width();
+  for (const Row& r : rows) {
+    if (!r.heading.empty()) {
+      course.out() << r.heading << '\n';
+      continue;
+    }
+    const bool done = is_done(r.step, catalog, progress);
+    const bool is_next = next && next->kind == r.step.kind && next->id == r.step.id;
+    const std::string mark = done ? course.good("✔") : is_next ? "▶" : "·";
+    if (beside) {
+      course.out() << "  " << mark << " " << r.label << std::string(label_width - display_width(r.label) + 2, ' ')
+                   << r.state << '\n';
+    } else {
+      course.out() << "  " << mark << " " << r.label << '\n' << engine::notebook::wrap(r.state, course.width(), "      ", "      ");
+    }
+  }
+  course.say("Your progress is kept in " + engine::notebook::progress_path().string() + ".");
   return 0;
 }
 

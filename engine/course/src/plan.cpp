@@ -8,7 +8,9 @@
 namespace front_door {
 namespace {
 
-int plan(Course& course, const Arguments& args) { return planner::plan_command(args, course.out(), course.err()); }
+int plan(Course& course, const Arguments& args) {
+  return planner::plan_command(args, course.out(), course.err(), course.width());
+}
 
 
 }  // namespace
@@ -17,9 +19,10 @@ const Subcommand kPlanCommand{.name = "plan",
                               .usage = planner::kPlanUsage,
                               .summary = "predict a model's step time and memory on each simulated Mac",
                               .run = plan,
-                              .details = "CONFIG is a TOML file or one of nanoGPT's config/*.py files, with nanoGPT's names\n"
-                                         "(n_layer, n_head, n_embd, block_size, batch_size, ...): engine/planner/README.md\n"
-                                         "lists them. Examples: engine/planner/examples/, for instance\n"
+                              .details = "CONFIG is a TOML file or one of nanoGPT's config/*.py files, with nanoGPT's "
+                                         "names (n_layer, n_head, n_embd, block_size, batch_size, ...): "
+                                         "engine/planner/README.md lists them. Examples: engine/planner/examples/, "
+                                         "for instance\n"
                                          "  build/course plan engine/planner/examples/laptop_char.toml --machine m1-8gb\n"};
 
 }  // namespace front_door

@@ -7,6 +7,7 @@
 
 #include "course.h"
 #include "engine/notebook/terminal_text.h"
+#include "engine/notebook/text_diff.h"
 
 namespace front_door {
 namespace {
@@ -68,8 +69,12 @@ int run_course(Course& course, const std::vector<std::string>& args) {
     return kUsageError;
   }
   if (!subcommand->forwards_help && args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
-    course.out() << "usage: course " << subcommand->usage << "\n  " << subcommand->summary << '\n';
-    if (!subcommand->details.empty()) course.out() << '\n' << subcommand->details;
+    course.out() << "usage: course " << subcommand->usage << '\n'
+                 << engine::notebook::wrap(subcommand->summary, course.width(), "  ", "  ");
+    if (!subcommand->details.empty()) course.out() << '\n';
+    for (const std::string& line : engine::notebook::split_lines(subcommand->details)) {
+      course.out() << (line.starts_with("  ") ? line + '\n' : engine::notebook::wrap(line, course.width()));
+    }
     return 0;
   }
   return subcommand->run(course, Arguments(args.begin() + 1, args.end()));

@@ -24,7 +24,9 @@ struct Subcommand {
   std::string_view usage;    // "verify [NN]"
   std::string_view summary;  // one line in `course --help`
   int (*run)(Course& course, const Arguments& args) = nullptr;
-  std::string_view details = {};  // more lines for `course NAME --help`
+  // More for `course NAME --help`: lines wrapped to the terminal, except those that start with
+  // two spaces (a command to copy), shown as they are.
+  std::string_view details = {};
   bool forwards_help = false;     // `course NAME --help` is the help of the program it runs
 };
 

@@ -240,10 +240,9 @@ const Subcommand kTwinsCommand{
     .usage = "twins NN [--machine NAME]",
     .summary = "lesson NN's Python twins run by your own PyTorch, beside the lesson's outputs",
     .run = twins,
-    .details = "Runs each Python twin of lesson NN with python3 (or the Python that MPS_COURSE_PYTHON names)\n"
-               "and shows what your PyTorch printed beside the output the lesson documents for the\n"
-               "simulated machine closest to this computer (--machine NAME picks another). On a Mac\n"
-               "with MPS the twins run on its GPU. Nothing is recorded: the lesson stays unverified\n"
-               "until `course run NN` runs it.\n"};
+    .details = "Runs each Python twin of lesson NN with python3 (or the Python that MPS_COURSE_PYTHON names) "
+               "and shows what your PyTorch printed beside the output the lesson documents for the simulated "
+               "machine closest to this computer (--machine NAME picks another). On a Mac with MPS the twins run "
+               "on its GPU. Nothing is recorded: the lesson stays unverified until `course run NN` runs it.\n"};
 
 }  // namespace front_door

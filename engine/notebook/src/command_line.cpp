@@ -2,12 +2,14 @@
 // seconds of compile time and is not needed here).
 
 #define CXXOPTS_NO_REGEX 1
-#include <cxxopts.hpp>
+#include <unistd.h>
 
+#include <cxxopts.hpp>
 #include <stdexcept>
 
 #include "command_line.h"
 #include "engine/machine.h"
+#include "engine/notebook/terminal_text.h"
 
 namespace engine::notebook {
 namespace {
@@ -39,9 +41,12 @@ std::string value_of(const cxxopts::ParseResult& parsed, const std::string& opti
 
 CommandLine parse_command_line(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "lesson";
+  const std::size_t width = terminal_width(STDOUT_FILENO);
   cxxopts::Options options(program.substr(program.find_last_of('/') + 1),
-                           "Runs this lesson as an executed notebook: prose, code, and what each "
-                           "code cell prints.\n");
+                           wrap("Runs this lesson as an executed notebook: prose, code, and what each code cell "
+                                "prints.",
+                                width));
+  options.set_width(width);
   options.add_options()
       ("m,machine", "simulated computer to run on (see --list-machines)",
        cxxopts::value<std::string>()->default_value(std::string(default_machine().name)), "NAME")
@@ -108,11 +113,12 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   } catch (const cxxopts::exceptions::exception& e) {
     throw std::invalid_argument(e.what());
   }
-  result.help_text = options.help() +
-                     "\nExit status: 0 every cell printed its documented output; 1 a cell did not, or raised;\n"
-                     "2 a bad option, machine or cell, a malformed lesson, or a trace file that cannot be\n"
-                     "written (nothing ran); 4 the lesson ran, but its trace or the course progress could\n"
-                     "not be written.\n";
+  result.help_text = options.help() + "\n" +
+                     wrap("Exit status: 0 every cell printed its documented output; 1 a cell did not, or raised; "
+                          "2 a bad option, machine or cell, a malformed lesson, or a trace file that cannot be "
+                          "written (nothing ran); 4 the lesson ran, but its trace or the course progress could "
+                          "not be written.",
+                          width);
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <variant>
 
+#include "engine/notebook/terminal_text.h"
 #include "planner/model_config.h"
 #include "planner/prediction.h"
 #include "planner/recommendation.h"
@@ -66,24 +67,31 @@ std::string memory_text(const Prediction& p) {
 }
 
 void print_plan(const ModelConfig& config, const std::vector<const engine::MachineProfile*>& machines,
-                std::ostream& out) {
-  out << describe(config) << "\n";
-  out << "a steady training iteration of nanoGPT's train.py, in milliseconds, as the course's cost model predicts it\n\n";
-  out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}  {}\n", "machine", "cpu", "mps", "compiled", "cpu/mps", "mps memory");
+                std::ostream& out, std::size_t width) {
+  using engine::notebook::wrap;
+  out << wrap(describe(config), width)
+      << wrap("a steady training iteration of nanoGPT's train.py, in milliseconds, as the course's cost model "
+              "predicts it", width)
+      << "\n";
+  // The memory column where the terminal has room for it, else under each row.
+  const std::string columns = fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", "machine", "cpu", "mps", "compiled", "cpu/mps");
+  const bool memory_beside = width >= columns.size() + 2 + 32;
+  out << columns << (memory_beside ? "  mps memory" : "") << "\n";
   for (const engine::MachineProfile* machine : machines) {
     const Prediction p = predict(config, *machine);
     const std::string speedup = p.mps_seconds ? fmt::format("{:.2f}x", p.cpu_seconds / *p.mps_seconds) : "-";
-    out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}  {}\n", machine->name, ms(p.cpu_seconds), ms(p.mps_seconds),
-                       ms(p.compiled_seconds), speedup, memory_text(p));
+    out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", machine->name, ms(p.cpu_seconds), ms(p.mps_seconds),
+                       ms(p.compiled_seconds), speedup);
+    out << (memory_beside ? "  " + memory_text(p) + "\n" : "\n" + wrap("mps memory: " + memory_text(p), width, "     ", "     "));
     const Recommendation r = recommend(p);
-    out << "  -> " << r.lane << ": " << r.reasons.front() << "\n";
-    for (std::size_t i = 1; i < r.reasons.size(); ++i) out << "     " << r.reasons[i] << "\n";
+    out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
+    for (std::size_t i = 1; i < r.reasons.size(); ++i) out << wrap(r.reasons[i], width, "     ", "     ");
   }
 }
 
 }  // namespace
 
-int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::size_t width) {
   const auto parsed = parse_arguments(args);
   if (const auto* message = std::get_if<std::string>(&parsed)) {
     err << "course plan: " << *message << "\nusage: course " << kPlanUsage << "\n";
@@ -110,7 +118,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     err << "course plan: " << error.what() << "\n";
     return 1;
   }
-  print_plan(config, machines, out);
+  print_plan(config, machines, out, width);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "engine/notebook/terminal_text.h"
 #include "planner/model_config.h"
 #include "planner/plan.h"
 #include "planner/prediction.h"
@@ -42,9 +43,10 @@ struct Run {
   std::string out, err;
 };
 
-Run plan(const std::vector<std::string>& args) {
+// As a 160-column terminal shows it (the README's examples), or `width` columns.
+Run plan(const std::vector<std::string>& args, std::size_t width = 160) {
   std::ostringstream out, err;
-  const int status = planner::plan_command(args, out, err);
+  const int status = planner::plan_command(args, out, err, width);
   return {status, out.str(), err.str()};
 }
 
@@ -185,6 +187,16 @@ TEST_CASE("course plan prints each machine's times, memory and recommendation") 
   CHECK(run.out.find("m3-max-64gb") != std::string::npos);
   CHECK(run.out.find("  -> mps: mps is ") != std::string::npos);
   CHECK(run.out.find("m1-8gb") == std::string::npos);  // only the machine asked for
+}
+
+TEST_CASE("course plan fits a narrow terminal: prose wrapped, the memory column under each row") {
+  const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb"}, 60);
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) CHECK(engine::notebook::display_width(line) <= 60);
+  CHECK(run.out.find("\nmachine                   cpu      mps  compiled  cpu/mps\n") != std::string::npos);
+  CHECK(run.out.find("\n     mps memory: 6.09 of 5.0 GiB free: swaps\n") != std::string::npos);
+  CHECK(run.out.find("\n  -> remote: swapping, mps is only 0.98x the cpu: train on a\n     Mac with more memory\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("course plan refuses bad arguments with its usage, and a bad config with the config's message") {

@@ -3,6 +3,7 @@
 // machine (or the one named) the predicted steady iteration on the cpu and on mps, the Metal
 // memory against the machine's limits, and the runbook's recommendation with its reasons.
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,8 +12,9 @@ namespace planner {
 
 inline constexpr const char* kPlanUsage = "plan CONFIG [--machine NAME]";
 
-// Runs the subcommand on `args` (what follows "plan"). Exit status: 0 a plan was printed, 1 the
-// config was refused (its message names the field and line), 2 a usage error.
-int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// Runs the subcommand on `args` (what follows "plan"), laid out for a terminal of `width` columns.
+// Exit status: 0 a plan was printed, 1 the config was refused (its message names the field and
+// line), 2 a usage error.
+int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::size_t width = 80);
 
 }  // namespace planner

@@ -1,0 +1,38 @@
+"""Every listing and help text a learner reads fits a narrow terminal: run at COLUMNS=60, no line
+of what the course's programs print is wider than 60 columns.
+
+    narrow_terminal_test.py COURSE QUIZ LESSON PLANNER_CONFIG
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+WIDTH = 60
+
+
+def main():
+    course, quiz, lesson, config = sys.argv[1:5]
+    commands = [
+        [course, "--help"], [course, "list"], [course, "plan", config], [course, "plan", config, "--machine", "m1-8gb"],
+        [course, "twins", "--help"], [quiz, "--help"], [quiz, "list"], [lesson, "--help"], [lesson, "--list-machines"],
+    ]
+    failures = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        env = dict(os.environ, COLUMNS=str(WIDTH), NO_COLOR="1", MPS_COURSE_PROGRESS=os.path.join(scratch, "p.json"))
+        for command in commands:
+            done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+            shown = " ".join([os.path.basename(command[0])] + command[1:])
+            wide = [line for line in done.stdout.splitlines() if len(line) > WIDTH]
+            if done.returncode != 0 or wide:
+                failures += 1
+                print(f"FAILED: {shown} (exit {done.returncode}) prints {len(wide)} lines wider than {WIDTH} columns:")
+                print("\n".join("  " + line for line in wide[:5]) + done.stderr)
+            else:
+                print(f"ok: {shown}, {len(done.stdout.splitlines())} lines")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
