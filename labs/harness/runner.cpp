@@ -3,9 +3,15 @@
 //   labNN                              run every test
 //   labNN --test-case=NAME             doctest's filters work as usual (the proofs use them)
 //   labNN --check-lesson-links=DIR     first check that each lesson cell the tests cite exists
+//   labNN --details                    also show the expression each failed check tested
+//   labNN --width=N                    wrap the report to N columns (default: the terminal's)
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -13,6 +19,7 @@
 
 #include "engine/errors.h"
 #include "engine/notebook/lesson_source.h"
+#include "engine/notebook/terminal_text.h"
 #include "harness/check.h"
 #include "open_todo.h"
 #include "report.h"
@@ -21,6 +28,8 @@ namespace harness {
 namespace {
 
 int g_checks_run = 0;
+bool g_details = false;
+std::size_t g_width = 0;  // 0: the terminal's
 
 // Every cited cell must be a code cell of its lesson; returns how many are not.
 int broken_lesson_links(const std::string& lessons_dir) {
@@ -48,6 +57,9 @@ std::string course_path(const char* file) {
   return path.rfind(top, 0) == 0 ? path.substr(top.size()) : path;
 }
 
+bool show_details() { return g_details; }
+std::size_t report_width() { return g_width != 0 ? g_width : engine::notebook::terminal_width(STDOUT_FILENO); }
+
 void record_checks_run(int count) { g_checks_run = count; }
 int checks_run() { return g_checks_run; }
 
@@ -68,9 +80,14 @@ int main(int argc, char** argv) {
   const char* links_option = "--check-lesson-links=";
   std::vector<char*> doctest_args;
   std::string lessons_dir;
+  const char* width_option = "--width=";
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], links_option, std::strlen(links_option)) == 0) {
       lessons_dir = argv[i] + std::strlen(links_option);
+    } else if (std::strcmp(argv[i], "--details") == 0) {
+      harness::g_details = true;
+    } else if (std::strncmp(argv[i], width_option, std::strlen(width_option)) == 0) {
+      harness::g_width = std::max(20, std::atoi(argv[i] + std::strlen(width_option)));
     } else {
       doctest_args.push_back(argv[i]);
     }

@@ -315,7 +315,7 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   return 0;
 }
 
-int list(std::ostream& out, std::ostream& err, const Paths& paths) {
+int list(std::ostream& out, std::ostream& err, const Paths& paths, std::size_t width) {
   const Progress progress = load_progress(err, paths);
   for (const fs::path& file : bank_files(paths.banks)) {
     const Bank bank = load_bank(file);
@@ -327,7 +327,7 @@ int list(std::ostream& out, std::ostream& err, const Paths& paths) {
     out << "  " << bank.name << std::string(10 - std::min<std::size_t>(bank.name.size(), 9), ' ') << bank.title << ", "
         << bank.questions.size() << " questions: " << status << "\n";
   }
-  out << "Take one with: " << paths.command << " take NAME\n";
+  out << engine::notebook::wrap("Take one with: " + paths.command + " take NAME", width);
   return 0;
 }
 
@@ -452,7 +452,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
         (o.command == "list" || o.command == "progress" || o.command == "check" || o.command == "glossary")) {
       throw UsageError("'quiz " + o.command + "' takes no name; unexpected argument '" + o.name + "'");
     }
-    if (o.command == "list") return list(out, err, paths);
+    if (o.command == "list") return list(out, err, paths, o.width);
     if (o.command == "take") return take(o, in, out, err, paths);
     if (o.command == "show") return show_questions(o, out, paths);
     if (o.command == "review") return review(o, out, err, paths);

@@ -78,7 +78,8 @@ std::string color_option(const Course& course) { return course.color() ? "--forc
 
 }  // namespace
 
-Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& variant) {
+Verdict verify_lab(Course& course, const LabInfo& lab, const LabRun& how) {
+  const std::string& variant = how.variant;
   std::string target = "lab" + lab.number;
   fs::path program = course.layout().lab_programs / target;
   fs::path file = lab.learner_file();
@@ -96,7 +97,9 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& varian
     return Verdict::Missing;
   }
   if (!build_or_explain(course, target, file)) return Verdict::DoesNotCompile;
-  const Finished run = run_collecting({program.string(), color_option(course)}, learner_program_limit());
+  std::vector<std::string> command{program.string(), color_option(course), "--width=" + std::to_string(course.width())};
+  if (how.details) command.push_back("--details");
+  const Finished run = run_collecting(command, learner_program_limit());
   course.out() << run.output;
   explain_stop(course, run, "Your lab");
   if (run.status != 0) {

@@ -29,7 +29,11 @@ bool explain_stop(Course& course, const engine::notebook::Finished& run, const s
 
 // Builds and tests the learner's lab.cpp, or, for authors, one of the lab's other versions
 // (`variant`: "solution", "starter" or a decoy's name), which records nothing.
-Verdict verify_lab(Course& course, const LabInfo& lab, const std::string& variant = "");
+struct LabRun {
+  std::string variant;   // "" (the learner's file), "solution", "starter" or a decoy's name
+  bool details = false;  // also show the expression each failed check tested
+};
+Verdict verify_lab(Course& course, const LabInfo& lab, const LabRun& how = {});
 
 // Builds lesson NN and runs its checks; when every cell prints its documented output, runs it
 // once more as a notebook, which records the lesson as verified.

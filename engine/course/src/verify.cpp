@@ -1,5 +1,6 @@
 // `course verify [NN]`: build the learner's lab NN and run its tests; a first pass is recorded.
-// Authors add `--variant solution|starter|DECOY` to run the lab's other versions the same way.
+// `--details` also shows the expression each failed check tested. Authors add
+// `--variant solution|starter|DECOY` to run the lab's other versions the same way.
 
 #include <filesystem>
 #include <ostream>
@@ -13,11 +14,14 @@ namespace {
 
 int verify(Course& course, const Arguments& args) {
   Arguments numbers;
-  std::string variant;
+  LabRun how;
+  std::string& variant = how.variant;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--variant") {
       if (i + 1 == args.size()) return usage_error(course, "verify", "--variant needs solution, starter or a decoy's name");
       variant = args[++i];
+    } else if (args[i] == "--details") {
+      how.details = true;
     } else if (args[i].rfind("--", 0) == 0) {
       return usage_error(course, "verify", "unknown option " + args[i]);
     } else {
@@ -33,7 +37,7 @@ int verify(Course& course, const Arguments& args) {
                                              "'; try solution, starter or a file name in " +
                                              course.shown(lab->dir / "decoys") + " without .md");
   }
-  const Verdict verdict = verify_lab(course, *lab, variant);
+  const Verdict verdict = verify_lab(course, *lab, how);
   if (verdict == Verdict::Passed && variant.empty()) print_next_step(course);
   return verdict == Verdict::Passed ? 0 : kFailed;
 }
@@ -42,7 +46,7 @@ int verify(Course& course, const Arguments& args) {
 }  // namespace
 
 const Subcommand kVerifyCommand{.name = "verify",
-                                .usage = "verify [NN]",
+                                .usage = "verify [NN] [--details]",
                                 .summary = "build your lab NN and run its tests (default: the lab you are on)",
                                 .run = verify};
 

@@ -1,7 +1,10 @@
 """Every listing and help text a learner reads fits a narrow terminal: run at COLUMNS=60, no line
 of what the course's programs print is wider than 60 columns.
 
-    narrow_terminal_test.py COURSE QUIZ LESSON PLANNER_CONFIG
+    narrow_terminal_test.py ROOT COURSE QUIZ LESSON PLANNER_CONFIG
+
+The programs run from ROOT (the course's folder) under paths relative to it, as a learner types
+them there: the commands they suggest repeat those paths.
 """
 
 import os
@@ -13,7 +16,8 @@ WIDTH = 60
 
 
 def main():
-    course, quiz, lesson, config = sys.argv[1:5]
+    root = sys.argv[1]
+    course, quiz, lesson, config = (os.path.relpath(path, root) for path in sys.argv[2:6])
     commands = [
         [course, "--help"], [course, "list"], [course, "plan", config], [course, "plan", config, "--machine", "m1-8gb"],
         [course, "twins", "--help"], [quiz, "--help"], [quiz, "list"], [lesson, "--help"], [lesson, "--list-machines"],
@@ -22,7 +26,7 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         env = dict(os.environ, COLUMNS=str(WIDTH), NO_COLOR="1", MPS_COURSE_PROGRESS=os.path.join(scratch, "p.json"))
         for command in commands:
-            done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+            done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=root, timeout=120)
             shown = " ".join([os.path.basename(command[0])] + command[1:])
             wide = [line for line in done.stdout.splitlines() if len(line) > WIDTH]
             if done.returncode != 0 or wide:
