@@ -44,7 +44,17 @@ double device_ms(const std::function<void()>& work) {
 TEST_CASE("the timer gives milliseconds per run, with or without MPS") {
   for (const char* machine : {"linux-x86_64", "m3-max-64gb"}) {
     sim::use_machine(machine);
-    const double ms = lab::time_gpu_ms([] { py::time::sleep(0.002); }, 2, 5);  // 2 ms of host work
+    double ms = 0;
+    try {
+      ms = lab::time_gpu_ms([] { py::time::sleep(0.002); }, 2, 5);  // 2 ms of host work
+    } catch (const torch::Error& e) {  // what PyTorch raises; a TODO still open goes on to the report
+      const std::string where = std::string(machine) + (torch::mps::is_available() ? "" : ", which has no MPS,");
+      FAIL_CHECK("on " << where << " your timer raised " << py::format_exception_only(e) << " Where "
+                 "torch::mps::is_available() is false there is no device to wait for: call "
+                 "torch::mps::synchronize() only where it is true, as the lesson's timer does on mps only."
+                 << kMpsTiming);
+      continue;
+    }
     CHECK_MESSAGE(std::abs(ms - 2.0) < 0.02,
                   "on " << std::string(machine) << " five runs of work that takes the host 2 ms each measured "
                   << harness::fixed(ms, 3) << " ms: return milliseconds (perf_counter() counts seconds) per "
