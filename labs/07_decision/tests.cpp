@@ -15,8 +15,13 @@ namespace {
 
 namespace F = torch::nn::functional;
 
-const harness::LessonCell kSymptomTriage("06_memory_pressure", "symptom_triage");
+const harness::LessonCell kRunbook("07_is_the_mac_worth_it", "runbook_on_measured_workloads");
+const harness::LessonCell kWhenToMove("07_is_the_mac_worth_it", "when_to_move");
+const harness::LessonCell kFirstEpoch("07_is_the_mac_worth_it", "first_epoch_vs_steady");
 const harness::LessonCell kRetained("06_memory_pressure", "retained_tensors");
+const harness::LessonCell kEmptyCache("06_memory_pressure", "counters_del_and_empty_cache");
+const harness::LessonCell kOncePerProcess("06_memory_pressure", "watermark_settings");
+const harness::LessonCell kWarmUp("05_timing_and_synchronization", "warm_up");
 const harness::LessonCell kHiddenSyncPoint("05_timing_and_synchronization", "hidden_sync_point");
 const harness::LessonCell kEventTiming("05_timing_and_synchronization", "event_timing");
 
@@ -37,7 +42,7 @@ void expect(const lab::Measurements& m, lab::Choice choice, bool fix_data_plane,
   const lab::Decision d = lab::decide(m);
   CHECK_MESSAGE((d.choice == choice && d.fix_data_plane_first == fix_data_plane),
                 "with " << shown(m) << " the runbook says " << shown(lab::Decision{choice, fix_data_plane})
-                        << "; decide() said " << shown(d) << ". " << why << kSymptomTriage);
+                        << "; decide() said " << shown(d) << ". " << why << kRunbook);
 }
 
 // Shape-only mode (lesson 5) for as long as a workload's step lives: its tensors are timed on the
@@ -54,6 +59,29 @@ lab::Workload sleeping(double prepare_ms, double cpu_ms, double mps_ms) {
           }};
 }
 
+// A step that only sleeps, 30 ms on the cpu and 20 ms on mps, except that the first train() on
+// mps in each process also builds its graphs: 200 ms more (lesson 5's warm-up).
+lab::Workload building_graphs_once() {
+  return {"building graphs once", 1, [](torch::Device device) {
+            auto built = std::make_shared<bool>(!device.is_mps());
+            return lab::Step{[] {}, [=] {
+                               py::time::sleep((device.is_mps() ? 20.0 : 30.0) / 1e3 + (*built ? 0.0 : 0.2));
+                               *built = true;
+                             }};
+          }};
+}
+
+// A workload that leaves a note in the environment of the simulated process it is built in (as
+// a Python module's global would stay for the life of the process) and counts in `reused` the
+// builds that found a note: builds in a process an earlier build had used.
+lab::Workload noting_its_process(const std::shared_ptr<int>& reused) {
+  return {"noting its process", 1, [=](torch::Device) {
+            if (py::os::getenv("LAB7_WORKLOAD_BUILT_HERE").has_value()) ++*reused;
+            py::os::setenv("LAB7_WORKLOAD_BUILT_HERE", "1");
+            return lab::Step{[] {}, [] { py::time::sleep(0.001); }};
+          }};
+}
+
 // A step of GPU work whose host work waits for the GPU first, so the two never overlap.
 lab::Workload gpu_after_host(double prepare_ms) {
   return {"gpu after host", 1, [=](torch::Device device) {
@@ -67,15 +95,65 @@ lab::Workload gpu_after_host(double prepare_ms) {
           }};
 }
 
-// A step that keeps (or not) a 4 MiB tensor on the device, every step.
-lab::Workload keeping(bool keep) {
-  return {keep ? "keeping" : "not keeping", 4, [=](torch::Device device) {
+// A step of GPU work and host work that does not wait for it: while the GPU computes one step,
+// the host prepares the next batch, as lesson 5's loop overlaps them.
+lab::Workload gpu_beside_host(double prepare_ms) {
+  return {"gpu beside host", 1, [=](torch::Device device) {
+            const ShapeOnly guard = shape_only();
+            const auto x = torch::randn({2048, 2048}, device);
+            return lab::Step{[=] { py::time::sleep(prepare_ms / 1e3); },
+                             [=, keep_shape_only = guard] { x.matmul(x).matmul(x); }};
+          }};
+}
+
+// Seconds per step of `workload` on `device` and the GPU's seconds per train(), as measure()
+// is asked to find them, in a fresh process: a warm-up step, then five steps between two waits,
+// events around each train() read after the last wait.
+std::pair<double, double> reference_seconds(const lab::Workload& workload, torch::Device device) {
+  sim::restart();
+  const lab::Step step = workload.build(device);
+  const auto wait = [&] {
+    if (device.is_mps()) torch::mps::synchronize();
+  };
+  step.prepare();
+  step.train();
+  wait();
+  std::vector<py::torch::mps::Event> marks;
+  const double start = py::time::perf_counter();
+  for (int i = 0; i < 5; ++i) {
+    step.prepare();
+    if (device.is_mps()) marks.emplace_back(true).record();
+    step.train();
+    if (device.is_mps()) marks.emplace_back(true).record();
+  }
+  wait();
+  const double wall = (py::time::perf_counter() - start) / 5;
+  double gpu_ms = 0;
+  for (std::size_t i = 0; i + 1 < marks.size(); i += 2) gpu_ms += marks[i].elapsed_time(marks[i + 1]);
+  return {wall, gpu_ms / 1e3 / 5};
+}
+
+// A step that keeps a 4 MiB tensor on the device, every step.
+lab::Workload keeping_a_tensor_per_step() {
+  return {"keeping a tensor per step", 4, [](torch::Device device) {
             const ShapeOnly guard = shape_only();
             const auto block = torch::ones({1024, 1024}, device);
             auto kept = std::make_shared<std::vector<torch::Tensor>>();
+            return lab::Step{[] {}, [=, keep_shape_only = guard] { kept->push_back(block * 2.0); }};  // 4 MiB more
+          }};
+}
+
+// A step whose batches grow epoch by epoch (longer sequences, say) and that keeps nothing: each
+// epoch's temporary is 1 MiB larger than the last, so the allocator's cache grows, live memory
+// does not.
+lab::Workload growing_batches() {
+  return {"growing batches", 4, [](torch::Device device) {
+            const ShapeOnly guard = shape_only();
+            const auto block = torch::ones({1024, 1024}, device);
+            auto steps = std::make_shared<std::int64_t>(0);
             return lab::Step{[] {}, [=, keep_shape_only = guard] {
-                               const auto t = block * 2.0;  // a new 4 MiB buffer
-                               if (keep) kept->push_back(t);
+                               const std::int64_t rows = 256 * (1 + (*steps)++ / 4);
+                               const auto temporary = torch::ones({rows, 1024}, device) * 2.0;
                              }};
           }};
 }
@@ -154,7 +232,7 @@ lab::Workload encoder() {
 TEST_CASE("a leak outranks speed: memory growth above 26 % goes remote") {
   expect({1.50, 0.90, 0.40}, lab::Choice::Remote, false,
          "Memory that keeps growing ends every run, however fast: suspect retained tensors, and plan a "
-         "dedicated host. That rule comes first.");
+         "dedicated host. That rule comes first." + kWhenToMove.see());
   expect({0.05, 0.05, 0.27}, lab::Choice::Remote, false, "The memory rule comes before the speed rule.");
   expect({1.50, 0.90, 0.10}, lab::Choice::Mps, false, "Growth of 10 % is within the runbook's 26 %.");
 }
@@ -193,6 +271,46 @@ TEST_CASE("the measured gain compares whole steps on the cpu and on mps") {
                   << harness::fixed(expected, 3) << " (the ratio of the step times minus one), not "
                   << harness::fixed(m.faster_on_mps, 3) << ". Time whole steps, preparation included.");
   }
+}
+
+TEST_CASE("the measured gain leaves out the first step, which builds the graphs") {
+  sim::use_machine("m3-max-64gb");
+  const lab::Measurements m = lab::measure(building_graphs_once());
+  CHECK_MESSAGE(std::abs(m.faster_on_mps - 0.5) < 0.01,
+                "steps of 30 ms on the cpu and 20 ms on mps, whose first step on mps also spends 200 ms "
+                "building its graphs: warm, mps is faster by 0.500; you measured " << harness::fixed(m.faster_on_mps, 3)
+                << ". The first step describes another program: run one step before the clock starts, on "
+                "each device." << kWarmUp << kFirstEpoch);
+}
+
+TEST_CASE("each part is measured in a fresh process") {
+  sim::use_machine("m3-max-64gb");  // a fresh process, with no note in it yet
+  const auto reused = std::make_shared<int>(0);
+  lab::measure(noting_its_process(reused));
+  CHECK_MESSAGE(*reused == 0,
+                "measure() built the workload " << *reused << (*reused == 1 ? " time" : " times") << " in a "
+                "process an earlier part had already used. Start each part with sim::restart(), as a new "
+                "`python train.py` starts afresh: otherwise the second run inherits what the first left "
+                "behind (graphs already built, the allocator's cache, settings PyTorch reads once per "
+                "process) and measures it as its own." << kOncePerProcess);
+}
+
+TEST_CASE("the timed loop waits for the GPU only at its end") {
+  sim::use_machine("m3-max-64gb");
+  const lab::Workload workload = gpu_beside_host(10);
+  const double cpu = reference_seconds(workload, torch::Device("cpu")).first;
+  const auto [mps, gpu] = reference_seconds(workload, torch::Device("mps"));
+  const double expected_gain = cpu / mps - 1, expected_share = gpu / mps;
+  const lab::Measurements m = lab::measure(workload);
+  CHECK_MESSAGE((std::abs(m.faster_on_mps - expected_gain) < 0.05 * std::abs(expected_gain) &&
+                 std::abs(m.gpu_utilisation / expected_share - 1) < 0.05),
+                "a step of 10 ms of host work beside GPU work that does not wait for it: the GPU computes one "
+                "step while the host prepares the next, mps is faster by " << harness::fixed(expected_gain, 3)
+                << " and the GPU busy " << harness::fixed(100 * expected_share, 1) << " % of the step; you "
+                "measured " << harness::fixed(m.faster_on_mps, 3) << " and " << harness::fixed(100 * m.gpu_utilisation, 1)
+                << " %. A wait inside the timed loop (synchronize(), item(), or elapsed_time(), which waits for "
+                "the device) stops that overlap every step: record the events in the loop, read them after "
+                "the last wait." << kHiddenSyncPoint << kEventTiming);
 }
 
 TEST_CASE("the measured utilisation is the GPU's share of the step") {
@@ -234,14 +352,20 @@ TEST_CASE("the measured utilisation is the GPU's share of the step") {
 
 TEST_CASE("the measured growth flags a loop that keeps a tensor every step") {
   sim::use_machine("m3-max-64gb");
-  const lab::Measurements kept = lab::measure(keeping(true));
-  const lab::Measurements not_kept = lab::measure(keeping(false));
-  CHECK_MESSAGE(kept.memory_growth > 0.26, "a loop that keeps 4 MiB on the GPU every step grew only "
-                                               << harness::fixed(100 * kept.memory_growth, 1) << " % over ten epochs"
-                                               << kRetained);
-  CHECK_MESSAGE(std::abs(not_kept.memory_growth) < 0.01,
-                "a loop that keeps nothing grew " << harness::fixed(100 * not_kept.memory_growth, 1)
-                << " %: measure after empty_cache() at each epoch's end, so the cache does not count" << kRetained);
+  const lab::Measurements m = lab::measure(keeping_a_tensor_per_step());
+  CHECK_MESSAGE(m.memory_growth > 0.26, "a loop that keeps 4 MiB on the GPU every step grew only "
+                                            << harness::fixed(100 * m.memory_growth, 1) << " % over ten epochs"
+                                            << kRetained);
+}
+
+TEST_CASE("the measured growth leaves the allocator's cache out") {
+  sim::use_machine("m3-max-64gb");
+  const lab::Measurements m = lab::measure(growing_batches());
+  CHECK_MESSAGE(std::abs(m.memory_growth) < 0.01,
+                "a loop that keeps nothing, though its batches grow, grew " << harness::fixed(100 * m.memory_growth, 1)
+                << " %: the allocator's cache keeps the freed blocks of the larger batches. Read "
+                "driver_allocated_memory() after empty_cache() at each epoch's end, so that the cache does not "
+                "count as growth." << kEmptyCache);
 }
 
 TEST_CASE("the course's workloads get the runbook's answers on the M3 Max") {
@@ -261,6 +385,6 @@ TEST_CASE("the course's workloads get the runbook's answers on the M3 Max") {
     const lab::Decision d = lab::decide(m);
     CHECK_MESSAGE((d.choice == c.expected.choice && d.fix_data_plane_first == c.expected.fix_data_plane_first),
                   c.workload.name << ": " << shown(m) << " gives " << shown(d) << "; the runbook says "
-                  << shown(c.expected) << ": " << c.why << "." << kSymptomTriage);
+                  << shown(c.expected) << ": " << c.why << "." << kRunbook);
   }
 }

@@ -5,7 +5,9 @@
 #      The decoy's description says which test it fails and what the failure says:
 #        Fails: "the timer warms up before it measures"
 #        Says: "builds its graph"
-#      That test fails with that text, and every other test passes.
+#      That test fails with that text, and every other test passes. A mistake whose effect
+#      also changes an answer further on names those tests too, and they must fail as well:
+#        Also fails: "the course's workloads get the runbook's answers on the M3 Max"
 
 function(run_program)
   # Wide enough that no line wraps: the proofs check what the report says, not its layout.
@@ -55,9 +57,17 @@ elseif(MODE STREQUAL "decoy")
   if(NOT test_name OR NOT says)
     message(FATAL_ERROR "${SOURCE}: a decoy needs the lines Fails: \"test name\" and Says: \"text\"")
   endif()
-  if(test_name MATCHES "[*?\\]")
-    message(FATAL_ERROR "${SOURCE}: a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards)")
-  endif()
+  string(REGEX MATCHALL "\nAlso fails: \"[^\n]+\"" also_lines "${source}")
+  set(also_fails "")
+  foreach(line IN LISTS also_lines)
+    string(REGEX REPLACE "^\nAlso fails: \"(.+)\"$" "\\1" also "${line}")
+    list(APPEND also_fails "${also}")
+  endforeach()
+  foreach(name IN LISTS test_name also_fails)
+    if(name MATCHES "[*?\\]")
+      message(FATAL_ERROR "${SOURCE}: a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards)")
+    endif()
+  endforeach()
   string(REPLACE "," "\\," filter "${test_name}")  # doctest's filters split at unescaped commas
   run_program("--test-case=${filter}")
   if(status EQUAL 0)
@@ -65,9 +75,18 @@ elseif(MODE STREQUAL "decoy")
   endif()
   require_text("✘ ${test_name}")
   require_text("${says}")
-  run_program("--test-case-exclude=${filter}")
+  set(failing "${filter}")
+  foreach(also IN LISTS also_fails)
+    string(REPLACE "," "\\," also_filter "${also}")
+    run_program("--test-case=${also_filter}")
+    if(status EQUAL 0)
+      message(FATAL_ERROR "the decoy passes \"${also}\", which its description says it also fails")
+    endif()
+    string(APPEND failing ",${also_filter}")
+  endforeach()
+  run_program("--test-case-exclude=${failing}")
   if(NOT status EQUAL 0)
-    message(FATAL_ERROR "the decoy fails more than \"${test_name}\"; each decoy should fail exactly the test it names")
+    message(FATAL_ERROR "the decoy fails more than the tests it names; each decoy should fail exactly those")
   endif()
 else()
   message(FATAL_ERROR "MODE must be starter or decoy")
