@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Measures the two build times the course promises on a 2-core machine, in a build directory of
-# its own (build-times/, removed afterwards), and prints them with the machine's load:
-#   1. a clean configure + build + full test run (what `cmake --workflow --preset test` does);
-#   2. the edit-one-lesson loop: touch lesson 2, rebuild, re-run its tests (median of N runs).
+# Measures the build times the course promises on a 2-core machine, with the packages installed,
+# and prints them with the machine's load:
+#   1. ./setup in a fresh clone of this checkout's last commit (in a temporary folder, removed
+#      afterwards): seconds until lesson 1's first line is on screen, and until setup ends (a
+#      full clean build, lesson 1 and the course's status);
+#   2. a clean configure + build + full test run (what `cmake --workflow --preset test` does), in a
+#      build directory of its own (build-times/, removed afterwards);
+#   3. the edit-one-lesson loop: touch lesson 2, rebuild, re-run its tests (median of N runs).
 # Usage: tests/benchmarks/build_times.sh [N=7]
 # Other work on the machine slows both: compare the load printed before and after.
 set -euo pipefail
@@ -16,6 +20,20 @@ load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 echo "load average before: $(load)"
+
+# 1. The first wait: the moment lesson 1's header ("simulated machine ...") reaches the screen.
+clone=$(mktemp -d)
+trap 'rm -rf "$clone"' EXIT
+git clone -q . "$clone/course"
+start=$(now)
+first_lesson=""
+while IFS= read -r line; do
+  if [ -z "$first_lesson" ] && [[ "$line" == "simulated machine "* ]]; then first_lesson=$(seconds "$start" "$(now)"); fi
+done < <(cd "$clone/course" && NO_COLOR=1 ./setup 2>&1)
+setup_total=$(seconds "$start" "$(now)")
+rm -rf "$clone"
+[ -n "$first_lesson" ] || { echo "./setup never showed lesson 1" >&2; exit 1; }
+
 rm -rf "$dir"
 TIMEFORMAT='%R %U %S'
 clean_times=$( { time {
@@ -37,5 +55,6 @@ median=$(printf '%s\n' "${loop[@]}" | sort -n | awk '{ v[NR] = $1 } END { print 
 echo "load average after:  $(load)"
 rm -rf "$dir"
 
+echo "./setup to lesson 1 on screen:    ${first_lesson} s ($(awk -v a="$first_lesson" -v b="$setup_total" 'BEGIN { printf "%.0f", 100 * a / b }') % of setup's ${setup_total} s, which builds everything)"
 echo "clean configure + build + test:  ${clean} s (CPU: ${user} s user, ${system} s system)"
 echo "edit lesson 2, rebuild, re-test: ${median} s median of ${runs} (${loop[*]})"
