@@ -134,7 +134,10 @@ std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, cons
   std::vector<LessonCaptures> captures(lessons.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (errors[i]) std::rethrow_exception(errors[i]);
-    if (!results[i].passed) ++statistics.failed_cells;
+    if (!results[i].passed) {
+      statistics.failed_cells.push_back("lesson " + lessons[runs[i].lesson].number + " cell " + runs[i].cell + " on " +
+                                        runs[i].machine);
+    }
     captures[runs[i].lesson][runs[i].machine][runs[i].cell] = std::move(results[i]);
   }
   statistics.runs = runs.size();

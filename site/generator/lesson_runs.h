@@ -27,7 +27,7 @@ using LessonCaptures = std::map<std::string, std::map<std::string, CellCapture>>
 
 struct RunStatistics {
   std::size_t runs = 0;
-  std::size_t failed_cells = 0;  // cells whose checks or documented output failed
+  std::vector<std::string> failed_cells;  // "lesson 07 cell last_bits on m1-8gb": checks or output failed
 };
 
 // Runs every lesson's cells on every machine, `jobs` programs at a time, with scratch files in

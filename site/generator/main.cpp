@@ -1,6 +1,7 @@
 // course_site: builds the course's static, offline website. See site/README.md.
 
 #define CXXOPTS_NO_REGEX 1
+#include <algorithm>
 #include <cxxopts.hpp>
 
 #include <fmt/format.h>
@@ -228,8 +229,16 @@ int build(const Options& options) {
                            pages.size(), picture_count, course.lessons.size(),
                            static_cast<double>(directory_bytes(options.output)) / 1e6, statistics.runs, seconds,
                            run_seconds);
-  if (statistics.failed_cells > 0) {
-    std::cout << fmt::format("course_site: {} cell runs failed their checks; their pages say how\n", statistics.failed_cells);
+  if (!statistics.failed_cells.empty()) {  // the pages are written, to show how; the build fails
+    std::cerr << fmt::format("course_site: {} cell runs failed their checks, so the site is not published; their "
+                             "pages in {} say how:\n",
+                             statistics.failed_cells.size(), options.output.string());
+    constexpr std::size_t kListed = 8;
+    for (std::size_t i = 0; i < std::min(kListed, statistics.failed_cells.size()); ++i) {
+      std::cerr << "  " << statistics.failed_cells[i] << '\n';
+    }
+    if (statistics.failed_cells.size() > kListed) std::cerr << "  and " << statistics.failed_cells.size() - kListed << " more\n";
+    return 1;
   }
   std::cout << "Open " << (options.output / "index.html").string() << " in a browser.\n";
   return 0;
