@@ -16,6 +16,17 @@ function escapeHtml(text) {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+// The first cell (or heading, or paragraph) still on screen, and how far from the window's top
+// it is: switching machines changes the height of the outputs above it, and the page scrolls
+// so that it stays where the reader had it.
+function readingPlace() {
+  for (const element of document.querySelectorAll("main section.cell, main h1, main h2, main h3, main > p")) {
+    const box = element.getBoundingClientRect();
+    if (box.bottom > 0) return { element, top: box.top };
+  }
+  return null;
+}
+
 // The machine switch: show each cell's output block for the chosen machine only.
 function setUpMachineSwitch() {
   const select = document.getElementById("machine");
@@ -33,7 +44,11 @@ function setUpMachineSwitch() {
     document.documentElement.dataset.machine = machine;
     remember("course-machine", machine);
   };
-  select.addEventListener("change", show);
+  select.addEventListener("change", () => {
+    const place = readingPlace();
+    show();
+    if (place) window.scrollBy(0, place.element.getBoundingClientRect().top - place.top);
+  });
   show();
 }
 

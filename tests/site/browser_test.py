@@ -3,7 +3,9 @@
 python3-selenium), as a learner would, and checks:
 
 - every page loads without console errors, and no internal link or image is broken;
-- the machine switch shows, for each machine, the output that machine's run printed;
+- the machine switch shows, for each machine, the output that machine's run printed, and keeps
+  the cell being read where it was on screen;
+- at a phone's width the page does not scroll sideways and timelines keep their own size;
 - search finds a section and leads to it;
 - a wrong quiz answer shows why it is wrong; the mastery check passes with every answer right,
   and follows the terminal's rule (6 of 8 does not pass, 7 of 8 does);
@@ -128,6 +130,58 @@ def check_machine_switch(site, runs, lesson):
         check(summary != "", f"no summary for {machine}")
     check(any(len(outputs) > 1 for outputs in seen.values()), f"no cell of {lesson} shows different outputs per machine")
     print(f"{lesson}: the machine switch shows each of {len(machines)} machines' own outputs")
+
+
+def check_switch_keeps_place(site, lesson):
+    """Switching machines changes the height of every output above the reader; the cell the reader
+    was at stays where it was on screen."""
+    from selenium.webdriver.support.ui import Select
+
+    site.open(f"{lesson}.html")
+    # Chromium anchors scrolling by itself; Safari, where most learners read, does not: turn it off
+    # so that the page's own script is what is tested.
+    site.js("document.documentElement.style.overflowAnchor = 'none'; document.body.style.overflowAnchor = 'none'")
+    select = Select(site.driver.find_element("id", "machine"))
+    select.select_by_value("m3-max-64gb")
+    cells = site.driver.find_elements("css selector", "section.cell[id]")
+    reading = cells[len(cells) * 2 // 3]
+    site.js("arguments[0].scrollIntoView({block: 'start'}); window.scrollBy(0, -120)", reading)
+    before = site.js("return arguments[0].getBoundingClientRect().top", reading)
+    page_before = site.js("return document.documentElement.scrollHeight")
+    select.select_by_value("linux-x86_64")  # no mps: much shorter outputs above
+    after = site.js("return arguments[0].getBoundingClientRect().top", reading)
+    page_after = site.js("return document.documentElement.scrollHeight")
+    check(page_after != page_before, f"{lesson}: switching machines did not change the page's height; the check proves nothing")
+    check(abs(after - before) <= 2,
+          f"{lesson}: the cell {reading.get_attribute('id')} moved from {before:.0f} to {after:.0f} px on screen when the machine changed")
+    print(f"{lesson}: switching machines keeps the cell being read in its place")
+
+
+def check_phone_width(site, lesson, screenshots):
+    """At a phone's width the page does not scroll sideways, and a timeline keeps its own width in a
+    frame of its own that does."""
+    from selenium.webdriver.support.ui import Select
+
+    size = site.driver.get_window_size()
+    site.driver.set_window_size(390, 844)
+    try:
+        site.open(f"{lesson}.html")
+        Select(site.driver.find_element("id", "machine")).select_by_value("m3-max-64gb")
+        viewport = site.js("return document.documentElement.clientWidth")
+        page = site.js("return document.documentElement.scrollWidth")
+        check(page <= viewport, f"{lesson} at 390 px: the page is {page} px wide, wider than the screen's {viewport}")
+        pictures = site.driver.find_elements("css selector", ".output:not([hidden]) figure.picture")
+        if check(pictures, f"{lesson} shows no timeline"):
+            image = pictures[0].find_element("css selector", "img")
+            shown, natural = site.js("return [arguments[0].clientWidth, arguments[0].naturalWidth]", image)
+            frame = site.js("return arguments[0].parentElement.clientWidth", image)
+            check(abs(shown - natural) <= 1, f"{lesson} at 390 px: a timeline is drawn {shown:.0f} px wide, not its own {natural}")
+            check(frame <= viewport, f"{lesson} at 390 px: the timeline's frame is {frame} px wide")
+            site.js("arguments[0].scrollIntoView({block: 'center'})", pictures[0])
+            site.driver.save_screenshot(str(screenshots / "phone_timeline.png"))
+        print(f"{lesson} at a phone's width: timelines keep their size and scroll in their own frame")
+    finally:
+        site.driver.set_window_size(size["width"], size["height"])
 
 
 def check_search(site):
@@ -255,6 +309,9 @@ def main():
             check_every_page(site)
             check_machine_switch(site, arguments.runs, "02_device_checks")
             check_machine_switch(site, arguments.runs, "04_cpu_fallback")  # with warnings on stderr
+            check_switch_keeps_place(site, "05_timing_and_synchronization")
+            arguments.screenshots.mkdir(parents=True, exist_ok=True)
+            check_phone_width(site, "05_timing_and_synchronization", arguments.screenshots)
             check_search(site)
             check_quizzes(site, arguments.banks)
             save_screenshots(site, arguments.screenshots)
