@@ -19,7 +19,11 @@
 // timings appear later in the course; `--list-machines` shows the others and `--machine NAME`
 // picks one. Every code cell starts in a fresh simulated process on that machine. Where the
 // prose discusses what other machines print, their documented outputs follow the cell's own,
-// each under a `└▷ documented for ...` line; `--compare` shows them under every cell.
+// each under a `└▷ documented for ...` line; `--compare` shows them under every cell. From
+// lesson 3 on, a cell marked `requires mps` runs only where MPS is available; on the machines
+// without it, the notebook prints `no mps device here: this cell needs MPS` in its place. That
+// line stands for the guard a script of your own would need, `if (!torch::mps::is_available())`,
+// which lesson 2 teaches and lesson 5 writes out once.
 //
 // **The same code in Python.** Most code cells have a twin in PyTorch's Python API, which
 // real PyTorch runs in the course's tests: `--python` prints each under its C++. If PyTorch is

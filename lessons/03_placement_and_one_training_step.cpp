@@ -308,12 +308,8 @@ TUTOR_CELL("a model on mps fed a batch left on the cpu fails naming the input") 
 // on the first Mac. The mirror image, moving the batch and forgetting the model, names the weight
 // instead:
 
-// %% model_left_on_cpu
+// %% model_left_on_cpu requires="mps"
 TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weight") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the model and the batch cannot disagree");
-    return;
-  }
   torch::nn::Linear model(768, 3);  // forgot model->to(device)
   const auto ticket_vectors = torch::randn({32, 768}).to(torch::Device("mps"));
   try {
@@ -324,30 +320,21 @@ TUTOR_CELL("a batch on mps fed to a model left on the cpu fails naming the weigh
 }
 // %% [output]
 // RuntimeError: Tensor for argument weight is on cpu but expected on mps
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the model and the batch cannot disagree
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the model and the batch cannot disagree")
-// else:
-//     model = torch.nn.Linear(768, 3)  # forgot model.to(device)
-//     ticket_vectors = torch.randn(32, 768).to("mps")
-//     try:
-//         model(ticket_vectors)
-//     except RuntimeError as error:
-//         print(f"{type(error).__name__}: {error}")
+// model = torch.nn.Linear(768, 3)  # forgot model.to(device)
+// ticket_vectors = torch.randn(32, 768).to("mps")
+// try:
+//     model(ticket_vectors)
+// except RuntimeError as error:
+//     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // Elementwise arithmetic has its own message, and it puts the GPU device first whichever
 // operand is on it. One exception is allowed: a 0-dim cpu tensor, a single number, may meet an
 // `mps` tensor, and PyTorch treats it like a Python scalar.
 
-// %% mixing_devices_in_arithmetic
+// %% mixing_devices_in_arithmetic requires="mps"
 TUTOR_CELL("elementwise arithmetic across mps and cpu fails in either order, except for a scalar") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: nothing to mix");
-    return;
-  }
   const auto on_mps = torch::ones({4}, torch::Device("mps"));
   const auto on_cpu = torch::ones({4});
   for (const auto& [a, b] : {std::pair{on_mps, on_cpu}, std::pair{on_cpu, on_mps}}) {
@@ -363,19 +350,14 @@ TUTOR_CELL("elementwise arithmetic across mps and cpu fails in either order, exc
 // RuntimeError: Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!
 // RuntimeError: Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!
 // with a 0-dim cpu tensor the result is on mps:0
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: nothing to mix
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: nothing to mix")
-// else:
-//     on_mps, on_cpu = torch.ones(4, device="mps"), torch.ones(4)
-//     for a, b in [(on_mps, on_cpu), (on_cpu, on_mps)]:
-//         try:
-//             a + b
-//         except RuntimeError as error:
-//             print(f"{type(error).__name__}: {error}")
-//     print("with a 0-dim cpu tensor the result is on", (on_mps * torch.tensor(0.5)).device)
+// on_mps, on_cpu = torch.ones(4, device="mps"), torch.ones(4)
+// for a, b in [(on_mps, on_cpu), (on_cpu, on_mps)]:
+//     try:
+//         a + b
+//     except RuntimeError as error:
+//         print(f"{type(error).__name__}: {error}")
+// print("with a 0-dim cpu tensor the result is on", (on_mps * torch.tensor(0.5)).device)
 
 // %% [markdown]
 // ## Move them together

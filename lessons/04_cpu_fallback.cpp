@@ -370,12 +370,8 @@ double seconds_per_step(bool rewritten) {
 //     torch.mps.synchronize()
 //     return (time.perf_counter() - start) / 10
 
-// %% fallback_step_time compare="m3-max-64gb,m1-8gb"
+// %% fallback_step_time requires="mps" compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: there is no fallback to remove");
-    return;
-  }
   const double with_fallback = seconds_per_step(false);
   const double rewritten = seconds_per_step(true);
   print(fmt::format("EmbeddingBag with the cpu fallback: {:.2f} ms per step", with_fallback * 1e3));
@@ -393,17 +389,12 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 // EmbeddingBag with the cpu fallback: 15.46 ms per step
 // rewritten as embedding + mean:      13.52 ms per step
 // the fallback made each step 1.1x slower
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: there is no fallback to remove
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: there is no fallback to remove")
-// else:
-//     with_fallback = seconds_per_step(False)
-//     rewritten = seconds_per_step(True)
-//     print(f"EmbeddingBag with the cpu fallback: {with_fallback * 1e3:.2f} ms per step")
-//     print(f"rewritten as embedding + mean:      {rewritten * 1e3:.2f} ms per step")
-//     print(f"the fallback made each step {with_fallback / rewritten:.1f}x slower")
+// with_fallback = seconds_per_step(False)
+// rewritten = seconds_per_step(True)
+// print(f"EmbeddingBag with the cpu fallback: {with_fallback * 1e3:.2f} ms per step")
+// print(f"rewritten as embedding + mean:      {rewritten * 1e3:.2f} ms per step")
+// print(f"the fallback made each step {with_fallback / rewritten:.1f}x slower")
 
 // %% [markdown]
 // On the M3 Max the detour adds 2.4 ms to a 2.8 ms step, almost doubling it. The lookup itself

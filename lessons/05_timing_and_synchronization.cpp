@@ -130,12 +130,8 @@ TUTOR_CELL("ten matrix products timed between two synchronizations") {
 // emulator charges about 0.3 ms per new graph, a figure derived from a reported ResNet-18 run
 // (13.8 ms for the first forward pass, about 4.5 ms once warm); real costs vary with the op.
 
-// %% warm_up
+// %% warm_up requires="mps"
 TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the cpu builds no graphs, so cold and warm runs cost the same");
-    return;
-  }
   const torch::Device device("mps");
   const auto x = torch::randn({256, 256}, device);
   const auto w = torch::randn({256, 256}, device);
@@ -160,28 +156,23 @@ TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
 // cold: 1.0 ms
 // warm: 0.7 ms
 // the cold run took 1.5x as long
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the cpu builds no graphs, so cold and warm runs cost the same
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the cpu builds no graphs, so cold and warm runs cost the same")
-// else:
-//     x = torch.randn(256, 256, device="mps")
-//     w = torch.randn(256, 256, device="mps")
+// x = torch.randn(256, 256, device="mps")
+// w = torch.randn(256, 256, device="mps")
 //
-//     def time_ten_products():
-//         torch.mps.synchronize()
-//         start = time.perf_counter()
-//         for _ in range(10):
-//             x @ w
-//         torch.mps.synchronize()
-//         return time.perf_counter() - start
+// def time_ten_products():
+//     torch.mps.synchronize()
+//     start = time.perf_counter()
+//     for _ in range(10):
+//         x @ w
+//     torch.mps.synchronize()
+//     return time.perf_counter() - start
 //
-//     cold = time_ten_products()
-//     warm = time_ten_products()
-//     print("cold:", ms(cold))
-//     print("warm:", ms(warm))
-//     print(f"the cold run took {cold / warm:.1f}x as long")
+// cold = time_ten_products()
+// warm = time_ten_products()
+// print("cold:", ms(cold))
+// print("warm:", ms(warm))
+// print(f"the cold run took {cold / warm:.1f}x as long")
 
 // %% [markdown]
 // Ten small products keep the GPU busy for far less time than the host needs to queue them
@@ -392,12 +383,8 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
 // both markers and returns the milliseconds between them. Events time the GPU's work without
 // a `synchronize()` in the middle of your loop.
 
-// %% event_timing
+// %% event_timing requires="mps"
 TUTOR_CELL("two events around a forward pass time the GPU without synchronizing the loop") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: torch.mps.Event needs the MPS backend");
-    return;
-  }
   const WarmEncoder warm;
   py::torch::mps::Event start(true), end(true);
   start.record();
@@ -415,20 +402,15 @@ TUTOR_CELL("two events around a forward pass time the GPU without synchronizing 
 // GPU finished when the host got here: False
 // GPU time between the events: 239.2 ms
 // GPU finished after elapsed_time: True
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: torch.mps.Event needs the MPS backend
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: torch.mps.Event needs the MPS backend")
-// else:
-//     encoder, batch = warm_encoder()
-//     start, end = torch.mps.Event(enable_timing=True), torch.mps.Event(enable_timing=True)
-//     start.record()
-//     forward(encoder, batch)
-//     end.record()
-//     print("GPU finished when the host got here:", end.query())
-//     print("GPU time between the events:", f"{start.elapsed_time(end):.1f} ms")
-//     print("GPU finished after elapsed_time:", end.query())
+// encoder, batch = warm_encoder()
+// start, end = torch.mps.Event(enable_timing=True), torch.mps.Event(enable_timing=True)
+// start.record()
+// forward(encoder, batch)
+// end.record()
+// print("GPU finished when the host got here:", end.query())
+// print("GPU time between the events:", f"{start.elapsed_time(end):.1f} ms")
+// print("GPU finished after elapsed_time:", end.query())
 
 // %% [markdown]
 // ## The hidden sync point in a training loop
@@ -492,12 +474,8 @@ double seconds_per_step(int steps, int log_every) {
 //     torch.mps.synchronize()
 //     return (time.perf_counter() - start) / steps
 
-// %% hidden_sync_point compare="m3-max-64gb,m1-8gb"
+// %% hidden_sync_point requires="mps" compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: on the cpu nothing runs in the background, so nothing overlaps");
-    return;
-  }
   const double every_step = seconds_per_step(100, 1);
   const double every_50 = seconds_per_step(100, 50);
   print("loss.item() every step:    ", ms(every_step), "per step");
@@ -513,17 +491,12 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
 // loss.item() every step:     869.3 ms per step
 // loss.item() every 50 steps: 830.1 ms per step
 // the hidden sync point costs 5 %
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: on the cpu nothing runs in the background, so nothing overlaps
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: on the cpu nothing runs in the background, so nothing overlaps")
-// else:
-//     every_step = seconds_per_step(100, 1)
-//     every_50 = seconds_per_step(100, 50)
-//     print("loss.item() every step:    ", ms(every_step), "per step")
-//     print("loss.item() every 50 steps:", ms(every_50), "per step")
-//     print(f"the hidden sync point costs {100 * (every_step / every_50 - 1):.0f} %")
+// every_step = seconds_per_step(100, 1)
+// every_50 = seconds_per_step(100, 50)
+// print("loss.item() every step:    ", ms(every_step), "per step")
+// print("loss.item() every 50 steps:", ms(every_50), "per step")
+// print(f"the hidden sync point costs {100 * (every_step / every_50 - 1):.0f} %")
 
 // %% [markdown]
 // The cost is the cpu work that no longer overlaps: the 20 ms of preparation and the 15 ms

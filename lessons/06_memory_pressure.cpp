@@ -82,12 +82,8 @@ std::string size_text(std::int64_t bytes) {
 // The ticket classifier of lesson 3, trained with Adam: read `current_allocated_memory()`
 // after each phase of one step.
 
-// %% memory_bill
+// %% memory_bill requires="mps"
 TUTOR_CELL("the memory of a training step grows with the batch, the activations, the gradients and the optimizer") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the allocator's counters need an available mps device");
-    return;
-  }
   const torch::Device device("mps");
   std::int64_t previous = py::torch::mps::current_allocated_memory();
   auto in_use = [&previous](const char* after) {
@@ -117,34 +113,29 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // forward pass:             12.17 MiB in use, +128.00 KiB
 // backward pass:            12.09 MiB in use, -80.00 KiB
 // optimizer step:           12.31 MiB in use, +224.00 KiB
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the allocator's counters need an available mps device
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the allocator's counters need an available mps device")
-// else:
-//     device = torch.device("mps")
-//     previous = torch.mps.current_allocated_memory()
+// device = torch.device("mps")
+// previous = torch.mps.current_allocated_memory()
 //
-//     def in_use(after):
-//         global previous
-//         now = torch.mps.current_allocated_memory()
-//         change = now - previous
-//         print(f"{after:<24} {size_text(now):>10} in use, {'-' if change < 0 else '+'}{size_text(abs(change))}")
-//         previous = now
+// def in_use(after):
+//     global previous
+//     now = torch.mps.current_allocated_memory()
+//     change = now - previous
+//     print(f"{after:<24} {size_text(now):>10} in use, {'-' if change < 0 else '+'}{size_text(abs(change))}")
+//     previous = now
 //
-//     model = torch.nn.Linear(768, 3).to(device)
-//     in_use("model moved:")
-//     batch = torch.randn(32, 128, 768).to(device)
-//     labels = torch.zeros(32, dtype=torch.int64, device=device)
-//     in_use("batch and labels moved:")
-//     optimizer = torch.optim.Adam(model.parameters())
-//     loss = F.cross_entropy(model(batch.mean(1)), labels)
-//     in_use("forward pass:")
-//     loss.backward()
-//     in_use("backward pass:")
-//     optimizer.step()
-//     in_use("optimizer step:")
+// model = torch.nn.Linear(768, 3).to(device)
+// in_use("model moved:")
+// batch = torch.randn(32, 128, 768).to(device)
+// labels = torch.zeros(32, dtype=torch.int64, device=device)
+// in_use("batch and labels moved:")
+// optimizer = torch.optim.Adam(model.parameters())
+// loss = F.cross_entropy(model(batch.mean(1)), labels)
+// in_use("forward pass:")
+// loss.backward()
+// in_use("backward pass:")
+// optimizer.step()
+// in_use("optimizer step:")
 
 // %% [markdown]
 // Read it as a bill. The weights are two tiny tensors (9 KiB and 12 bytes), but each buffer
@@ -201,12 +192,8 @@ TUTOR_CELL("allocating a tensor raises the live-tensor counter, and the working 
 // from, for the next tensor. Only `empty_cache()` gives the heap back; it first waits for the
 // GPU, because queued kernels may still use cached buffers.
 
-// %% counters_del_and_empty_cache
+// %% counters_del_and_empty_cache requires="mps"
 TUTOR_CELL("del frees a tensor for reuse; empty_cache returns the cached memory to the system") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the allocator's counters need an available mps device");
-    return;
-  }
   auto show = [](const char* moment) {
     print(fmt::format("{:<18} live {:>10}   driver {:>10}", moment,
                       size_text(py::torch::mps::current_allocated_memory()),
@@ -223,22 +210,17 @@ TUTOR_CELL("del frees a tensor for reuse; empty_cache returns the cached memory 
 // after ones:        live   4.00 MiB   driver  32.38 MiB
 // after del:         live   0.00 KiB   driver  32.38 MiB
 // after empty_cache: live   0.00 KiB   driver 384.00 KiB
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the allocator's counters need an available mps device
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the allocator's counters need an available mps device")
-// else:
-//     def show(moment):
-//         live, driver = torch.mps.current_allocated_memory(), torch.mps.driver_allocated_memory()
-//         print(f"{moment:<18} live {size_text(live):>10}   driver {size_text(driver):>10}")
+// def show(moment):
+//     live, driver = torch.mps.current_allocated_memory(), torch.mps.driver_allocated_memory()
+//     print(f"{moment:<18} live {size_text(live):>10}   driver {size_text(driver):>10}")
 //
-//     tensor = torch.ones(1024, 1024, device="mps")
-//     show("after ones:")
-//     del tensor
-//     show("after del:")
-//     torch.mps.empty_cache()
-//     show("after empty_cache:")
+// tensor = torch.ones(1024, 1024, device="mps")
+// show("after ones:")
+// del tensor
+// show("after del:")
+// torch.mps.empty_cache()
+// show("after empty_cache:")
 
 // %% [markdown]
 // ## Growing the batch until MPS refuses
@@ -272,12 +254,8 @@ std::vector<torch::Tensor> encoder_forward(std::int64_t reports, const torch::De
 //         kept.append(torch.relu(linear(kept[-1])))
 //     return kept
 
-// %% batch_sweep compare="m3-max-64gb,m1-8gb"
+// %% batch_sweep requires="mps" compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, then out of memory") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the allocator's limits need an available mps device");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   const torch::Device device("mps");
   print("recommended working set:", size_text(py::torch::mps::recommended_max_memory()));
@@ -318,31 +296,26 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 //   2048 reports:  3.01 GiB live,  3.79 GiB held, 317.77 µs per report
 //   4096 reports:  6.01 GiB live,  7.54 GiB held, 522.25 µs per report
 //   8192 reports: RuntimeError: MPS backend out of memory (MPS allocated: 9.04 GiB, other allocations: 384.00 KiB, max allowed: 9.07 GiB). Tried to allocate 3.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the allocator's limits need an available mps device
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the allocator's limits need an available mps device")
-// else:
-//     device = torch.device("mps")
-//     print("recommended working set:", size_text(torch.mps.recommended_max_memory()))
-//     reports = 256
-//     while True:
-//         torch.mps.empty_cache()  # each size starts from an empty cache, as separate runs would
-//         try:
-//             torch.mps.synchronize()
-//             start = time.perf_counter()
-//             kept = encoder_forward(reports, device)
-//             torch.mps.synchronize()
-//             seconds = time.perf_counter() - start
-//             live, held = torch.mps.current_allocated_memory(), torch.mps.driver_allocated_memory()
-//             print(f"{reports:>6} reports: {size_text(live):>9} live, {size_text(held):>9} held, "
-//                   f"{seconds * 1e6 / reports:6.2f} µs per report")
-//             del kept
-//         except RuntimeError as error:
-//             print(f"{reports:>6} reports:", f"{type(error).__name__}: {error}")
-//             break
-//         reports *= 2
+// device = torch.device("mps")
+// print("recommended working set:", size_text(torch.mps.recommended_max_memory()))
+// reports = 256
+// while True:
+//     torch.mps.empty_cache()  # each size starts from an empty cache, as separate runs would
+//     try:
+//         torch.mps.synchronize()
+//         start = time.perf_counter()
+//         kept = encoder_forward(reports, device)
+//         torch.mps.synchronize()
+//         seconds = time.perf_counter() - start
+//         live, held = torch.mps.current_allocated_memory(), torch.mps.driver_allocated_memory()
+//         print(f"{reports:>6} reports: {size_text(live):>9} live, {size_text(held):>9} held, "
+//               f"{seconds * 1e6 / reports:6.2f} µs per report")
+//         del kept
+//     except RuntimeError as error:
+//         print(f"{reports:>6} reports:", f"{type(error).__name__}: {error}")
+//         break
+//     reports *= 2
 
 // %% [markdown]
 // Read the sweep from the top. After each step four tensors the size of the batch are live:
@@ -372,12 +345,8 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 // Macs that report the value it is about half the RAM: 4 GiB on an 8 GB Mac. (The emulator
 // uses half the RAM for every Mac; newer chips report a little more, up to 0.59 of it.)
 
-// %% one_tensor_too_large compare="m3-max-64gb,m1-8gb"
+// %% one_tensor_too_large requires="mps" compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever memory is free") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: Metal's buffer limit needs an available mps device");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   for (const std::int64_t reports : {8192, 16384, 131072}) {
     try {
@@ -396,19 +365,14 @@ TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever m
 //   8192 reports in one tensor: 3.00 GiB
 //  16384 reports in one tensor: RuntimeError: Invalid buffer size: 6.00 GiB
 // 131072 reports in one tensor: RuntimeError: Invalid buffer size: 48.00 GiB
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: Metal's buffer limit needs an available mps device
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: Metal's buffer limit needs an available mps device")
-// else:
-//     for reports in [8192, 16384, 131072]:
-//         try:
-//             batch = torch.randn(reports, 128, 768, device="mps")
-//             print(f"{reports:>6} reports in one tensor: {size_text(torch.mps.current_allocated_memory())}")
-//             del batch
-//         except RuntimeError as error:
-//             print(f"{reports:>6} reports in one tensor:", f"{type(error).__name__}: {error}")
+// for reports in [8192, 16384, 131072]:
+//     try:
+//         batch = torch.randn(reports, 128, 768, device="mps")
+//         print(f"{reports:>6} reports in one tensor: {size_text(torch.mps.current_allocated_memory())}")
+//         del batch
+//     except RuntimeError as error:
+//         print(f"{reports:>6} reports in one tensor:", f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // On the M1 (both machines' outputs are shown) a 6 GiB batch is refused although the allocator's limit is 9.07
@@ -430,12 +394,8 @@ TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever m
 // `sim::restart_with_environment` the part of starting `python train.py` again with the
 // variables set in the shell.
 
-// %% watermark_settings
+// %% watermark_settings requires="mps"
 TUTOR_CELL("lowering only the high watermark fails at the first allocation, and only a new process recovers") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the allocator never starts");
-    return;
-  }
   auto first_allocation = [](const char* attempt) {
     try {
       torch::ones({1}, torch::Device("mps"));
@@ -472,37 +432,32 @@ TUTOR_CELL("lowering only the high watermark fails at the first allocation, and 
 // ValueError: Invalid fraction value: 2.5. Allowed range: 0~2
 // set_per_process_memory_fraction(0.5) accepted
 // TypeError: Invalid type for fraction argument, must be `float`
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the allocator never starts
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the allocator never starts")
-// else:
-//     first_allocation = "import torch; torch.ones(1, device='mps'); print('the first allocation works')"
+// first_allocation = "import torch; torch.ones(1, device='mps'); print('the first allocation works')"
 //
-//     def try_first_allocation(attempt):
-//         try:
-//             torch.ones(1, device="mps")
-//             print(attempt, "the first allocation works")
-//         except RuntimeError as error:
-//             print(attempt, f"{type(error).__name__}: {error}")
-//
-//     os.environ["PYTORCH_MPS_HIGH_WATERMARK_RATIO"] = "0.7"
-//     try_first_allocation("high 0.7 only:")
-//     os.environ["PYTORCH_MPS_LOW_WATERMARK_RATIO"] = "0.5"
-//     try_first_allocation("low 0.5 added:")
-//     fresh = subprocess.run([sys.executable, "-c", first_allocation], capture_output=True, text=True, env=os.environ)
-//     print("new process:  ", fresh.stdout.strip())
-//     for fraction in [2.5, 0.5]:
-//         try:
-//             torch.mps.set_per_process_memory_fraction(fraction)
-//             print(f"set_per_process_memory_fraction({fraction}) accepted")
-//         except ValueError as error:
-//             print(f"{type(error).__name__}: {error}")
+// def try_first_allocation(attempt):
 //     try:
-//         torch.mps.set_per_process_memory_fraction(1)  # an int, not a float
-//     except TypeError as error:
+//         torch.ones(1, device="mps")
+//         print(attempt, "the first allocation works")
+//     except RuntimeError as error:
+//         print(attempt, f"{type(error).__name__}: {error}")
+//
+// os.environ["PYTORCH_MPS_HIGH_WATERMARK_RATIO"] = "0.7"
+// try_first_allocation("high 0.7 only:")
+// os.environ["PYTORCH_MPS_LOW_WATERMARK_RATIO"] = "0.5"
+// try_first_allocation("low 0.5 added:")
+// fresh = subprocess.run([sys.executable, "-c", first_allocation], capture_output=True, text=True, env=os.environ)
+// print("new process:  ", fresh.stdout.strip())
+// for fraction in [2.5, 0.5]:
+//     try:
+//         torch.mps.set_per_process_memory_fraction(fraction)
+//         print(f"set_per_process_memory_fraction({fraction}) accepted")
+//     except ValueError as error:
 //         print(f"{type(error).__name__}: {error}")
+// try:
+//     torch.mps.set_per_process_memory_fraction(1)  # an int, not a float
+// except TypeError as error:
+//     print(f"{type(error).__name__}: {error}")
 
 // %% [markdown]
 // These knobs move the point where PyTorch refuses; they do not make memory appear. Raising
@@ -701,12 +656,8 @@ std::vector<std::int64_t> driver_memory_per_epoch(bool keep_on_gpu) {
 //         per_epoch.append(torch.mps.driver_allocated_memory())
 //     return per_epoch
 
-// %% retained_tensors
+// %% retained_tensors requires="mps"
 TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained tensors") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the allocator's counters need an available mps device");
-    return;
-  }
   for (const bool keep_on_gpu : {true, false}) {
     const std::vector<std::int64_t> memory = driver_memory_per_epoch(keep_on_gpu);
     const double growth = static_cast<double>(memory.back()) / static_cast<double>(memory.front()) - 1;
@@ -723,18 +674,13 @@ TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained 
 // vectors moved to the cpu:
 //   epoch 1: 8.38 MiB, epoch 10: 8.38 MiB, growth 0%
 //   memory is steady
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the allocator's counters need an available mps device
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the allocator's counters need an available mps device")
-// else:
-//     for keep_on_gpu in [True, False]:
-//         memory = driver_memory_per_epoch(keep_on_gpu)
-//         growth = memory[-1] / memory[0] - 1
-//         print("vectors kept on the GPU:" if keep_on_gpu else "vectors moved to the cpu:")
-//         print(f"  epoch 1: {size_text(memory[0])}, epoch 10: {size_text(memory[-1])}, growth {growth:.0%}")
-//         print("  suspect retained tensors" if growth > 0.26 else "  memory is steady")
+// for keep_on_gpu in [True, False]:
+//     memory = driver_memory_per_epoch(keep_on_gpu)
+//     growth = memory[-1] / memory[0] - 1
+//     print("vectors kept on the GPU:" if keep_on_gpu else "vectors moved to the cpu:")
+//     print(f"  epoch 1: {size_text(memory[0])}, epoch 10: {size_text(memory[-1])}, growth {growth:.0%}")
+//     print("  suspect retained tensors" if growth > 0.26 else "  memory is steady")
 
 // %% [markdown]
 // ## What to take away

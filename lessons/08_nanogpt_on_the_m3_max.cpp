@@ -455,12 +455,8 @@ double estimate_mfu(const Gpt& gpt, double dt_seconds) {
 //
 // Train fifty iterations on each device, as `train.py` would, and average iterations 10 to 49.
 
-// %% steady_step compare="m3-max-64gb,m1-8gb"
+// %% steady_step requires="mps" compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on the cpu") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   double ms[2];
   std::int64_t held = 0;
@@ -486,23 +482,18 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // mps: 3858 ms per iteration, 6.09 GiB held
 // cpu: 3764 ms per iteration
 // cpu/mps: 1.0x
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     ms = []
-//     for device in [torch.device("mps"), torch.device("cpu")]:
-//         run = Training(GptConfig(), device)
-//         ms.append(steady_ms(train_dts(run, 50)))
-//         if device.type == "mps":
-//             held = torch.mps.driver_allocated_memory()
-//     print(f"mps: {ms[0]:.0f} ms per iteration, {held / (1 << 30):.2f} GiB held")
-//     compare_with_measured(ms[0], MEASURED_EAGER_MS, " ms")
-//     print(f"cpu: {ms[1]:.0f} ms per iteration")
-//     compare_with_measured(ms[1], MEASURED_CPU_MS, " ms")
-//     print(f"cpu/mps: {ms[1] / ms[0]:.1f}x")
+// ms = []
+// for device in [torch.device("mps"), torch.device("cpu")]:
+//     run = Training(GptConfig(), device)
+//     ms.append(steady_ms(train_dts(run, 50)))
+//     if device.type == "mps":
+//         held = torch.mps.driver_allocated_memory()
+// print(f"mps: {ms[0]:.0f} ms per iteration, {held / (1 << 30):.2f} GiB held")
+// compare_with_measured(ms[0], MEASURED_EAGER_MS, " ms")
+// print(f"cpu: {ms[1]:.0f} ms per iteration")
+// compare_with_measured(ms[1], MEASURED_CPU_MS, " ms")
+// print(f"cpu/mps: {ms[1] / ms[0]:.1f}x")
 
 // %% [markdown]
 // 226 ms per iteration on the GPU and 2019 ms on the cpu, 8.9x: each within 3 % of the published
@@ -523,12 +514,8 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // The first log line of the published GPU run reads `iter 0: ... time 25857.56ms`: 26 seconds for
 // one iteration. Timing the pieces of iteration 0 separately says where they go:
 
-// %% first_iteration
+// %% first_iteration requires="mps"
 TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by one") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
   sim::TimelineRecording timeline;
@@ -556,23 +543,18 @@ TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by 
 // iteration 0: 146.92 s
 //   estimate_loss(): 146.47 s, the first training step: 0.46 s
 //   building GPU code for new shapes, in both: 0.02 s
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     run = Training(GptConfig(), torch.device("mps"))
-//     t0 = time.perf_counter()
-//     run.estimate_loss()
-//     t1 = time.perf_counter()
-//     run.iterate()
-//     torch.mps.synchronize()
-//     t2 = time.perf_counter()
-//     print(f"iteration 0: {t2 - t0:.2f} s")
-//     compare_with_measured(t2 - t0, MEASURED_FIRST_ITERATION_S, " s", 0.15)
-//     print(f"  estimate_loss(): {t1 - t0:.2f} s, the first training step: {t2 - t1:.2f} s")
-//     # The time spent building graphs shows in Instruments, not in a Python counter.
+// run = Training(GptConfig(), torch.device("mps"))
+// t0 = time.perf_counter()
+// run.estimate_loss()
+// t1 = time.perf_counter()
+// run.iterate()
+// torch.mps.synchronize()
+// t2 = time.perf_counter()
+// print(f"iteration 0: {t2 - t0:.2f} s")
+// compare_with_measured(t2 - t0, MEASURED_FIRST_ITERATION_S, " s", 0.15)
+// print(f"  estimate_loss(): {t1 - t0:.2f} s, the first training step: {t2 - t1:.2f} s")
+// # The time spent building graphs shows in Instruments, not in a Python counter.
 
 // %% [markdown]
 // 26.65 s, 3 % above the measured 25.86 s: a prediction, since the model was not fitted to this
@@ -591,12 +573,8 @@ TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by 
 // head size x context per token for attention's own products. It divides that by the time, and
 // by a fixed peak: 312 TFLOPS, an NVIDIA A100's bfloat16 rate, written into `estimate_mfu`.
 
-// %% mfu
+// %% mfu requires="mps"
 TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
   const double dt = steady_ms(train_dts(run, 50)) / 1e3;
@@ -621,21 +599,16 @@ TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
 // achieved: 0.30 TFLOPS
 // mfu (against an A100's 312 TFLOPS of bf16): 0.10%
 // against this GPU's own float32 peak (2.6 TFLOPS): 12%
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     run = Training(GptConfig(), torch.device("mps"))
-//     dt = steady_ms(train_dts(run, 50)) / 1e3
-//     mfu = estimate_mfu(run.gpt, dt)
-//     flops = mfu * 312e12 * dt
-//     print(f"flops per iteration: {flops / 1e12:.2f} TFLOP")
-//     print(f"achieved: {flops / dt / 1e12:.2f} TFLOPS")
-//     print(f"mfu (against an A100's 312 TFLOPS of bf16): {mfu * 100:.2f}%")
-//     compare_with_measured(mfu * 100, MEASURED_MFU_PERCENT, " %")
-//     # Python has no call for the GPU's peak: take it from the chip's specifications.
+// run = Training(GptConfig(), torch.device("mps"))
+// dt = steady_ms(train_dts(run, 50)) / 1e3
+// mfu = estimate_mfu(run.gpt, dt)
+// flops = mfu * 312e12 * dt
+// print(f"flops per iteration: {flops / 1e12:.2f} TFLOP")
+// print(f"achieved: {flops / dt / 1e12:.2f} TFLOPS")
+// print(f"mfu (against an A100's 312 TFLOPS of bf16): {mfu * 100:.2f}%")
+// compare_with_measured(mfu * 100, MEASURED_MFU_PERCENT, " %")
+// # Python has no call for the GPU's peak: take it from the chip's specifications.
 
 // %% [markdown]
 // 1.16 TFLOP of work in 226 ms is 5.14 TFLOPS: 1.65 % of 312 TFLOPS, against the measured 1.69 %.
@@ -660,12 +633,8 @@ TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
 // can. The engine's stand-in is `py::torch::compile(model)`, the same wrapper: the first call
 // compiles on the host, later calls run the compiled graph. `Training` takes it as an option.
 
-// %% compiled_step
+// %% compiled_step requires="mps"
 TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"), /*compile=*/true);
   const std::vector<double> dts = train_dts(run, 50);
@@ -688,20 +657,15 @@ TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
 // iteration 0: 243.1 s
 // steady: 6069 ms per iteration
 // mfu: 0.06%
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     run = Training(GptConfig(), torch.device("mps"), compile=True)
-//     dts = train_dts(run, 50)
-//     print(f"iteration 0: {dts[0]:.1f} s")
-//     compare_with_measured(dts[0], MEASURED_COMPILED_FIRST_ITERATION_S, " s", 0.15)
-//     print(f"steady: {steady_ms(dts):.0f} ms per iteration")
-//     compare_with_measured(steady_ms(dts), MEASURED_COMPILED_MS, " ms")
-//     print(f"mfu: {estimate_mfu(run.gpt, steady_ms(dts) / 1e3) * 100:.2f}%")
-//     compare_with_measured(estimate_mfu(run.gpt, steady_ms(dts) / 1e3) * 100, MEASURED_COMPILED_MFU_PERCENT, " %")
+// run = Training(GptConfig(), torch.device("mps"), compile=True)
+// dts = train_dts(run, 50)
+// print(f"iteration 0: {dts[0]:.1f} s")
+// compare_with_measured(dts[0], MEASURED_COMPILED_FIRST_ITERATION_S, " s", 0.15)
+// print(f"steady: {steady_ms(dts):.0f} ms per iteration")
+// compare_with_measured(steady_ms(dts), MEASURED_COMPILED_MS, " ms")
+// print(f"mfu: {estimate_mfu(run.gpt, steady_ms(dts) / 1e3) * 100:.2f}%")
+// compare_with_measured(estimate_mfu(run.gpt, steady_ms(dts) / 1e3) * 100, MEASURED_COMPILED_MFU_PERCENT, " %")
 
 // %% [markdown]
 // 85.5 s for iteration 0 (measured: 85.29 s), then 302 ms per iteration (measured: 306 ms):
@@ -711,12 +675,8 @@ TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
 // come back by construction. What the model claims beyond them is the mechanism. Timing one
 // step's kernels in each mode shows it:
 
-// %% where_compile_loses
+// %% where_compile_loses requires="mps"
 TUTOR_CELL("compiled, the matrix products cost the same and everything else costs more") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   for (const bool compile : {false, true}) {
     Training run(GptConfig{}, torch::Device("mps"), compile);
@@ -740,19 +700,14 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
 // %% [output] machine="m1-8gb"
 // eager    matrix products 1105.8 ms, all other kernels 2751.3 ms
 // compiled matrix products 2354.0 ms, all other kernels 3713.8 ms
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     # Python cannot list the GPU's kernels: record the steps with torch.mps.profiler.profile()
-//     # and read the kernel times in Instruments' Metal System Trace.
-//     for compile in [False, True]:
-//         run = Training(GptConfig(), torch.device("mps"), compile)
-//         train_dts(run, 11)
-//         with torch.mps.profiler.profile():
-//             run.iterate().item()
+// # Python cannot list the GPU's kernels: record the steps with torch.mps.profiler.profile()
+// # and read the kernel times in Instruments' Metal System Trace.
+// for compile in [False, True]:
+//     run = Training(GptConfig(), torch.device("mps"), compile)
+//     train_dts(run, 11)
+//     with torch.mps.profiler.profile():
+//         run.iterate().item()
 
 // %% [markdown]
 // The matrix products take 119.4 ms either way: compiled code calls the same MPS kernels for
@@ -776,12 +731,8 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
 // quoted in the cell below as measurements; what the model contributes is the honest
 // extrapolation from the start of the run.
 
-// %% long_run
+// %% long_run requires="mps"
 TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the whole measured run") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   // The published run's measurements: /usr/bin/time's real time of each run, two late log lines.
   constexpr double kEagerRunS = 3588.66, kEagerIteration4900Ms = 275.84;
   constexpr double kCompiledRunS = 39039.74, kCompiledIteration5000Ms = 1255915.73;
@@ -814,26 +765,21 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 // emulator: and 21 evaluations of 410.9 s         27918 s
 // measured, eager (276 ms at iteration 4900)       3589 s
 // measured, compiled (iteration 5000: 1256 s)     39040 s
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     EAGER_RUN_S, EAGER_ITERATION_4900_MS = 3588.66, 275.84
-//     COMPILED_RUN_S, COMPILED_ITERATION_5000_MS = 39039.74, 1255915.73
-//     run = Training(GptConfig(), torch.device("mps"))
-//     dts = train_dts(run, 100)  # the first hundred iterations
-//     step = sum(dts[10:]) / 90  # after the warm-up
-//     torch.mps.synchronize()
-//     t0 = time.perf_counter()
-//     run.estimate_loss()
-//     evaluation = time.perf_counter() - t0
-//     line = lambda what, seconds: print(f"{what:<46} {seconds:>6.0f} s")
-//     line(f"this Mac: 5000 iterations at {step * 1e3:.0f} ms", 5000 * step)
-//     line(f"this Mac: and 21 evaluations of {evaluation:.1f} s", 5000 * step + 21 * evaluation)
-//     line(f"measured, eager ({EAGER_ITERATION_4900_MS:.0f} ms at iteration 4900)", EAGER_RUN_S)
-//     line(f"measured, compiled (iteration 5000: {COMPILED_ITERATION_5000_MS / 1e3:.0f} s)", COMPILED_RUN_S)
+// EAGER_RUN_S, EAGER_ITERATION_4900_MS = 3588.66, 275.84
+// COMPILED_RUN_S, COMPILED_ITERATION_5000_MS = 39039.74, 1255915.73
+// run = Training(GptConfig(), torch.device("mps"))
+// dts = train_dts(run, 100)  # the first hundred iterations
+// step = sum(dts[10:]) / 90  # after the warm-up
+// torch.mps.synchronize()
+// t0 = time.perf_counter()
+// run.estimate_loss()
+// evaluation = time.perf_counter() - t0
+// line = lambda what, seconds: print(f"{what:<46} {seconds:>6.0f} s")
+// line(f"this Mac: 5000 iterations at {step * 1e3:.0f} ms", 5000 * step)
+// line(f"this Mac: and 21 evaluations of {evaluation:.1f} s", 5000 * step + 21 * evaluation)
+// line(f"measured, eager ({EAGER_ITERATION_4900_MS:.0f} ms at iteration 4900)", EAGER_RUN_S)
+// line(f"measured, compiled (iteration 5000: {COMPILED_ITERATION_5000_MS / 1e3:.0f} s)", COMPILED_RUN_S)
 
 // %% [markdown]
 // A plan made from the first hundred iterations says 1130 s, under nineteen minutes. Adding
@@ -864,12 +810,8 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 // holds thousands of spans, so the first thing to do with one is to add it up. The cell below
 // records one steady step and sums its spans by track and kind, then ranks the GPU's kernels:
 
-// %% step_timeline
+// %% step_timeline requires="mps"
 TUTOR_CELL("one steady step's timeline, summed by kind") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
   train_dts(run, 11);
@@ -922,20 +864,15 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 //   aten::add.Tensor            496.3 ms  13%
 //   aten::bmm                   465.9 ms  12%
 //   aten::transpose + copy      440.5 ms  11%
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     # torch.profiler sums the host's side of each operator; the GPU's kernels are in Instruments.
-//     from torch.profiler import ProfilerActivity, profile
+// # torch.profiler sums the host's side of each operator; the GPU's kernels are in Instruments.
+// from torch.profiler import ProfilerActivity, profile
 //
-//     run = Training(GptConfig(), torch.device("mps"))
-//     train_dts(run, 11)
-//     with profile(activities=[ProfilerActivity.CPU]) as prof:
-//         run.iterate().item()
-//     print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=5))
+// run = Training(GptConfig(), torch.device("mps"))
+// train_dts(run, 11)
+// with profile(activities=[ProfilerActivity.CPU]) as prof:
+//     run.iterate().item()
+// print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=5))
 
 // %% [markdown]
 // Read it from the top. The step takes 226.3 ms. The host spends 5.4 ms encoding operations and
@@ -963,12 +900,8 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // on CUDA, so moving a batch of nanoGPT's activations' size to `mps` is a real allocation and a
 // copy the host waits for:
 
-// %% a_copy_mlx_does_not_make
+// %% a_copy_mlx_does_not_make requires="mps"
 TUTOR_CELL("PyTorch's .to(\"mps\") allocates and copies even on unified memory") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   const auto activations = torch::randn({64, 256, 384});
   const std::int64_t before = py::torch::mps::current_allocated_memory();
@@ -989,21 +922,16 @@ TUTOR_CELL("PyTorch's .to(\"mps\") allocates and copies even on unified memory")
 // allocated on mps: 24.00 MiB
 // the host waited 0.737 ms for the copy
 // same storage as the cpu tensor: False
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     activations = torch.randn(64, 256, 384)
-//     before = torch.mps.current_allocated_memory()
-//     t0 = time.perf_counter()
-//     on_gpu = activations.to("mps")
-//     waited = time.perf_counter() - t0
-//     print(f"allocated on mps: {(torch.mps.current_allocated_memory() - before) / (1 << 20):.2f} MiB")
-//     print(f"the host waited {waited * 1e3:.3f} ms for the copy")
-//     print("same storage as the cpu tensor:", on_gpu.data_ptr() == activations.data_ptr())
-//     # In MLX the array would simply be used by a GPU operation: mx.matmul(a, w, stream=mx.gpu).
+// activations = torch.randn(64, 256, 384)
+// before = torch.mps.current_allocated_memory()
+// t0 = time.perf_counter()
+// on_gpu = activations.to("mps")
+// waited = time.perf_counter() - t0
+// print(f"allocated on mps: {(torch.mps.current_allocated_memory() - before) / (1 << 20):.2f} MiB")
+// print(f"the host waited {waited * 1e3:.3f} ms for the copy")
+// print("same storage as the cpu tensor:", on_gpu.data_ptr() == activations.data_ptr())
+// # In MLX the array would simply be used by a GPU operation: mx.matmul(a, w, stream=mx.gpu).
 
 // %% [markdown]
 // 24.00 MiB allocated and 0.381 ms of waiting, for a tensor the GPU could have read where it
@@ -1015,12 +943,8 @@ TUTOR_CELL("PyTorch's .to(\"mps\") allocates and copies even on unified memory")
 // line encodes its kernel at once and the GPU starts as soon as it can, while the host goes on
 // to the next line (lesson 5). The emulator's timeline of three lines and an `item()`:
 
-// %% eager_timeline
+// %% eager_timeline requires="mps"
 TUTOR_CELL("PyTorch's eager mps: each line queues its kernel at once, and item() waits") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   const torch::Device mps("mps");
   const auto x = torch::randn({64, 256, 384}, mps);
@@ -1059,22 +983,17 @@ TUTOR_CELL("PyTorch's eager mps: each line queues its kernel at once, and item()
 // 31.190 ms  mps device kernel   aten::gelu              3.402 ms
 // 34.593 ms  mps device kernel   aten::sum.dim_IntList   1.707 ms
 // 36.300 ms  mps device copy     copy mps -> cpu         0.012 ms
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     # The host's side, timed from Python; the GPU's side is in Instruments, recorded with
-//     # torch.mps.profiler.profile().
-//     x, w = torch.randn(64, 256, 384, device="mps"), torch.randn(384, 1536, device="mps")
-//     F.gelu(x @ w).sum().item()  # warm-up
-//     start = time.perf_counter()
-//     h = F.gelu(x @ w)
-//     total = h.sum()
-//     queued = time.perf_counter()
-//     total.item()
-//     print(f"queued in {(queued - start) * 1e3:.3f} ms, then waited {(time.perf_counter() - queued) * 1e3:.3f} ms")
+// # The host's side, timed from Python; the GPU's side is in Instruments, recorded with
+// # torch.mps.profiler.profile().
+// x, w = torch.randn(64, 256, 384, device="mps"), torch.randn(384, 1536, device="mps")
+// F.gelu(x @ w).sum().item()  # warm-up
+// start = time.perf_counter()
+// h = F.gelu(x @ w)
+// total = h.sum()
+// queued = time.perf_counter()
+// total.item()
+// print(f"queued in {(queued - start) * 1e3:.3f} ms, then waited {(time.perf_counter() - queued) * 1e3:.3f} ms")
 
 // %% [markdown]
 // The host encodes the three operations in under 0.05 ms, and the GPU starts the product at 0.016
@@ -1149,13 +1068,9 @@ Lazy lazy(std::function<torch::Tensor(const std::vector<torch::Tensor>&)> op,
 // def lazy(op, *inputs):
 //     return Lazy(compute=lambda: op(*[i.compute() for i in inputs]))
 
-// %% lazy_until_eval
+// %% lazy_until_eval requires="mps"
 TUTOR_CELL(
     "under lazy evaluation nothing runs until eval, and what eval does not need never runs") {
-  if (!torch::mps::is_available()) {
-    print("no mps device here: the capstone trains on a Mac's GPU");
-    return;
-  }
   sim::ShapeOnlyGuard shape_only;
   const torch::Device mps("mps");
   const Lazy x(torch::randn({64, 256, 384}, mps)), w(torch::randn({384, 1536}, mps));
@@ -1176,18 +1091,13 @@ TUTOR_CELL(
 // %% [output]
 // spans recorded before eval: 0
 // kernels eval ran: aten::mm, aten::gelu, aten::sum.dim_IntList
-// %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
-// no mps device here: the capstone trains on a Mac's GPU
 // %% [python]
-// if not torch.backends.mps.is_available():
-//     print("no mps device here: the capstone trains on a Mac's GPU")
-// else:
-//     x, w = Lazy(torch.randn(64, 256, 384, device="mps")), Lazy(torch.randn(384, 1536, device="mps"))
-//     h = lazy(lambda a, b: F.gelu(a @ b), x, w)
-//     unused = lazy(lambda a, b: a @ b.T, h, w)
-//     total = lazy(lambda a: a.sum(), h)
-//     total.eval()  # on a Mac, Instruments shows the two kernels this runs, and none for `unused`
-//     print("evaluated:", tuple(total.value.shape))
+// x, w = Lazy(torch.randn(64, 256, 384, device="mps")), Lazy(torch.randn(384, 1536, device="mps"))
+// h = lazy(lambda a, b: F.gelu(a @ b), x, w)
+// unused = lazy(lambda a, b: a @ b.T, h, w)
+// total = lazy(lambda a: a.sum(), h)
+// total.eval()  # on a Mac, Instruments shows the two kernels this runs, and none for `unused`
+// print("evaluated:", tuple(total.value.shape))
 
 // %% [markdown]
 // Before `eval`, nothing: three lines built a graph, and neither track recorded a span. `eval`

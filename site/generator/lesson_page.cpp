@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "engine/notebook/documented_machines.h"
 #include "highlight.h"
 #include "quiz_html.h"
 #include "text.h"
@@ -54,7 +55,7 @@ std::string run_html(const Cell& cell, const CellCapture& capture, const std::st
                      const std::vector<Picture>* pictures) {
   std::string html = stream_html(capture);
   if (!capture.matches) {
-    const engine::notebook::OutputBlock* documented = cell.output_for(machine);
+    const engine::notebook::OutputBlock* documented = engine::notebook::documented_output(cell, machine);
     html += fmt::format(
         R"(<div class="mismatch" role="note"><p><strong>This run differs from the lesson.</strong> The lesson documents this output for {}:</p><pre><code>{}</code></pre></div>)",
         escape(machine), escape(documented != nullptr ? documented->text() : "(nothing)"));
@@ -149,8 +150,9 @@ class LessonPageWriter {
       body_ += R"(<section class="cell setup"><p class="cell-head">setup: includes and helpers</p>)";
     } else {
       body_ += fmt::format(
-          R"(<section class="cell" id="{0}"><p class="cell-head"><a class="cell-name" href="#{0}">{0}</a> <code class="run">build/lessons/lesson{1} --cell {0}</code></p>)",
-          cell.name, in_.lesson.number);
+          R"(<section class="cell" id="{0}"><p class="cell-head"><a class="cell-name" href="#{0}">{0}</a>{2} <code class="run">build/lessons/lesson{1} --cell {0}</code></p>)",
+          cell.name, in_.lesson.number,
+          cell.requires_mps ? R"( <span class="requires" title="runs only where MPS is available">requires mps</span>)" : "");
     }
     body_ += R"(<pre class="code"><code class="language-cpp">)" + highlight(code, Language::Cpp) + "</code></pre>\n";
     if (cell.python) body_ += twin(cell);
@@ -173,16 +175,16 @@ class LessonPageWriter {
   // The outputs documented for the machines a cell's prose compares with (its compare
   // attribute), under the chosen machine's own, as the terminal view shows them.
   std::string compared_html(const Cell& cell, const std::string& machine) const {
-    const engine::notebook::OutputBlock* own = cell.output_for(machine);
+    const engine::notebook::OutputBlock* own = engine::notebook::documented_output(cell, machine);
     std::vector<const engine::notebook::OutputBlock*> shown;
     std::string html;
     for (const std::string& other : cell.compare) {
-      const engine::notebook::OutputBlock* block = cell.output_for(other);
+      const engine::notebook::OutputBlock* block = engine::notebook::documented_output(cell, other);
       if (block == nullptr || block == own || std::find(shown.begin(), shown.end(), block) != shown.end()) continue;
       shown.push_back(block);
       std::string names;
       for (const engine::MachineProfile* profile : in_.machines) {
-        if (cell.output_for(std::string(profile->name)) == block) names += (names.empty() ? "" : ", ") + std::string(profile->name);
+        if (engine::notebook::documented_output(cell, std::string(profile->name)) == block) names += (names.empty() ? "" : ", ") + std::string(profile->name);
       }
       html += fmt::format(
           R"(<div class="compared"><p class="output-label">└▷ documented for {}</p><pre class="stream"><code>{}</code></pre></div>)",

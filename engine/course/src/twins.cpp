@@ -15,6 +15,7 @@
 #include "engine/machine.h"
 #include "engine/notebook/child_process.h"
 #include "engine/notebook/closest_machine.h"
+#include "engine/notebook/documented_machines.h"
 #include "engine/notebook/lesson_source.h"
 #include "engine/notebook/text_diff.h"
 
@@ -117,7 +118,7 @@ class TwinsView {
     const engine::notebook::PythonTwin& python = *twin.cell->python;
     course_.out() << "┌ " << twin.cell->name << '\n';
     for (const std::string& line : python.lines) course_.out() << "│ " << line << '\n';
-    const engine::notebook::OutputBlock* block = twin.cell->output_for(std::string(machine_.name));
+    const engine::notebook::OutputBlock* block = engine::notebook::documented_output(*twin.cell, std::string(machine_.name));
     const std::string documented = block != nullptr ? block->text() : "";
     const bool same = status == 0 && printed == documented;
     course_.out() << "└▶ your PyTorch" << (same ? ", as documented for " + std::string(machine_.name) : "") << '\n';
@@ -206,7 +207,7 @@ int twins(Course& course, const Arguments& args) {
   const std::string prelude = source.python_prelude();
   std::vector<Twin> twins;
   for (const Cell& cell : source.cells) {
-    if (cell.is_code() && !cell.name.empty() && cell.python) twins.push_back({&cell, prelude + cell.python->code()});
+    if (cell.is_code() && !cell.name.empty() && cell.python) twins.push_back({&cell, source.twin_script(cell)});
   }
   if (twins.empty()) {
     course.say("Lesson " + lesson->number + " has no Python twins.");

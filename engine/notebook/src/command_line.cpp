@@ -1,7 +1,6 @@
-// The only translation unit that includes cxxopts (without its regex support, which costs
-// seconds of compile time and is not needed here).
+// The lesson programs' command line, through cxxopts (built without its regular expressions:
+// tutor::cxxopts in cmake/TutorDependencies.cmake says why).
 
-#define CXXOPTS_NO_REGEX 1
 #include <unistd.h>
 
 #include <cxxopts.hpp>

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "engine/sim.h"
 
 namespace engine::notebook {
 
@@ -23,6 +26,15 @@ std::span<const MachineProfile* const> documented_machines() {
 bool is_documented(const MachineProfile& machine) {
   const auto documented = documented_machines();
   return std::find(documented.begin(), documented.end(), &machine) != documented.end();
+}
+
+const OutputBlock* documented_output(const Cell& cell, std::string_view machine) {
+  static const OutputBlock kNeedsMps{.machines = {}, .marker_line = 0, .lines = {std::string(kNeedsMpsLine)}};
+  if (cell.requires_mps) {
+    const MachineProfile* profile = find_machine(machine);
+    if (profile != nullptr && !sim::mps_available_on(*profile)) return &kNeedsMps;
+  }
+  return cell.output_for(machine);
 }
 
 }  // namespace engine::notebook

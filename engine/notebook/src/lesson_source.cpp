@@ -49,6 +49,7 @@ struct Marker {
   std::vector<std::string> machines{};  // [output]: documented for; a code cell: compared with
   std::string differs{};
   std::string before{};
+  bool requires_mps = false;  // a code cell: requires="mps"
 };
 
 struct Attribute {
@@ -152,8 +153,9 @@ class Parser {
     return m;
   }
 
-  // "name" or "name compare=\"m1-8gb,linux-x86_64\"": a named code cell, and the machines
-  // whose documented outputs the notebook shows under it.
+  // "name", "name compare=\"m1-8gb,linux-x86_64\"" or "name requires=\"mps\"": a named code
+  // cell, the machines whose documented outputs the notebook shows under it, and whether it
+  // runs only where MPS is available.
   Marker parse_code_marker(std::string_view body) const {
     Marker m;
     // Options are key="value"; without an '=', the whole text is meant as the name.
@@ -171,11 +173,17 @@ class Parser {
     const std::string_view rest = body.substr(space + 1);
     const auto attributes = parse_attributes(rest);
     if (!attributes) {
-      fail("expected compare=\"NAME,NAME\" after the cell name, got '" + std::string(trim(rest)) + "'");
+      fail("expected compare=\"NAME,NAME\" or requires=\"mps\" after the cell name, got '" +
+           std::string(trim(rest)) + "'");
     }
     for (const Attribute& attribute : *attributes) {
+      if (attribute.key == "requires") {
+        if (attribute.value != "mps") fail("requires=\"" + attribute.value + "\": a cell can only require \"mps\"");
+        m.requires_mps = true;
+        continue;
+      }
       if (attribute.key != "compare") {
-        fail("unknown option '" + attribute.key + "' of cell '" + m.name + "'; a code cell takes compare");
+        fail("unknown option '" + attribute.key + "' of cell '" + m.name + "'; a code cell takes compare and requires");
       }
       if (trim(attribute.value).empty()) {
         fail("compare=\"\" is empty; name the machines whose documented output the prose discusses");
@@ -234,7 +242,7 @@ class Parser {
           }
         }
         cells_.push_back(Cell{.kind = CellKind::Code, .name = m.name, .marker_line = line_no_,
-                              .first_line = line_no_ + 1, .compare = m.machines});
+                              .first_line = line_no_ + 1, .compare = m.machines, .requires_mps = m.requires_mps});
         break;
       case Marker::Markdown:
         cells_.push_back(Cell{.kind = CellKind::Markdown, .marker_line = line_no_,
@@ -390,6 +398,15 @@ std::string LessonSource::python_prelude() const {
     if (cell.is_code() && cell.name.empty() && cell.python) prelude += cell.python->code();
   }
   return prelude;
+}
+
+std::string LessonSource::twin_script(const Cell& cell) const {
+  std::string script = python_prelude();
+  if (cell.requires_mps) {
+    script += "if not torch.backends.mps.is_available():  # requires=\"mps\"\n    print(\"" +
+              std::string(kNeedsMpsLine) + "\")\n    raise SystemExit(0)\n";
+  }
+  return script + (cell.python ? cell.python->code() : std::string());
 }
 
 const OutputBlock* Cell::output_for(std::string_view machine) const {

@@ -9,6 +9,7 @@
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/text_diff.h"
+#include "engine/mps.h"
 #include "engine/sim.h"
 
 namespace engine::notebook {
@@ -202,6 +203,11 @@ void Session::check_documented_outputs() {
           throw FormatError(path, block.marker_line, "unknown machine '" + machine +
                                                          "'; known machines: " + machine_names());
         }
+        if (cell.requires_mps && !sim::mps_available_on(*named)) {
+          throw FormatError(path, block.marker_line, "cell '" + cell.name + "' requires mps, which " + machine +
+                                                         " has not: there it prints \"" + std::string(kNeedsMpsLine) +
+                                                         "\" without running; document no output for it");
+        }
         if (!is_documented(*named)) {
           throw FormatError(path, block.marker_line, "output cannot be documented for '" + machine +
                                                          "': the lessons document " + names_of(documented_) +
@@ -224,18 +230,18 @@ void Session::check_documented_outputs() {
 }
 
 std::vector<OtherOutput> Session::other_outputs(const Cell& cell, bool every_machine) const {
-  const OutputBlock* own = cell.output_for(compared_->name);
+  const OutputBlock* own = documented_output(cell, compared_->name);
   std::vector<OtherOutput> others;
   for (const MachineProfile* machine : documented_) {
     const bool wanted = every_machine || std::count(cell.compare.begin(), cell.compare.end(), machine->name) > 0;
-    const OutputBlock* block = cell.output_for(machine->name);
+    const OutputBlock* block = documented_output(cell, machine->name);
     if (!wanted || block == nullptr || block == own) continue;
     const bool listed = std::any_of(others.begin(), others.end(),
                                     [&](const OtherOutput& other) { return other.block == block; });
     if (listed) continue;
     OtherOutput other{.machines = {}, .block = block};
     for (const MachineProfile* m : documented_) {
-      if (cell.output_for(m->name) == block) other.machines.emplace_back(m->name);
+      if (documented_output(cell, m->name) == block) other.machines.emplace_back(m->name);
     }
     others.push_back(std::move(other));
   }
@@ -287,6 +293,10 @@ std::vector<std::string> Session::test_listing() const {
         if (machine != default_machine().name) lines.push_back(entry.cell->name + " " + machine);
       }
     }
+    if (!entry.cell->requires_mps) continue;
+    for (const MachineProfile* machine : documented_) {  // where the cell prints the standard line
+      if (!sim::mps_available_on(*machine)) lines.push_back(entry.cell->name + " " + std::string(machine->name));
+    }
   }
   return lines;
 }
@@ -300,7 +310,11 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
     OutputCapture capture;
     limit_time("cell '" + run.cell->name + "'");  // an edited cell may loop forever
     try {
-      body();
+      if (run.cell->requires_mps && !engine::mps::is_available()) {
+        std::cout << kNeedsMpsLine << '\n';  // requires="mps": the standard line, not the cell
+      } else {
+        body();
+      }
     } catch (...) {
       lift_time_limit();
       capture.finish(run);
@@ -310,7 +324,7 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
     lift_time_limit();
     capture.finish(run);
   }
-  run.documented = run.cell->output_for(session.compared_machine().name);
+  run.documented = documented_output(*run.cell, session.compared_machine().name);
   const std::string documented = run.documented ? run.documented->text() : std::string();
   run.matches = run.output == documented;
   if (run.matches) {
@@ -327,8 +341,8 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
     return;
   }
   // A failure points at the first documented line that differs, where the fix goes.
-  const int report_line = run.documented == nullptr ? run.cell->marker_line
-                                                    : run.documented->line_of(first_difference(diff));
+  const bool in_source = run.documented != nullptr && run.documented->marker_line != 0;  // not the standard line
+  const int report_line = in_source ? run.documented->line_of(first_difference(diff)) : run.cell->marker_line;
   const std::string message = mismatch_message(run, std::string(session.machine().name), diff);
   session.record(std::move(run));
   ADD_FAIL_CHECK_AT(session.lesson().path.c_str(), report_line, doctest::String(message.c_str()));

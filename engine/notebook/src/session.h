@@ -71,7 +71,8 @@ class Session {
   // Names of the cells that run, in order.
   std::vector<std::string> runnable_names() const;
   // "cell" and "cell machine" lines: what CTest verifies (the default machine for every cell,
-  // plus every machine a cell documents separately).
+  // plus every machine a cell documents separately, and where a requires="mps" cell prints the
+  // standard line).
   std::vector<std::string> test_listing() const;
 
   // The outputs documented for other machines to show under `cell`: those of the machines its

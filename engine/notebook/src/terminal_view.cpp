@@ -188,7 +188,9 @@ class NotebookReporter : public doctest::IReporter {
   }
 
   void print_code(const Cell& cell) {
-    if (!cell.name.empty()) out_ << style_(kGutter, "┌ " + cell.name) << '\n';
+    if (!cell.name.empty()) {
+      out_ << style_(kGutter, "┌ " + cell.name) << (cell.requires_mps ? style_(kDim, "  requires mps") : "") << '\n';
+    }
     for (const std::string& line : cell.lines) print_code_line(line, {});
     if (config_.python && cell.python) print_python_twin(*cell.python);
   }

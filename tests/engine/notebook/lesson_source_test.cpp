@@ -234,6 +234,21 @@ TEST_CASE("compare=\"...\" on a code cell names the machines whose outputs show 
   CHECK(lesson.find("d")->compare.empty());
 }
 
+TEST_CASE("requires=\"mps\" marks a cell that runs only where MPS is available") {
+  const LessonSource lesson = parse_lesson(
+      "// %%\n// %% [python]\n// import torch\n// %% timed requires=\"mps\" compare=\"m1-8gb\"\nint x;\n"
+      "// %% [python]\n// print(1)\n// %% plain\nint y;\n",
+      "t.cpp");
+  const Cell& timed = *lesson.find("timed");
+  CHECK(timed.requires_mps);
+  CHECK(timed.compare == std::vector<std::string>{"m1-8gb"});
+  CHECK_FALSE(lesson.find("plain")->requires_mps);
+  CHECK(lesson.twin_script(timed) ==
+        "import torch\nif not torch.backends.mps.is_available():  # requires=\"mps\"\n"
+        "    print(\"no mps device here: this cell needs MPS\")\n    raise SystemExit(0)\nprint(1)\n");
+  CHECK(error_at("// %% c requires=\"cuda\"\n") == "1: requires=\"cuda\": a cell can only require \"mps\"");
+}
+
 TEST_CASE("malformed compare options are named precisely") {
   CHECK(error_at("// %% c compare=\"\"\n") ==
         "1: compare=\"\" is empty; name the machines whose documented output the prose discusses");
@@ -241,9 +256,9 @@ TEST_CASE("malformed compare options are named precisely") {
         "1: empty machine name in compare=\"m1-8gb,,linux-x86_64\"");
   CHECK(error_at("// %% c compare=\"m1-8gb,m1-8gb\"\n") == "1: compare names 'm1-8gb' twice");
   CHECK(error_at("// %% c show=\"m1-8gb\"\n") ==
-        "1: unknown option 'show' of cell 'c'; a code cell takes compare");
+        "1: unknown option 'show' of cell 'c'; a code cell takes compare and requires");
   CHECK(error_at("// %% c compare=m1-8gb\n") ==
-        "1: expected compare=\"NAME,NAME\" after the cell name, got 'compare=m1-8gb'");
+        "1: expected compare=\"NAME,NAME\" or requires=\"mps\" after the cell name, got 'compare=m1-8gb'");
   CHECK(error_at("// %% compare=\"m1-8gb\"\n") ==
         "1: a code cell's options follow its name: // %% my_cell compare=\"m1-8gb\"");
 }

@@ -8,20 +8,20 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "engine/notebook/documented_machines.h"
 #include "engine/notebook/lesson_source.h"
 
 namespace {
 
 nlohmann::json twins_of(const engine::notebook::LessonSource& lesson, const std::string& machine) {
-  const std::string prelude = lesson.python_prelude();
   nlohmann::json cells = nlohmann::json::array();
   for (const engine::notebook::Cell& cell : lesson.cells) {
     if (!cell.is_code() || cell.name.empty()) continue;
-    const engine::notebook::OutputBlock* documented = cell.output_for(machine);
+    const engine::notebook::OutputBlock* documented = engine::notebook::documented_output(cell, machine);
     nlohmann::json entry = {{"cell", cell.name}, {"line", cell.marker_line}, {"twin", nullptr}};
     if (cell.python) {
       entry["twin"] = {{"line", cell.python->marker_line},
-                       {"code", prelude + cell.python->code()},
+                       {"code", lesson.twin_script(cell)},
                        {"differs", cell.python->differs},
                        {"before", cell.python->before}};
     }

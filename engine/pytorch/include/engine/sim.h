@@ -42,6 +42,9 @@ void use_machine(const MachineProfile& profile);
 void use_machine(std::string_view name);
 // Starts a fresh simulated process on the same machine.
 void restart();
+// Whether a process on `machine` finds MPS available (torch.backends.mps.is_available()),
+// without starting one.
+bool mps_available_on(const MachineProfile& machine);
 // Starts a fresh simulated process whose environment differs from this program's by `changes`:
 // `sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", "1"}})` is the emulator's
 // `PYTORCH_ENABLE_MPS_FALLBACK=1 python train.py`, for variables PyTorch reads at start-up; a

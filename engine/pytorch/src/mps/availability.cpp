@@ -15,6 +15,7 @@
 #include "engine/errors.h"
 #include "mps/missing_backend.h"
 #include "engine/mps.h"
+#include "engine/sim.h"
 #include "machine/process.h"
 
 namespace engine {
@@ -46,6 +47,8 @@ bool is_macos_or_newer(int major, int minor) {
 }
 
 }  // namespace py::torch::backends::mps
+
+bool sim::mps_available_on(const MachineProfile& machine) { return probe_mps(machine); }
 
 namespace py::torch::mps {
 

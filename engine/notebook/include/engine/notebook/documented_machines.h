@@ -8,13 +8,19 @@
 // differences are no failure, and they never count as verifying a lesson.
 
 #include <span>
+#include <string_view>
 
 #include "engine/machine.h"
+#include "engine/notebook/lesson_source.h"
 
 namespace engine::notebook {
 
 // In --list-machines order, the default machine first.
 std::span<const MachineProfile* const> documented_machines();
 bool is_documented(const MachineProfile& machine);
+
+// The output `cell` documents for `machine`: the standard line for a requires="mps" cell where
+// MPS is unavailable (one block for all those machines), else Cell::output_for.
+const OutputBlock* documented_output(const Cell& cell, std::string_view machine);
 
 }  // namespace engine::notebook

@@ -9,6 +9,9 @@
 //   // %% sanity_check compare="linux-x86_64,intel-mac-macos12.0"
 //                                     ... whose prose discusses those machines' outputs: the
 //                                     notebook shows them under the cell's own
+//   // %% sanity_check requires="mps" ... which runs only where MPS is available; elsewhere the
+//                                     notebook prints one standard line instead (its documented
+//                                     output there: documented_machines.h)
 //   // %% [output]                    the named cell's documented output, one // line each
 //   // %% [output] machine="linux-x86_64,rosetta-x86_64"   what those machines print instead
 //   // %% [python]                    the cell's Python twin: the same cell in PyTorch's Python
@@ -27,6 +30,10 @@
 #include <vector>
 
 namespace engine::notebook {
+
+// What a requires="mps" cell (and its twin) prints, instead of running, where MPS is unavailable:
+// its documented output on every such machine, which the lesson therefore does not write out.
+inline constexpr std::string_view kNeedsMpsLine = "no mps device here: this cell needs MPS";
 
 struct OutputBlock {
   std::vector<std::string> machines{};  // empty: every machine without a block of its own
@@ -60,6 +67,8 @@ struct Cell {
   // Machines whose documented outputs the notebook shows under this cell's, because the prose
   // discusses them (compare="..." on the marker).
   std::vector<std::string> compare{};
+  // requires="mps" on the marker: the cell runs only where MPS is available.
+  bool requires_mps = false;
   std::vector<OutputBlock> outputs{};
   std::optional<PythonTwin> python{};
 
@@ -78,6 +87,9 @@ struct LessonSource {
   const Cell* code_cell_at(int line) const;
   // The twins of the unnamed code cells, joined: what every named cell's twin runs after.
   std::string python_prelude() const;
+  // What the twin of named `cell` runs as a script: the prelude, then, for a requires="mps"
+  // cell, the standard line and a clean exit where MPS is unavailable, then the twin.
+  std::string twin_script(const Cell& cell) const;
 };
 
 // A malformed lesson, reported as compilers report errors: "path:line: error: message".
