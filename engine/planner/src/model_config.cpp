@@ -44,6 +44,30 @@ bool one_of(const std::array<const char*, N>& names, std::string_view name) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
 }
 
+// Edits (insertions, deletions, substitutions) that turn `a` into `b`.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The planner's field `name` is most likely a misspelling of (n_layers, n_embed), if any.
+std::optional<std::string> near_field(std::string_view name) {
+  for (std::string_view field : kFields) {
+    if (edit_distance(name, field) <= (field.size() >= 6 ? 2u : 1u)) return std::string(field);
+  }
+  return std::nullopt;
+}
+
 // model.py's from_pretrained: the GPT-2 checkpoints' shapes (bias on, GPT-2's 50257 tokens).
 struct Pretrained {
   const char* name;
@@ -126,10 +150,20 @@ class Applier {
         if (c.optimizer != "adamw" && c.optimizer != "adam" && c.optimizer != "sgd") {
           fail(a, "expected \"adamw\", \"adam\" or \"sgd\", got \"" + c.optimizer + "\"");
         }
-      } else if (!ignore_unknown && !one_of(kIgnoredFields, a.field)) {
+      } else if (one_of(kIgnoredFields, a.field)) {
+        continue;
+      } else if (const auto near = near_field(a.field)) {
+        fail(a, "not a field the planner knows; did you mean " + *near + "?");
+      } else if (!ignore_unknown) {
         fail(a, "not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, batch_size, "
                 "vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
       }
+      if (one_of(kFields, a.field)) c.set_in_file.push_back(a.field);
+    }
+    if (c.set_in_file.empty()) {
+      throw ConfigError(path_, 0, "sets none of the planner's fields, so the plan would be train.py's defaults "
+                                  "(GPT-2 124M on OpenWebText); set at least n_layer, n_head, n_embd, block_size "
+                                  "and batch_size");
     }
     if (!vocab) c.vocab_size = c.dataset == "shakespeare_char" ? 65 : 50304;  // meta.pkl, else train.py's fallback
     for (const Pretrained& p : kPretrained) {
@@ -255,6 +289,30 @@ std::vector<Assignment> python_assignments(std::string_view text) {
 
 }  // namespace
 
+std::vector<std::string> defaulted_fields(const ModelConfig& c) {
+  const auto set = [&](std::string_view field) {
+    return std::find(c.set_in_file.begin(), c.set_in_file.end(), field) != c.set_in_file.end();
+  };
+  const bool pretrained = c.init_from.starts_with("gpt2");  // the checkpoint gives the shape
+  std::vector<std::string> out;
+  const auto add = [&](std::string_view field, const std::string& value, bool from_checkpoint = false) {
+    if (!set(field) && !(pretrained && from_checkpoint)) out.push_back(std::string(field) + " " + value);
+  };
+  add("n_layer", std::to_string(c.n_layer), true);
+  add("n_head", std::to_string(c.n_head), true);
+  add("n_embd", std::to_string(c.n_embd), true);
+  add("block_size", std::to_string(c.block_size));
+  add("batch_size", std::to_string(c.batch_size));
+  add("vocab_size", std::to_string(c.vocab_size) + (c.dataset == "shakespeare_char" ? " (shakespeare_char's meta.pkl)"
+                                                                                      : " (GPT-2's, padded)"), true);
+  add("gradient_accumulation_steps", std::to_string(c.gradient_accumulation_steps));
+  add("dropout", c.dropout == 0 ? "0.0" : std::to_string(c.dropout));
+  add("bias", c.bias ? "True" : "False", true);
+  add("compile", c.compile ? "True" : "False");
+  add("optimizer", "\"" + c.optimizer + "\"");
+  return out;
+}
+
 ConfigError::ConfigError(const std::string& path, int line, const std::string& message)
     : std::runtime_error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + message) {}
 
@@ -263,13 +321,10 @@ ModelConfig parse_toml_config(std::string_view text, const std::string& path) {
 }
 
 // A nanoGPT config file sets whatever train.py global it likes; the planner reads the ones
-// that shape the model and the step and ignores the rest, unread.
+// that shape the model and the step and ignores the rest, unread, except a name one or two
+// letters from one of its fields, which is taken for a misspelling of it.
 ModelConfig parse_python_config(std::string_view text, const std::string& path) {
-  std::vector<Assignment> used;
-  for (Assignment& a : python_assignments(text)) {
-    if (one_of(kFields, a.field)) used.push_back(std::move(a));
-  }
-  return Applier(path).apply(used, /*ignore_unknown=*/true);
+  return Applier(path).apply(python_assignments(text), /*ignore_unknown=*/true);
 }
 
 ModelConfig read_model_config(const std::filesystem::path& path) {

@@ -69,8 +69,14 @@ std::string memory_text(const Prediction& p) {
 void print_plan(const ModelConfig& config, const std::vector<const engine::MachineProfile*>& machines,
                 std::ostream& out, std::size_t width) {
   using engine::notebook::wrap;
-  out << wrap(describe(config), width)
-      << wrap("a steady training iteration of nanoGPT's train.py, in milliseconds, as the course's cost model "
+  out << wrap(describe(config), width);
+  const std::vector<std::string> defaults = defaulted_fields(config);
+  if (!defaults.empty()) {
+    std::string list;
+    for (const std::string& d : defaults) list += (list.empty() ? "" : ", ") + d;
+    out << wrap("not in the file, so train.py's defaults: " + list, width, "  ", "  ");
+  }
+  out << wrap("a steady training iteration of nanoGPT's train.py, in milliseconds, as the course's cost model "
               "predicts it", width)
       << "\n";
   // The memory column where the terminal has room for it, else under each row.

@@ -143,10 +143,26 @@ TEST_CASE("machines without a usable MPS are planned for their cpu") {
   CHECK(old_mac.why == "MPS is built but unavailable on macOS 12.0");
 }
 
+TEST_CASE("the plan names every value the config left to train.py's defaults") {
+  const ModelConfig shakespeare = planner::read_model_config(kData + "train_shakespeare_char.toml");
+  CHECK(planner::defaulted_fields(shakespeare) ==
+        std::vector<std::string>{"vocab_size 65 (shakespeare_char's meta.pkl)", "bias False", "optimizer \"adamw\""});
+  const ModelConfig pretrained = planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
+  CHECK(planner::defaulted_fields(pretrained) ==  // the shape is the checkpoint's, not a default
+        std::vector<std::string>{"batch_size 12", "gradient_accumulation_steps 40", "dropout 0.0", "compile True",
+                                 "optimizer \"adamw\""});
+  const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m3-max-64gb"});
+  CHECK(run.out.find("not in the file, so train.py's defaults: vocab_size 65 (shakespeare_char's meta.pkl), bias False, "
+                     "optimizer \"adamw\"\n") != std::string::npos);
+}
+
 TEST_CASE("a bad config is refused with its file, line and field") {
-  CHECK(refusal("n_layer = 6\nn_layers = 4\n") ==
-        "bad.toml:2: n_layers: not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, "
+  CHECK(refusal("n_layer = 6\nwidth = 384\n") ==
+        "bad.toml:2: width: not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, "
         "batch_size, vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
+  CHECK(refusal("n_head = 6\nn_layers = 4\n") == "bad.toml:2: n_layers: not a field the planner knows; did you mean n_layer?");
+  CHECK(refusal("") == "bad.toml: sets none of the planner's fields, so the plan would be train.py's defaults "
+                       "(GPT-2 124M on OpenWebText); set at least n_layer, n_head, n_embd, block_size and batch_size");
   CHECK(refusal("n_layer = 6\nn_head = \"six\"\n") == "bad.toml:2: n_head: expected a positive integer, got 'six'");
   CHECK(refusal("batch_size = -4\n") == "bad.toml:1: batch_size: expected a positive integer, got -4");
   CHECK(refusal("dropout = 1.5\n") == "bad.toml:1: dropout: expected a probability from 0 up to (not including) 1, got 1.5");
@@ -158,8 +174,10 @@ TEST_CASE("a bad config is refused with its file, line and field") {
   CHECK(refusal("n_layer = \n").rfind("bad.toml:1: ", 0) == 0);  // toml++'s own description follows
 }
 
-TEST_CASE("a nanoGPT Python config is refused only for a field the planner uses") {
+TEST_CASE("a nanoGPT Python config is refused only for a field the planner uses, or a misspelling of one") {
   CHECK(refusal("import time\nwandb_run_name = 'x' + str(time.time())\nn_layer = 4\n", true) == "accepted");
+  CHECK(refusal("n_layer = 4\nn_embed = 256\n", true) == "bad.py:2: n_embed: not a field the planner knows; did you mean n_embd?");
+  CHECK(refusal("# nothing yet\nout_dir = 'out'\n", true).starts_with("bad.py: sets none of the planner's fields"));
   CHECK(refusal("# two to the third\nn_layer = 2 ** 3\n", true) ==
         "bad.py:2: n_layer: cannot read '2 ** 3' (the planner reads numbers, True/False, quoted strings and "
         "products such as 5 * 8)");

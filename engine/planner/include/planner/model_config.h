@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace planner {
 
@@ -26,7 +27,12 @@ struct ModelConfig {
   std::string optimizer = "adamw";  // not nanoGPT's (it always uses AdamW): "adamw", "adam", "sgd"
   std::string dataset = "openwebtext";
   std::string init_from = "scratch";
+  std::vector<std::string> set_in_file{};  // the fields the file set; the others are defaults
 };
+
+// The fields a plan depends on that `config` took from train.py's defaults, each with its value:
+// "bias False", "vocab_size 65 (shakespeare_char's meta.pkl)".
+std::vector<std::string> defaulted_fields(const ModelConfig& config);
 
 // A field that cannot be used, with the file and line of its assignment (line 0: the file).
 class ConfigError : public std::runtime_error {
