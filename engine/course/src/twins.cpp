@@ -116,7 +116,7 @@ class TwinsView {
 
   void show(const Twin& twin, const std::string& printed, int status) {
     const engine::notebook::PythonTwin& python = *twin.cell->python;
-    course_.out() << "┌ " << twin.cell->name << '\n';
+    course_.out() << "┌ " << twin.cell->name << (twin.cell->requires_mps ? "  requires mps" : "") << '\n';
     for (const std::string& line : python.lines) course_.out() << "│ " << line << '\n';
     const engine::notebook::OutputBlock* block = engine::notebook::documented_output(*twin.cell, std::string(machine_.name));
     const std::string documented = block != nullptr ? block->text() : "";

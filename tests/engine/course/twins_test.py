@@ -31,6 +31,11 @@ def expect(failures, what, condition, output):
         failures.append(f"{what}; it printed:\n{output}")
 
 
+def mps_here(python):
+    probe = "import torch; print(torch.backends.mps.is_available())"
+    return subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.strip() == "True"
+
+
 def main():
     program, python, lessons = sys.argv[1], sys.argv[2], sys.argv[3:]
     if subprocess.run([python, "-c", "import torch"], capture_output=True).returncode != 0:
@@ -54,6 +59,10 @@ def main():
                 # python_twins test requires), and the command counts them so.
                 expect(failures, f"twins {lesson} found a difference the lesson does not explain",
                        " 0 for no reason the lesson gives" in said, output)
+            if lesson == "05" and not mps_here(python):  # a requires="mps" cell's twin, without MPS
+                expect(failures, "twins 05 did not mark warm_up as requiring mps, or ran it without MPS",
+                       "┌ warm_up  requires mps\n" in output and
+                       "no mps device here: this cell needs MPS" in output.split("┌ warm_up", 1)[1].split("┌", 1)[0], output)
             print(f"lesson {lesson}: " + words(output.split("\n\n")[-1]))
         expect(failures, "twins recorded progress", not os.path.exists(progress), "")
 
