@@ -6,7 +6,7 @@
 #   labNN_solution       solution/lab.cpp     test lab.NN/solution passes
 #   labNN_starter        starter/lab.cpp      test lab.NN/starter stops at its first TODO
 #   labNN_decoy_<name>   decoys/<name>.md     test lab.NN/decoy <name> fails only its named test
-#                        (the solution with the change the .md describes, written at configure)
+#                        (the solution with the change the .md describes, written by the build)
 #
 # The learner's lab.cpp starts as a copy of the starter, made the first time the course is
 # configured (as `rustlings init` writes the exercises); it is theirs from then on, ignored by
@@ -44,55 +44,6 @@ add_library(tutor::lab_code ALIAS tutor_lab_code)
   target_link_libraries(tutor_lab_pch PRIVATE tutor::lab_code)
   target_precompile_headers(tutor_lab_pch PRIVATE
     <engine/engine.h> <harness/todo.h> <harness/check.h> <doctest/doctest.h> <functional> <string> <vector>)
-endfunction()
-
-# Writes the decoy `name` of the lab in `dir` to `output`: the lab's solution with the change its
-# decoys/<name>.md describes, as pairs of fenced blocks, the lines of the solution (~~~cpp
-# solution) and what the decoy has instead (~~~cpp decoy), each found exactly once.
-function(tutor_write_decoy dir name output)
-  set(spec "${dir}/decoys/${name}.md")
-  file(READ "${dir}/solution/lab.cpp" code)
-  file(READ "${spec}" rest)
-  set(fence "\n~~~\n")
-  set(changes 0)
-  while(TRUE)
-    string(FIND "${rest}" "~~~cpp solution\n" at)
-    if(at EQUAL -1)
-      break()
-    endif()
-    foreach(side solution decoy)  # the solution's block, then the decoy's
-      set(opening "~~~cpp ${side}\n")
-      string(FIND "${rest}" "${opening}" at)
-      if(at EQUAL -1)
-        message(FATAL_ERROR "${spec}: each ~~~cpp solution block needs a ~~~cpp decoy block after it")
-      endif()
-      string(LENGTH "${opening}" length)
-      math(EXPR at "${at} + ${length}")
-      string(SUBSTRING "${rest}" ${at} -1 rest)
-      string(FIND "${rest}" "${fence}" end)
-      if(end EQUAL -1)
-        message(FATAL_ERROR "${spec}: a ~~~cpp block without its closing ~~~")
-      endif()
-      string(SUBSTRING "${rest}" 0 ${end} ${side})
-      string(APPEND ${side} "\n")
-      string(SUBSTRING "${rest}" ${end} -1 rest)
-    endforeach()
-    string(FIND "${code}" "${solution}" first)
-    string(FIND "${code}" "${solution}" last REVERSE)
-    if(first EQUAL -1 OR NOT first EQUAL last)
-      message(FATAL_ERROR "${spec}: each ~~~cpp solution block must appear exactly once in solution/lab.cpp:\n${solution}")
-    endif()
-    string(REPLACE "${solution}" "${decoy}" code "${code}")
-    math(EXPR changes "${changes} + 1")
-  endwhile()
-  if(changes EQUAL 0)
-    message(FATAL_ERROR "${spec}: no change; a decoy is the solution with ~~~cpp solution and ~~~cpp decoy blocks")
-  endif()
-  file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${spec}")
-  file(WRITE "${output}.new" "// Generated from ${shown}: the reference solution with one mistake.\n${code}")
-  file(COPY_FILE "${output}.new" "${output}" ONLY_IF_DIFFERENT)  # unchanged: not rebuilt
-  file(REMOVE "${output}.new")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}" "${dir}/solution/lab.cpp")
 endfunction()
 
 # One program: the lab's tests linked with one version of the learner's file.
@@ -149,7 +100,8 @@ function(tutor_add_lab name)
   tutor_add_lab_program(lab${number}_starter ${tests} "${dir}/starter/lab.cpp")
   add_test(NAME "${prefix}/starter stops at its first TODO"
     COMMAND "${CMAKE_COMMAND}" -D MODE=starter -D "PROGRAM=$<TARGET_FILE:lab${number}_starter>"
-      -D "SOURCE=${dir}/starter/lab.cpp" -D "TOP=${PROJECT_SOURCE_DIR}" -P "${TUTOR_LAB_PROOF_SCRIPT}")
+      -D "SOURCE=${dir}/starter/lab.cpp" -D "TOP=${PROJECT_SOURCE_DIR}" -D "LAB_VERSIONS=$<TARGET_FILE:lab_versions>"
+      -P "${TUTOR_LAB_PROOF_SCRIPT}")
   set(proof_tests "${prefix}/solution passes" "${prefix}/starter stops at its first TODO")
   set(proof_targets lab${number}_solution lab${number}_starter)
 
@@ -157,12 +109,19 @@ function(tutor_add_lab name)
     if(NOT EXISTS "${dir}/decoys/${decoy}.md")
       message(FATAL_ERROR "lab ${name}: decoys/${decoy}.md is missing")
     endif()
+    # The solution with the change decoys/<decoy>.md describes, written by the build
+    # (labs/harness/lab_versions.cpp), so a decoy follows every later edit of the solution.
     set(source "${CMAKE_CURRENT_BINARY_DIR}/decoys/${name}/${decoy}.cpp")
-    tutor_write_decoy("${dir}" ${decoy} "${source}")
+    add_custom_command(OUTPUT "${source}"
+      COMMAND lab_versions decoy "${dir}/solution/lab.cpp" "${dir}/decoys/${decoy}.md" "${source}"
+      DEPENDS lab_versions "${dir}/solution/lab.cpp" "${dir}/decoys/${decoy}.md"
+      COMMENT "Writing lab ${number}'s decoy ${decoy}"
+      VERBATIM)
     tutor_add_lab_program(lab${number}_decoy_${decoy} ${tests} "${source}")
     add_test(NAME "${prefix}/decoy ${decoy} fails its named test"
       COMMAND "${CMAKE_COMMAND}" -D MODE=decoy -D "PROGRAM=$<TARGET_FILE:lab${number}_decoy_${decoy}>"
-        -D "SOURCE=${dir}/decoys/${decoy}.md" -P "${TUTOR_LAB_PROOF_SCRIPT}")
+        -D "SOURCE=${dir}/decoys/${decoy}.md" -D "LAB_VERSIONS=$<TARGET_FILE:lab_versions>"
+        -P "${TUTOR_LAB_PROOF_SCRIPT}")
     list(APPEND proof_tests "${prefix}/decoy ${decoy} fails its named test")
     list(APPEND proof_targets lab${number}_decoy_${decoy})
   endforeach()

@@ -1,7 +1,8 @@
 # Script mode (cmake -P): the proofs of one lab, run by CTest.
 #   -D MODE=starter -D PROGRAM=labNN_starter -D SOURCE=.../starter/lab.cpp -D TOP=<course folder>
+#      -D LAB_VERSIONS=lab_versions
 #      The starter fails, and its report names the first TODO of the file as the next step.
-#   -D MODE=decoy -D PROGRAM=labNN_decoy_x -D SOURCE=.../decoys/x.md
+#   -D MODE=decoy -D PROGRAM=labNN_decoy_x -D SOURCE=.../decoys/x.md -D LAB_VERSIONS=lab_versions
 #      The decoy's description says which test it fails and what the failure says:
 #        Fails: "the timer warms up before it measures"
 #        Says: "builds its graph"
@@ -24,23 +25,16 @@ function(require_text text)
   endif()
 endfunction()
 
-file(READ "${SOURCE}" source)
 if(MODE STREQUAL "starter")
-  # The first TODO line and its number (counted from the newlines before it).
-  string(REGEX MATCH "(^|\n)[ \t]*TODO\\(\"([^\"]+)\"" todo_line "${source}")
-  if(NOT todo_line)
-    message(FATAL_ERROR "${SOURCE}: a starter needs at least one TODO(\"N.M\", \"...\") line")
+  # The first TODO's id and line, as the lab format's parser reads them (lab_versions first-todo).
+  execute_process(COMMAND "${LAB_VERSIONS}" first-todo "${SOURCE}"
+    OUTPUT_VARIABLE first ERROR_VARIABLE problem RESULT_VARIABLE found OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT found EQUAL 0)
+    message(FATAL_ERROR "${problem}")
   endif()
-  set(first_id "${CMAKE_MATCH_2}")
-  string(FIND "${source}" "${todo_line}" at)
-  string(SUBSTRING "${source}" 0 ${at} before)
-  string(REGEX REPLACE "[^\n]" "" newlines "${before}")
-  string(LENGTH "${newlines}" number)
-  if(todo_line MATCHES "^\n")
-    math(EXPR number "${number} + 2")
-  else()
-    math(EXPR number "${number} + 1")
-  endif()
+  separate_arguments(first UNIX_COMMAND "${first}")
+  list(GET first 0 first_id)
+  list(GET first 1 number)
   file(RELATIVE_PATH shown "${TOP}" "${SOURCE}")
   run_program()
   if(status EQUAL 0)
@@ -48,25 +42,21 @@ if(MODE STREQUAL "starter")
   endif()
   require_text("Next: TODO ${first_id} in ${shown}:${number}:")
 elseif(MODE STREQUAL "decoy")
-  if(source MATCHES "\nFails: \"([^\n]+)\"\n")
-    set(test_name "${CMAKE_MATCH_1}")
+  # What the decoy must fail and say, as the lab format's parser reads it (lab_versions describe).
+  execute_process(COMMAND "${LAB_VERSIONS}" describe "${SOURCE}"
+    OUTPUT_VARIABLE description ERROR_VARIABLE problem RESULT_VARIABLE described)
+  if(NOT described EQUAL 0)
+    message(FATAL_ERROR "${problem}")
   endif()
-  if(source MATCHES "\nSays: \"([^\n]+)\"\n")
-    set(says "${CMAKE_MATCH_1}")
-  endif()
-  if(NOT test_name OR NOT says)
-    message(FATAL_ERROR "${SOURCE}: a decoy needs the lines Fails: \"test name\" and Says: \"text\"")
-  endif()
-  string(REGEX MATCHALL "\nAlso fails: \"[^\n]+\"" also_lines "${source}")
+  string(REGEX MATCH "(^|\n)fails: ([^\n]+)" _ "${description}")
+  set(test_name "${CMAKE_MATCH_2}")
+  string(REGEX MATCH "(^|\n)says: ([^\n]+)" _ "${description}")
+  set(says "${CMAKE_MATCH_2}")
+  string(REGEX MATCHALL "also fails: [^\n]+" also_lines "${description}")
   set(also_fails "")
   foreach(line IN LISTS also_lines)
-    string(REGEX REPLACE "^\nAlso fails: \"(.+)\"$" "\\1" also "${line}")
+    string(REGEX REPLACE "^also fails: " "" also "${line}")
     list(APPEND also_fails "${also}")
-  endforeach()
-  foreach(name IN LISTS test_name also_fails)
-    if(name MATCHES "[*?\\]")
-      message(FATAL_ERROR "${SOURCE}: a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards)")
-    endif()
   endforeach()
   string(REPLACE "," "\\," filter "${test_name}")  # doctest's filters split at unescaped commas
   run_program("--test-case=${filter}")

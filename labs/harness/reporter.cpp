@@ -93,7 +93,9 @@ std::vector<Problem> grouped(const std::vector<Problem>& problems) {
   std::vector<Group> groups;
   std::vector<Problem> out;
   for (const Problem& p : problems) {
-    auto [masked, machines] = without_machines(p.text);
+    const auto found = without_machines(p.text);  // no structured binding: the lambda below uses it (clang 14)
+    const std::string& masked = found.first;
+    const std::vector<std::string>& machines = found.second;
     if (machines.size() != 1) {
       groups.push_back({p.text, p.expression, {}});
       continue;

@@ -1,58 +1,21 @@
-// The learner's lab file: TODO lines as the starter writes them, and reset with a kept copy.
+// The learner's lab file: its TODO lines (read by the lab format's own parser), and reset with a
+// kept copy.
 
 #include "lab_files.h"
 
 #include <ctime>
 #include <fstream>
-#include <optional>
+#include <sstream>
 
 namespace front_door {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The text of a C++ string literal that starts at `at` (a quote), escapes kept as written, and
-// where it ends; nullopt if it does not close on this line.
-std::optional<std::string> string_literal(const std::string& line, std::size_t& at) {
-  if (at >= line.size() || line[at] != '"') return std::nullopt;
-  std::string text;
-  for (++at; at < line.size() && line[at] != '"'; ++at) {
-    if (line[at] == '\\' && at + 1 < line.size()) text += line[at++];
-    text += line[at];
-  }
-  if (at >= line.size()) return std::nullopt;
-  ++at;
-  return text;
-}
-
-// TODO("5.1", "what to write"), first on its line but for indentation.
-std::optional<TodoLine> todo_line(const std::string& line) {
-  std::size_t at = line.find_first_not_of(" \t");
-  if (at == std::string::npos || line.compare(at, 5, "TODO(") != 0) return std::nullopt;
-  at += 5;
-  const auto id = string_literal(line, at);
-  if (!id || line.compare(at, 1, ",") != 0) return std::nullopt;
-  at = line.find_first_not_of(" \t", at + 1);
-  const auto what = string_literal(line, at);
-  if (!what) return std::nullopt;
-  return TodoLine{0, *id, *what};
-}
-
-}  // namespace
-
 std::vector<TodoLine> open_todos(const fs::path& file) {
-  std::vector<TodoLine> todos;
-  std::ifstream in(file);
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    if (auto todo = todo_line(line)) {
-      todo->line = number;
-      todos.push_back(*todo);
-    }
-  }
-  return todos;
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream code;
+  code << in.rdbuf();
+  return harness::todo_lines(code.str());
 }
 
 fs::path reset_to_starter(const fs::path& learner_file, const fs::path& starter) {

@@ -6,13 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "harness/lab_source.h"
+
 namespace front_door {
 
-struct TodoLine {
-  int line = 0;
-  std::string id;    // "5.1"
-  std::string what;
-};
+using harness::TodoLine;
 
 // The TODO("id", "what") lines of `file`, in order; empty when there are none or no file.
 std::vector<TodoLine> open_todos(const std::filesystem::path& file);

@@ -1,0 +1,48 @@
+#pragma once
+// The lab format's text, read by one parser wherever it is needed (labs/README.md describes the
+// format): the TODO("id", "what") lines of a lab file, which the course command counts and the
+// starter's proof points at, and a decoy's description, from which the build writes the decoy's
+// lab.cpp.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace harness {
+
+struct TodoLine {
+  int line = 0;      // 1-based
+  std::string id;    // "5.1"
+  std::string what;  // what to write there, as the literal spells it
+};
+
+// The TODO("id", "what") lines of `code`, in order: a TODO first on its line but for
+// indentation, both arguments string literals.
+std::vector<TodoLine> todo_lines(std::string_view code);
+
+// A decoy (decoys/NAME.md): the test that must catch it, a phrase its message must say, the tests
+// that must fail with it, and the change to the solution, as pairs of blocks.
+struct DecoySpec {
+  struct Change {
+    std::string solution;  // lines of solution/lab.cpp (~~~cpp solution), each ending in a newline
+    std::string decoy;     // what the decoy has instead (~~~cpp decoy)
+  };
+  std::string fails;                    // Fails: "test name"
+  std::string says;                     // Says: "phrase"
+  std::vector<std::string> also_fails;  // Also fails: "test name", any number
+  std::vector<Change> changes;
+};
+
+// What is wrong with a decoy, as "path: message".
+class DecoyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+DecoySpec parse_decoy(std::string_view text, const std::string& path);
+
+// `solution` with each change made; each solution block must occur in it exactly once.
+std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const std::string& path);
+
+}  // namespace harness

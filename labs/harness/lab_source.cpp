@@ -1,0 +1,114 @@
+#include "harness/lab_source.h"
+
+#include <optional>
+
+namespace harness {
+namespace {
+
+// The text of a C++ string literal that starts at `at` (a quote), escapes kept as written, and
+// where it ends; nullopt if it does not close on this line.
+std::optional<std::string> string_literal(std::string_view line, std::size_t& at) {
+  if (at >= line.size() || line[at] != '"') return std::nullopt;
+  std::string text;
+  for (++at; at < line.size() && line[at] != '"'; ++at) {
+    if (line[at] == '\\' && at + 1 < line.size()) text += line[at++];
+    text += line[at];
+  }
+  if (at >= line.size()) return std::nullopt;
+  ++at;
+  return text;
+}
+
+std::optional<TodoLine> todo_line(std::string_view line) {
+  std::size_t at = line.find_first_not_of(" \t");
+  if (at == std::string_view::npos || line.compare(at, 5, "TODO(") != 0) return std::nullopt;
+  at += 5;
+  const auto id = string_literal(line, at);
+  if (!id || line.compare(at, 1, ",") != 0) return std::nullopt;
+  at = line.find_first_not_of(" \t", at + 1);
+  const auto what = string_literal(line, at);
+  if (!what) return std::nullopt;
+  return TodoLine{0, *id, *what};
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    lines.push_back(text.substr(0, end));
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+  }
+  return lines;
+}
+
+// `line` is `key: "value"`: the value.
+std::optional<std::string> quoted_field(std::string_view line, std::string_view key) {
+  const std::string opening = std::string(key) + ": \"";
+  if (!line.starts_with(opening) || !line.ends_with('"') || line.size() < opening.size() + 2) return std::nullopt;
+  return std::string(line.substr(opening.size(), line.size() - opening.size() - 1));
+}
+
+}  // namespace
+
+std::vector<TodoLine> todo_lines(std::string_view code) {
+  std::vector<TodoLine> todos;
+  int number = 0;
+  for (std::string_view line : lines_of(code)) {
+    ++number;
+    if (auto todo = todo_line(line)) {
+      todo->line = number;
+      todos.push_back(*todo);
+    }
+  }
+  return todos;
+}
+
+DecoySpec parse_decoy(std::string_view text, const std::string& path) {
+  const auto fail = [&](const std::string& message) { throw DecoyError(path + ": " + message); };
+  DecoySpec spec;
+  const std::vector<std::string_view> lines = lines_of(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    if (auto fails = quoted_field(line, "Fails")) spec.fails = *fails;
+    if (auto says = quoted_field(line, "Says")) spec.says = *says;
+    if (auto also = quoted_field(line, "Also fails")) spec.also_fails.push_back(*also);
+    if (line != "~~~cpp solution") continue;
+    DecoySpec::Change change;
+    std::size_t j = i + 1;
+    for (; j < lines.size() && lines[j] != "~~~"; ++j) change.solution += std::string(lines[j]) + "\n";
+    if (j == lines.size()) fail("a ~~~cpp block without its closing ~~~");
+    for (++j; j < lines.size() && lines[j] != "~~~cpp decoy"; ++j) {
+      if (lines[j] == "~~~cpp solution") break;
+    }
+    if (j == lines.size() || lines[j] != "~~~cpp decoy") fail("each ~~~cpp solution block needs a ~~~cpp decoy block after it");
+    for (++j; j < lines.size() && lines[j] != "~~~"; ++j) change.decoy += std::string(lines[j]) + "\n";
+    if (j == lines.size()) fail("a ~~~cpp block without its closing ~~~");
+    spec.changes.push_back(std::move(change));
+    i = j;
+  }
+  if (spec.fails.empty() || spec.says.empty()) fail("a decoy needs the lines Fails: \"test name\" and Says: \"text\"");
+  std::vector<std::string> named = spec.also_fails;
+  named.push_back(spec.fails);
+  for (const std::string& name : named) {
+    if (name.find_first_of("*?\\") != std::string::npos) {
+      fail("a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards): " + name);
+    }
+  }
+  if (spec.changes.empty()) fail("no change; a decoy is the solution with ~~~cpp solution and ~~~cpp decoy blocks");
+  return spec;
+}
+
+std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const std::string& path) {
+  std::string code(solution);
+  for (const DecoySpec::Change& change : spec.changes) {
+    const std::size_t first = code.find(change.solution);
+    if (first == std::string::npos || code.find(change.solution, first + 1) != std::string::npos) {
+      throw DecoyError(path + ": each ~~~cpp solution block must appear exactly once in solution/lab.cpp:\n" +
+                       change.solution);
+    }
+    code.replace(first, change.solution.size(), change.decoy);
+  }
+  return code;
+}
+
+}  // namespace harness
