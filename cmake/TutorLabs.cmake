@@ -113,7 +113,7 @@ function(tutor_add_lab name)
     # (labs/harness/lab_versions.cpp), so a decoy follows every later edit of the solution.
     set(source "${CMAKE_CURRENT_BINARY_DIR}/decoys/${name}/${decoy}.cpp")
     add_custom_command(OUTPUT "${source}"
-      COMMAND lab_versions decoy "${dir}/solution/lab.cpp" "${dir}/decoys/${decoy}.md" "${source}"
+      COMMAND "$<TARGET_FILE:lab_versions>" decoy "${dir}/solution/lab.cpp" "${dir}/decoys/${decoy}.md" "${source}"
       DEPENDS lab_versions "${dir}/solution/lab.cpp" "${dir}/decoys/${decoy}.md"
       COMMENT "Writing lab ${number}'s decoy ${decoy}"
       VERBATIM)
