@@ -79,19 +79,47 @@ void send_output_to_files(const Command& command, FileActions& actions) {
   }
 }
 
+std::string_view variable_name(std::string_view entry) { return entry.substr(0, entry.find('=')); }
+
+// This program's environment with `changes` (NAME=value, the last of one name wins) applied;
+// the strings stay owned by `changes` and by environ.
+std::vector<char*> environment_with(const std::vector<std::string>& changes) {
+  auto changed_after = [&](std::size_t first, std::string_view entry) {
+    return std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(first), changes.end(),
+                       [&](const std::string& c) { return variable_name(c) == variable_name(entry); });
+  };
+  std::vector<char*> result;
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    if (!changed_after(0, *variable)) result.push_back(*variable);
+  }
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (!changed_after(i + 1, changes[i])) result.push_back(const_cast<char*>(changes[i].c_str()));
+  }
+  result.push_back(nullptr);
+  return result;
+}
+
 }  // namespace
 
-Finished run_collecting(const std::vector<std::string>& argv, std::optional<std::chrono::seconds> limit) {
+Finished run_collecting(const std::vector<std::string>& argv, std::optional<std::chrono::seconds> limit,
+                        const Surroundings& surroundings) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return {127, cannot_start(argv, errno) + "\n"};
   FileActions actions;
+  if (!surroundings.input.empty()) {
+    posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, surroundings.input.c_str(), O_RDONLY, 0);
+  }
+  if (!surroundings.directory.empty()) {
+    posix_spawn_file_actions_addchdir_np(actions.get(), surroundings.directory.c_str());
+  }
   posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], STDERR_FILENO);
   posix_spawn_file_actions_addclose(actions.get(), pipe_fds[0]);
   posix_spawn_file_actions_addclose(actions.get(), pipe_fds[1]);
   pid_t pid = 0;
   std::vector<char*> args = c_arguments(argv);
-  const int error = posix_spawnp(&pid, args[0], actions.get(), nullptr, args.data(), environ);
+  std::vector<char*> environment = environment_with(surroundings.environment);
+  const int error = posix_spawnp(&pid, args[0], actions.get(), nullptr, args.data(), environment.data());
   close(pipe_fds[1]);
   if (error != 0) {
     close(pipe_fds[0]);

@@ -16,10 +16,18 @@ struct Finished {
   bool stopped = false;  // still running at the time limit, and killed
 };
 
+// Where a collected program runs, when it is not simply here, in this program's environment.
+struct Surroundings {
+  std::vector<std::string> environment;  // NAME=value entries that add to or replace ours
+  std::string directory;                 // its working directory; empty: ours
+  std::string input;                     // a file it reads as stdin; empty: our stdin
+};
+
 // Runs `argv` and collects what it prints. A program that cannot be started finishes with
 // status 127 and says why in `output`. One still running after `limit` is killed.
 Finished run_collecting(const std::vector<std::string>& argv,
-                        std::optional<std::chrono::seconds> limit = std::nullopt);
+                        std::optional<std::chrono::seconds> limit = std::nullopt,
+                        const Surroundings& surroundings = {});
 
 // Runs `argv` on this terminal: it reads our stdin and prints to our stdout and stderr.
 int run_attached(const std::vector<std::string>& argv);

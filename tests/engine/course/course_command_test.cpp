@@ -1,0 +1,91 @@
+// The built course command end to end on the real course, where nothing depends on the learner's
+// own lab files: the lessons, the labs' other versions, errors, the quizzes. Each run keeps its
+// progress in a file of its own, which starts empty.
+
+#include <doctest/doctest.h>
+
+#include "end_to_end.h"
+
+using namespace end_to_end;
+
+namespace {
+
+Run course(std::vector<std::string> arguments) {
+  arguments.insert(arguments.begin(), program("course"));
+  return run_program(arguments, {.environment = {"MPS_COURSE_PROGRESS=" + scratch("progress") + "/progress.json"},
+                                 .directory = "", .input = ""});
+}
+
+}  // namespace
+
+TEST_CASE("--help lists every subcommand") {
+  const Run run = course({"--help"});
+  expect_status(run, 0);
+  expect_text(run, {"course [status]", "course list", "course run NN", "course verify [NN]", "course hint [NN]",
+                    "course reset NN", "course watch", "course quiz"});
+}
+
+TEST_CASE("without progress the next step is the first lesson") {
+  const Run run = course({});
+  expect_status(run, 0);
+  expect_text(run, {"lessons 0 of 8 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
+}
+
+TEST_CASE("a lab's reference solution passes through the front door, and records nothing") {
+  const Run run = course({"verify", "03", "--variant", "solution"});
+  expect_status(run, 0);
+  expect_text(run, {"Lab 03 · Placement · labs/03_placement/solution/lab.cpp", "✔ All 2 checks pass."});
+  expect_no_text(run, {"recorded in your progress"});
+}
+
+TEST_CASE("a starter fails with its first open TODO as the next step") {
+  const Run run = course({"verify", "5", "--variant", "starter"});
+  expect_status(run, 1);
+  expect_text(run, {"✘ 5 of 5 checks fail.", "Next: TODO 5.1 in labs/05_timing/starter/lab.cpp:9:"});
+}
+
+TEST_CASE("a decoy fails the test it names, with the lesson cell to re-run") {
+  const Run run = course({"verify", "02", "--variant", "compares_devices"});
+  expect_status(run, 1);
+  expect_text(run, {"✘ on_gpu recognises a tensor on mps although it reports mps:0",
+                    "see: build/lessons/lesson02 --cell device_index", "✘ 1 of 4 checks fail."});
+}
+
+TEST_CASE("a message that fails on several machines is said once, naming them all") {
+  const Run run = course({"verify", "02", "--variant", "two_states"});
+  expect_status(run, 1);
+  expect_text(run, {"    on intel-mac-macos12.0 and m2-max-macos13.7, is_built() is True",
+                    "(--details also shows the expression each ✘ tested.)"});
+  expect_no_text(run, {"    on intel-mac-macos12.0, is_built()", "(state == expected"});
+}
+
+TEST_CASE("--details shows the expression each failed check tested") {
+  const Run run = course({"verify", "02", "--variant", "two_states", "--details"});
+  expect_status(run, 1);
+  expect_text(run, {"(state == expected was 0 == 1, labs/02_device_checks/tests.cpp:"});
+  expect_no_text(run, {"(--details also shows"});
+}
+
+TEST_CASE("an unknown lab is refused with the labs there are") {
+  const Run run = course({"verify", "99"});
+  expect_status(run, 2);
+  expect_text(run, {"'99' is not a lab's number; labs: 01, 02, 03, 04, 05, 06, 07"});
+}
+
+TEST_CASE("run builds a lesson and passes its options on") {
+  const Run run = course({"run", "2", "--cell", "sanity_check", "--minimal"});
+  expect_status(run, 0);
+  expect_text(run, {"mps built: True\nmps available: True\nselected device: mps\noutput shape: (2, 2)\n"});
+}
+
+TEST_CASE("the quizzes answer through the front door") {
+  const Run run = course({"quiz", "list"});
+  expect_status(run, 0);
+  expect_text(run, {"Mastery check"});
+}
+
+TEST_CASE("twins needs a lesson that exists") {
+  const Run run = course({"twins", "99"});
+  expect_status(run, 2);
+  expect_text(run, {"'99' is not a lesson's number; lessons: 01, 02"});
+}

@@ -1,0 +1,35 @@
+// A lab program whose learner code crashes or never ends still gives a verdict, naming the check
+// that was running (fixtures/runaway_timing_lab.cpp). The terminal is wide: these check what the
+// report says, not how it wraps.
+
+#include <doctest/doctest.h>
+
+#include "end_to_end.h"
+
+using namespace end_to_end;
+
+namespace {
+
+Run runaway_lab(std::vector<std::string> environment) {
+  environment.push_back("COLUMNS=1000");
+  return run_program({program("runaway_timing_lab")}, {.environment = environment, .directory = "", .input = ""});
+}
+
+}  // namespace
+
+TEST_CASE("code that crashes is named with its signal and the check that ran it") {
+  if (kUnderAddressSanitizer) return skip("AddressSanitizer reports the crash in its own words");
+  const Run run = runaway_lab({"RUNAWAY_CRASH=1"});
+  expect_failure(run);
+  expect_text(run, {"✘ the timer gives milliseconds per run, with or without MPS\n",
+                    "your code crashed with a segmentation fault (SIGSEGV: memory read or written through a null",
+                    "in 'the timer gives milliseconds per run, with or without MPS'",
+                    "✘ Your code crashed, so the checks after that one did not run."});
+}
+
+TEST_CASE("code that never returns is stopped at the time limit, naming the check") {
+  const Run run = runaway_lab({"RUNAWAY_LOOP=1", "MPS_COURSE_TIME_LIMIT=1"});
+  expect_status(run, 124);
+  expect_text(run, {"✘ Stopped after 1 s: the check 'the timer gives milliseconds per run, with or without MPS' "
+                    "was still running."});
+}
