@@ -15,8 +15,6 @@
 # with `ctest --preset my-labs` (tests my-lab.NN, registered only when MPS_COURSE_MY_LABS=1) or
 # `build/course verify`.
 
-set(TUTOR_LAB_PROOF_SCRIPT "${PROJECT_SOURCE_DIR}/labs/harness/prove.cmake")
-
 # What every lab translation unit compiles with.
 function(tutor_add_lab_code)
   # Starters leave parameters for the learner to use. After the warnings, so that it wins.
@@ -99,9 +97,7 @@ function(tutor_add_lab name)
 
   tutor_add_lab_program(lab${number}_starter ${tests} "${dir}/starter/lab.cpp")
   add_test(NAME "${prefix}/starter stops at its first TODO"
-    COMMAND "${CMAKE_COMMAND}" -D MODE=starter -D "PROGRAM=$<TARGET_FILE:lab${number}_starter>"
-      -D "SOURCE=${dir}/starter/lab.cpp" -D "TOP=${PROJECT_SOURCE_DIR}" -D "LAB_VERSIONS=$<TARGET_FILE:lab_versions>"
-      -P "${TUTOR_LAB_PROOF_SCRIPT}")
+    COMMAND lab_proof starter $<TARGET_FILE:lab${number}_starter> "${dir}/starter/lab.cpp" "${PROJECT_SOURCE_DIR}")
   set(proof_tests "${prefix}/solution passes" "${prefix}/starter stops at its first TODO")
   set(proof_targets lab${number}_solution lab${number}_starter)
 
@@ -119,9 +115,7 @@ function(tutor_add_lab name)
       VERBATIM)
     tutor_add_lab_program(lab${number}_decoy_${decoy} ${tests} "${source}")
     add_test(NAME "${prefix}/decoy ${decoy} fails its named test"
-      COMMAND "${CMAKE_COMMAND}" -D MODE=decoy -D "PROGRAM=$<TARGET_FILE:lab${number}_decoy_${decoy}>"
-        -D "SOURCE=${dir}/decoys/${decoy}.md" -D "LAB_VERSIONS=$<TARGET_FILE:lab_versions>"
-        -P "${TUTOR_LAB_PROOF_SCRIPT}")
+      COMMAND lab_proof decoy $<TARGET_FILE:lab${number}_decoy_${decoy}> "${dir}/decoys/${decoy}.md")
     list(APPEND proof_tests "${prefix}/decoy ${decoy} fails its named test")
     list(APPEND proof_targets lab${number}_decoy_${decoy})
   endforeach()

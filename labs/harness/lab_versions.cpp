@@ -1,12 +1,8 @@
-// lab_versions: the lab format's text for the build and the proofs, read through
-// harness/lab_source.h (the parser the course command uses too).
+// lab_versions: writes a lab's other versions for the build, read through harness/lab_source.h
+// (the parser the course command and the proofs use too).
 //   lab_versions decoy SOLUTION DECOY.md OUTPUT   writes the decoy's lab.cpp: the solution with
 //                                                 the change DECOY.md describes (a file already
 //                                                 holding it is left alone, so it is not rebuilt)
-//   lab_versions first-todo FILE                  prints the first TODO's id and line: "5.1 9"
-//   lab_versions describe DECOY.md                prints the tests the decoy must fail and the
-//                                                 phrase it must say, a line each: "fails: NAME",
-//                                                 "says: TEXT", "also fails: NAME"
 // Exit status: 0 done, 1 a lab file is wrong (the message says where), 2 a usage error.
 
 #include <filesystem>
@@ -40,35 +36,16 @@ int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::p
   return 0;
 }
 
-int describe(const fs::path& spec_file) {
-  const harness::DecoySpec spec = harness::parse_decoy(read(spec_file), spec_file.string());
-  std::cout << "fails: " << spec.fails << "\nsays: " << spec.says << '\n';
-  for (const std::string& name : spec.also_fails) std::cout << "also fails: " << name << '\n';
-  return 0;
-}
-
-int first_todo(const fs::path& file) {
-  const auto todos = harness::todo_lines(read(file));
-  if (todos.empty()) {
-    std::cerr << file.string() << ": a starter needs at least one TODO(\"N.M\", \"...\") line\n";
-    return 1;
-  }
-  std::cout << todos.front().id << ' ' << todos.front().line << '\n';
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   try {
     if (command == "decoy" && argc == 5) return write_decoy(argv[2], argv[3], argv[4]);
-    if (command == "first-todo" && argc == 3) return first_todo(argv[2]);
-    if (command == "describe" && argc == 3) return describe(argv[2]);
   } catch (const harness::DecoyError& e) {
     std::cerr << e.what() << '\n';
     return 1;
   }
-  std::cerr << "usage: lab_versions decoy SOLUTION DECOY.md OUTPUT | first-todo FILE | describe DECOY.md\n";
+  std::cerr << "usage: lab_versions decoy SOLUTION DECOY.md OUTPUT\n";
   return 2;
 }
