@@ -150,6 +150,19 @@ Tensor TrainingRun::iterate() {
   return loss;
 }
 
+void TrainingRun::estimate_loss(int eval_iters) {
+  State& s = *state_;
+  engine::NoGradGuard no_grad;
+  s.gpt.training = false;
+  for (int split = 0; split < 2; ++split) {
+    for (int k = 0; k < eval_iters; ++k) {
+      const auto [x, y] = s.batch();
+      static_cast<void>(s.forward(x, y).item<float>());
+    }
+  }
+  s.gpt.training = true;
+}
+
 double steady_iteration_seconds(TrainingRun& run, int warm_up, int timed) {
   double t0 = engine::py::time::perf_counter(), total = 0;
   Tensor loss;

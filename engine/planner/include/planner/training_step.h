@@ -1,7 +1,8 @@
 #pragma once
-// One of nanoGPT's training iterations on the simulated machine of the current process,
-// shape-only: model.py's GPT (with or without biases), train.py's loop body with gradient
-// accumulation and clipping, and its optimizer. Times come from the engine's cost model.
+// nanoGPT's training loop on the simulated machine of the current process, shape-only: model.py's
+// GPT (with or without biases), train.py's loop body with gradient accumulation and clipping, its
+// optimizer, and its estimate_loss(). Times come from the engine's cost model. The one nanoGPT of
+// the course's tools: `course plan` and the cost model's validation (tests/benchmarks) both run it.
 
 #include <cstdint>
 #include <memory>
@@ -27,6 +28,10 @@ class TrainingRun {
   // One iteration: gradient_accumulation_steps forward and backward passes (the next batch
   // copied in behind each forward pass), clipping to 1.0, the optimizer's step, zero_grad.
   engine::Tensor iterate();
+
+  // estimate_loss(): model.eval(), then `eval_iters` batches of each split under no_grad, each
+  // loss read with item(); model.train() again. train.py runs it at iteration 0.
+  void estimate_loss(int eval_iters);
 
  private:
   struct State;
