@@ -35,8 +35,9 @@ const Lesson* Course::lesson(const std::string& stem) const {
 }
 
 Course load_course(const std::vector<fs::path>& lesson_files, const fs::path& programs, const fs::path& banks,
-                   const fs::path& labs) {
+                   const fs::path& labs, const fs::path& theme) {
   Course course;
+  course.theme = Theme::load(theme);
   for (const fs::path& file : lesson_files) {
     Lesson lesson{.stem = file.stem().string()};
     const auto number = engine::notebook::lesson_number(lesson.stem);

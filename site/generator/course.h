@@ -8,6 +8,7 @@
 
 #include "quiz/bank.h"
 #include "engine/notebook/lesson_source.h"
+#include "theme.h"
 
 namespace site {
 
@@ -32,15 +33,17 @@ struct Course {
   std::vector<quiz::Bank> banks;        // the lessons' self-checks, then the mastery check
   std::filesystem::path labs_overview;  // labs/README.md, if there is one
   std::vector<Lab> labs;                // labs/NN_topic/README.md, in number order
+  Theme theme;                          // the pages' frame and words (site/theme/)
 
   const quiz::Bank* bank(const std::string& name) const;  // "lesson05", "mastery"
   const Lesson* lesson(const std::string& stem) const;
 };
 
 // Parses the lessons (throws engine::notebook::FormatError) and the banks (quiz::BankError),
-// and lists the labs of the course (engine/notebook/course_catalog.h) whose folder `labs` is;
-// `programs` is the directory of the lesson executables.
+// lists the labs of the course (engine/notebook/course_catalog.h) whose folder `labs` is, and
+// reads the theme (ThemeError); `programs` is the directory of the lesson executables.
 Course load_course(const std::vector<std::filesystem::path>& lesson_files, const std::filesystem::path& programs,
-                   const std::filesystem::path& banks, const std::filesystem::path& labs);
+                   const std::filesystem::path& banks, const std::filesystem::path& labs,
+                   const std::filesystem::path& theme);
 
 }  // namespace site

@@ -9,7 +9,6 @@
 namespace site {
 namespace {
 
-constexpr const char* kCourseName = "MPS &amp; Metal for ML on Mac";
 
 std::string machine_switch(const std::vector<const engine::MachineProfile*>& machines) {
   if (machines.empty()) return "";
@@ -61,40 +60,18 @@ std::string pager(std::size_t at, const SiteMap& map) {
 
 }  // namespace
 
-std::string layout(const Page& page, const SiteMap& map) {
+std::string layout(const Page& page, const SiteMap& map, const Theme& theme) {
   std::size_t at = 0;
   while (at < map.size() && map[at].page != page.file) ++at;
   if (at == map.size()) throw std::logic_error("page " + page.file + " is not in the site map");
-  const std::string title = at == 0 ? std::string(kCourseName) : escape(map[at].title) + " · " + kCourseName;
-  return fmt::format(
-      R"(<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{0}</title>
-<link rel="stylesheet" href="style.css">
-</head>
-<body>
-<a class="skip" href="#content">Skip to the content</a>
-<header class="topbar">
-<a class="brand" href="index.html">{1}</a>
-<div class="search" role="search"><input type="search" id="search" placeholder="Search the course" aria-label="Search the course" autocomplete="off" aria-controls="search-results"><ol id="search-results" hidden></ol></div>
-{2}
-</header>
-<div class="layout">
-{3}
-<main id="content">
-{4}
-{5}
-</main>
-</div>
-<script src="search-index.js"></script>
-<script src="course.js"></script>
-</body>
-</html>
-)",
-      title, kCourseName, machine_switch(page.machines), contents(page, map), page.body, pager(at, map));
+  const std::string course = escape(theme.text("course"));
+  const std::string title = at == 0 ? course : escape(map[at].title) + " · " + course;
+  return theme.page({{"title", title},
+                     {"course", course},
+                     {"machine_switch", machine_switch(page.machines)},
+                     {"contents", contents(page, map)},
+                     {"body", page.body},
+                     {"pager", pager(at, map)}});
 }
 
 }  // namespace site

@@ -7,6 +7,7 @@
 
 #include "engine/machine.h"
 #include "prose.h"
+#include "theme.h"
 
 namespace site {
 
@@ -26,6 +27,7 @@ struct Page {
   std::vector<const engine::MachineProfile*> machines{};  // the switch's choices; none: no switch
 };
 
-std::string layout(const Page& page, const SiteMap& map);
+// The page in its frame (the theme's page.html).
+std::string layout(const Page& page, const SiteMap& map, const Theme& theme);
 
 }  // namespace site

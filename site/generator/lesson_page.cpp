@@ -52,13 +52,12 @@ std::string picture_html(const Picture& picture) {
 
 // What one machine's run of a cell shows: its output, what failed, and its pictures.
 std::string run_html(const Cell& cell, const CellCapture& capture, const std::string& machine,
-                     const std::vector<Picture>* pictures) {
+                     const std::vector<Picture>* pictures, const Theme& theme) {
   std::string html = stream_html(capture);
   if (!capture.matches) {
     const engine::notebook::OutputBlock* documented = engine::notebook::documented_output(cell, machine);
-    html += fmt::format(
-        R"(<div class="mismatch" role="note"><p><strong>This run differs from the lesson.</strong> The lesson documents this output for {}:</p><pre><code>{}</code></pre></div>)",
-        escape(machine), escape(documented != nullptr ? documented->text() : "(nothing)"));
+    html += theme.text("mismatch", {{"machine", escape(machine)},
+                                    {"documented", escape(documented != nullptr ? documented->text() : "(nothing)")}});
   }
   if (!capture.problems.empty()) {
     html += R"(<div class="problems" role="note"><p><strong>Failed checks:</strong></p><pre><code>)";
@@ -103,10 +102,9 @@ class LessonPageWriter {
 
  private:
   std::string tools() const {
-    return fmt::format(
-        R"(<p class="lesson-tools">Each cell below shows what it printed on the simulated machine chosen at the top. )"
-        R"(Run the lesson yourself with <code>build/lessons/lesson{}</code>, or take it away as a <a href="{}" download>Jupyter notebook</a> (with the outputs of {}).</p>)",
-        in_.lesson.number, in_.notebook, escape(in_.notebook_machine));
+    return in_.course.theme.text("lesson_tools", {{"number", in_.lesson.number},
+                                                  {"notebook", in_.notebook},
+                                                  {"machine", escape(in_.notebook_machine)}});
   }
 
   static std::string quiz_text(const quiz::Bank& bank) {
@@ -162,12 +160,13 @@ class LessonPageWriter {
 
   std::string twin(const Cell& cell) const {
     const engine::notebook::PythonTwin& twin = *cell.python;
+    const Theme& theme = in_.course.theme;
     std::string html = fmt::format(R"(<details class="twin"><summary>{}</summary><pre class="code"><code class="language-python">{}</code></pre>)",
-                                   cell.name.empty() ? "In Python: the imports every twin starts with" : "The same cell in Python",
+                                   theme.text(cell.name.empty() ? "twin_of_setup" : "twin_of_cell"),
                                    highlight(twin.code(), Language::Python));
     if (!twin.differs.empty()) {
-      html += fmt::format(R"(<p class="differs">Real PyTorch{} prints something else here: {}</p>)",
-                          twin.before.empty() ? "" : " before " + escape(twin.before), escape(twin.differs));
+      html += theme.text("twin_differs", {{"before", twin.before.empty() ? "" : " before " + escape(twin.before)},
+                                          {"why", escape(twin.differs)}});
     }
     return html + "</details>\n";
   }
@@ -204,7 +203,7 @@ class LessonPageWriter {
       if (capture == runs->second.end()) continue;
       const auto pictures = in_.pictures.find({in_.lesson.stem, machine, cell.name});
       const std::string html =
-          run_html(cell, capture->second, machine, pictures == in_.pictures.end() ? nullptr : &pictures->second) +
+          run_html(cell, capture->second, machine, pictures == in_.pictures.end() ? nullptr : &pictures->second, in_.course.theme) +
           compared_html(cell, machine);
       const auto same = std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return b.first == html; });
       if (same == blocks.end()) {

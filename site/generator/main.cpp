@@ -48,7 +48,7 @@ Options parse_options(int argc, char** argv) {
       ("programs", "the directory of the lesson executables", cxxopts::value<std::string>(), "DIR")
       ("banks", "the directory of the question banks", cxxopts::value<std::string>(), "DIR")
       ("labs", "the labs' directory", cxxopts::value<std::string>(), "DIR")
-      ("theme", "the directory of style.css and course.js", cxxopts::value<std::string>(), "DIR")
+      ("theme", "the directory of style.css, course.js and the pages' templates (page.html, home.html, texts.toml)", cxxopts::value<std::string>(), "DIR")
       ("output", "where to write the site (replaced as a whole)", cxxopts::value<std::string>(), "DIR")
       ("work", "where the lesson runs keep their files", cxxopts::value<std::string>(), "DIR")
       ("notebook-machine", "whose outputs the notebooks hold",
@@ -162,7 +162,7 @@ void write_depfile(const fs::path& depfile, const fs::path& target, const std::s
 int build(const Options& options) {
   const auto started = std::chrono::steady_clock::now();
   std::set<fs::path> inputs;
-  const Course course = load_course(options.lessons, options.programs, options.banks, options.labs);
+  const Course course = load_course(options.lessons, options.programs, options.banks, options.labs, options.theme);
   // What the lessons teach with, not this computer nor every chip profile the cost model knows.
   const auto documented = engine::notebook::documented_machines();
   const std::vector<const engine::MachineProfile*> machines(documented.begin(), documented.end());
@@ -210,7 +210,7 @@ int build(const Options& options) {
 
   std::vector<SearchEntry> search;
   for (const RenderedPage& page : pages) {
-    write_text((options.output / page.page.file).string(), layout(page.page, map));
+    write_text((options.output / page.page.file).string(), layout(page.page, map, course.theme));
     search.insert(search.end(), page.search.begin(), page.search.end());
   }
   write_text((options.output / "search-index.js").string(), search_index_script(search));
@@ -218,6 +218,7 @@ int build(const Options& options) {
     fs::copy_file(options.theme / asset, options.output / asset, fs::copy_options::overwrite_existing);
     inputs.insert(options.theme / asset);
   }
+  for (const fs::path& file : course.theme.files()) inputs.insert(file);
   if (fs::exists(options.labs)) inputs.insert(options.labs);  // a new lab changes the directory
   if (!options.depfile.empty()) write_depfile(options.depfile, options.output / "index.html", inputs);
 

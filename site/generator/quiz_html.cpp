@@ -19,9 +19,10 @@ std::string lesson_link_html(const quiz::Question& question, const Course& cours
   const quiz::LessonLink link = quiz::parse_link(question.lesson);
   const Lesson* lesson = course.lesson(link.lesson);
   if (lesson == nullptr) return "";
-  return fmt::format(R"( <span class="rerun">See it again: <a href="{}#{}">{}, cell <code>{}</code></a>, or run <code>build/lessons/lesson{} --cell {}</code>.</span>)",
-                     lesson->page(), escape(link.cell), escape(lesson->title), escape(link.cell), lesson->number,
-                     escape(link.cell));
+  return course.theme.text("rerun", {{"page", lesson->page()},
+                                     {"cell", escape(link.cell)},
+                                     {"lesson", escape(lesson->title)},
+                                     {"number", lesson->number}});
 }
 
 }  // namespace
@@ -40,11 +41,12 @@ std::string quiz_html(const quiz::Bank& bank, const Course& course) {
       R"(<section class="quiz" id="quiz-{0}" data-quiz="{0}" aria-labelledby="quiz-{0}-title">)"
       "\n"
       R"(<h2 id="quiz-{0}-title">{1}</h2>)"
-      "\n"
-      R"(<p class="quiz-rule">{2} question{3}. More than 75 % passes, as in the terminal quiz: {4} of {2}. )"
-      R"(Each answer is explained once you check them. Your answers stay in this page; <code>build/quizzes/quiz take {0}</code> records them in your progress.</p>)"
-      "\n<form class=\"quiz-form\" data-total=\"{2}\" data-needed=\"{4}\">\n",
-      escape(bank.name), escape(bank.title), total, total == 1 ? "" : "s", answers_needed_to_pass(total));
+      "\n{4}\n<form class=\"quiz-form\" data-total=\"{2}\" data-needed=\"{3}\">\n",
+      escape(bank.name), escape(bank.title), total, answers_needed_to_pass(total),
+      course.theme.text("quiz_rule", {{"questions", std::to_string(total)},
+                                      {"plural", total == 1 ? "" : "s"},
+                                      {"needed", std::to_string(answers_needed_to_pass(total))},
+                                      {"bank", escape(bank.name)}}));
   for (const quiz::ShownQuestion& q : shown) {
     const std::string name = bank.name + "-" + q.question->id;
     html += fmt::format(R"(<fieldset class="question" data-id="{}"><legend><span class="number">{}.</span> {}</legend>)"

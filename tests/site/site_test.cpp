@@ -21,6 +21,7 @@
 #include "prose.h"
 #include "quiz_html.h"
 #include "text.h"
+#include "theme.h"
 #include "timeline_svg.h"
 #include "trace_reader.h"
 
@@ -29,6 +30,13 @@ namespace fs = std::filesystem;
 namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A course with the site's own theme, as course_site loads it.
+site::Course themed_course() {
+  site::Course course;
+  course.theme = site::Theme::load(TUTOR_SOURCE_DIR "/site/theme");
+  return course;
+}
 
 fs::path scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("site_test_" + name);
@@ -120,7 +128,7 @@ TEST_CASE("a lesson page shows each machine's output once, the Python twin and t
   captures["m1-8gb"]["silent"] = captures["m3-max-64gb"]["silent"] = captures["linux-x86_64"]["silent"] = printed("");
   const std::vector<const engine::MachineProfile*> machines = {engine::find_machine("m3-max-64gb"), engine::find_machine("m1-8gb"),
                                                                engine::find_machine("linux-x86_64")};
-  const site::Course course;
+  const site::Course course = themed_course();
   const site::Pictures pictures;
   const site::RenderedPage page = site::lesson_page({lesson, captures, pictures, machines, course, "notebooks/09_small.ipynb", "m3-max-64gb"});
   const std::string& html = page.page.body;
@@ -150,7 +158,7 @@ TEST_CASE("a run that differs from the documentation is flagged with the documen
   captures["m1-8gb"]["greeting"].matches = false;
   captures["m1-8gb"]["greeting"].passed = false;
   const std::vector<const engine::MachineProfile*> machines = {engine::find_machine("m1-8gb")};
-  const site::Course course;
+  const site::Course course = themed_course();
   const site::Pictures pictures;
   const std::string html = site::lesson_page({lesson, captures, pictures, machines, course, "n.ipynb", "m1-8gb"}).page.body;
   CHECK(contains(html, "This run differs from the lesson."));
@@ -321,7 +329,7 @@ TEST_CASE("the page's quiz asks for as many right answers as the terminal's rule
 }
 
 TEST_CASE("a quiz in the page carries every option's why and the cell to see again") {
-  site::Course course;
+  site::Course course = themed_course();
   course.lessons.push_back(fixture_lesson());
   quiz::Bank bank{.name = "lesson09", .title = "Lesson 9 self-check", .path = "lesson09.toml", .questions = {}};
   bank.questions.push_back(quiz::Question{.id = "hello",
@@ -358,4 +366,23 @@ TEST_CASE("--outputs records what each cell printed, whether it matched, and wha
   REQUIRE_FALSE(cells.at("wrong_device").problems.empty());
   CHECK(contains(cells.at("wrong_device").problems.front(), "CHECK( moved.device() == engine::Device(\"cpu\") ) failed"));
   CHECK(site::read_text((dir / "log.txt").string()).empty());  // the notebook view stays off
+}
+
+TEST_CASE("the pages' frame and words come from the theme, and a theme that lacks one is refused by name") {
+  const fs::path dir = scratch("theme");
+  for (const char* file : {"page.html", "home.html", "texts.toml"}) {
+    fs::copy_file(fs::path(TUTOR_SOURCE_DIR "/site/theme") / file, dir / file);
+  }
+  const site::Theme theme = site::Theme::load(dir);
+  CHECK(contains(theme.text("lesson_tools", {{"number", "05"}, {"notebook", "n.ipynb"}, {"machine", "m1-8gb"}}),
+                 "<code>build/lessons/lesson05</code>"));
+  CHECK_THROWS_WITH_AS(theme.text("no_such_text"), doctest::Contains("texts.toml: the text no_such_text is missing"),
+                       site::ThemeError);
+  CHECK_THROWS_WITH_AS(theme.text("lesson_tools", {{"number", "05"}}),
+                       doctest::Contains("texts.toml, text lesson_tools: argument not found"), site::ThemeError);
+
+  site::write_text((dir / "texts.toml").string(), "course = 'MPS'\nlabs = 3\n");
+  CHECK_THROWS_WITH_AS(site::Theme::load(dir), doctest::Contains("texts.toml: labs must be a string"), site::ThemeError);
+  fs::remove(dir / "page.html");
+  CHECK_THROWS_WITH_AS(site::Theme::load(dir), doctest::Contains("page.html: the theme has no such file"), site::ThemeError);
 }
