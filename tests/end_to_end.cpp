@@ -15,8 +15,8 @@ const std::map<std::string, std::string, std::less<>> kPrograms = {
 };
 
 std::string shown(const Run& run) {
-  return "status " + std::to_string(run.status) + (run.stopped ? " (stopped at the time limit)" : "") +
-         ", output:\n" + run.output;
+  return "status " + std::to_string(run.status) +
+         (run.stopped ? " (stopped at the time limit)" : "") + ", output:\n" + run.output;
 }
 
 }  // namespace
@@ -24,7 +24,8 @@ std::string shown(const Run& run) {
 std::string program(std::string_view target) {
   const auto it = kPrograms.find(target);
   if (it == kPrograms.end()) {
-    throw std::invalid_argument("no program '" + std::string(target) + "' in this test's table (tests/CMakeLists.txt)");
+    throw std::invalid_argument("no program '" + std::string(target) +
+                                "' in this test's table (tests/CMakeLists.txt)");
   }
   return it->second;
 }
@@ -43,8 +44,9 @@ std::string scratch(std::string_view name) {
 void skip(std::string_view why) { MESSAGE("SKIPPED: " << why); }
 
 Run run_program(const std::vector<std::string>& argv, Surroundings surroundings) {
-  surroundings.environment.insert(surroundings.environment.begin(),
-                                  {"NO_COLOR=1", "COLUMNS=80", "MPS_COURSE_PROGRESS=" TUTOR_TEST_PROGRESS_FILE});
+  surroundings.environment.insert(
+      surroundings.environment.begin(),
+      {"NO_COLOR=1", "COLUMNS=80", "MPS_COURSE_PROGRESS=" TUTOR_TEST_PROGRESS_FILE});
   return engine::notebook::run_collecting(argv, std::nullopt, surroundings);
 }
 
@@ -54,13 +56,15 @@ void expect_failure(const Run& run) { CHECK_MESSAGE(run.status != 0, shown(run))
 
 void expect_text(const Run& run, std::initializer_list<std::string_view> texts) {
   for (const std::string_view text : texts) {
-    CHECK_MESSAGE(run.output.find(text) != std::string::npos, "missing: " << text << "\n" << shown(run));
+    CHECK_MESSAGE(run.output.find(text) != std::string::npos, "missing: " << text << "\n"
+                                                                          << shown(run));
   }
 }
 
 void expect_no_text(const Run& run, std::initializer_list<std::string_view> texts) {
   for (const std::string_view text : texts) {
-    CHECK_MESSAGE(run.output.find(text) == std::string::npos, "unexpected: " << text << "\n" << shown(run));
+    CHECK_MESSAGE(run.output.find(text) == std::string::npos, "unexpected: " << text << "\n"
+                                                                             << shown(run));
   }
 }
 

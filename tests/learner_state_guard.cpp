@@ -29,7 +29,8 @@ std::vector<Watched> watched_files() {
   const char* my_labs = std::getenv("MPS_COURSE_MY_LABS");
   const bool grading = my_labs != nullptr && std::string(my_labs) == "1";
   std::vector<Watched> files{{engine::notebook::progress_path(), "progress.json", grading}};
-  for (const fs::directory_entry& lab : fs::directory_iterator(fs::path(TUTOR_SOURCE_DIR) / "labs")) {
+  for (const fs::directory_entry& lab :
+       fs::directory_iterator(fs::path(TUTOR_SOURCE_DIR) / "labs")) {
     if (lab.is_directory() && fs::exists(lab.path() / "starter")) {
       files.push_back({lab.path() / "lab.cpp", lab.path().filename().string() + ".lab.cpp", false});
     }
@@ -49,7 +50,8 @@ void snapshot(const fs::path& directory) {
   fs::create_directories(directory);
   for (const Watched& file : watched_files()) {
     const std::optional<std::string> text = contents(file.path);
-    std::ofstream(directory / (file.key + (text ? "" : ".absent")), std::ios::binary) << text.value_or("");
+    std::ofstream(directory / (file.key + (text ? "" : ".absent")), std::ios::binary)
+        << text.value_or("");
   }
 }
 
@@ -57,9 +59,11 @@ int compare(const fs::path& directory) {
   int changed = 0;
   for (const Watched& file : watched_files()) {
     const bool was_absent = fs::exists(directory / (file.key + ".absent"));
-    const std::optional<std::string> before = was_absent ? std::nullopt : contents(directory / file.key);
+    const std::optional<std::string> before =
+        was_absent ? std::nullopt : contents(directory / file.key);
     if (!was_absent && !before) {
-      std::cerr << "no snapshot of " << file.path.string() << ": run the whole suite, or ctest -R learner\n";
+      std::cerr << "no snapshot of " << file.path.string()
+                << ": run the whole suite, or ctest -R learner\n";
       return 2;
     }
     if (file.may_change || contents(file.path) == before) continue;
@@ -67,7 +71,8 @@ int compare(const fs::path& directory) {
               << " (tests must use files of their own: MPS_COURSE_PROGRESS, a copy of the lab)\n";
     ++changed;
   }
-  if (changed == 0) std::cout << "the learner's progress and lab files are as they were before the tests\n";
+  if (changed == 0)
+    std::cout << "the learner's progress and lab files are as they were before the tests\n";
   return changed == 0 ? 0 : 1;
 }
 

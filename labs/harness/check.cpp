@@ -23,9 +23,7 @@ std::string LessonCell::command() const {
   return "build/lessons/lesson" + lesson_.substr(0, 2) + " --cell " + cell_;
 }
 
-std::ostream& operator<<(std::ostream& out, const LessonCell& cell) {
-  return out << cell.see();
-}
+std::ostream& operator<<(std::ostream& out, const LessonCell& cell) { return out << cell.see(); }
 
 const std::vector<const LessonCell*>& lesson_cells() { return mutable_cells(); }
 

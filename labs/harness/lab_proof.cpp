@@ -57,28 +57,35 @@ std::string filter(const std::string& test_name) {
 
 void prove_starter(const std::string& program, const fs::path& starter, const fs::path& top) {
   const auto todos = harness::todo_lines(read(starter));
-  if (todos.empty()) throw harness::DecoyError(starter.string() + ": a starter needs at least one TODO(\"N.M\", \"...\") line");
+  if (todos.empty())
+    throw harness::DecoyError(starter.string() +
+                              ": a starter needs at least one TODO(\"N.M\", \"...\") line");
   const auto finished = run(program, {});
-  if (finished.status == 0) throw NotProved{"the starter passes its tests; it should leave work for the learner"};
-  require_text(finished, "Next: TODO " + todos.front().id + " in " + fs::relative(starter, top).generic_string() + ":" +
+  if (finished.status == 0)
+    throw NotProved{"the starter passes its tests; it should leave work for the learner"};
+  require_text(finished, "Next: TODO " + todos.front().id + " in " +
+                             fs::relative(starter, top).generic_string() + ":" +
                              std::to_string(todos.front().line) + ":");
 }
 
 void prove_decoy(const std::string& program, const fs::path& description) {
   const harness::DecoySpec spec = harness::parse_decoy(read(description), description.string());
   const auto caught = run(program, {"--test-case=" + filter(spec.fails)});
-  if (caught.status == 0) throw NotProved{"the decoy passes \"" + spec.fails + "\"; that test should catch it"};
+  if (caught.status == 0)
+    throw NotProved{"the decoy passes \"" + spec.fails + "\"; that test should catch it"};
   require_text(caught, "✘ " + spec.fails);
   require_text(caught, spec.says);
   std::string failing = filter(spec.fails);
   for (const std::string& also : spec.also_fails) {
     if (run(program, {"--test-case=" + filter(also)}).status == 0) {
-      throw NotProved{"the decoy passes \"" + also + "\", which its description says it also fails"};
+      throw NotProved{"the decoy passes \"" + also +
+                      "\", which its description says it also fails"};
     }
     failing += ',' + filter(also);
   }
   if (run(program, {"--test-case-exclude=" + failing}).status != 0) {
-    throw NotProved{"the decoy fails more than the tests it names; each decoy should fail exactly those"};
+    throw NotProved{
+        "the decoy fails more than the tests it names; each decoy should fail exactly those"};
   }
 }
 

@@ -44,7 +44,8 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 // `line` is `key: "value"`: the value.
 std::optional<std::string> quoted_field(std::string_view line, std::string_view key) {
   const std::string opening = std::string(key) + ": \"";
-  if (!line.starts_with(opening) || !line.ends_with('"') || line.size() < opening.size() + 2) return std::nullopt;
+  if (!line.starts_with(opening) || !line.ends_with('"') || line.size() < opening.size() + 2)
+    return std::nullopt;
   return std::string(line.substr(opening.size(), line.size() - opening.size() - 1));
 }
 
@@ -75,18 +76,22 @@ DecoySpec parse_decoy(std::string_view text, const std::string& path) {
     if (line != "~~~cpp solution") continue;
     DecoySpec::Change change;
     std::size_t j = i + 1;
-    for (; j < lines.size() && lines[j] != "~~~"; ++j) change.solution += std::string(lines[j]) + "\n";
+    for (; j < lines.size() && lines[j] != "~~~"; ++j)
+      change.solution += std::string(lines[j]) + "\n";
     if (j == lines.size()) fail("a ~~~cpp block without its closing ~~~");
     for (++j; j < lines.size() && lines[j] != "~~~cpp decoy"; ++j) {
       if (lines[j] == "~~~cpp solution") break;
     }
-    if (j == lines.size() || lines[j] != "~~~cpp decoy") fail("each ~~~cpp solution block needs a ~~~cpp decoy block after it");
-    for (++j; j < lines.size() && lines[j] != "~~~"; ++j) change.decoy += std::string(lines[j]) + "\n";
+    if (j == lines.size() || lines[j] != "~~~cpp decoy")
+      fail("each ~~~cpp solution block needs a ~~~cpp decoy block after it");
+    for (++j; j < lines.size() && lines[j] != "~~~"; ++j)
+      change.decoy += std::string(lines[j]) + "\n";
     if (j == lines.size()) fail("a ~~~cpp block without its closing ~~~");
     spec.changes.push_back(std::move(change));
     i = j;
   }
-  if (spec.fails.empty() || spec.says.empty()) fail("a decoy needs the lines Fails: \"test name\" and Says: \"text\"");
+  if (spec.fails.empty() || spec.says.empty())
+    fail("a decoy needs the lines Fails: \"test name\" and Says: \"text\"");
   std::vector<std::string> named = spec.also_fails;
   named.push_back(spec.fails);
   for (const std::string& name : named) {
@@ -94,7 +99,8 @@ DecoySpec parse_decoy(std::string_view text, const std::string& path) {
       fail("a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards): " + name);
     }
   }
-  if (spec.changes.empty()) fail("no change; a decoy is the solution with ~~~cpp solution and ~~~cpp decoy blocks");
+  if (spec.changes.empty())
+    fail("no change; a decoy is the solution with ~~~cpp solution and ~~~cpp decoy blocks");
   return spec;
 }
 
@@ -103,8 +109,9 @@ std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const 
   for (const DecoySpec::Change& change : spec.changes) {
     const std::size_t first = code.find(change.solution);
     if (first == std::string::npos || code.find(change.solution, first + 1) != std::string::npos) {
-      throw DecoyError(path + ": each ~~~cpp solution block must appear exactly once in solution/lab.cpp:\n" +
-                       change.solution);
+      throw DecoyError(
+          path + ": each ~~~cpp solution block must appear exactly once in solution/lab.cpp:\n" +
+          change.solution);
     }
     code.replace(first, change.solution.size(), change.decoy);
   }

@@ -27,8 +27,10 @@ std::string read(const fs::path& path) {
 
 int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::path& output) {
   const harness::DecoySpec spec = harness::parse_decoy(read(spec_file), spec_file.string());
-  const fs::path shown = spec_file.parent_path().parent_path().filename() / "decoys" / spec_file.filename();
-  const std::string code = "// Generated from labs/" + shown.generic_string() + ": the reference solution with one mistake.\n" +
+  const fs::path shown =
+      spec_file.parent_path().parent_path().filename() / "decoys" / spec_file.filename();
+  const std::string code = "// Generated from labs/" + shown.generic_string() +
+                           ": the reference solution with one mistake.\n" +
                            harness::apply_decoy(spec, read(solution), spec_file.string());
   if (fs::exists(output) && read(output) == code) return 0;
   fs::create_directories(output.parent_path());

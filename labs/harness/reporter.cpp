@@ -59,8 +59,9 @@ std::pair<std::string, std::vector<std::string>> without_machines(std::string te
     const std::string name(m->name);
     for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
       const bool whole = (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
-                         (at + name.size() == text.size() || (!std::isalnum(static_cast<unsigned char>(text[at + name.size()])) &&
-                                                              text[at + name.size()] != '-'));
+                         (at + name.size() == text.size() ||
+                          (!std::isalnum(static_cast<unsigned char>(text[at + name.size()])) &&
+                           text[at + name.size()] != '-'));
       if (!whole) continue;
       text.replace(at, name.size(), 1, kMachineMark);
       if (std::find(found.begin(), found.end(), name) == found.end()) found.push_back(name);
@@ -72,7 +73,8 @@ std::pair<std::string, std::vector<std::string>> without_machines(std::string te
 // "a", "a and b", "a, b and c"
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return out;
 }
 
@@ -93,7 +95,8 @@ std::vector<Problem> grouped(const std::vector<Problem>& problems) {
   std::vector<Group> groups;
   std::vector<Problem> out;
   for (const Problem& p : problems) {
-    const auto found = without_machines(p.text);  // no structured binding: the lambda below uses it (clang 14)
+    const auto found =
+        without_machines(p.text);  // no structured binding: the lambda below uses it (clang 14)
     const std::string& masked = found.first;
     const std::vector<std::string>& machines = found.second;
     if (machines.size() != 1) {
@@ -101,7 +104,8 @@ std::vector<Problem> grouped(const std::vector<Problem>& problems) {
       continue;
     }
     auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-      return !g.machines.empty() && g.masked == masked && checked_at(g.expression) == checked_at(p.expression);
+      return !g.machines.empty() && g.masked == masked &&
+             checked_at(g.expression) == checked_at(p.expression);
     });
     if (same == groups.end()) {
       groups.push_back({masked, p.expression, machines});
@@ -111,7 +115,8 @@ std::vector<Problem> grouped(const std::vector<Problem>& problems) {
   }
   for (const Group& g : groups) {
     std::string text = g.masked;
-    for (std::size_t at; (at = text.find(kMachineMark)) != std::string::npos;) text.replace(at, 1, joined(g.machines));
+    for (std::size_t at; (at = text.find(kMachineMark)) != std::string::npos;)
+      text.replace(at, 1, joined(g.machines));
     out.push_back({text, g.expression});
   }
   return out;
@@ -128,7 +133,8 @@ class LabReporter : public doctest::IReporter {
   void test_case_start(const doctest::TestCaseData& test) override {
     name_ = test.m_name;
     problems_.clear();
-    engine::notebook::limit_time("the check '" + name_ + "'");  // the learner's code may never return
+    engine::notebook::limit_time("the check '" + name_ +
+                                 "'");  // the learner's code may never return
   }
   void test_case_reenter(const doctest::TestCaseData&) override {}
 
@@ -136,7 +142,8 @@ class LabReporter : public doctest::IReporter {
     engine::notebook::lift_time_limit();
     ++run_;
     const bool passed = stats.testCaseSuccess;
-    out_ << "  " << style(passed ? kGreen : kRed) << (passed ? "✔ " : "✘ ") << reset() << name_ << '\n';
+    out_ << "  " << style(passed ? kGreen : kRed) << (passed ? "✔ " : "✘ ") << reset() << name_
+         << '\n';
     if (!passed) {
       ++failed_;
       for (const Problem& problem : grouped(problems_)) show(problem);
@@ -147,13 +154,16 @@ class LabReporter : public doctest::IReporter {
   void test_case_exception(const doctest::TestCaseException& e) override {
     if (e.is_crash) {
       crashed_ = true;
-      return add_problem({"your code crashed with " + engine::notebook::crash_description(e.error_string.c_str()) +
-                              " in '" + name_ + "'", ""});
+      return add_problem({"your code crashed with " +
+                              engine::notebook::crash_description(e.error_string.c_str()) +
+                              " in '" + name_ + "'",
+                          ""});
     }
     std::string text = e.error_string.c_str();
     if (is_open_todo(text)) return add_problem({text, ""});  // not written yet: nothing else to say
     const doctest::String* contexts = get_stringified_contexts();
-    for (int i = get_num_stringified_contexts() - 1; i >= 0; --i) text += std::string("\n") + contexts[i].c_str();
+    for (int i = get_num_stringified_contexts() - 1; i >= 0; --i)
+      text += std::string("\n") + contexts[i].c_str();
     add_problem({text, ""});
   }
 
@@ -164,7 +174,8 @@ class LabReporter : public doctest::IReporter {
     if (!a.m_failed) return;
     if (a.m_threw) {  // doctest quotes the exception's text in an assertion
       std::string error = a.m_exception.c_str();
-      if (error.size() >= 2 && error.front() == '"' && error.back() == '"') error = error.substr(1, error.size() - 2);
+      if (error.size() >= 2 && error.front() == '"' && error.back() == '"')
+        error = error.substr(1, error.size() - 2);
       if (is_open_todo(error)) return add_problem({error, ""});
     }
     std::ostringstream text;
@@ -184,7 +195,9 @@ class LabReporter : public doctest::IReporter {
     add_problem({text.str(), expression.str()});
   }
 
-  void log_message(const doctest::MessageData& m) override { add_problem({m.m_string.c_str(), ""}); }
+  void log_message(const doctest::MessageData& m) override {
+    add_problem({m.m_string.c_str(), ""});
+  }
 
   void test_case_skipped(const doctest::TestCaseData&) override {}
 
@@ -195,29 +208,37 @@ class LabReporter : public doctest::IReporter {
       return;
     }
     if (failed_ == 0) {
-      out_ << style(kGreen) << style(kBold) << "✔ All " << run_ << " checks pass." << reset() << '\n';
+      out_ << style(kGreen) << style(kBold) << "✔ All " << run_ << " checks pass." << reset()
+           << '\n';
       return;
     }
     if (crashed_) {
-      out_ << style(kRed) << style(kBold) << "✘ Your code crashed, so the checks after that one did not run."
-           << reset() << "\nNext: the functions of your file that the crashed check calls are where to look.\n"
+      out_ << style(kRed) << style(kBold)
+           << "✘ Your code crashed, so the checks after that one did not run." << reset()
+           << "\nNext: the functions of your file that the crashed check calls are where to look.\n"
            << std::flush;
       return;
     }
-    out_ << style(kRed) << style(kBold) << "✘ " << failed_ << " of " << run_ << " checks fail." << reset() << '\n';
+    out_ << style(kRed) << style(kBold) << "✘ " << failed_ << " of " << run_ << " checks fail."
+         << reset() << '\n';
     using engine::notebook::wrap;
     std::vector<OpenTodo> todos = reached_todos();
     if (todos.empty()) {
-      out_ << wrap("Next: the first check marked ✘ above says what went wrong and where to read about it.", width_);
+      out_ << wrap(
+          "Next: the first check marked ✘ above says what went wrong and where to read about it.",
+          width_);
     } else {
-      const auto first = std::min_element(todos.begin(), todos.end(), [](const OpenTodo& a, const OpenTodo& b) {
-        return a.file != b.file ? a.file < b.file : a.line < b.line;
-      });
+      const auto first =
+          std::min_element(todos.begin(), todos.end(), [](const OpenTodo& a, const OpenTodo& b) {
+            return a.file != b.file ? a.file < b.file : a.line < b.line;
+          });
       out_ << wrap("Next: TODO " + first->id + " in " + course_path(first->file.c_str()) + ":" +
                        std::to_string(first->line) + ": " + first->what,
                    width_, "", "  ");
     }
-    if (hidden_ > 0) out_ << style(kDim) << wrap("(--details also shows the expression each ✘ tested.)", width_) << reset();
+    if (hidden_ > 0)
+      out_ << style(kDim) << wrap("(--details also shows the expression each ✘ tested.)", width_)
+           << reset();
   }
 
  private:
@@ -232,11 +253,14 @@ class LabReporter : public doctest::IReporter {
   // which stays whole so that it can be copied; the expression only with --details.
   void show(const Problem& problem) {
     for (const std::string& line : engine::notebook::split_lines(problem.text)) {
-      out_ << (line.rfind("see: ", 0) == 0 ? "    " + line + '\n' : engine::notebook::wrap(line, width_, "    ", "      "));
+      out_ << (line.rfind("see: ", 0) == 0
+                   ? "    " + line + '\n'
+                   : engine::notebook::wrap(line, width_, "    ", "      "));
     }
     if (problem.expression.empty()) return;
     if (show_details()) {
-      out_ << style(kDim) << engine::notebook::wrap(problem.expression, width_, "    ", "      ") << reset();
+      out_ << style(kDim) << engine::notebook::wrap(problem.expression, width_, "    ", "      ")
+           << reset();
     } else {
       ++hidden_;
     }

@@ -7,7 +7,6 @@
 //   labNN --width=N                    wrap the report to N columns (default: the terminal's)
 
 #include <doctest/doctest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,7 +57,9 @@ std::string course_path(const char* file) {
 }
 
 bool show_details() { return g_details; }
-std::size_t report_width() { return g_width != 0 ? g_width : engine::notebook::terminal_width(STDOUT_FILENO); }
+std::size_t report_width() {
+  return g_width != 0 ? g_width : engine::notebook::terminal_width(STDOUT_FILENO);
+}
 
 void record_checks_run(int count) { g_checks_run = count; }
 int checks_run() { return g_checks_run; }
@@ -68,7 +69,8 @@ int checks_run() { return g_checks_run; }
 // A TODO reached names itself and where it is; an engine error reads as Python prints it.
 DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const harness::TodoReached& reached) {
   const harness::OpenTodo& todo = reached.todo();
-  const std::string text = "stopped at TODO " + todo.id + " (" + harness::course_path(todo.file.c_str()) + ":" +
+  const std::string text = "stopped at TODO " + todo.id + " (" +
+                           harness::course_path(todo.file.c_str()) + ":" +
                            std::to_string(todo.line) + "): " + todo.what;
   return doctest::String(text.c_str());
 }

@@ -1,9 +1,10 @@
 // harness::todo: a TODO reached throws TodoReached, and the run remembers it for the report.
 
+#include "harness/todo.h"
+
 #include <algorithm>
 #include <utility>
 
-#include "harness/todo.h"
 #include "open_todo.h"
 
 namespace harness {

@@ -35,7 +35,7 @@ struct Paths {
 // or a progress file that cannot be used, 3 a quiz stopped before its end (nothing recorded),
 // 4 a quiz graded but its attempt not recorded (the progress file could not be written).
 // Text is wrapped to `width` columns (the terminal's, in the quiz program).
-int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
-        const Paths& paths, std::size_t width = 80);
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+        std::ostream& err, const Paths& paths, std::size_t width = 80);
 
 }  // namespace quiz

@@ -24,14 +24,15 @@ void tell(std::ostream& out, const ShownQuestion& q, int chosen, std::size_t wid
     return;
   }
   out << wrap("✘ Not " + std::string(1, letter_of(chosen)) + ": " + q.why(chosen), width, "", "  ")
-      << wrap("The answer is " + std::string(1, letter_of(answer)) + ") " + q.option(answer), width, "  ", "  ")
+      << wrap("The answer is " + std::string(1, letter_of(answer)) + ") " + q.option(answer), width,
+              "  ", "  ")
       << wrap(q.question->context, width, "  ", "  ");
 }
 
 }  // namespace
 
-std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out,
-                                    Feedback feedback, std::size_t width) {
+std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in,
+                                    std::ostream& out, Feedback feedback, std::size_t width) {
   std::vector<int> chosen;
   for (const ShownQuestion& q : shown) {
     const char last = letter_of(q.options() - 1);

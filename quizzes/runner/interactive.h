@@ -16,7 +16,7 @@ enum class Feedback { EachQuestion, AtEnd };
 
 // The chosen letter for each question, or nullopt when the learner stopped or input ended.
 // Text is wrapped to `width` columns.
-std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in, std::ostream& out,
-                                    Feedback feedback, std::size_t width);
+std::optional<std::vector<int>> ask(const std::vector<ShownQuestion>& shown, std::istream& in,
+                                    std::ostream& out, Feedback feedback, std::size_t width);
 
 }  // namespace quiz

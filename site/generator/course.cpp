@@ -34,27 +34,31 @@ const Lesson* Course::lesson(const std::string& stem) const {
   return nullptr;
 }
 
-Course load_course(const std::vector<fs::path>& lesson_files, const fs::path& programs, const fs::path& banks,
-                   const fs::path& labs, const fs::path& theme) {
+Course load_course(const std::vector<fs::path>& lesson_files, const fs::path& programs,
+                   const fs::path& banks, const fs::path& labs, const fs::path& theme) {
   Course course;
   course.theme = Theme::load(theme);
   for (const fs::path& file : lesson_files) {
     Lesson lesson{.stem = file.stem().string()};
     const auto number = engine::notebook::lesson_number(lesson.stem);
-    if (!number) throw std::runtime_error(file.string() + ": a lesson's file name must be NN_topic.cpp");
+    if (!number)
+      throw std::runtime_error(file.string() + ": a lesson's file name must be NN_topic.cpp");
     lesson.number = *number;
     lesson.source = engine::notebook::load_lesson(file.string());
     lesson.title = engine::notebook::first_heading(lesson_markdown_start(lesson.source));
     if (lesson.title.empty()) lesson.title = "Lesson " + lesson.number;
     lesson.program = programs / ("lesson" + lesson.number);
     if (!fs::exists(lesson.program)) {
-      throw std::runtime_error("no lesson program " + lesson.program.string() + "; build the lessons first");
+      throw std::runtime_error("no lesson program " + lesson.program.string() +
+                               "; build the lessons first");
     }
     course.lessons.push_back(std::move(lesson));
   }
-  for (const fs::path& file : quiz::bank_files(banks)) course.banks.push_back(quiz::load_bank(file));
+  for (const fs::path& file : quiz::bank_files(banks))
+    course.banks.push_back(quiz::load_bank(file));
   if (fs::exists(labs / "README.md")) course.labs_overview = labs / "README.md";
-  for (const engine::notebook::CatalogEntry& lab : engine::notebook::read_catalog(labs.parent_path()).labs) {
+  for (const engine::notebook::CatalogEntry& lab :
+       engine::notebook::read_catalog(labs.parent_path()).labs) {
     course.labs.push_back(Lab{.stem = lab.name, .title = lab.heading, .readme = lab.file});
   }
   return course;

@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "quiz/bank.h"
 #include "engine/notebook/lesson_source.h"
+#include "quiz/bank.h"
 #include "theme.h"
 
 namespace site {
 
 struct Lesson {
-  std::string stem;  // "05_timing_and_synchronization"
+  std::string stem;      // "05_timing_and_synchronization"
   std::string number{};  // "05"
   std::string title{};   // its first heading: "Lesson 5 · Timing ..."
   engine::notebook::LessonSource source{};
@@ -42,8 +42,8 @@ struct Course {
 // Parses the lessons (throws engine::notebook::FormatError) and the banks (quiz::BankError),
 // lists the labs of the course (engine/notebook/course_catalog.h) whose folder `labs` is, and
 // reads the theme (ThemeError); `programs` is the directory of the lesson executables.
-Course load_course(const std::vector<std::filesystem::path>& lesson_files, const std::filesystem::path& programs,
-                   const std::filesystem::path& banks, const std::filesystem::path& labs,
-                   const std::filesystem::path& theme);
+Course load_course(const std::vector<std::filesystem::path>& lesson_files,
+                   const std::filesystem::path& programs, const std::filesystem::path& banks,
+                   const std::filesystem::path& labs, const std::filesystem::path& theme);
 
 }  // namespace site

@@ -9,21 +9,25 @@ namespace site {
 namespace {
 
 constexpr std::array kCppKeywords = {
-    "alignas", "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr",
-    "continue", "decltype", "default", "delete", "do", "double", "else", "enum", "explicit",
-    "extern", "false", "float", "for", "friend", "if", "inline", "int", "long", "mutable",
-    "namespace", "new", "noexcept", "nullptr", "operator", "private", "protected", "public",
-    "return", "short", "signed", "sizeof", "static", "static_cast", "struct", "switch",
-    "template", "this", "throw", "true", "try", "typename", "union", "unsigned", "using",
-    "virtual", "void", "while"};
-constexpr std::array kCppBuiltins = {"std", "torch", "print", "fmt", "TUTOR_CELL", "CHECK",
-                                     "REQUIRE", "CHECK_THROWS_AS", "CHECK_EQ"};
+    "alignas",     "auto",      "bool",      "break",    "case",     "catch",    "char",
+    "class",       "const",     "constexpr", "continue", "decltype", "default",  "delete",
+    "do",          "double",    "else",      "enum",     "explicit", "extern",   "false",
+    "float",       "for",       "friend",    "if",       "inline",   "int",      "long",
+    "mutable",     "namespace", "new",       "noexcept", "nullptr",  "operator", "private",
+    "protected",   "public",    "return",    "short",    "signed",   "sizeof",   "static",
+    "static_cast", "struct",    "switch",    "template", "this",     "throw",    "true",
+    "try",         "typename",  "union",     "unsigned", "using",    "virtual",  "void",
+    "while"};
+constexpr std::array kCppBuiltins = {"std",   "torch",   "print",           "fmt",     "TUTOR_CELL",
+                                     "CHECK", "REQUIRE", "CHECK_THROWS_AS", "CHECK_EQ"};
 constexpr std::array kPythonKeywords = {
-    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
-    "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-    "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
-constexpr std::array kPythonBuiltins = {"True", "False", "None", "print", "len", "range", "torch",
-                                        "int", "float", "str", "isinstance", "super", "self"};
+    "and",    "as",   "assert", "async",  "await",  "break",   "class",    "continue",
+    "def",    "del",  "elif",   "else",   "except", "finally", "for",      "from",
+    "global", "if",   "import", "in",     "is",     "lambda",  "nonlocal", "not",
+    "or",     "pass", "raise",  "return", "try",    "while",   "with",     "yield"};
+constexpr std::array kPythonBuiltins = {"True",       "False", "None", "print", "len",
+                                        "range",      "torch", "int",  "float", "str",
+                                        "isinstance", "super", "self"};
 
 template <std::size_t N>
 bool contains(const std::array<const char*, N>& words, std::string_view word) {
@@ -36,7 +40,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class Highlighter {
  public:
-  Highlighter(std::string_view code, Language language) : code_(code), python_(language == Language::Python) {}
+  Highlighter(std::string_view code, Language language)
+      : code_(code), python_(language == Language::Python) {}
 
   std::string run() {
     while (i_ < code_.size()) {
@@ -52,7 +57,9 @@ class Highlighter {
         span("s", string_end(i_));
       } else if (is_digit(c)) {
         std::size_t end = i_;
-        while (end < code_.size() && (is_word(code_[end]) || code_[end] == '.' || code_[end] == '\'')) ++end;
+        while (end < code_.size() &&
+               (is_word(code_[end]) || code_[end] == '.' || code_[end] == '\''))
+          ++end;
         span("n", end);
       } else if (is_word_start(c)) {
         word();
@@ -65,9 +72,13 @@ class Highlighter {
   }
 
  private:
-  char peek(std::size_t ahead) const { return i_ + ahead < code_.size() ? code_[i_ + ahead] : '\0'; }
+  char peek(std::size_t ahead) const {
+    return i_ + ahead < code_.size() ? code_[i_ + ahead] : '\0';
+  }
 
-  bool starts_comment() const { return python_ ? code_[i_] == '#' : code_[i_] == '/' && peek(1) == '/'; }
+  bool starts_comment() const {
+    return python_ ? code_[i_] == '#' : code_[i_] == '/' && peek(1) == '/';
+  }
 
   bool at_line_start() const {
     for (std::size_t j = i_; j > 0; --j) {
@@ -94,7 +105,8 @@ class Highlighter {
     if (!python_ && quote == '"' && start > 0 && code_[start - 1] == 'R') {
       const auto open = code_.find('(', start);
       if (open != std::string_view::npos) {
-        const std::string closing = ")" + std::string(code_.substr(start + 1, open - start - 1)) + "\"";
+        const std::string closing =
+            ")" + std::string(code_.substr(start + 1, open - start - 1)) + "\"";
         const auto close = code_.find(closing, open);
         return close == std::string_view::npos ? code_.size() : close + closing.size();
       }
@@ -150,6 +162,8 @@ class Highlighter {
 
 }  // namespace
 
-std::string highlight(std::string_view code, Language language) { return Highlighter(code, language).run(); }
+std::string highlight(std::string_view code, Language language) {
+  return Highlighter(code, language).run();
+}
 
 }  // namespace site

@@ -9,12 +9,12 @@
 namespace site {
 namespace {
 
-
 std::string machine_switch(const std::vector<const engine::MachineProfile*>& machines) {
   if (machines.empty()) return "";
   std::string options;
   for (const engine::MachineProfile* m : machines) {
-    options += fmt::format(R"(<option value="{0}" data-summary="{1}">{0}</option>)", escape(m->name), escape(m->summary));
+    options += fmt::format(R"(<option value="{0}" data-summary="{1}">{0}</option>)",
+                           escape(m->name), escape(m->summary));
   }
   return fmt::format(
       R"(<div class="machine-switch"><label for="machine">Machine</label> <select id="machine" title="The simulated computer whose outputs the cells show">{}</select>)"
@@ -33,8 +33,8 @@ std::string contents(const Page& page, const SiteMap& map) {
       group = entry.group;
     }
     const bool current = entry.page == page.file;
-    html += fmt::format(R"(<li><a href="{}"{}>{}</a>)", entry.page, current ? R"( aria-current="page")" : "",
-                        escape(entry.title));
+    html += fmt::format(R"(<li><a href="{}"{}>{}</a>)", entry.page,
+                        current ? R"( aria-current="page")" : "", escape(entry.title));
     if (current && !page.sections.empty()) {
       html += "<ol class=\"sections\">";
       for (const Heading& section : page.sections) {
@@ -50,10 +50,12 @@ std::string contents(const Page& page, const SiteMap& map) {
 std::string pager(std::size_t at, const SiteMap& map) {
   std::string html = R"(<nav class="pager" aria-label="Previous and next">)";
   if (at > 0) {
-    html += fmt::format(R"(<a rel="prev" href="{}">← {}</a>)", map[at - 1].page, escape(map[at - 1].title));
+    html += fmt::format(R"(<a rel="prev" href="{}">← {}</a>)", map[at - 1].page,
+                        escape(map[at - 1].title));
   }
   if (at + 1 < map.size()) {
-    html += fmt::format(R"(<a rel="next" href="{}">{} →</a>)", map[at + 1].page, escape(map[at + 1].title));
+    html += fmt::format(R"(<a rel="next" href="{}">{} →</a>)", map[at + 1].page,
+                        escape(map[at + 1].title));
   }
   return html + "</nav>";
 }

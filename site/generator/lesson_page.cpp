@@ -32,7 +32,9 @@ std::string stream_html(const CellCapture& capture) {
     }
     html += fmt::format(R"(<span class="{}"{}>{}</span>)"
                         "\n",
-                        from_stderr && long_line ? "stderr long" : from_stderr ? "stderr" : "long",
+                        from_stderr && long_line ? "stderr long"
+                        : from_stderr            ? "stderr"
+                                                 : "long",
                         from_stderr ? R"( title="printed on stderr")" : "", escape(line));
   }
   return html + "</code></pre>";
@@ -44,7 +46,8 @@ std::string picture_html(const Picture& picture) {
   const std::string description = escape(picture.description);
   std::string alt = description, caption = description;
   std::replace(alt.begin(), alt.end(), '\n', ' ');
-  for (std::size_t at = caption.find('\n'); at != std::string::npos; at = caption.find('\n', at)) caption.replace(at, 1, "<br>");
+  for (std::size_t at = caption.find('\n'); at != std::string::npos; at = caption.find('\n', at))
+    caption.replace(at, 1, "<br>");
   return fmt::format(
       R"(<figure class="picture"><a href="{0}"><img src="{0}" alt="{1}: {2}"></a><figcaption>{3} <span class="note">{4}</span></figcaption></figure>)",
       picture.file, escape(picture.title), alt, caption, escape(picture.note));
@@ -55,12 +58,16 @@ std::string run_html(const Cell& cell, const CellCapture& capture, const std::st
                      const std::vector<Picture>* pictures, const Theme& theme) {
   std::string html = stream_html(capture);
   if (!capture.matches) {
-    const engine::notebook::OutputBlock* documented = engine::notebook::documented_output(cell, machine);
-    html += theme.text("mismatch", {{"machine", escape(machine)},
-                                    {"documented", escape(documented != nullptr ? documented->text() : "(nothing)")}});
+    const engine::notebook::OutputBlock* documented =
+        engine::notebook::documented_output(cell, machine);
+    html += theme.text(
+        "mismatch",
+        {{"machine", escape(machine)},
+         {"documented", escape(documented != nullptr ? documented->text() : "(nothing)")}});
   }
   if (!capture.problems.empty()) {
-    html += R"(<div class="problems" role="note"><p><strong>Failed checks:</strong></p><pre><code>)";
+    html +=
+        R"(<div class="problems" role="note"><p><strong>Failed checks:</strong></p><pre><code>)";
     for (const std::string& problem : capture.problems) html += escape(problem) + "\n";
     html += "</code></pre></div>";
   }
@@ -77,7 +84,8 @@ class LessonPageWriter {
   RenderedPage write() {
     const Lesson& lesson = in_.lesson;
     for (const Cell& cell : lesson.source.cells) {
-      if (cell.is_code() && !cell.name.empty()) ids_.claim(cell.name);  // quizzes link to cells by name
+      if (cell.is_code() && !cell.name.empty())
+        ids_.claim(cell.name);  // quizzes link to cells by name
     }
     search_.push_back({lesson.title, lesson.title, lesson.page(), ""});
     bool introduced = false;  // the lesson's tools follow its introduction
@@ -96,8 +104,9 @@ class LessonPageWriter {
       sections_.push_back({2, "Self-check", "quiz-" + bank});
       search_.push_back({b->title, lesson.title, lesson.page() + "#quiz-" + bank, quiz_text(*b)});
     }
-    return {Page{.file = lesson.page(), .body = body_, .sections = sections_, .machines = in_.machines},
-            std::move(search_)};
+    return {
+        Page{.file = lesson.page(), .body = body_, .sections = sections_, .machines = in_.machines},
+        std::move(search_)};
   }
 
  private:
@@ -116,9 +125,10 @@ class LessonPageWriter {
   // Prose before the cell's first section heading still belongs to the section above it, in the
   // search index too, so the two parts are rendered one after the other.
   void prose(const Cell& cell) {
-    const auto heading = std::find_if(cell.lines.begin(), cell.lines.end(), [](const std::string& line) {
-      return line.starts_with("## ") || line.starts_with("### ") || line.starts_with("#### ");
-    });
+    const auto heading =
+        std::find_if(cell.lines.begin(), cell.lines.end(), [](const std::string& line) {
+          return line.starts_with("## ") || line.starts_with("### ") || line.starts_with("#### ");
+        });
     if (heading != cell.lines.begin() && heading != cell.lines.end()) {
       prose_part({cell.lines.begin(), heading});
       prose_part({heading, cell.lines.end()});
@@ -145,14 +155,18 @@ class LessonPageWriter {
     const std::string code = joined(cell.lines);
     search_.back().text += cell.name + " " + code + " ";
     if (cell.name.empty()) {
-      body_ += R"(<section class="cell setup"><p class="cell-head">setup: includes and helpers</p>)";
+      body_ +=
+          R"(<section class="cell setup"><p class="cell-head">setup: includes and helpers</p>)";
     } else {
       body_ += fmt::format(
           R"(<section class="cell" id="{0}"><p class="cell-head"><a class="cell-name" href="#{0}">{0}</a>{2} <code class="run">build/lessons/lesson{1} --cell {0}</code></p>)",
           cell.name, in_.lesson.number,
-          cell.requires_mps ? R"( <span class="requires" title="runs only where MPS is available">requires mps</span>)" : "");
+          cell.requires_mps
+              ? R"( <span class="requires" title="runs only where MPS is available">requires mps</span>)"
+              : "");
     }
-    body_ += R"(<pre class="code"><code class="language-cpp">)" + highlight(code, Language::Cpp) + "</code></pre>\n";
+    body_ += R"(<pre class="code"><code class="language-cpp">)" + highlight(code, Language::Cpp) +
+             "</code></pre>\n";
     if (cell.python) body_ += twin(cell);
     body_ += outputs(cell);
     body_ += "</section>\n";
@@ -161,12 +175,14 @@ class LessonPageWriter {
   std::string twin(const Cell& cell) const {
     const engine::notebook::PythonTwin& twin = *cell.python;
     const Theme& theme = in_.course.theme;
-    std::string html = fmt::format(R"(<details class="twin"><summary>{}</summary><pre class="code"><code class="language-python">{}</code></pre>)",
-                                   theme.text(cell.name.empty() ? "twin_of_setup" : "twin_of_cell"),
-                                   highlight(twin.code(), Language::Python));
+    std::string html = fmt::format(
+        R"(<details class="twin"><summary>{}</summary><pre class="code"><code class="language-python">{}</code></pre>)",
+        theme.text(cell.name.empty() ? "twin_of_setup" : "twin_of_cell"),
+        highlight(twin.code(), Language::Python));
     if (!twin.differs.empty()) {
-      html += theme.text("twin_differs", {{"before", twin.before.empty() ? "" : " before " + escape(twin.before)},
-                                          {"why", escape(twin.differs)}});
+      html += theme.text("twin_differs",
+                         {{"before", twin.before.empty() ? "" : " before " + escape(twin.before)},
+                          {"why", escape(twin.differs)}});
     }
     return html + "</details>\n";
   }
@@ -179,11 +195,14 @@ class LessonPageWriter {
     std::string html;
     for (const std::string& other : cell.compare) {
       const engine::notebook::OutputBlock* block = engine::notebook::documented_output(cell, other);
-      if (block == nullptr || block == own || std::find(shown.begin(), shown.end(), block) != shown.end()) continue;
+      if (block == nullptr || block == own ||
+          std::find(shown.begin(), shown.end(), block) != shown.end())
+        continue;
       shown.push_back(block);
       std::string names;
       for (const engine::MachineProfile* profile : in_.machines) {
-        if (engine::notebook::documented_output(cell, std::string(profile->name)) == block) names += (names.empty() ? "" : ", ") + std::string(profile->name);
+        if (engine::notebook::documented_output(cell, std::string(profile->name)) == block)
+          names += (names.empty() ? "" : ", ") + std::string(profile->name);
       }
       html += fmt::format(
           R"(<div class="compared"><p class="output-label">└▷ documented for {}</p><pre class="stream"><code>{}</code></pre></div>)",
@@ -203,9 +222,11 @@ class LessonPageWriter {
       if (capture == runs->second.end()) continue;
       const auto pictures = in_.pictures.find({in_.lesson.stem, machine, cell.name});
       const std::string html =
-          run_html(cell, capture->second, machine, pictures == in_.pictures.end() ? nullptr : &pictures->second, in_.course.theme) +
+          run_html(cell, capture->second, machine,
+                   pictures == in_.pictures.end() ? nullptr : &pictures->second, in_.course.theme) +
           compared_html(cell, machine);
-      const auto same = std::find_if(blocks.begin(), blocks.end(), [&](const auto& b) { return b.first == html; });
+      const auto same = std::find_if(blocks.begin(), blocks.end(),
+                                     [&](const auto& b) { return b.first == html; });
       if (same == blocks.end()) {
         blocks.push_back({html, {machine}});
       } else {
@@ -220,9 +241,10 @@ class LessonPageWriter {
         label += (label.empty() ? "" : ", ") + m;
       }
       if (machines.size() == in_.machines.size()) label = "every machine";
-      html += fmt::format(R"(<div class="output" data-machines="{}"><p class="output-label">Output on {}</p>{}</div>)"
-                          "\n",
-                          names, label, content);
+      html += fmt::format(
+          R"(<div class="output" data-machines="{}"><p class="output-label">Output on {}</p>{}</div>)"
+          "\n",
+          names, label, content);
     }
     return html;
   }

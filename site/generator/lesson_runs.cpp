@@ -33,19 +33,24 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 // The names of the cells a lesson runs, from the program itself (`--list-cells`).
-std::vector<std::vector<std::string>> list_cells(const std::vector<Lesson>& lessons, const fs::path& work, unsigned jobs) {
+std::vector<std::vector<std::string>> list_cells(const std::vector<Lesson>& lessons,
+                                                 const fs::path& work, unsigned jobs) {
   std::vector<engine::notebook::Command> commands;
   for (const Lesson& lesson : lessons) {
     const fs::path dir = work / lesson.stem;
-    fs::remove_all(dir);  // every run starts afresh: no machine or cell left over from an earlier one
+    fs::remove_all(
+        dir);  // every run starts afresh: no machine or cell left over from an earlier one
     fs::create_directories(dir);
-    commands.push_back({{lesson.program.string(), "--list-cells"}, (dir / "cells.txt").string(), (dir / "cells.log").string()});
+    commands.push_back({{lesson.program.string(), "--list-cells"},
+                        (dir / "cells.txt").string(),
+                        (dir / "cells.log").string()});
   }
   const std::vector<int> statuses = engine::notebook::run_in_parallel(commands, jobs);
   std::vector<std::vector<std::string>> cells;
   for (std::size_t i = 0; i < lessons.size(); ++i) {
     if (statuses[i] != 0) {
-      throw std::runtime_error(lessons[i].program.string() + " --list-cells failed:\n" + read_text(commands[i].errors));
+      throw std::runtime_error(lessons[i].program.string() + " --list-cells failed:\n" +
+                               read_text(commands[i].errors));
     }
     cells.push_back(lines_of(read_text(commands[i].output)));
   }
@@ -55,18 +60,20 @@ std::vector<std::vector<std::string>> list_cells(const std::vector<Lesson>& less
 // What one run printed, and its timelines if it ran work on the device.
 CellCapture read_run(const CellRun& run, const Lesson& lesson, int status) {
   if (!fs::exists(run.outputs)) {
-    throw std::runtime_error(lesson.program.string() + " could not run cell '" + run.cell + "' on " + run.machine +
-                             " (exit status " + std::to_string(status) + "):\n" + read_text(run.log.string()));
+    throw std::runtime_error(lesson.program.string() + " could not run cell '" + run.cell +
+                             "' on " + run.machine + " (exit status " + std::to_string(status) +
+                             "):\n" + read_text(run.log.string()));
   }
   auto outputs = read_cell_outputs(run.outputs.string());
   const auto found = outputs.find(run.cell);
-  if (found == outputs.end()) throw std::runtime_error(run.outputs.string() + " has no output of cell '" + run.cell + "'");
+  if (found == outputs.end())
+    throw std::runtime_error(run.outputs.string() + " has no output of cell '" + run.cell + "'");
   CellCapture capture = std::move(found->second);
   std::vector<TracedProcess> processes = read_trace(run.trace.string());
   fs::remove(run.trace);  // a long cell's trace takes tens of megabytes
   std::erase_if(processes, [](const TracedProcess& p) { return p.spans.empty(); });
-  const bool device_work =
-      std::any_of(processes.begin(), processes.end(), [](const TracedProcess& p) { return p.has_device_work(); });
+  const bool device_work = std::any_of(processes.begin(), processes.end(),
+                                       [](const TracedProcess& p) { return p.has_device_work(); });
   if (device_work) capture.timeline = std::move(processes);
   return capture;
 }
@@ -92,8 +99,10 @@ std::map<std::string, CellCapture> read_cell_outputs(const std::string& path) {
   return captures;
 }
 
-std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, const std::vector<std::string>& machines,
-                                        const fs::path& work, unsigned jobs, RunStatistics& statistics) {
+std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons,
+                                        const std::vector<std::string>& machines,
+                                        const fs::path& work, unsigned jobs,
+                                        RunStatistics& statistics) {
   const std::vector<std::vector<std::string>> cells = list_cells(lessons, work, jobs);
   std::vector<CellRun> runs;
   std::vector<engine::notebook::Command> commands;
@@ -102,10 +111,15 @@ std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, cons
       const fs::path dir = work / lessons[l].stem / machine;
       fs::create_directories(dir);
       for (const std::string& cell : cells[l]) {
-        CellRun run{l, machine, cell, dir / (cell + ".json"), dir / (cell + ".trace.json"), dir / (cell + ".log")};
+        CellRun run{l,
+                    machine,
+                    cell,
+                    dir / (cell + ".json"),
+                    dir / (cell + ".trace.json"),
+                    dir / (cell + ".log")};
         fs::remove(run.outputs);  // so that a run that writes nothing is not read as a stale one
-        commands.push_back({{lessons[l].program.string(), "--machine", machine, "--cell", cell, "--outputs",
-                             run.outputs.string(), "--trace", run.trace.string()},
+        commands.push_back({{lessons[l].program.string(), "--machine", machine, "--cell", cell,
+                             "--outputs", run.outputs.string(), "--trace", run.trace.string()},
                             run.log.string(),
                             ""});
         runs.push_back(std::move(run));
@@ -135,8 +149,8 @@ std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, cons
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (errors[i]) std::rethrow_exception(errors[i]);
     if (!results[i].passed) {
-      statistics.failed_cells.push_back("lesson " + lessons[runs[i].lesson].number + " cell " + runs[i].cell + " on " +
-                                        runs[i].machine);
+      statistics.failed_cells.push_back("lesson " + lessons[runs[i].lesson].number + " cell " +
+                                        runs[i].cell + " on " + runs[i].machine);
     }
     captures[runs[i].lesson][runs[i].machine][runs[i].cell] = std::move(results[i]);
   }

@@ -14,11 +14,11 @@
 namespace site {
 
 struct CellCapture {
-  std::string output;               // stdout and stderr interleaved, as a terminal shows them
-  std::vector<bool> from_stderr{};  // one per line of `output`
-  bool passed = true;               // every check held and the output is the documented one
-  bool matches = true;              // the output is the documented one
-  std::vector<std::string> problems{};  // failed checks and exceptions
+  std::string output;                     // stdout and stderr interleaved, as a terminal shows them
+  std::vector<bool> from_stderr{};        // one per line of `output`
+  bool passed = true;                     // every check held and the output is the documented one
+  bool matches = true;                    // the output is the documented one
+  std::vector<std::string> problems{};    // failed checks and exceptions
   std::vector<TracedProcess> timeline{};  // the cell's processes, if it ran work on the device
 };
 
@@ -27,14 +27,17 @@ using LessonCaptures = std::map<std::string, std::map<std::string, CellCapture>>
 
 struct RunStatistics {
   std::size_t runs = 0;
-  std::vector<std::string> failed_cells;  // "lesson 07 cell last_bits on m1-8gb": checks or output failed
+  std::vector<std::string>
+      failed_cells;  // "lesson 07 cell last_bits on m1-8gb": checks or output failed
 };
 
 // Runs every lesson's cells on every machine, `jobs` programs at a time, with scratch files in
 // `work`. Returns one LessonCaptures per lesson, in order. Throws std::runtime_error, with the
 // program's own message, if a program cannot run a cell or writes no outputs.
-std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons, const std::vector<std::string>& machines,
-                                        const std::filesystem::path& work, unsigned jobs, RunStatistics& statistics);
+std::vector<LessonCaptures> run_lessons(const std::vector<Lesson>& lessons,
+                                        const std::vector<std::string>& machines,
+                                        const std::filesystem::path& work, unsigned jobs,
+                                        RunStatistics& statistics);
 
 // Reads one --outputs file into captures by cell name (the timelines stay empty).
 std::map<std::string, CellCapture> read_cell_outputs(const std::string& path);

@@ -1,22 +1,20 @@
 // course_site: builds the course's static, offline website. See site/README.md.
 
 #define CXXOPTS_NO_REGEX 1
-#include <algorithm>
-#include <cxxopts.hpp>
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cxxopts.hpp>
 #include <filesystem>
 #include <iostream>
 #include <set>
 #include <stdexcept>
 #include <thread>
 
-#include "engine/notebook/documented_machines.h"
-
 #include "course.h"
 #include "course_pages.h"
+#include "engine/notebook/documented_machines.h"
 #include "layout.h"
 #include "lesson_page.h"
 #include "lesson_runs.h"
@@ -41,32 +39,40 @@ struct Options {
 };
 
 Options parse_options(int argc, char** argv) {
-  cxxopts::Options spec("course_site", "Builds the course's static, offline website from the lessons, their runs, "
-                                       "the question banks and the labs.\n");
-  spec.add_options()
-      ("lesson", "a lesson source, in course order (repeat)", cxxopts::value<std::vector<std::string>>(), "FILE")
-      ("programs", "the directory of the lesson executables", cxxopts::value<std::string>(), "DIR")
-      ("banks", "the directory of the question banks", cxxopts::value<std::string>(), "DIR")
-      ("labs", "the labs' directory", cxxopts::value<std::string>(), "DIR")
-      ("theme", "the directory of style.css, course.js and the pages' templates (page.html, home.html, texts.toml)", cxxopts::value<std::string>(), "DIR")
-      ("output", "where to write the site (replaced as a whole)", cxxopts::value<std::string>(), "DIR")
-      ("work", "where the lesson runs keep their files", cxxopts::value<std::string>(), "DIR")
-      ("notebook-machine", "whose outputs the notebooks hold",
-       cxxopts::value<std::string>()->default_value(std::string(engine::default_machine().name)), "NAME")
-      ("depfile", "also write the files the site was built from, as a Makefile rule", cxxopts::value<std::string>(), "FILE")
-      ("jobs", "lesson programs to run at once",
-       cxxopts::value<unsigned>()->default_value(std::to_string(std::max(1u, std::thread::hardware_concurrency()))), "N")
-      ("h,help", "show this help");
+  cxxopts::Options spec("course_site",
+                        "Builds the course's static, offline website from the lessons, their runs, "
+                        "the question banks and the labs.\n");
+  spec.add_options()("lesson", "a lesson source, in course order (repeat)",
+                     cxxopts::value<std::vector<std::string>>(), "FILE")(
+      "programs", "the directory of the lesson executables", cxxopts::value<std::string>(), "DIR")(
+      "banks", "the directory of the question banks", cxxopts::value<std::string>(), "DIR")(
+      "labs", "the labs' directory", cxxopts::value<std::string>(), "DIR")(
+      "theme",
+      "the directory of style.css, course.js and the pages' templates (page.html, home.html, texts.toml)",
+      cxxopts::value<std::string>(),
+      "DIR")("output", "where to write the site (replaced as a whole)",
+             cxxopts::value<std::string>(), "DIR")("work", "where the lesson runs keep their files",
+                                                   cxxopts::value<std::string>(), "DIR")(
+      "notebook-machine", "whose outputs the notebooks hold",
+      cxxopts::value<std::string>()->default_value(std::string(engine::default_machine().name)),
+      "NAME")("depfile", "also write the files the site was built from, as a Makefile rule",
+              cxxopts::value<std::string>(),
+              "FILE")("jobs", "lesson programs to run at once",
+                      cxxopts::value<unsigned>()->default_value(
+                          std::to_string(std::max(1u, std::thread::hardware_concurrency()))),
+                      "N")("h,help", "show this help");
   const cxxopts::ParseResult parsed = spec.parse(argc, argv);
   if (parsed.count("help") > 0) {
     std::cout << spec.help();
     std::exit(0);
   }
   for (const char* required : {"lesson", "programs", "banks", "labs", "theme", "output", "work"}) {
-    if (parsed.count(required) == 0) throw std::invalid_argument(std::string("--") + required + " is required");
+    if (parsed.count(required) == 0)
+      throw std::invalid_argument(std::string("--") + required + " is required");
   }
   Options options;
-  for (const std::string& lesson : parsed["lesson"].as<std::vector<std::string>>()) options.lessons.emplace_back(lesson);
+  for (const std::string& lesson : parsed["lesson"].as<std::vector<std::string>>())
+    options.lessons.emplace_back(lesson);
   options.programs = parsed["programs"].as<std::string>();
   options.banks = parsed["banks"].as<std::string>();
   options.labs = parsed["labs"].as<std::string>();
@@ -88,7 +94,9 @@ void prepare_output(const fs::path& output) {
   if (fs::exists(output)) {
     const bool ours = fs::exists(output / kMarker) || fs::is_empty(output);
     if (!ours) {
-      throw std::runtime_error(output.string() + " exists and is not a site this program wrote; choose another --output");
+      throw std::runtime_error(
+          output.string() +
+          " exists and is not a site this program wrote; choose another --output");
     }
     fs::remove_all(output);
   }
@@ -114,7 +122,8 @@ class LinkMap {
       for (const Lab& lab : course_.labs) {
         if (fs::weakly_canonical(lab.readme) == target) return lab.page() + fragment;
       }
-      if (!course_.labs_overview.empty() && fs::weakly_canonical(course_.labs_overview) == target) return "labs.html" + fragment;
+      if (!course_.labs_overview.empty() && fs::weakly_canonical(course_.labs_overview) == target)
+        return "labs.html" + fragment;
       const fs::path labs = fs::weakly_canonical(options_.labs);
       const fs::path inside = target.lexically_relative(labs);
       if (fs::is_regular_file(target) && !inside.empty() && *inside.begin() != "..") {
@@ -144,7 +153,8 @@ std::uintmax_t directory_bytes(const fs::path& dir) {
   return bytes;
 }
 
-void write_depfile(const fs::path& depfile, const fs::path& target, const std::set<fs::path>& inputs) {
+void write_depfile(const fs::path& depfile, const fs::path& target,
+                   const std::set<fs::path>& inputs) {
   const auto quoted = [](const fs::path& path) {
     std::string text;
     for (const char c : fs::absolute(path).string()) {
@@ -162,7 +172,8 @@ void write_depfile(const fs::path& depfile, const fs::path& target, const std::s
 int build(const Options& options) {
   const auto started = std::chrono::steady_clock::now();
   std::set<fs::path> inputs;
-  const Course course = load_course(options.lessons, options.programs, options.banks, options.labs, options.theme);
+  const Course course =
+      load_course(options.lessons, options.programs, options.banks, options.labs, options.theme);
   // What the lessons teach with, not this computer nor every chip profile the cost model knows.
   const auto documented = engine::notebook::documented_machines();
   const std::vector<const engine::MachineProfile*> machines(documented.begin(), documented.end());
@@ -171,12 +182,15 @@ int build(const Options& options) {
 
   prepare_output(options.output);
   RunStatistics statistics;
-  const std::vector<LessonCaptures> captures = run_lessons(course.lessons, machine_names, options.work, options.jobs, statistics);
-  const double run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::vector<LessonCaptures> captures =
+      run_lessons(course.lessons, machine_names, options.work, options.jobs, statistics);
+  const double run_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const Pictures pictures = draw_pictures(course.lessons, captures, machines, options.output);
 
   SiteMap map = {{"index.html", "Home", ""}};
-  for (const Lesson& lesson : course.lessons) map.push_back({lesson.page(), lesson.title, "Lessons"});
+  for (const Lesson& lesson : course.lessons)
+    map.push_back({lesson.page(), lesson.title, "Lessons"});
   if (!course.labs_overview.empty()) map.push_back({"labs.html", "About the labs", "Labs"});
   for (const Lab& lab : course.labs) map.push_back({lab.page(), lab.title, "Labs"});
   const quiz::Bank* mastery = course.bank("mastery");
@@ -188,9 +202,12 @@ int build(const Options& options) {
     const std::string notebook = "notebooks/" + lesson.stem + ".ipynb";
     const auto outputs = captures[i].find(options.notebook_machine);
     write_text((options.output / notebook).string(),
-               lesson_notebook(lesson, outputs == captures[i].end() ? std::map<std::string, CellCapture>{} : outputs->second,
+               lesson_notebook(lesson,
+                               outputs == captures[i].end() ? std::map<std::string, CellCapture>{}
+                                                            : outputs->second,
                                options.notebook_machine));
-    lesson_pages.push_back(lesson_page({lesson, captures[i], pictures, machines, course, notebook, options.notebook_machine}));
+    lesson_pages.push_back(lesson_page(
+        {lesson, captures[i], pictures, machines, course, notebook, options.notebook_machine}));
     inputs.insert(lesson.source.path);
     inputs.insert(lesson.program);
   }
@@ -198,11 +215,13 @@ int build(const Options& options) {
   pages.insert(pages.end(), lesson_pages.begin(), lesson_pages.end());
   LinkMap links(course, options, inputs);
   if (!course.labs_overview.empty()) {
-    pages.push_back(readme_page(course.labs_overview.string(), "labs.html", "About the labs", links.from(course.labs_overview)));
+    pages.push_back(readme_page(course.labs_overview.string(), "labs.html", "About the labs",
+                                links.from(course.labs_overview)));
     inputs.insert(course.labs_overview);
   }
   for (const Lab& lab : course.labs) {
-    pages.push_back(readme_page(lab.readme.string(), lab.page(), lab.title, links.from(lab.readme)));
+    pages.push_back(
+        readme_page(lab.readme.string(), lab.page(), lab.title, links.from(lab.readme)));
     inputs.insert(lab.readme);
   }
   if (mastery != nullptr) pages.push_back(mastery_page(course, *mastery));
@@ -215,30 +234,36 @@ int build(const Options& options) {
   }
   write_text((options.output / "search-index.js").string(), search_index_script(search));
   for (const char* asset : {"style.css", "course.js"}) {
-    fs::copy_file(options.theme / asset, options.output / asset, fs::copy_options::overwrite_existing);
+    fs::copy_file(options.theme / asset, options.output / asset,
+                  fs::copy_options::overwrite_existing);
     inputs.insert(options.theme / asset);
   }
   for (const fs::path& file : course.theme.files()) inputs.insert(file);
   if (fs::exists(options.labs)) inputs.insert(options.labs);  // a new lab changes the directory
-  if (!options.depfile.empty()) write_depfile(options.depfile, options.output / "index.html", inputs);
+  if (!options.depfile.empty())
+    write_depfile(options.depfile, options.output / "index.html", inputs);
 
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::size_t picture_count = 0;
   for (const auto& [key, list] : pictures) picture_count += list.size();
-  std::cout << fmt::format("course_site: {} pages, {} pictures and {} notebooks ({:.1f} MB) from {} cell runs in "
-                           "{:.1f} s ({:.1f} s running and reading the cells)\n",
-                           pages.size(), picture_count, course.lessons.size(),
-                           static_cast<double>(directory_bytes(options.output)) / 1e6, statistics.runs, seconds,
-                           run_seconds);
+  std::cout << fmt::format(
+      "course_site: {} pages, {} pictures and {} notebooks ({:.1f} MB) from {} cell runs in "
+      "{:.1f} s ({:.1f} s running and reading the cells)\n",
+      pages.size(), picture_count, course.lessons.size(),
+      static_cast<double>(directory_bytes(options.output)) / 1e6, statistics.runs, seconds,
+      run_seconds);
   if (!statistics.failed_cells.empty()) {  // the pages are written, to show how; the build fails
-    std::cerr << fmt::format("course_site: {} cell runs failed their checks, so the site is not published; their "
-                             "pages in {} say how:\n",
-                             statistics.failed_cells.size(), options.output.string());
+    std::cerr << fmt::format(
+        "course_site: {} cell runs failed their checks, so the site is not published; their "
+        "pages in {} say how:\n",
+        statistics.failed_cells.size(), options.output.string());
     constexpr std::size_t kListed = 8;
     for (std::size_t i = 0; i < std::min(kListed, statistics.failed_cells.size()); ++i) {
       std::cerr << "  " << statistics.failed_cells[i] << '\n';
     }
-    if (statistics.failed_cells.size() > kListed) std::cerr << "  and " << statistics.failed_cells.size() - kListed << " more\n";
+    if (statistics.failed_cells.size() > kListed)
+      std::cerr << "  and " << statistics.failed_cells.size() - kListed << " more\n";
     return 1;
   }
   std::cout << "Open " << (options.output / "index.html").string() << " in a browser.\n";

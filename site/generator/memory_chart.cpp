@@ -56,8 +56,9 @@ std::optional<BatchSweep> parse_batch_sweep(const std::string& output) {
   std::istringstream in(output);
   for (std::string line; std::getline(in, line);) {
     const auto unreadable = [&] {
-      return std::runtime_error("the memory chart cannot read this line of " + std::string(kSweepLesson) + "/" +
-                                kSweepCell + ": \"" + line + "\"; update site/generator/memory_chart.cpp to match");
+      return std::runtime_error("the memory chart cannot read this line of " +
+                                std::string(kSweepLesson) + "/" + kSweepCell + ": \"" + line +
+                                "\"; update site/generator/memory_chart.cpp to match");
     };
     if (const auto rest = after(line, "recommended working set: ")) {
       sweep.recommended_gib = size_at(*rest).value_or(0);
@@ -72,16 +73,19 @@ std::optional<BatchSweep> parse_batch_sweep(const std::string& output) {
       const auto per_report = after(*held, " held, ");
       const auto size = size_at(*held);
       double us = 0;
-      if (!size || !per_report || std::sscanf(per_report->c_str(), "%lf", &us) != 1) throw unreadable();
+      if (!size || !per_report || std::sscanf(per_report->c_str(), "%lf", &us) != 1)
+        throw unreadable();
       sweep.points.push_back({reports, *size, us});
     } else if (rest.find("out of memory") != std::string::npos) {
       const auto allocated = after(rest, "(MPS allocated: ");
       const auto allowed = after(rest, "max allowed: ");
       const auto tried = after(rest, "Tried to allocate ");
-      if (!allocated || !allowed || !tried || !size_at(*allocated) || !size_at(*allowed) || !size_at(*tried)) {
+      if (!allocated || !allowed || !tried || !size_at(*allocated) || !size_at(*allowed) ||
+          !size_at(*tried)) {
         throw unreadable();
       }
-      sweep.refusal = SweepRefusal{reports, *size_at(*allocated) + *size_at(*tried), *size_at(*allowed)};
+      sweep.refusal =
+          SweepRefusal{reports, *size_at(*allocated) + *size_at(*tried), *size_at(*allowed)};
     } else if (const auto buffer = after(rest, "Invalid buffer size: ")) {
       if (!size_at(*buffer)) throw unreadable();
       sweep.refusal = SweepRefusal{reports, *size_at(*buffer), 0};
@@ -91,7 +95,8 @@ std::optional<BatchSweep> parse_batch_sweep(const std::string& output) {
   }
   if (sweep.points.empty()) return std::nullopt;
   if (sweep.recommended_gib <= 0) {
-    throw std::runtime_error(std::string(kSweepLesson) + "/" + kSweepCell + " printed no recommended working set");
+    throw std::runtime_error(std::string(kSweepLesson) + "/" + kSweepCell +
+                             " printed no recommended working set");
   }
   return sweep;
 }
@@ -106,12 +111,15 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
   std::vector<Limit> limits = {
       {memory, fmt::format("unified memory {}", size_label(memory)), ""},
       {swap_starts,
-       fmt::format("swap from {} ({} held by other apps)", size_label(swap_starts), size_label(others)),
+       fmt::format("swap from {} ({} held by other apps)", size_label(swap_starts),
+                   size_label(others)),
        "8 4"},
-      {sweep.recommended_gib, fmt::format("recommended working set {}", size_label(sweep.recommended_gib)), "2 3"}};
+      {sweep.recommended_gib,
+       fmt::format("recommended working set {}", size_label(sweep.recommended_gib)), "2 3"}};
   if (sweep.refusal && sweep.refusal->max_allowed_gib > 0) {
     limits.push_back({sweep.refusal->max_allowed_gib,
-                      fmt::format("high watermark {}: MPS refuses more", size_label(sweep.refusal->max_allowed_gib)),
+                      fmt::format("high watermark {}: MPS refuses more",
+                                  size_label(sweep.refusal->max_allowed_gib)),
                       "10 3 2 3"});
   }
   double top_gib = memory;
@@ -127,9 +135,10 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
   const double bar_width = std::min(56.0, slot * 0.6);
   std::string body;
   for (double g = 0; g <= axis_top * 1.0001; g += step) {
-    body += fmt::format(R"(<path d="M{} {:.1f}H{}" stroke="#e0e0e0"/><text x="{}" y="{:.1f}" text-anchor="end">{:g}</text>)"
-                        "\n",
-                        kLeft, y(g), kRight, kLeft - 6, y(g) + 4, g);
+    body += fmt::format(
+        R"(<path d="M{} {:.1f}H{}" stroke="#e0e0e0"/><text x="{}" y="{:.1f}" text-anchor="end">{:g}</text>)"
+        "\n",
+        kLeft, y(g), kRight, kLeft - 6, y(g) + 4, g);
   }
   std::string first_swapping;
   for (std::size_t i = 0; i < bars; ++i) {
@@ -147,7 +156,8 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
           R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" class="small">needs {}+</text>)"
           "\n",
           x - bar_width / 2, y(g), bar_width, kBottom - y(g), reports, size_label(g), x, y(g) - 18,
-          sweep.refusal->max_allowed_gib > 0 ? "out of memory" : "buffer too long", x, y(g) - 5, size_label(g));
+          sweep.refusal->max_allowed_gib > 0 ? "out of memory" : "buffer too long", x, y(g) - 5,
+          size_label(g));
       continue;
     }
     const SweepPoint& p = sweep.points[i];
@@ -157,12 +167,14 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
         R"svg(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="url(#{})" stroke="#0d47a1"><title>{} reports: {} on the GPU, {:.2f} µs per report{}</title></rect>)svg"
         R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle" class="small">{:.2f} µs</text>)"
         "\n",
-        x - bar_width / 2, y(p.gib), bar_width, kBottom - y(p.gib), swapping ? "swapping" : "resident", p.reports,
-        size_label(p.gib), p.us_per_report, swapping ? ", partly in swap" : "", x, y(p.gib) - 5, p.us_per_report);
+        x - bar_width / 2, y(p.gib), bar_width, kBottom - y(p.gib),
+        swapping ? "swapping" : "resident", p.reports, size_label(p.gib), p.us_per_report,
+        swapping ? ", partly in swap" : "", x, y(p.gib) - 5, p.us_per_report);
   }
   // The limits' labels sit at the left, where the bars are short: above their line, or below
   // it when the label of the limit above is in the way.
-  std::sort(limits.begin(), limits.end(), [](const Limit& a, const Limit& b) { return a.gib > b.gib; });
+  std::sort(limits.begin(), limits.end(),
+            [](const Limit& a, const Limit& b) { return a.gib > b.gib; });
   double previous = -1e9;
   for (Limit& limit : limits) {
     limit.label_y = y(limit.gib) - 4;
@@ -177,21 +189,27 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
         kLeft, y(limit.gib), kRight, limit.dash, kLeft + 6, limit.label_y, escape(limit.label));
   }
 
-  const std::string title = fmt::format("{} on {}: GPU memory against batch size", kSweepCell, machine.name);
+  const std::string title =
+      fmt::format("{} on {}: GPU memory against batch size", kSweepCell, machine.name);
   std::string description = fmt::format(
       "Bars: the GPU memory held (driver_allocated_memory) after each step, from {} at {} reports to {} at {}, with "
       "the time per report above each bar. Unified memory is {}; with {} held by other applications, macOS swaps "
       "once the process holds more than {}",
-      size_label(sweep.points.front().gib), sweep.points.front().reports, size_label(sweep.points.back().gib),
-      sweep.points.back().reports, size_label(memory), size_label(others), size_label(swap_starts));
-  description += first_swapping.empty() ? "; no batch got there." : ", from " + first_swapping + " reports on (hatched bars).";
+      size_label(sweep.points.front().gib), sweep.points.front().reports,
+      size_label(sweep.points.back().gib), sweep.points.back().reports, size_label(memory),
+      size_label(others), size_label(swap_starts));
+  description += first_swapping.empty()
+                     ? "; no batch got there."
+                     : ", from " + first_swapping + " reports on (hatched bars).";
   if (sweep.refusal && sweep.refusal->max_allowed_gib > 0) {
-    description += fmt::format(" {} reports needed more than {}, above the high watermark of {}: out of memory.",
-                               sweep.refusal->reports, size_label(sweep.refusal->needed_gib),
-                               size_label(sweep.refusal->max_allowed_gib));
+    description += fmt::format(
+        " {} reports needed more than {}, above the high watermark of {}: out of memory.",
+        sweep.refusal->reports, size_label(sweep.refusal->needed_gib),
+        size_label(sweep.refusal->max_allowed_gib));
   } else if (sweep.refusal) {
-    description += fmt::format(" {} reports needed one buffer of {}, longer than Metal allows: refused.",
-                               sweep.refusal->reports, size_label(sweep.refusal->needed_gib));
+    description +=
+        fmt::format(" {} reports needed one buffer of {}, longer than Metal allows: refused.",
+                    sweep.refusal->reports, size_label(sweep.refusal->needed_gib));
   }
   const std::string svg = fmt::format(
       R"(<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {0} {1}" width="{0}" height="{1}" role="img" aria-labelledby="title desc">)"
@@ -211,8 +229,8 @@ Drawing draw_memory_chart(const BatchSweep& sweep, const engine::MachineProfile&
       R"svg(<text x="16" y="{9}" transform="rotate(-90 16 {9})" text-anchor="middle">GPU memory (GiB)</text>)svg"
       R"(<text x="{10}" y="{11}" text-anchor="middle">batch size (reports); bars hatched where memory is in swap</text>)"
       "\n</svg>\n",
-      kWidth, kHeight, escape(title), escape(description), body, kLeft, kTop, kBottom, kRight, (kTop + kBottom) / 2,
-      (kLeft + kRight) / 2, kBottom + 38);
+      kWidth, kHeight, escape(title), escape(description), body, kLeft, kTop, kBottom, kRight,
+      (kTop + kBottom) / 2, (kLeft + kRight) / 2, kBottom + 38);
   return {svg, title, description};
 }
 

@@ -17,7 +17,7 @@ namespace site {
 
 struct SweepPoint {
   std::int64_t reports = 0;
-  double gib = 0;            // "held": driver_allocated_memory() after the step
+  double gib = 0;  // "held": driver_allocated_memory() after the step
   double us_per_report = 0;
 };
 

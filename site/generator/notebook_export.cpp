@@ -9,8 +9,8 @@
 namespace site {
 namespace {
 
-using nlohmann::json;
 using engine::notebook::Cell;
+using nlohmann::json;
 
 // nbformat's multiline strings: a list of lines, each but the last ending in a newline.
 json multiline(const std::string& text) {
@@ -33,7 +33,10 @@ json multiline(const std::string& text) {
 }
 
 json markdown_cell(const std::string& id, const std::string& text) {
-  return {{"cell_type", "markdown"}, {"id", id}, {"metadata", json::object()}, {"source", multiline(text)}};
+  return {{"cell_type", "markdown"},
+          {"id", id},
+          {"metadata", json::object()},
+          {"source", multiline(text)}};
 }
 
 // The cell's output as stream outputs: consecutive lines from one stream become one output.
@@ -50,7 +53,8 @@ json stream_outputs(const CellCapture& capture) {
     outputs.back()["text"] = outputs.back()["text"].get<std::string>() + line + "\n";
   }
   for (const std::string& problem : capture.problems) {
-    outputs.push_back({{"output_type", "stream"}, {"name", "stderr"}, {"text", "failed: " + problem + "\n"}});
+    outputs.push_back(
+        {{"output_type", "stream"}, {"name", "stderr"}, {"text", "failed: " + problem + "\n"}});
   }
   for (json& output : outputs) output["text"] = multiline(output["text"].get<std::string>());
   return outputs;
@@ -62,9 +66,11 @@ std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, Ce
                             const std::string& machine) {
   json cells = json::array();
   cells.push_back(markdown_cell(
-      "about", "*Exported from `lessons/" + lesson.stem + ".cpp` with the outputs of the simulated machine `" + machine +
-                   "`. Each code cell is part of the lesson's C++ program: run it with `build/lessons/lesson" +
-                   lesson.number + " --cell NAME` (add `--machine NAME` for another computer).*"));
+      "about",
+      "*Exported from `lessons/" + lesson.stem +
+          ".cpp` with the outputs of the simulated machine `" + machine +
+          "`. Each code cell is part of the lesson's C++ program: run it with `build/lessons/lesson" +
+          lesson.number + " --cell NAME` (add `--machine NAME` for another computer).*"));
   int markdown = 0, setup = 0, executed = 0;
   for (const Cell& cell : lesson.source.cells) {
     if (!cell.is_code()) {
@@ -72,7 +78,8 @@ std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, Ce
       continue;
     }
     const std::string id = cell.name.empty() ? "setup-" + std::to_string(++setup) : cell.name;
-    json code = {{"cell_type", "code"}, {"id", id}, {"metadata", json::object()}, {"source", multiline(joined(cell.lines))},
+    json code = {{"cell_type", "code"},        {"id", id},
+                 {"metadata", json::object()}, {"source", multiline(joined(cell.lines))},
                  {"execution_count", nullptr}, {"outputs", json::array()}};
     if (!cell.name.empty()) code["metadata"]["name"] = cell.name;
     if (const auto found = outputs.find(cell.name); !cell.name.empty() && found != outputs.end()) {
@@ -81,10 +88,12 @@ std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, Ce
     }
     cells.push_back(std::move(code));
     if (cell.python) {
-      std::string text = (cell.name.empty() ? "In Python, every twin starts with:\n" : "The same cell in Python:\n");
+      std::string text = (cell.name.empty() ? "In Python, every twin starts with:\n"
+                                            : "The same cell in Python:\n");
       text += "```python\n" + cell.python->code() + "```\n";
       if (!cell.python->differs.empty()) {
-        text += "\nReal PyTorch" + (cell.python->before.empty() ? "" : " before " + cell.python->before) +
+        text += "\nReal PyTorch" +
+                (cell.python->before.empty() ? "" : " before " + cell.python->before) +
                 " prints something else here: " + cell.python->differs + "\n";
       }
       cells.push_back(markdown_cell(id + "-python", text));
@@ -94,8 +103,12 @@ std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, Ce
       {"nbformat", 4},
       {"nbformat_minor", 5},
       {"metadata",
-       {{"language_info", {{"name", "c++"}, {"file_extension", ".cpp"}, {"mimetype", "text/x-c++src"}}},
-        {"mps_course", {{"lesson", lesson.stem}, {"machine", machine}, {"pytorch", engine::kEmulatedPyTorchVersion}}}}},
+       {{"language_info",
+         {{"name", "c++"}, {"file_extension", ".cpp"}, {"mimetype", "text/x-c++src"}}},
+        {"mps_course",
+         {{"lesson", lesson.stem},
+          {"machine", machine},
+          {"pytorch", engine::kEmulatedPyTorchVersion}}}}},
       {"cells", cells}};
   return notebook.dump(1) + "\n";
 }

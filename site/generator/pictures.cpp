@@ -8,8 +8,10 @@
 
 namespace site {
 
-Pictures draw_pictures(const std::vector<Lesson>& lessons, const std::vector<LessonCaptures>& captures,
-                       const std::vector<const engine::MachineProfile*>& machines, const std::filesystem::path& site) {
+Pictures draw_pictures(const std::vector<Lesson>& lessons,
+                       const std::vector<LessonCaptures>& captures,
+                       const std::vector<const engine::MachineProfile*>& machines,
+                       const std::filesystem::path& site) {
   Pictures pictures;
   for (std::size_t l = 0; l < lessons.size(); ++l) {
     const Lesson& lesson = lessons[l];
@@ -24,19 +26,22 @@ Pictures draw_pictures(const std::vector<Lesson>& lessons, const std::vector<Les
           const Drawing drawing = draw_timeline(capture.timeline, cell, name);
           const std::string file = "timelines/" + stem;
           write_text((site / file).string(), drawing.svg);
-          list.push_back({file, drawing.title, drawing.description,
-                          fmt::format("Every span in detail: build/lessons/lesson{} --cell {} --machine {} --trace "
-                                      "{}.json, then open the file in Perfetto (ui.perfetto.dev).",
-                                      lesson.number, cell, name, cell)});
+          list.push_back(
+              {file, drawing.title, drawing.description,
+               fmt::format(
+                   "Every span in detail: build/lessons/lesson{} --cell {} --machine {} --trace "
+                   "{}.json, then open the file in Perfetto (ui.perfetto.dev).",
+                   lesson.number, cell, name, cell)});
         }
         if (lesson.stem == kSweepLesson && cell == kSweepCell) {
           if (const auto sweep = parse_batch_sweep(capture.output)) {
             const std::string file = "charts/" + stem;
             const Drawing drawing = draw_memory_chart(*sweep, *machine);
             write_text((site / file).string(), drawing.svg);
-            list.push_back({file, drawing.title, drawing.description,
-                            "Drawn from what this run printed and from the machine's profile (its memory and "
-                            "the other applications' share)."});
+            list.push_back(
+                {file, drawing.title, drawing.description,
+                 "Drawn from what this run printed and from the machine's profile (its memory and "
+                 "the other applications' share)."});
           }
         }
         if (list.empty()) pictures.erase({lesson.stem, name, cell});

@@ -14,16 +14,19 @@
 namespace site {
 
 struct Picture {
-  std::string file;     // relative to the site: "timelines/05_timing_and_synchronization.warm_up.m1-8gb.svg"
-  std::string title;    // the picture's own title
+  std::string
+      file;  // relative to the site: "timelines/05_timing_and_synchronization.warm_up.m1-8gb.svg"
+  std::string title;        // the picture's own title
   std::string description;  // what it shows, in words (the image's text alternative)
-  std::string note;     // how to see more, shown under it
+  std::string note;         // how to see more, shown under it
 };
 
 // (lesson stem, machine, cell) -> its pictures
 using Pictures = std::map<std::tuple<std::string, std::string, std::string>, std::vector<Picture>>;
 
-Pictures draw_pictures(const std::vector<Lesson>& lessons, const std::vector<LessonCaptures>& captures,
-                       const std::vector<const engine::MachineProfile*>& machines, const std::filesystem::path& site);
+Pictures draw_pictures(const std::vector<Lesson>& lessons,
+                       const std::vector<LessonCaptures>& captures,
+                       const std::vector<const engine::MachineProfile*>& machines,
+                       const std::filesystem::path& site);
 
 }  // namespace site

@@ -10,7 +10,8 @@ namespace {
 
 std::string text_of(cmark_node* node) {
   std::string text;
-  for (cmark_node* child = cmark_node_first_child(node); child != nullptr; child = cmark_node_next(child)) {
+  for (cmark_node* child = cmark_node_first_child(node); child != nullptr;
+       child = cmark_node_next(child)) {
     const char* literal = cmark_node_get_literal(child);
     text += literal != nullptr ? std::string(literal) : text_of(child);
   }
@@ -18,7 +19,8 @@ std::string text_of(cmark_node* node) {
 }
 
 bool is_relative(const std::string& url) {
-  return !url.empty() && url.front() != '#' && url.find("://") == std::string::npos && url.rfind("mailto:", 0) != 0;
+  return !url.empty() && url.front() != '#' && url.find("://") == std::string::npos &&
+         url.rfind("mailto:", 0) != 0;
 }
 
 }  // namespace
@@ -56,7 +58,8 @@ Prose render_prose(const std::string& markdown, PageIds& ids, const LinkRewriter
     const std::string tag = "<h" + std::to_string(heading.level) + ">";
     const auto found = html.find(tag, at);
     if (found == std::string::npos) break;
-    prose.html += html.substr(at, found - at) + "<h" + std::to_string(heading.level) + " id=\"" + heading.id + "\">";
+    prose.html += html.substr(at, found - at) + "<h" + std::to_string(heading.level) + " id=\"" +
+                  heading.id + "\">";
     at = found + tag.size();
   }
   prose.html += html.substr(at);
@@ -68,7 +71,8 @@ std::string inline_html(const std::string& markdown) {
   std::string html = engine::notebook::MarkdownDocument(markdown).html();
   while (!html.empty() && html.back() == '\n') html.pop_back();
   const bool one_paragraph = html.rfind("<p>", 0) == 0 && html.size() >= 7 &&
-                             html.compare(html.size() - 4, 4, "</p>") == 0 && html.find("<p>", 3) == std::string::npos;
+                             html.compare(html.size() - 4, 4, "</p>") == 0 &&
+                             html.find("<p>", 3) == std::string::npos;
   return one_paragraph ? html.substr(3, html.size() - 7) : html;
 }
 

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "prose.h"
 #include "quiz/grading.h"
 #include "quiz/lesson_links.h"
 #include "quiz/order.h"
-#include "prose.h"
 #include "text.h"
 
 namespace site {
@@ -49,23 +49,32 @@ std::string quiz_html(const quiz::Bank& bank, const Course& course) {
                                       {"bank", escape(bank.name)}}));
   for (const quiz::ShownQuestion& q : shown) {
     const std::string name = bank.name + "-" + q.question->id;
-    html += fmt::format(R"(<fieldset class="question" data-id="{}"><legend><span class="number">{}.</span> {}</legend>)"
-                        "\n<ul class=\"options\">\n",
-                        escape(q.question->id), q.number, inline_html(q.question->prompt));
+    html += fmt::format(
+        R"(<fieldset class="question" data-id="{}"><legend><span class="number">{}.</span> {}</legend>)"
+        "\n<ul class=\"options\">\n",
+        escape(q.question->id), q.number, inline_html(q.question->prompt));
     for (int letter = 0; letter < q.options(); ++letter) {
       const bool correct = letter == q.correct_letter();
-      html += fmt::format(R"(<li{}><label><input type="radio" name="{}" value="{}"> <span>{}</span></label>)",
-                          correct ? R"( data-correct="true")" : "", escape(name), letter, inline_html(q.option(letter)));
-      if (!correct) html += R"(<p class="why" hidden><strong>Why not:</strong> )" + inline_html(q.why(letter)) + "</p>";
+      html += fmt::format(
+          R"(<li{}><label><input type="radio" name="{}" value="{}"> <span>{}</span></label>)",
+          correct ? R"( data-correct="true")" : "", escape(name), letter,
+          inline_html(q.option(letter)));
+      if (!correct)
+        html += R"(<p class="why" hidden><strong>Why not:</strong> )" + inline_html(q.why(letter)) +
+                "</p>";
       html += "</li>\n";
     }
-    html += "</ul>\n" R"(<p class="context" hidden>)" + inline_html(q.question->context) +
-            lesson_link_html(*q.question, course) + "</p>\n</fieldset>\n";
+    html +=
+        "</ul>\n"
+        R"(<p class="context" hidden>)" +
+        inline_html(q.question->context) + lesson_link_html(*q.question, course) +
+        "</p>\n</fieldset>\n";
   }
-  html += R"(<p class="quiz-actions"><button type="submit">Check my answers</button> <button type="button" class="retry" hidden>Try again</button></p>)"
-          "\n"
-          R"(<p class="score" role="status" aria-live="polite"></p>)"
-          "\n</form>\n</section>\n";
+  html +=
+      R"(<p class="quiz-actions"><button type="submit">Check my answers</button> <button type="button" class="retry" hidden>Try again</button></p>)"
+      "\n"
+      R"(<p class="score" role="status" aria-live="polite"></p>)"
+      "\n</form>\n</section>\n";
   return html;
 }
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "quiz/bank.h"
 #include "course.h"
+#include "quiz/bank.h"
 
 namespace site {
 

@@ -27,9 +27,11 @@ std::string squeeze(const std::string& text) {
 std::string search_index_script(const std::vector<SearchEntry>& entries) {
   nlohmann::json index = nlohmann::json::array();
   for (const SearchEntry& e : entries) {
-    index.push_back({{"title", e.title}, {"page", e.page}, {"url", e.url}, {"text", squeeze(e.text)}});
+    index.push_back(
+        {{"title", e.title}, {"page", e.page}, {"url", e.url}, {"text", squeeze(e.text)}});
   }
-  return "// Generated with the site: the search index of every page.\nwindow.COURSE_SEARCH_INDEX = " + index.dump() + ";\n";
+  return "// Generated with the site: the search index of every page.\nwindow.COURSE_SEARCH_INDEX = " +
+         index.dump() + ";\n";
 }
 
 }  // namespace site

@@ -2,7 +2,6 @@
 
 #include <fmt/args.h>
 #include <fmt/format.h>
-
 #include <toml++/toml.h>
 
 #include "text.h"
@@ -24,7 +23,8 @@ std::string fill(const std::string& pattern, const Fields& fields, const std::st
   try {
     return fmt::vformat(pattern, args);
   } catch (const fmt::format_error& e) {
-    throw ThemeError(where + ": " + e.what() + " (its fields are named {like_this}; a brace is written {{ or }})");
+    throw ThemeError(where + ": " + e.what() +
+                     " (its fields are named {like_this}; a brace is written {{ or }})");
   }
 }
 
@@ -40,27 +40,36 @@ Theme Theme::load(const fs::path& folder) {
   try {
     table = toml::parse(read_file(texts), texts.string());
   } catch (const toml::parse_error& e) {
-    throw ThemeError(texts.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    throw ThemeError(texts.string() + ":" + std::to_string(e.source().begin.line) + ": " +
+                     std::string(e.description()));
   }
   for (const auto& [key, value] : table) {
     const auto* text = value.as_string();
-    if (text == nullptr) throw ThemeError(texts.string() + ": " + std::string(key.str()) + " must be a string");
+    if (text == nullptr)
+      throw ThemeError(texts.string() + ": " + std::string(key.str()) + " must be a string");
     theme.texts_.emplace(std::string(key.str()), text->get());
   }
   return theme;
 }
 
-std::string Theme::page(const Fields& fields) const { return fill(page_, fields, (folder_ / "page.html").string()); }
+std::string Theme::page(const Fields& fields) const {
+  return fill(page_, fields, (folder_ / "page.html").string());
+}
 
-std::string Theme::home(const Fields& fields) const { return fill(home_, fields, (folder_ / "home.html").string()); }
+std::string Theme::home(const Fields& fields) const {
+  return fill(home_, fields, (folder_ / "home.html").string());
+}
 
 std::string Theme::text(std::string_view key, const Fields& fields) const {
   const auto it = texts_.find(key);
   const std::string where = (folder_ / "texts.toml").string();
-  if (it == texts_.end()) throw ThemeError(where + ": the text " + std::string(key) + " is missing");
+  if (it == texts_.end())
+    throw ThemeError(where + ": the text " + std::string(key) + " is missing");
   return fill(it->second, fields, where + ", text " + std::string(key));
 }
 
-std::vector<fs::path> Theme::files() const { return {folder_ / "page.html", folder_ / "home.html", folder_ / "texts.toml"}; }
+std::vector<fs::path> Theme::files() const {
+  return {folder_ / "page.html", folder_ / "home.html", folder_ / "texts.toml"};
+}
 
 }  // namespace site

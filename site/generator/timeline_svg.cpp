@@ -25,26 +25,35 @@ struct Kind {
 
 constexpr std::array kKinds = {
     Kind{"dispatch", "dispatch", "dispatches", R"(<rect width="8" height="8" fill="#a6cee3"/>)"},
-    Kind{"compile", "graph build", "graph builds",
-         R"(<rect width="8" height="8" fill="#fdbf6f"/><path d="M0 8L8 0M-2 2L2 -2M6 10L10 6" stroke="#6b3d00" stroke-width="1.5"/>)"},
-    Kind{"cpu", "cpu op", "cpu ops",
-         R"(<rect width="8" height="8" fill="#b2df8a"/><circle cx="2" cy="2" r="1.3" fill="#1b5e20"/><circle cx="6" cy="6" r="1.3" fill="#1b5e20"/>)"},
-    Kind{"view", "view op", "view ops",
-         R"(<rect width="8" height="8" fill="#e0e0e0"/><path d="M0 4H8" stroke="#555" stroke-width="1"/>)"},
-    Kind{"wait", "wait", "waits",
-         R"(<rect width="8" height="8" fill="#ffffff"/><path d="M0 0L8 8M8 0L0 8" stroke="#c62828" stroke-width="1.2"/>)"},
-    Kind{"host", "host-only op", "host-only ops",
-         R"(<rect width="8" height="8" fill="#f5f5f5"/><path d="M0 2H8M0 6H8" stroke="#424242" stroke-width="1"/>)"},
-    Kind{"fallback", "cpu fallback", "cpu fallbacks", R"(<rect width="8" height="8" fill="none"/>)", true},
+    Kind{
+        "compile", "graph build", "graph builds",
+        R"(<rect width="8" height="8" fill="#fdbf6f"/><path d="M0 8L8 0M-2 2L2 -2M6 10L10 6" stroke="#6b3d00" stroke-width="1.5"/>)"},
+    Kind{
+        "cpu", "cpu op", "cpu ops",
+        R"(<rect width="8" height="8" fill="#b2df8a"/><circle cx="2" cy="2" r="1.3" fill="#1b5e20"/><circle cx="6" cy="6" r="1.3" fill="#1b5e20"/>)"},
+    Kind{
+        "view", "view op", "view ops",
+        R"(<rect width="8" height="8" fill="#e0e0e0"/><path d="M0 4H8" stroke="#555" stroke-width="1"/>)"},
+    Kind{
+        "wait", "wait", "waits",
+        R"(<rect width="8" height="8" fill="#ffffff"/><path d="M0 0L8 8M8 0L0 8" stroke="#c62828" stroke-width="1.2"/>)"},
+    Kind{
+        "host", "host-only op", "host-only ops",
+        R"(<rect width="8" height="8" fill="#f5f5f5"/><path d="M0 2H8M0 6H8" stroke="#424242" stroke-width="1"/>)"},
+    Kind{"fallback", "cpu fallback", "cpu fallbacks", R"(<rect width="8" height="8" fill="none"/>)",
+         true},
     Kind{"kernel", "kernel", "kernels", R"(<rect width="8" height="8" fill="#1f78b4"/>)"},
-    Kind{"copy", "copy", "copies",
-         R"(<rect width="8" height="8" fill="#cab2d6"/><path d="M0 0L8 8M-2 6L2 10M6 -2L10 2" stroke="#4a148c" stroke-width="1.5"/>)"},
+    Kind{
+        "copy", "copy", "copies",
+        R"(<rect width="8" height="8" fill="#cab2d6"/><path d="M0 0L8 8M-2 6L2 10M6 -2L10 2" stroke="#4a148c" stroke-width="1.5"/>)"},
     Kind{"event", "event", "events", R"(<rect width="8" height="8" fill="#212121"/>)"},
     // After a cell's first 10,000 spans, runs of per-operation spans are written as one (--trace).
-    Kind{"summary", "summarised run of ops", "summarised runs of ops",
-         R"(<rect width="8" height="8" fill="#bdbdbd"/><path d="M0 2H8M0 6H8M2 0V8M6 0V8" stroke="#616161" stroke-width="0.8"/>)"},
+    Kind{
+        "summary", "summarised run of ops", "summarised runs of ops",
+        R"(<rect width="8" height="8" fill="#bdbdbd"/><path d="M0 2H8M0 6H8M2 0V8M6 0V8" stroke="#616161" stroke-width="0.8"/>)"},
 };
-constexpr Kind kOtherKind{"other", "span", "spans", R"(<rect width="8" height="8" fill="#9e9e9e"/>)"};
+constexpr Kind kOtherKind{"other", "span", "spans",
+                          R"(<rect width="8" height="8" fill="#9e9e9e"/>)"};
 
 const Kind& kind_of(std::string_view category) {
   for (const Kind& kind : kKinds) {
@@ -76,7 +85,8 @@ std::string duration_text(double ms) {
 }
 
 std::string tick_label(double ms, double step) {
-  const int decimals = step >= 1 ? 0 : std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+  const int decimals =
+      step >= 1 ? 0 : std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
   return fmt::format("{:.{}f}", ms, decimals);
 }
 
@@ -108,8 +118,8 @@ std::string describe_track(const TracedProcess& process, Track track) {
   std::string text;
   for (const auto& [category, t] : totals(process, track)) {
     const Kind& kind = kind_of(category);
-    text += fmt::format("{}{} {} ({})", text.empty() ? "" : ", ", t.count, t.count == 1 ? kind.singular : kind.plural,
-                        duration_text(t.ms));
+    text += fmt::format("{}{} {} ({})", text.empty() ? "" : ", ", t.count,
+                        t.count == 1 ? kind.singular : kind.plural, duration_text(t.ms));
   }
   return text.empty() ? "nothing" : text;
 }
@@ -138,7 +148,10 @@ int dominant(const std::map<int, double>& column) {
 class Lane {
  public:
   Lane(const TracedProcess& process, Track track, Window window)
-      : process_(process), track_(track), window_(window), ms_per_px_(window.length() / (kPlotRight - kPlotLeft)) {}
+      : process_(process),
+        track_(track),
+        window_(window),
+        ms_per_px_(window.length() / (kPlotRight - kPlotLeft)) {}
 
   std::string draw(double top) {
     const auto columns = static_cast<std::size_t>(kPlotRight - kPlotLeft);
@@ -149,7 +162,8 @@ class Lane {
       if (span.track != track_) continue;
       const double begin_px = (span.start_ms - window_.from_ms) / ms_per_px_;
       const double end_px = (span.start_ms + span.duration_ms - window_.from_ms) / ms_per_px_;
-      if (begin_px >= static_cast<double>(columns) || end_px < 0) continue;  // outside a zoomed view
+      if (begin_px >= static_cast<double>(columns) || end_px < 0)
+        continue;  // outside a zoomed view
       const auto first = std::min(columns - 1, static_cast<std::size_t>(std::max(0.0, begin_px)));
       ++started[first][span.category];
       if (kind_of(process_.name_of(span.category)).encloses) {
@@ -161,7 +175,8 @@ class Lane {
         continue;
       }
       for (std::size_t c = first; c < columns && static_cast<double>(c) < end_px; ++c) {
-        const double overlap = std::min(end_px, static_cast<double>(c + 1)) - std::max(begin_px, static_cast<double>(c));
+        const double overlap = std::min(end_px, static_cast<double>(c + 1)) -
+                               std::max(begin_px, static_cast<double>(c));
         busy[c][span.category] += std::max(0.0, overlap) * ms_per_px_;
       }
     }
@@ -188,7 +203,8 @@ class Lane {
   }
 
  private:
-  std::string run(int category, std::size_t first, std::size_t end, int count, double ms, double top) const {
+  std::string run(int category, std::size_t first, std::size_t end, int count, double ms,
+                  double top) const {
     const Kind& kind = kind_of(process_.name_of(category));
     const double x = kPlotLeft + static_cast<double>(first);
     const double from = window_.from_ms + static_cast<double>(first) * ms_per_px_;
@@ -196,8 +212,9 @@ class Lane {
     return fmt::format(
         R"svg(<rect x="{:.1f}" y="{:.1f}" width="{}" height="{}" fill="url(#{})" stroke="#333" stroke-width="0.4"><title>{} {} ({} busy) between {} and {}</title></rect>)svg"
         "\n",
-        x, top, end - first, kLaneHeight, pattern_id(kind), count, count == 1 ? kind.singular : kind.plural,
-        duration_text(ms), duration_text(from), duration_text(to));
+        x, top, end - first, kLaneHeight, pattern_id(kind), count,
+        count == 1 ? kind.singular : kind.plural, duration_text(ms), duration_text(from),
+        duration_text(to));
   }
 
   std::string marker(const Span& span, double top) const {
@@ -212,12 +229,13 @@ class Lane {
   std::string frame(const Span& span, double top) const {
     const double begin = std::max(span.start_ms, window_.from_ms);
     const double x = kPlotLeft + (begin - window_.from_ms) / ms_per_px_;
-    const double width = std::max(2.0, (std::min(span.start_ms + span.duration_ms, window_.to_ms) - begin) / ms_per_px_);
+    const double width = std::max(
+        2.0, (std::min(span.start_ms + span.duration_ms, window_.to_ms) - begin) / ms_per_px_);
     return fmt::format(
         R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{}" class="frame"><title>{} ({}) from {}</title></rect>)"
         "\n",
-        x, top + 1, width, kLaneHeight - 2, escape(process_.name_of(span.name)), duration_text(span.duration_ms),
-        duration_text(span.start_ms));
+        x, top + 1, width, kLaneHeight - 2, escape(process_.name_of(span.name)),
+        duration_text(span.duration_ms), duration_text(span.start_ms));
   }
 
   // The names of spans wide enough to hold them, on a white ground so any pattern reads.
@@ -225,7 +243,9 @@ class Lane {
     std::string svg;
     for (const Span& span : process_.spans) {
       const double end = span.start_ms + span.duration_ms;
-      if (span.track != track_ || span.duration_ms <= 0 || span.start_ms >= window_.to_ms || end <= window_.from_ms) continue;
+      if (span.track != track_ || span.duration_ms <= 0 || span.start_ms >= window_.to_ms ||
+          end <= window_.from_ms)
+        continue;
       if (kind_of(process_.name_of(span.category)).encloses) continue;
       const std::string& name = process_.name_of(span.name);
       const double begin = std::max(span.start_ms, window_.from_ms);
@@ -237,7 +257,8 @@ class Lane {
           R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="14" rx="2" fill="#fff" opacity="0.9"/>)"
           R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>)"
           "\n",
-          x - text_width / 2, top + kLaneHeight / 2 - 7, text_width, x, top + kLaneHeight / 2 + 4, escape(name));
+          x - text_width / 2, top + kLaneHeight / 2 - 7, text_width, x, top + kLaneHeight / 2 + 4,
+          escape(name));
     }
     return svg;
   }
@@ -253,12 +274,14 @@ std::string axis(double top, Window window) {
                                 "\n",
                                 kPlotLeft, top, kPlotRight);
   const double step = tick_step(window.length(), 8);
-  const double first_tick = window.from_ms == 0 ? 0 : std::ceil(window.from_ms / step - 1e-9) * step;  // never "-0"
+  const double first_tick =
+      window.from_ms == 0 ? 0 : std::ceil(window.from_ms / step - 1e-9) * step;  // never "-0"
   for (double t = first_tick; t <= window.to_ms + window.length() * 1e-4; t += step) {
     const double x = kPlotLeft + (t - window.from_ms) / window.length() * (kPlotRight - kPlotLeft);
-    svg += fmt::format(R"(<path d="M{0:.1f} {1:.1f}v4" stroke="#333"/><text x="{0:.1f}" y="{2:.1f}" text-anchor="middle">{3}</text>)"
-                       "\n",
-                       x, top, top + 15, tick_label(t, step));
+    svg += fmt::format(
+        R"(<path d="M{0:.1f} {1:.1f}v4" stroke="#333"/><text x="{0:.1f}" y="{2:.1f}" text-anchor="middle">{3}</text>)"
+        "\n",
+        x, top, top + 15, tick_label(t, step));
   }
   svg += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end">time (ms)</text>)"
                      "\n",
@@ -276,11 +299,14 @@ std::string legend(const std::vector<const Kind*>& kinds, double& top) {
       x = kPlotLeft;
       top += 20;
     }
-    const std::string swatch = kind->encloses ? std::string(R"(class="frame")")
-                                              : fmt::format(R"svg(fill="url(#{})" stroke="#333" stroke-width="0.6")svg", pattern_id(*kind));
-    svg += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="16" height="14" {}/><text x="{:.1f}" y="{:.1f}">{}</text>)"
-                       "\n",
-                       x, top, swatch, x + 22, top + 11, kind->plural);
+    const std::string swatch =
+        kind->encloses ? std::string(R"(class="frame")")
+                       : fmt::format(R"svg(fill="url(#{})" stroke="#333" stroke-width="0.6")svg",
+                                     pattern_id(*kind));
+    svg += fmt::format(
+        R"(<rect x="{:.1f}" y="{:.1f}" width="16" height="14" {}/><text x="{:.1f}" y="{:.1f}">{}</text>)"
+        "\n",
+        x, top, swatch, x + 22, top + 11, kind->plural);
     x += width;
   }
   top += 20;
@@ -297,7 +323,8 @@ std::size_t order_of(const Kind* kind) {
 
 // Whether more than one process did something, so that each needs its name.
 bool several_processes(const std::vector<TracedProcess>& processes) {
-  return std::count_if(processes.begin(), processes.end(), [](const TracedProcess& p) { return !p.spans.empty(); }) > 1;
+  return std::count_if(processes.begin(), processes.end(),
+                       [](const TracedProcess& p) { return !p.spans.empty(); }) > 1;
 }
 
 // The host and device lanes of `process` over `window`, with their time axis.
@@ -306,10 +333,12 @@ std::string lanes(const TracedProcess& process, Window window, double& top) {
   for (const Track track : {Track::Host, Track::Device}) {
     body += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end" class="lane">{}</text>)"
                         "\n",
-                        kPlotLeft - 8, top + kLaneHeight / 2 + 4, track == Track::Host ? "host" : "MPS device");
-    body += fmt::format(R"(<rect x="{}" y="{:.1f}" width="{}" height="{}" fill="#fafafa" stroke="#bbb" stroke-width="0.5"/>)"
-                        "\n",
-                        kPlotLeft, top, kPlotRight - kPlotLeft, kLaneHeight);
+                        kPlotLeft - 8, top + kLaneHeight / 2 + 4,
+                        track == Track::Host ? "host" : "MPS device");
+    body += fmt::format(
+        R"(<rect x="{}" y="{:.1f}" width="{}" height="{}" fill="#fafafa" stroke="#bbb" stroke-width="0.5"/>)"
+        "\n",
+        kPlotLeft, top, kPlotRight - kPlotLeft, kLaneHeight);
     body += Lane(process, track, window).draw(top);
     top += kLaneHeight + kLaneGap;
   }
@@ -327,7 +356,8 @@ struct Zoom {
 // The end of the `shown`-th span to end from span `first` on: a window over about that many.
 double end_after(const TracedProcess& process, std::size_t first, std::size_t shown) {
   std::vector<double> ends;
-  for (std::size_t i = first; i < process.spans.size(); ++i) ends.push_back(process.spans[i].start_ms + process.spans[i].duration_ms);
+  for (std::size_t i = first; i < process.spans.size(); ++i)
+    ends.push_back(process.spans[i].start_ms + process.spans[i].duration_ms);
   if (ends.size() <= shown) return *std::max_element(ends.begin(), ends.end());
   std::nth_element(ends.begin(), ends.begin() + static_cast<std::ptrdiff_t>(shown), ends.end());
   return ends[shown];
@@ -360,7 +390,9 @@ std::optional<Zoom> zoom_of(const TracedProcess& process) {
   const std::size_t count = process.spans.size();
   const double end = end_of(process);
   const auto closer = [](double from, double to, std::string_view where) {
-    return Zoom{{from, to}, fmt::format("{} from {}, {}, closer:", duration_text(to - from), duration_text(from), where)};
+    return Zoom{{from, to},
+                fmt::format("{} from {}, {}, closer:", duration_text(to - from),
+                            duration_text(from), where)};
   };
   std::size_t after_builds = 0;
   bool summarised = false;
@@ -422,12 +454,14 @@ std::string svg(const std::vector<TracedProcess>& processes, const Drawing& capt
       body += lanes(process, zoom->window, top);
     }
   }
-  std::sort(kinds.begin(), kinds.end(), [](const Kind* a, const Kind* b) { return order_of(a) < order_of(b); });
+  std::sort(kinds.begin(), kinds.end(),
+            [](const Kind* a, const Kind* b) { return order_of(a) < order_of(b); });
   std::string defs;
   for (const Kind* kind : kinds) {
-    defs += fmt::format(R"(<pattern id="{}" width="8" height="8" patternUnits="userSpaceOnUse">{}</pattern>)"
-                        "\n",
-                        pattern_id(*kind), kind->pattern);
+    defs += fmt::format(
+        R"(<pattern id="{}" width="8" height="8" patternUnits="userSpaceOnUse">{}</pattern>)"
+        "\n",
+        pattern_id(*kind), kind->pattern);
   }
   body += legend(kinds, top);
   const double height = top + 4;
@@ -447,18 +481,20 @@ std::string svg(const std::vector<TracedProcess>& processes, const Drawing& capt
       kWidth, height, escape(caption.title), escape(caption.description), defs, body);
 }
 
-
 }  // namespace
 
-Drawing draw_timeline(const std::vector<TracedProcess>& processes, const std::string& cell, const std::string& machine) {
+Drawing draw_timeline(const std::vector<TracedProcess>& processes, const std::string& cell,
+                      const std::string& machine) {
   Drawing caption;
   caption.title = cell + " on " + machine + ": the host and MPS device timelines";
   for (const TracedProcess& process : processes) {
     if (process.spans.empty()) continue;
-    if (!caption.description.empty()) caption.description += "\n";  // a line per process under the picture
+    if (!caption.description.empty())
+      caption.description += "\n";  // a line per process under the picture
     if (several_processes(processes)) caption.description += process.label + ": ";
-    caption.description += fmt::format("over {}, the host ran {}; the MPS device ran {}.", duration_text(end_of(process)),
-                                       describe_track(process, Track::Host), describe_track(process, Track::Device));
+    caption.description += fmt::format(
+        "over {}, the host ran {}; the MPS device ran {}.", duration_text(end_of(process)),
+        describe_track(process, Track::Host), describe_track(process, Track::Device));
   }
   caption.svg = svg(processes, caption);
   return caption;

@@ -17,6 +17,7 @@
 namespace site {
 
 // The picture of one cell's run on one machine; `processes` are the cell's.
-Drawing draw_timeline(const std::vector<TracedProcess>& processes, const std::string& cell, const std::string& machine);
+Drawing draw_timeline(const std::vector<TracedProcess>& processes, const std::string& cell,
+                      const std::string& machine);
 
 }  // namespace site

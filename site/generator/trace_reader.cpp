@@ -23,12 +23,12 @@ class Reader {
       process.traced.label = event.at("args").at("name").get<std::string>();
     } else if (phase == "X") {
       const int tid = event.at("tid").get<int>();
-      process.traced.spans.push_back(Span{
-          .track = tid == 2 ? Track::Device : Track::Host,
-          .name = process.intern(event.at("name").get<std::string>()),
-          .category = process.intern(event.value("cat", std::string("other"))),
-          .start_ms = event.at("ts").get<double>() / 1000,
-          .duration_ms = event.at("dur").get<double>() / 1000});
+      process.traced.spans.push_back(
+          Span{.track = tid == 2 ? Track::Device : Track::Host,
+               .name = process.intern(event.at("name").get<std::string>()),
+               .category = process.intern(event.value("cat", std::string("other"))),
+               .start_ms = event.at("ts").get<double>() / 1000,
+               .duration_ms = event.at("dur").get<double>() / 1000});
     }
   }
 
@@ -36,7 +36,8 @@ class Reader {
     std::vector<TracedProcess> result;
     for (auto& [pid, process] : processes_) {
       process.traced.pid = pid;
-      if (process.traced.label.empty()) process.traced.label = "simulated process " + std::to_string(pid);
+      if (process.traced.label.empty())
+        process.traced.label = "simulated process " + std::to_string(pid);
       result.push_back(std::move(process.traced));
     }
     return result;
@@ -58,7 +59,8 @@ class Reader {
 }  // namespace
 
 bool TracedProcess::has_device_work() const {
-  return std::any_of(spans.begin(), spans.end(), [](const Span& s) { return s.track == Track::Device; });
+  return std::any_of(spans.begin(), spans.end(),
+                     [](const Span& s) { return s.track == Track::Device; });
 }
 
 std::vector<TracedProcess> read_trace(const std::string& path) {

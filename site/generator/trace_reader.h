@@ -21,7 +21,7 @@ struct Span {
 
 struct TracedProcess {
   int pid = 0;
-  std::string label;  // "05_timing_and_synchronization/warm_up", "simulated process 3"
+  std::string label;               // "05_timing_and_synchronization/warm_up", "simulated process 3"
   std::vector<std::string> names;  // the distinct names and categories
   std::vector<Span> spans;         // in the order they were recorded
   bool has_device_work() const;

@@ -66,7 +66,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.run_type == Run::RT_Iteration) {
-        milliseconds_[run.run_name.function_name][std::stoi(run.run_name.args)].push_back(run.GetAdjustedCPUTime());
+        milliseconds_[run.run_name.function_name][std::stoi(run.run_name.args)].push_back(
+            run.GetAdjustedCPUTime());
       }
     }
     ConsoleReporter::ReportRuns(runs);
@@ -81,14 +82,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const auto sgemm_times = sgemm_runs.find(n);
       if (sgemm_times == sgemm_runs.end()) continue;
       const double megaflop = 2.0 * n * n * static_cast<double>(n) / 1e6;
-      const double engine = median(engine_times), sgemm = median(sgemm_times->second);  // ms per product
+      const double engine = median(engine_times),
+                   sgemm = median(sgemm_times->second);  // ms per product
       const double ratio = sgemm / engine;
       all_met = all_met && ratio >= kTarget;
-      std::printf("%6d %16.1f %16.1f %13.1f%%%s\n", n, megaflop / engine, megaflop / sgemm, 100.0 * ratio,
-                  ratio >= kTarget ? "" : "  below the target");
+      std::printf("%6d %16.1f %16.1f %13.1f%%%s\n", n, megaflop / engine, megaflop / sgemm,
+                  100.0 * ratio, ratio >= kTarget ? "" : "  below the target");
     }
     if (milliseconds_.empty()) return;
-    std::printf("target: the engine at %.0f %% of sgemm or more: %s\n", 100.0 * kTarget, all_met ? "met" : "NOT met");
+    std::printf("target: the engine at %.0f %% of sgemm or more: %s\n", 100.0 * kTarget,
+                all_met ? "met" : "NOT met");
   }
 
  private:
@@ -102,8 +105,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (const std::int64_t n : {256, 512, 1024, 2048}) {  // alternately, so that both see the same machine
-    benchmark::RegisterBenchmark("BM_EngineMatmul", BM_EngineMatmul)->Arg(n)->Unit(benchmark::kMillisecond);
+  for (const std::int64_t n :
+       {256, 512, 1024, 2048}) {  // alternately, so that both see the same machine
+    benchmark::RegisterBenchmark("BM_EngineMatmul", BM_EngineMatmul)
+        ->Arg(n)
+        ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("BM_Sgemm", BM_Sgemm)->Arg(n)->Unit(benchmark::kMillisecond);
   }
   // Five repetitions unless the command line says otherwise (a later flag wins).

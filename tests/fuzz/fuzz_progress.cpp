@@ -9,7 +9,8 @@
 #include "engine/notebook/progress.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const engine::notebook::QuizQuestionIds known{{"mastery", {"placement", "sync", "fallback-diagnosis"}}};
+  static const engine::notebook::QuizQuestionIds known{
+      {"mastery", {"placement", "sync", "fallback-diagnosis"}}};
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     const engine::notebook::Progress progress = engine::notebook::parse_progress(text, known);

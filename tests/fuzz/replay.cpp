@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> inputs;
   for (int i = 1; i < argc; ++i) {
     if (std::filesystem::is_directory(argv[i])) {
-      for (const auto& entry : std::filesystem::directory_iterator(argv[i])) inputs.push_back(entry.path());
+      for (const auto& entry : std::filesystem::directory_iterator(argv[i]))
+        inputs.push_back(entry.path());
     } else {
       inputs.emplace_back(argv[i]);
     }
@@ -31,7 +32,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     const std::string data{std::istreambuf_iterator<char>(in), {}};
-    std::cout << input.string() << " (" << data.size() << " bytes)\n" << std::flush;  // names the input of a crash
+    std::cout << input.string() << " (" << data.size() << " bytes)\n"
+              << std::flush;  // names the input of a crash
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(data.data()), data.size());
   }
   std::cout << inputs.size() << " inputs replayed\n";

@@ -11,8 +11,10 @@ TEST_CASE("a decoy that passes its named test is not proved") {
   const Run run = run_program({program("lab_proof"), "decoy", program("lab02_solution"),
                                source("labs/02_device_checks/decoys/compares_devices.md")});
   expect_status(run, 1);
-  expect_text(run, {"lab_proof: the decoy passes \"on_gpu recognises a tensor on mps although it reports mps:0\"; "
-                    "that test should catch it"});
+  expect_text(
+      run,
+      {"lab_proof: the decoy passes \"on_gpu recognises a tensor on mps although it reports mps:0\"; "
+       "that test should catch it"});
 }
 
 TEST_CASE("a decoy whose failure does not say its phrase is not proved") {
@@ -27,5 +29,6 @@ TEST_CASE("a starter that passes its tests is not proved") {
   const Run run = run_program({program("lab_proof"), "starter", program("lab02_solution"),
                                source("labs/02_device_checks/starter/lab.cpp"), source("")});
   expect_status(run, 1);
-  expect_text(run, {"lab_proof: the starter passes its tests; it should leave work for the learner"});
+  expect_text(run,
+              {"lab_proof: the starter passes its tests; it should leave work for the learner"});
 }

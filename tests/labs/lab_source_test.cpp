@@ -1,18 +1,19 @@
 // The lab format's parser (labs/harness/include/harness/lab_source.h): TODO lines, and decoys
 // read and applied as the build applies them.
 
+#include "harness/lab_source.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
-
-#include "harness/lab_source.h"
 
 namespace {
 
 const std::string kSolution = "int f() {\n  return 1;\n}\nint g() {\n  return 2;\n}\n";
 
 std::string decoy(const std::string& changes) {
-  return "# Decoy: returns 0.\n\nFails: \"f returns one\"\nSays: \"one\"\nAlso fails: \"g uses f\"\n\n" + changes;
+  return "# Decoy: returns 0.\n\nFails: \"f returns one\"\nSays: \"one\"\nAlso fails: \"g uses f\"\n\n" +
+         changes;
 }
 
 std::string error_of(const std::string& text, const std::string& solution = kSolution) {
@@ -26,7 +27,8 @@ std::string error_of(const std::string& text, const std::string& solution = kSol
 
 }  // namespace
 
-TEST_CASE("TODO lines are found with their ids, texts and line numbers, as the starters write them") {
+TEST_CASE(
+    "TODO lines are found with their ids, texts and line numbers, as the starters write them") {
   const auto todos = harness::todo_lines(
       "double f() {\n  TODO(\"5.1\", \"time the \\\"warm\\\" runs\");\n}\n// TODO(\"x\", \"a comment\")\n"
       "  const int t = TODO(\"5.2\", \"not first on its line\");\n\tTODO(\"5.3\", \"tab indented\");\n");
@@ -45,20 +47,28 @@ TEST_CASE("a decoy is the solution with each of its blocks changed, and says wha
   CHECK(spec.fails == "f returns one");
   CHECK(spec.says == "one");
   CHECK(spec.also_fails == std::vector<std::string>{"g uses f"});
-  CHECK(harness::apply_decoy(spec, kSolution, "d.md") == "int f() {\n  return 0;\n}\nint g() {\n  return 2;\n}\n");
+  CHECK(harness::apply_decoy(spec, kSolution, "d.md") ==
+        "int f() {\n  return 0;\n}\nint g() {\n  return 2;\n}\n");
 }
 
 TEST_CASE("a malformed decoy is refused, naming its file and what is wrong") {
-  CHECK(error_of(decoy("~~~cpp solution\n  return 3;\n~~~\n~~~cpp decoy\n  return 0;\n~~~\n")) ==
-        "d.md: each ~~~cpp solution block must appear exactly once in solution/lab.cpp:\n  return 3;\n");
-  CHECK(error_of(decoy("~~~cpp solution\n}\n~~~\n~~~cpp decoy\n};\n~~~\n")).starts_with(
-      "d.md: each ~~~cpp solution block must appear exactly once"));  // twice in the solution
+  CHECK(
+      error_of(decoy("~~~cpp solution\n  return 3;\n~~~\n~~~cpp decoy\n  return 0;\n~~~\n")) ==
+      "d.md: each ~~~cpp solution block must appear exactly once in solution/lab.cpp:\n  return 3;\n");
+  CHECK(
+      error_of(decoy("~~~cpp solution\n}\n~~~\n~~~cpp decoy\n};\n~~~\n"))
+          .starts_with(
+              "d.md: each ~~~cpp solution block must appear exactly once"));  // twice in the solution
   CHECK(error_of(decoy("~~~cpp solution\n  return 1;\n~~~\n")) ==
         "d.md: each ~~~cpp solution block needs a ~~~cpp decoy block after it");
-  CHECK(error_of(decoy("~~~cpp solution\n  return 1;\n")) == "d.md: a ~~~cpp block without its closing ~~~");
-  CHECK(error_of(decoy("")) == "d.md: no change; a decoy is the solution with ~~~cpp solution and ~~~cpp decoy blocks");
+  CHECK(error_of(decoy("~~~cpp solution\n  return 1;\n")) ==
+        "d.md: a ~~~cpp block without its closing ~~~");
+  CHECK(error_of(decoy("")) ==
+        "d.md: no change; a decoy is the solution with ~~~cpp solution and ~~~cpp decoy blocks");
   CHECK(error_of("~~~cpp solution\n  return 1;\n~~~\n~~~cpp decoy\n  return 0;\n~~~\n") ==
         "d.md: a decoy needs the lines Fails: \"test name\" and Says: \"text\"");
-  CHECK(error_of("Fails: \"f*\"\nSays: \"x\"\n~~~cpp solution\n  return 1;\n~~~\n~~~cpp decoy\n  return 0;\n~~~\n") ==
-        "d.md: a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards): f*");
+  CHECK(
+      error_of(
+          "Fails: \"f*\"\nSays: \"x\"\n~~~cpp solution\n  return 1;\n~~~\n~~~cpp decoy\n  return 0;\n~~~\n") ==
+      "d.md: a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards): f*");
 }

@@ -12,7 +12,8 @@ namespace {
 
 Run runaway_lab(std::vector<std::string> environment) {
   environment.push_back("COLUMNS=1000");
-  return run_program({program("runaway_timing_lab")}, {.environment = environment, .directory = "", .input = ""});
+  return run_program({program("runaway_timing_lab")},
+                     {.environment = environment, .directory = "", .input = ""});
 }
 
 }  // namespace
@@ -21,15 +22,19 @@ TEST_CASE("code that crashes is named with its signal and the check that ran it"
   if (kUnderAddressSanitizer) return skip("AddressSanitizer reports the crash in its own words");
   const Run run = runaway_lab({"RUNAWAY_CRASH=1"});
   expect_failure(run);
-  expect_text(run, {"✘ the timer gives milliseconds per run, with or without MPS\n",
-                    "your code crashed with a segmentation fault (SIGSEGV: memory read or written through a null",
-                    "in 'the timer gives milliseconds per run, with or without MPS'",
-                    "✘ Your code crashed, so the checks after that one did not run."});
+  expect_text(
+      run,
+      {"✘ the timer gives milliseconds per run, with or without MPS\n",
+       "your code crashed with a segmentation fault (SIGSEGV: memory read or written through a null",
+       "in 'the timer gives milliseconds per run, with or without MPS'",
+       "✘ Your code crashed, so the checks after that one did not run."});
 }
 
 TEST_CASE("code that never returns is stopped at the time limit, naming the check") {
   const Run run = runaway_lab({"RUNAWAY_LOOP=1", "MPS_COURSE_TIME_LIMIT=1"});
   expect_status(run, 124);
-  expect_text(run, {"✘ Stopped after 1 s: the check 'the timer gives milliseconds per run, with or without MPS' "
-                    "was still running."});
+  expect_text(
+      run,
+      {"✘ Stopped after 1 s: the check 'the timer gives milliseconds per run, with or without MPS' "
+       "was still running."});
 }

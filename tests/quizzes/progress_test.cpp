@@ -3,6 +3,8 @@
 // updates; nothing but a regular file is ever read, renamed or replaced; every field is
 // validated and a bad file is set aside; temporary files of killed programs are cleaned up.
 
+#include "engine/notebook/progress.h"
+
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,13 +20,12 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
-#include <streambuf>
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
 #include "quiz/bank.h"
-#include "engine/notebook/progress.h"
 #include "quiz_test_support.h"
 
 #ifdef __linux__
@@ -44,7 +45,8 @@ std::string contents(const fs::path& file) {
 
 std::vector<std::string> names_in(const fs::path& directory) {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(directory)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(directory))
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -61,13 +63,15 @@ void write_large_progress(const fs::path& path) {
   std::ostringstream report;
   engine::notebook::update_progress(path, report, [](Progress& p) {
     p.lessons_verified["01"] = "2026-11-21T10:00:00Z";
-    for (int lab = 10; lab < 50; ++lab) p.labs[std::to_string(lab) + "_a_lab_with_a_long_name"].hints_shown = 1;
+    for (int lab = 10; lab < 50; ++lab)
+      p.labs[std::to_string(lab) + "_a_lab_with_a_long_name"].hints_shown = 1;
   });
 }
 
 // Runs the quiz with `args` in a child process, after `prepare` ran there; the child's output
 // comes back through a pipe (which no file-size limit applies to).
-Run quiz_in_child(const std::vector<std::string>& args, const std::function<void()>& prepare = [] {}) {
+Run quiz_in_child(
+    const std::vector<std::string>& args, const std::function<void()>& prepare = [] {}) {
   int channel[2];
   REQUIRE(pipe(channel) == 0);
   const pid_t child = fork();
@@ -87,7 +91,8 @@ Run quiz_in_child(const std::vector<std::string>& args, const std::function<void
   close(channel[1]);
   std::string text;
   char buffer[4096];
-  for (ssize_t n; (n = read(channel[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(channel[0], buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(n));
   close(channel[0]);
   int status = 0;
   waitpid(child, &status, 0);
@@ -111,7 +116,8 @@ void obey_file_permissions() {
   __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct data[2]{};
   syscall(SYS_capget, &header, data);
-  data[0].effective &= ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH) | (1u << CAP_FOWNER));
+  data[0].effective &=
+      ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH) | (1u << CAP_FOWNER));
   syscall(SYS_capset, &header, data);
 #endif
 }
@@ -157,14 +163,16 @@ int attempts_recorded(const fs::path& path) {
 
 }  // namespace
 
-TEST_CASE("a full disk leaves the progress file as it was, and the quiz says the attempt was not recorded") {
+TEST_CASE(
+    "a full disk leaves the progress file as it was, and the quiz says the attempt was not recorded") {
   ScratchProgress scratch("full_disk");
   write_large_progress(scratch.path);
   const std::string before = contents(scratch.path);
   REQUIRE(before.size() > 2048);
   const Run run = quiz_in_child({"take", "mastery", "--answers", kMasteryKey}, fill_the_disk);
   CHECK(run.status == 4);
-  CHECK(run.out.find("12 of 12 (100 %). Passed") != std::string::npos);  // graded and shown all the same
+  CHECK(run.out.find("12 of 12 (100 %). Passed") !=
+        std::string::npos);  // graded and shown all the same
   CHECK(run.err.find("quiz: this attempt was not recorded: cannot write") != std::string::npos);
   CHECK(run.err.find("File too large") != std::string::npos);
   CHECK(contents(scratch.path) == before);
@@ -181,7 +189,8 @@ TEST_CASE("programs recording at the same time never lose each other's attempts"
     REQUIRE(child >= 0);
     if (child == 0) {
       int failures = 0;
-      for (int a = 0; a < kAttemptsEach; ++a) failures += quiz_run({"take", "mastery", "--answers", kMasteryKey}).status;
+      for (int a = 0; a < kAttemptsEach; ++a)
+        failures += quiz_run({"take", "mastery", "--answers", kMasteryKey}).status;
       _exit(failures == 0 ? 0 : 1);
     }
     children.push_back(child);
@@ -198,15 +207,18 @@ TEST_CASE("programs recording at the same time never lose each other's attempts"
 TEST_CASE("anything but a regular file at the progress path is an error that leaves it as it is") {
   ScratchProgress scratch("not_regular");
   const fs::path directory = scratch.path.parent_path();
-  std::ofstream(directory / "target.json") << R"({"format": 1, "lessons_verified": {}, "quizzes": {}})";
+  std::ofstream(directory / "target.json")
+      << R"({"format": 1, "lessons_verified": {}, "quizzes": {}})";
   struct Case {
     std::string kind, says;
     std::function<void(const fs::path&)> make;
   };
   const std::vector<Case> cases{
       {"directory", "is a directory", [](const fs::path& p) { fs::create_directory(p); }},
-      {"FIFO", "is a FIFO (named pipe)", [](const fs::path& p) { REQUIRE(mkfifo(p.c_str(), 0644) == 0); }},
-      {"symbolic link", "is a symbolic link", [&](const fs::path& p) { fs::create_symlink(directory / "target.json", p); }},
+      {"FIFO", "is a FIFO (named pipe)",
+       [](const fs::path& p) { REQUIRE(mkfifo(p.c_str(), 0644) == 0); }},
+      {"symbolic link", "is a symbolic link",
+       [&](const fs::path& p) { fs::create_symlink(directory / "target.json", p); }},
   };
   for (const Case& c : cases) {
     CAPTURE(c.kind);
@@ -214,10 +226,11 @@ TEST_CASE("anything but a regular file at the progress path is an error that lea
     c.make(scratch.path);
     const auto type = fs::symlink_status(scratch.path).type();
     // In a child with a deadline: a FIFO once made the quiz wait forever for a writer.
-    const Run take = quiz_in_child({"take", "mastery", "--answers", kMasteryKey}, [] { alarm(20); });
+    const Run take =
+        quiz_in_child({"take", "mastery", "--answers", kMasteryKey}, [] { alarm(20); });
     CHECK(take.status == 2);
-    CHECK(take.err.find("quiz: cannot use the progress file: " + scratch.path.string() + " " + c.says +
-                        ", not a regular file; it is left as it is") != std::string::npos);
+    CHECK(take.err.find("quiz: cannot use the progress file: " + scratch.path.string() + " " +
+                        c.says + ", not a regular file; it is left as it is") != std::string::npos);
     std::ostringstream report;
     CHECK_THROWS_WITH(engine::notebook::update_progress(scratch.path, report, [](Progress&) {}),
                       doctest::Contains(c.says.c_str()));
@@ -225,7 +238,8 @@ TEST_CASE("anything but a regular file at the progress path is an error that lea
     CHECK_FALSE(any_name_contains(directory, ".corrupt-"));
     CHECK_FALSE(any_name_contains(directory, ".tmp-"));
   }
-  CHECK(contents(directory / "target.json") == R"({"format": 1, "lessons_verified": {}, "quizzes": {}})");
+  CHECK(contents(directory / "target.json") ==
+        R"({"format": 1, "lessons_verified": {}, "quizzes": {}})");
 }
 
 TEST_CASE("a device at the progress path is never opened, renamed or replaced") {
@@ -233,76 +247,97 @@ TEST_CASE("a device at the progress path is never opened, renamed or replaced") 
   // Root makes a null device of its own; anyone else tries /dev/null itself, which the test
   // then cannot damage.
   fs::path device = scratch.path;
-  if (geteuid() != 0 || mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) device = "/dev/null";
+  if (geteuid() != 0 || mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    device = "/dev/null";
   setenv("MPS_COURSE_PROGRESS", device.c_str(), 1);
   const Run take = quiz_run({"take", "mastery", "--answers", kMasteryKey});
   CHECK(take.status == 2);
-  CHECK(take.err.find(device.string() + " is a character device, not a regular file") != std::string::npos);
+  CHECK(take.err.find(device.string() + " is a character device, not a regular file") !=
+        std::string::npos);
   CHECK(fs::is_character_file(fs::symlink_status(device)));
   CHECK_FALSE(any_name_contains(device.parent_path(), "progress.json.corrupt-"));
 }
 
-TEST_CASE("every field is validated: a file with values out of range, of the wrong type or inconsistent is corrupt") {
+TEST_CASE(
+    "every field is validated: a file with values out of range, of the wrong type or inconsistent is corrupt") {
   const auto file_with = [](const std::string& record) {
     return R"({"format": 1, "lessons_verified": {}, "quizzes": {"mastery": )" + record + "}}";
   };
-  const auto record = [](const std::string& attempts, const std::string& missed, const std::string& seed = "3") {
-    return R"({"attempts": )" + attempts + R"(, "best_correct": 7, "total": 8, "passed": true, "last_seed": )" + seed +
+  const auto record = [](const std::string& attempts, const std::string& missed,
+                         const std::string& seed = "3") {
+    return R"({"attempts": )" + attempts +
+           R"(, "best_correct": 7, "total": 8, "passed": true, "last_seed": )" + seed +
            R"(, "last_missed": )" + missed + "}";
   };
-  const engine::notebook::QuizQuestionIds known{{"mastery", {"placement", "sync", "fallback-diagnosis"}}};
+  const engine::notebook::QuizQuestionIds known{
+      {"mastery", {"placement", "sync", "fallback-diagnosis"}}};
   struct Case {
     std::string text, says;
   };
   const std::vector<Case> cases{
-      {file_with(record("2147483647", "[]")), "quizzes.mastery.attempts: 2147483647 is out of range 0..1000000"},
-      {file_with(record("1e300", "[]")), "quizzes.mastery.attempts: expected a whole number, found 1e+300"},
+      {file_with(record("2147483647", "[]")),
+       "quizzes.mastery.attempts: 2147483647 is out of range 0..1000000"},
+      {file_with(record("1e300", "[]")),
+       "quizzes.mastery.attempts: expected a whole number, found 1e+300"},
       {file_with(record("-3", "[]")), "quizzes.mastery.attempts: -3 is out of range"},
       {file_with(record("2.5", "[]")), "expected a whole number, found 2.5"},
       {file_with(record("\"2\"", "[]")), "expected a whole number, found \"2\""},
       {file_with(record("99999999999999999999999", "[]")), "expected a whole number"},
-      {file_with(record("1e3080", "[]")), "the file: number overflow parsing '1e3080'"},  // found by fuzzing
-      {file_with(record("2", "[]", "-1")), "quizzes.mastery.last_seed: expected a whole number from 0"},
+      {file_with(record("1e3080", "[]")),
+       "the file: number overflow parsing '1e3080'"},  // found by fuzzing
+      {file_with(record("2", "[]", "-1")),
+       "quizzes.mastery.last_seed: expected a whole number from 0"},
       {file_with(record("2", "[]", "1e30")), "quizzes.mastery.last_seed"},
-      {file_with(record("2", R"(["nope"])")), "quizzes.mastery.last_missed: \"nope\" is not a question of this quiz"},
+      {file_with(record("2", R"(["nope"])")),
+       "quizzes.mastery.last_missed: \"nope\" is not a question of this quiz"},
       {file_with(record("2", R"(["sync", "sync"])")), "\"sync\" is listed twice"},
-      {file_with(record("2", R"(["a","b","c","d","e","f","g","h","i"])")), "9 missed questions in a quiz of 8"},
+      {file_with(record("2", R"(["a","b","c","d","e","f","g","h","i"])")),
+       "9 missed questions in a quiz of 8"},
       {file_with(record("2", R"([3])")), "quizzes.mastery.last_missed: expected a string"},
       {file_with(record("0", "[]")), "quizzes.mastery: a score for a quiz with no attempts"},
-      {file_with(R"({"attempts": 1, "best_correct": 9, "total": 8, "passed": true, "last_seed": 0, "last_missed": []})"),
+      {file_with(
+           R"({"attempts": 1, "best_correct": 9, "total": 8, "passed": true, "last_seed": 0, "last_missed": []})"),
        "quizzes.mastery.best_correct: 9 is out of range 0..8"},
-      {file_with(R"({"attempts": 1, "best_correct": 1, "total": 8, "passed": "yes", "last_seed": 0, "last_missed": []})"),
+      {file_with(
+           R"({"attempts": 1, "best_correct": 1, "total": 8, "passed": "yes", "last_seed": 0, "last_missed": []})"),
        "quizzes.mastery.passed: expected true or false"},
-      {file_with(R"({"attempts": 1, "best_correct": 1, "total": 8, "passed": false, "last_seed": 0})"),
+      {file_with(
+           R"({"attempts": 1, "best_correct": 1, "total": 8, "passed": false, "last_seed": 0})"),
        "quizzes.mastery.last_missed: missing"},
-      {file_with(R"({"attempts": 1, "best_correct": 1, "total": 8, "passed": false, "last_seed": 0, "last_missed": [], "x": 1})"),
+      {file_with(
+           R"({"attempts": 1, "best_correct": 1, "total": 8, "passed": false, "last_seed": 0, "last_missed": [], "x": 1})"),
        "quizzes.mastery.x: not a field of the progress file"},
       {R"({"format": 1, "lessons_verified": {"7": "2026-11-21T10:00:00Z"}, "quizzes": {}})",
        "lessons_verified.7: not a lesson number"},
       {R"({"format": 1, "lessons_verified": {"03": "yesterday"}, "quizzes": {}})",
        "lessons_verified.03: \"yesterday\" is not a time"},
-      {R"({"format": 1, "lessons_verified": {"03": "2026-13-21T10:00:00Z"}, "quizzes": {}})", "is not a time"},
+      {R"({"format": 1, "lessons_verified": {"03": "2026-13-21T10:00:00Z"}, "quizzes": {}})",
+       "is not a time"},
       {R"({"format": 1, "lessons_verified": {}, "lessons_verified_on": {"03": "m1-8gb"}, "quizzes": {}})",
        "lessons_verified_on.03: a machine for a lesson not verified"},
       {R"({"format": 1, "lessons_verified": {"03": "2026-11-21T10:00:00Z"}, "lessons_verified_on": {"03": "../x"}, "quizzes": {}})",
        "lessons_verified_on.03: \"../x\" is not a machine's name"},
-      {R"({"format": 2, "lessons_verified": {}, "quizzes": {}})", "format: 2 is not the format this course reads"},
-      {R"({"format": 1, "lessons_verified": {}, "quizzes": {"../x": {}}})", "quizzes.../x: \"../x\" is not a quiz or lab name"},
+      {R"({"format": 2, "lessons_verified": {}, "quizzes": {}})",
+       "format: 2 is not the format this course reads"},
+      {R"({"format": 1, "lessons_verified": {}, "quizzes": {"../x": {}}})",
+       "quizzes.../x: \"../x\" is not a quiz or lab name"},
       {R"({"format": 1, "lessons_verified": {}, "quizzes": {}, "labs": {"03_fallback": {"passed_at": "", "hints_shown": -1}}})",
        "labs.03_fallback.hints_shown: -1 is out of range"},
       {R"({"format": 1, "lessons_verified": {}, "quizzes": {}, "labs": {"03_fallback": {"passed_at": "soon", "hints_shown": 0}}})",
        "labs.03_fallback.passed_at"},
       {R"([1, 2])", "the file: expected an object, found an array"},
       {R"({"format": 1, "lessons_verified": {}})", "quizzes: missing"},
-      {R"({"format": 1, "lessons_verified": [], "quizzes": {}})", "lessons_verified: expected an object, found an array"},
+      {R"({"format": 1, "lessons_verified": [], "quizzes": {}})",
+       "lessons_verified: expected an object, found an array"},
       {"{\"format\": 1, ", "the file: parse error"},
-      {std::string(100000, '[') + std::string(100000, ']'), "the file: expected an object, found an array"},
+      {std::string(100000, '[') + std::string(100000, ']'),
+       "the file: expected an object, found an array"},
       {std::string(2 << 20, ' '), "the file: larger than 1 MiB"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.text.substr(0, 200));
-    CHECK_THROWS_WITH_AS(engine::notebook::parse_progress(c.text, known), doctest::Contains(c.says.c_str()),
-                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(engine::notebook::parse_progress(c.text, known),
+                         doctest::Contains(c.says.c_str()), std::invalid_argument);
   }
   // Bounds that are valid: the largest seed, no labs (a file from before them), a known id.
   const Progress valid = engine::notebook::parse_progress(
@@ -311,14 +346,15 @@ TEST_CASE("every field is validated: a file with values out of range, of the wro
   CHECK(valid.quizzes.at("mastery").last_missed == std::vector<std::string>{"sync"});
 }
 
-TEST_CASE("a verified lesson is recorded with the machine it ran on, and a file from before machines still reads") {
+TEST_CASE(
+    "a verified lesson is recorded with the machine it ran on, and a file from before machines still reads") {
   const ScratchProgress scratch("verified_on");
   std::ostringstream report;
   engine::notebook::record_lesson_verified("02", "m1-8gb", report);
   const Progress read = engine::notebook::load_progress(scratch.path, report);
   CHECK(read.lessons_verified_on.at("02") == "m1-8gb");
-  const Progress older =
-      engine::notebook::parse_progress(R"({"format": 1, "lessons_verified": {"02": "2026-11-21T10:00:00Z"}, "quizzes": {}})");
+  const Progress older = engine::notebook::parse_progress(
+      R"({"format": 1, "lessons_verified": {"02": "2026-11-21T10:00:00Z"}, "quizzes": {}})");
   CHECK(older.lessons_verified.count("02") == 1);
   CHECK(older.lessons_verified_on.empty());
   CHECK(report.str().empty());
@@ -333,20 +369,24 @@ TEST_CASE("a progress file with values the quiz cannot trust is set aside, not u
   // Once, these ids made --missed ask nothing and record "7 of 8, passed".
   const Run retry = quiz_run({"take", "mastery", "--missed", "--answers", "a"});
   CHECK(retry.status == 2);
-  CHECK(retry.err.find("quizzes.mastery.last_missed: \"not-a-question\" is not a question of this quiz") !=
+  CHECK(retry.err.find(
+            "quizzes.mastery.last_missed: \"not-a-question\" is not a question of this quiz") !=
         std::string::npos);
   CHECK(retry.err.find("no earlier attempt of 'mastery' to retry") != std::string::npos);
   REQUIRE(any_name_contains(scratch.path.parent_path(), "progress.json.corrupt-"));
 
-  std::ofstream(scratch.path) << R"({"format": 1, "lessons_verified": {}, "quizzes": {"mastery": {"attempts": 2147483647,
+  std::ofstream(scratch.path)
+      << R"({"format": 1, "lessons_verified": {}, "quizzes": {"mastery": {"attempts": 2147483647,
       "best_correct": 8, "total": 8, "passed": true, "last_seed": 0, "last_missed": []}}})";
-  const Run take = quiz_run({"take", "mastery", "--answers", kMasteryKey});  // once, attempts overflowed here
+  const Run take =
+      quiz_run({"take", "mastery", "--answers", kMasteryKey});  // once, attempts overflowed here
   CHECK(take.status == 0);
   CHECK(take.err.find("attempts: 2147483647 is out of range") != std::string::npos);
   CHECK(attempts_recorded(scratch.path) == 1);
 }
 
-TEST_CASE("temporary files of programs killed while writing are removed; those of running ones are not") {
+TEST_CASE(
+    "temporary files of programs killed while writing are removed; those of running ones are not") {
   ScratchProgress scratch("stale");
   const pid_t gone = fork();
   REQUIRE(gone >= 0);
@@ -364,7 +404,8 @@ TEST_CASE("temporary files of programs killed while writing are removed; those o
   CHECK(fs::exists(directory / "progress.json.tmp-notes"));
 }
 
-TEST_CASE("a read-only progress directory: the attempt is graded, not recorded, and the quiz exits non-zero") {
+TEST_CASE(
+    "a read-only progress directory: the attempt is graded, not recorded, and the quiz exits non-zero") {
   if (!can_make_read_only()) {
     MESSAGE("skipped: this process is root and cannot give up its right to write here");
     return;
@@ -374,12 +415,13 @@ TEST_CASE("a read-only progress directory: the attempt is graded, not recorded, 
   const std::string before = contents(scratch.path);
   const fs::path directory = scratch.path.parent_path();
   fs::permissions(directory, fs::perms::owner_read | fs::perms::owner_exec);
-  const Run run = quiz_in_child({"take", "mastery", "--answers", kMasteryKey}, obey_file_permissions);
+  const Run run =
+      quiz_in_child({"take", "mastery", "--answers", kMasteryKey}, obey_file_permissions);
   fs::permissions(directory, fs::perms::owner_all);
   CHECK(run.status == 4);
   CHECK(run.out.find("12 of 12 (100 %). Passed") != std::string::npos);
-  CHECK(run.err.find("quiz: this attempt was not recorded: cannot create " + (directory / "progress.json.tmp-").string()) !=
-        std::string::npos);
+  CHECK(run.err.find("quiz: this attempt was not recorded: cannot create " +
+                     (directory / "progress.json.tmp-").string()) != std::string::npos);
   CHECK(run.err.find("Permission denied") != std::string::npos);
   CHECK(contents(scratch.path) == before);
   // Reading still works there: the quiz lists the progress it cannot change.
@@ -388,7 +430,8 @@ TEST_CASE("a read-only progress directory: the attempt is graded, not recorded, 
   CHECK(list.out.find("1 of 8 lessons verified") != std::string::npos);
 }
 
-TEST_CASE("the quiz is recorded on the file as it is when the quiz ends, not as it was when it began") {
+TEST_CASE(
+    "the quiz is recorded on the file as it is when the quiz ends, not as it was when it began") {
   ScratchProgress scratch("late_read");
   int answers[2], questions[2];
   REQUIRE(pipe(answers) == 0);
@@ -408,7 +451,8 @@ TEST_CASE("the quiz is recorded on the file as it is when the quiz ends, not as 
   close(questions[1]);
   std::string shown;
   char c;
-  while (shown.find("Question 1 of ") == std::string::npos && read(questions[0], &c, 1) == 1) shown += c;
+  while (shown.find("Question 1 of ") == std::string::npos && read(questions[0], &c, 1) == 1)
+    shown += c;
   // The learner is thinking; meanwhile another program records an attempt.
   const quiz::Bank bank = quiz::load_bank(kPaths.banks / "lesson02.toml");
   std::string sheet, typed;

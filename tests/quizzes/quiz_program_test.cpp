@@ -17,15 +17,19 @@ const std::string kKey =
     "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
     "batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,iteration-zero-and-mfu=c,compile-and-lazy=a";
 
-std::string with_wrong(std::string sheet, std::initializer_list<std::pair<std::string_view, std::string_view>> changes) {
+std::string with_wrong(
+    std::string sheet,
+    std::initializer_list<std::pair<std::string_view, std::string_view>> changes) {
   for (const auto& [right, wrong] : changes) sheet.replace(sheet.find(right), right.size(), wrong);
   return sheet;
 }
 
 Run quiz(std::vector<std::string> arguments, const std::string& input = "") {
   arguments.insert(arguments.begin(), program("quiz"));
-  return run_program(arguments, {.environment = {"MPS_COURSE_PROGRESS=" + scratch("progress") + "/progress.json"},
-                                 .directory = "", .input = input});
+  return run_program(
+      arguments, {.environment = {"MPS_COURSE_PROGRESS=" + scratch("progress") + "/progress.json"},
+                  .directory = "",
+                  .input = input});
 }
 
 std::string input_file(std::string_view name, const std::string& text) {
@@ -39,13 +43,16 @@ std::string input_file(std::string_view name, const std::string& text) {
 TEST_CASE("every bank parses and every lesson link resolves") {
   const Run run = quiz({"check"});
   expect_status(run, 0);
-  expect_text(run, {"9 banks, 39 questions: every bank parses, every lesson link resolves, and no bank's answers "
-                    "stand out by length"});
+  expect_text(
+      run,
+      {"9 banks, 39 questions: every bank parses, every lesson link resolves, and no bank's answers "
+       "stand out by length"});
 }
 
 TEST_CASE("the mastery check passes with 10 of 12 right") {
-  const Run run = quiz({"take", "mastery", "--answers",
-                        with_wrong(kKey, {{"honest-timing=d", "honest-timing=a"}, {"worth-it=c", "worth-it=a"}})});
+  const Run run = quiz(
+      {"take", "mastery", "--answers",
+       with_wrong(kKey, {{"honest-timing=d", "honest-timing=a"}, {"worth-it=c", "worth-it=a"}})});
   expect_status(run, 0);
   expect_text(run, {"Mastery check: 10 of 12 (83 %). Passed"});
 }
@@ -56,12 +63,15 @@ TEST_CASE("the mastery check fails with 9 of 12 right, naming the cells to re-ru
                                           {"worth-it=c", "worth-it=a"},
                                           {"batch-bytes=a", "batch-bytes=b"}})});
   expect_status(run, 1);
-  expect_text(run, {"Mastery check: 9 of 12 (75 %). Not passed yet", "lessons/lesson05 --cell naive_vs_synchronized",
-                    "lessons/lesson06 --cell memory_bill", "lessons/lesson07 --cell runbook_on_measured_workloads"});
+  expect_text(
+      run, {"Mastery check: 9 of 12 (75 %). Not passed yet",
+            "lessons/lesson05 --cell naive_vs_synchronized", "lessons/lesson06 --cell memory_bill",
+            "lessons/lesson07 --cell runbook_on_measured_workloads"});
 }
 
 TEST_CASE("results come as JSON") {
-  const Run run = quiz({"take", "mastery", "--answers", with_wrong(kKey, {{"honest-timing=d", "honest-timing=a"}}), "--json"});
+  const Run run = quiz({"take", "mastery", "--answers",
+                        with_wrong(kKey, {{"honest-timing=d", "honest-timing=a"}}), "--json"});
   expect_status(run, 0);
   expect_text(run, {"\"correct\": 11", "\"passed\": true", "\"total\": 12"});
 }
@@ -78,8 +88,8 @@ TEST_CASE("the interactive quiz re-asks after bad input and finishes") {
   const std::string bad = "z\n\n" + std::string(10000, 'x') + "\n\xff\xfe\x80\na\nb\na\n";
   const Run run = quiz({"take", "lesson02", "--seed", "3"}, input_file("bad_input", bad));
   expect_status(run, 0);
-  expect_text(run, {"Question 1 of 3", "That is not one of the letters.", "No answer given.", "Right.",
-                    "Question 3 of 3", "Lesson 2 self-check: 3 of 3"});
+  expect_text(run, {"Question 1 of 3", "That is not one of the letters.", "No answer given.",
+                    "Right.", "Question 3 of 3", "Lesson 2 self-check: 3 of 3"});
 }
 
 TEST_CASE("input that ends early stops the quiz without recording it") {

@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "quiz/bank.h"
 #include "commands.h"
 #include "engine/notebook/progress.h"
-#include "quiz/grading.h"
-#include "interactive.h"
 #include "engine/notebook/terminal_text.h"
+#include "interactive.h"
+#include "quiz/bank.h"
+#include "quiz/grading.h"
 #include "quiz/order.h"
 #include "quiz_test_support.h"
 
@@ -104,35 +104,44 @@ TEST_CASE("every bank parses, and every question is well formed and linked to a 
 }
 
 TEST_CASE("a malformed bank is refused, naming the file and line") {
-  CHECK(error_of_bank("title = \"T\"\n[[questions]\n").find("broken.toml:2: error:") != std::string::npos);
-  CHECK(error_of_bank("title = \"T\"\n" + kGoodQuestion + kGoodQuestion).find("duplicate question id 'one'") != std::string::npos);
+  CHECK(error_of_bank("title = \"T\"\n[[questions]\n").find("broken.toml:2: error:") !=
+        std::string::npos);
+  CHECK(error_of_bank("title = \"T\"\n" + kGoodQuestion + kGoodQuestion)
+            .find("duplicate question id 'one'") != std::string::npos);
   const std::string three_whys = "why = [\"no b\", \"no c\", \"no d\"]";
   std::string missing_why = "title = \"T\"\n" + kGoodQuestion;
   missing_why.replace(missing_why.find(three_whys), three_whys.size(), "why = [\"no b\"]");
-  CHECK(error_of_bank(missing_why).find("needs a 'why' for each of its 3 distractors, has 1") != std::string::npos);
+  CHECK(error_of_bank(missing_why).find("needs a 'why' for each of its 3 distractors, has 1") !=
+        std::string::npos);
   std::string two_answers = "title = \"T\"\n" + kGoodQuestion;
   const std::string distractors = "[\"b\", \"c\", \"d\"]";
   two_answers.replace(two_answers.find(distractors), distractors.size(), "[\"a\", \"c\", \"d\"]");
   CHECK(error_of_bank(two_answers).find("two options read the same") != std::string::npos);
   std::string short_answer = "title = \"T\"\n" + kGoodQuestion;
   short_answer.replace(short_answer.find("MultipleChoice"), 14, "ShortAnswer");
-  CHECK(error_of_bank(short_answer).find("broken.toml:3: error: question 'one': type must be \"MultipleChoice\"") !=
+  CHECK(error_of_bank(short_answer)
+            .find("broken.toml:3: error: question 'one': type must be \"MultipleChoice\"") !=
         std::string::npos);
-  CHECK(error_of_bank("[[questions]]\nid = \"x\"\n").find("broken.toml:1: error: missing 'title'") != std::string::npos);
+  CHECK(
+      error_of_bank("[[questions]]\nid = \"x\"\n").find("broken.toml:1: error: missing 'title'") !=
+      std::string::npos);
 }
 
-TEST_CASE("a bank with a letter beyond ASCII outside a string is a clean error, never undefined behaviour") {
+TEST_CASE(
+    "a bank with a letter beyond ASCII outside a string is a clean error, never undefined behaviour") {
   // U+026C, found by fuzzing: toml++ 3.3 reaches __builtin_unreachable on it (marzer/tomlplusplus#295).
   const std::string letter = "\xc9\xac";
-  for (const std::string& line : {letter + " = 1", "x" + letter + " = 1", "title2 = " + letter, "a = [1, " + letter + "]",
-                                  "b = \"\"\"x\"\"\"\"" + letter, "c = 'x'" + letter}) {
+  for (const std::string& line :
+       {letter + " = 1", "x" + letter + " = 1", "title2 = " + letter, "a = [1, " + letter + "]",
+        "b = \"\"\"x\"\"\"\"" + letter, "c = 'x'" + letter}) {
     CAPTURE(line);
     CHECK(error_of_bank("title = \"T\"\n" + line + "\n" + kGoodQuestion)
-              .find("broken.toml:2: error: a character beyond ASCII outside a string or comment") != std::string::npos);
+              .find("broken.toml:2: error: a character beyond ASCII outside a string or comment") !=
+          std::string::npos);
   }
   // In strings and comments it is welcome.
-  const fs::path fine =
-      write_bank("unicode", "title = \"T " + letter + "\"  # " + letter + "\n" + kGoodQuestion + "\n# \'\'\'" + letter + "\n");
+  const fs::path fine = write_bank("unicode", "title = \"T " + letter + "\"  # " + letter + "\n" +
+                                                  kGoodQuestion + "\n# \'\'\'" + letter + "\n");
   CHECK(quiz::load_bank(fine).title == "T " + letter);
 }
 
@@ -144,13 +153,16 @@ TEST_CASE("a lesson link that names no cell is reported by quiz check") {
   std::ostringstream out, err;
   const quiz::Paths paths{bank.parent_path(), kPaths.lessons, kPaths.lesson_programs};
   CHECK(quiz::run({"check"}, in, out, err, paths) == 1);
-  CHECK(err.str().find("dangling.toml:3: error: question 'one': lesson 01_metal_mps_and_unified_memory has no code cell "
-                       "named 'no_such_cell'") != std::string::npos);
+  CHECK(
+      err.str().find(
+          "dangling.toml:3: error: question 'one': lesson 01_metal_mps_and_unified_memory has no code cell "
+          "named 'no_such_cell'") != std::string::npos);
 }
 
 TEST_CASE("options are shuffled by the seed, the same way every time") {
   const quiz::Bank bank = quiz::load_bank(kPaths.banks / "mastery.toml");
-  const auto first = quiz::show(bank, 42), again = quiz::show(bank, 42), other = quiz::show(bank, 43);
+  const auto first = quiz::show(bank, 42), again = quiz::show(bank, 42),
+             other = quiz::show(bank, 43);
   bool differs = false;
   for (std::size_t i = 0; i < first.size(); ++i) {
     CHECK(first[i].order == again[i].order);
@@ -177,27 +189,33 @@ TEST_CASE("known answer sheets grade to known scores, and the attempt is recorde
   const Run full = quiz_run({"take", "mastery", "--answers", kMasteryKey});
   CHECK(full.status == 0);
   CHECK(full.out.find("12 of 12 (100 %). Passed") != std::string::npos);
-  const Run ten = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "worth-it"})});
+  const Run ten = quiz_run(
+      {"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "worth-it"})});
   CHECK(ten.status == 0);
   CHECK(ten.out.find("10 of 12 (83 %). Passed") != std::string::npos);
   const Run nine =
-      quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})});
+      quiz_run({"take", "mastery", "--answers",
+                wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})});
   CHECK(nine.status == 1);
   CHECK(nine.out.find("9 of 12 (75 %). Not passed yet") != std::string::npos);
-  CHECK(nine.out.find("Re-run the cell that teaches it:\n      /nonexistent/build/lessons/lesson04 --cell fallback_step_time") !=
-        std::string::npos);
+  CHECK(
+      nine.out.find(
+          "Re-run the cell that teaches it:\n      /nonexistent/build/lessons/lesson04 --cell fallback_step_time") !=
+      std::string::npos);
   std::ostringstream report;
   const auto progress = engine::notebook::load_progress(scratch.path, report);
   const auto& record = progress.quizzes.at("mastery");
   CHECK(record.attempts == 3);
   CHECK(record.best_correct == 12);
   CHECK(record.passed);
-  CHECK(record.last_missed == std::vector<std::string>{"fallback-diagnosis", "batch-bytes", "worth-it"});
+  CHECK(record.last_missed ==
+        std::vector<std::string>{"fallback-diagnosis", "batch-bytes", "worth-it"});
 }
 
 TEST_CASE("results come as JSON with every answer and its lesson link") {
   ScratchProgress scratch("json");
-  const Run run = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis"}), "--json"});
+  const Run run = quiz_run(
+      {"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis"}), "--json"});
   const nlohmann::json result = nlohmann::json::parse(run.out);
   CHECK(result["correct"] == 11);
   CHECK(result["total"] == 12);
@@ -210,29 +228,39 @@ TEST_CASE("results come as JSON with every answer and its lesson link") {
 
 TEST_CASE("a retry asks only the missed questions and counts the rest as before") {
   ScratchProgress scratch("retry");
-  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})})
+  CHECK(quiz_run({"take", "mastery", "--answers",
+                  wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})})
             .status == 1);
-  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers", "fallback-diagnosis=d,batch-bytes=a,worth-it=c"});
+  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers",
+                              "fallback-diagnosis=d,batch-bytes=a,worth-it=c"});
   CHECK(retry.status == 0);
   CHECK(retry.out.find("12 of 12") != std::string::npos);
-  CHECK(quiz_run({"take", "mastery", "--missed", "--answers", "stack=c"}).out.find("missed nothing") != std::string::npos);
+  CHECK(quiz_run({"take", "mastery", "--missed", "--answers", "stack=c"})
+            .out.find("missed nothing") != std::string::npos);
 }
 
 TEST_CASE("a bad answer sheet is refused with what is wrong, and nothing is recorded") {
   ScratchProgress scratch("bad_sheet");
-  const auto refused = [](const std::string& sheet) { return quiz_run({"take", "mastery", "--answers", sheet}); };
+  const auto refused = [](const std::string& sheet) {
+    return quiz_run({"take", "mastery", "--answers", sheet});
+  };
   const Run positional = refused("c,b,c,c,d,d,a,d,c,d,c,a");
   CHECK(positional.status == 2);
-  CHECK(positional.err.find("an answer sheet names the question of each answer, as in stack=b; \"c\" names none") !=
+  CHECK(positional.err.find(
+            "an answer sheet names the question of each answer, as in stack=b; \"c\" names none") !=
         std::string::npos);
-  CHECK(refused("stack=c").err.find("the answer sheet leaves out: unified-memory, built-not-available") !=
+  CHECK(refused("stack=c").err.find(
+            "the answer sheet leaves out: unified-memory, built-not-available") !=
         std::string::npos);
-  CHECK(refused(kMasteryKey + ",stack=a").err.find("the answer sheet answers 'stack' twice") != std::string::npos);
-  CHECK(refused(kMasteryKey + ",gpu=a").err.find("the answer sheet names 'gpu', which is not among the questions asked: "
-                                                 "stack, unified-memory") != std::string::npos);
+  CHECK(refused(kMasteryKey + ",stack=a").err.find("the answer sheet answers 'stack' twice") !=
+        std::string::npos);
+  CHECK(refused(kMasteryKey + ",gpu=a")
+            .err.find("the answer sheet names 'gpu', which is not among the questions asked: "
+                      "stack, unified-memory") != std::string::npos);
   std::string bad_letter = kMasteryKey;
   bad_letter.replace(bad_letter.find("honest-timing=d"), 15, "honest-timing=e");
-  CHECK(refused(bad_letter).err.find("the answer to 'honest-timing' is \"e\"; expected one letter from a to d") !=
+  CHECK(refused(bad_letter)
+            .err.find("the answer to 'honest-timing' is \"e\"; expected one letter from a to d") !=
         std::string::npos);
   CHECK(!fs::exists(scratch.path));  // nothing recorded
 }
@@ -241,27 +269,33 @@ TEST_CASE("an answer sheet grades the same whatever order an earlier attempt use
   ScratchProgress scratch("sheet_after_attempt");
   const quiz::Bank bank = quiz::load_bank(kPaths.banks / "mastery.toml");
   // An interactive attempt with seed 7 that answers every question with a, recorded.
-  const Run attempt = quiz_run({"take", "mastery", "--seed", "7"}, "a\na\na\na\na\na\na\na\na\na\na\na\n");
+  const Run attempt =
+      quiz_run({"take", "mastery", "--seed", "7"}, "a\na\na\na\na\na\na\na\na\na\na\na\n");
   CHECK(attempt.status == 1);
-  CHECK(quiz_run({"take", "mastery", "--answers", kMasteryKey}).out.find("12 of 12 (100 %). Passed") != std::string::npos);
+  CHECK(quiz_run({"take", "mastery", "--answers", kMasteryKey})
+            .out.find("12 of 12 (100 %). Passed") != std::string::npos);
   // A sheet in the attempt's own order grades right with that seed.
-  CHECK(quiz_run({"take", "mastery", "--seed", "7", "--answers", quiz::answer_key(quiz::show(bank, 7))})
+  CHECK(quiz_run(
+            {"take", "mastery", "--seed", "7", "--answers", quiz::answer_key(quiz::show(bank, 7))})
             .out.find("12 of 12 (100 %)") != std::string::npos);
   // review shows that order and says which seed a sheet in it needs.
-  CHECK(quiz_run({"review", "mastery", "--seed", "7"}).out.find("needs --seed 7") != std::string::npos);
+  CHECK(quiz_run({"review", "mastery", "--seed", "7"}).out.find("needs --seed 7") !=
+        std::string::npos);
 }
 
 TEST_CASE("the answer key is shown only after passing, or to whoever asks for it by name") {
   ScratchProgress scratch("key");
   const Run early = quiz_run({"key", "mastery"});
   CHECK(early.status == 2);
-  CHECK(early.err.find("quiz key shows the answers of mastery once you have passed it; to see them now, add "
-                       "--reveal-answers") != std::string::npos);
+  CHECK(early.err.find(
+            "quiz key shows the answers of mastery once you have passed it; to see them now, add "
+            "--reveal-answers") != std::string::npos);
   CHECK(early.out.empty());
   const Run revealed = quiz_run({"key", "mastery", "--reveal-answers"});
   CHECK(revealed.status == 0);
   CHECK(revealed.out == kMasteryKey + "\n");
-  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);  // passed: 11 of 12
+  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status ==
+        0);  // passed: 11 of 12
   CHECK(quiz_run({"key", "mastery"}).out == kMasteryKey + "\n");
   CHECK(quiz_run({"key", "lesson01"}).status == 2);  // another quiz is not passed yet
 }
@@ -274,24 +308,28 @@ TEST_CASE("interactive answers are marked right or wrong at once, or all at the 
   const char wrong_letter = right == 'a' ? 'b' : 'a';
   const std::string input = std::string(1, right) + "\n" + wrong_letter + "\n" + right + "\n";
   const Run each = quiz_run({"take", "lesson04", "--seed", "5"}, input);
-  const auto question_2 = each.out.find("Question 2 of 3"), question_3 = each.out.find("Question 3 of 3");
+  const auto question_2 = each.out.find("Question 2 of 3"),
+             question_3 = each.out.find("Question 3 of 3");
   REQUIRE(question_3 != std::string::npos);
-  CHECK(flat(each.out).find("Right. " + shown[0].question->context) < flat(each.out).find("Question 2 of 3"));
+  CHECK(flat(each.out).find("Right. " + shown[0].question->context) <
+        flat(each.out).find("Question 2 of 3"));
   const auto verdict = each.out.find(std::string("Not ") + wrong_letter + ": ", question_2);
   CHECK(verdict < question_3);
   CHECK(each.out.find("The answer is", question_2) < question_3);
   const Run at_end = quiz_run({"take", "lesson04", "--seed", "5", "--feedback", "end"}, input);
   CHECK(at_end.out.find("Right.") == std::string::npos);
   CHECK(at_end.out.find("Why not: ") != std::string::npos);  // the summary explains instead
-  CHECK(quiz_run({"take", "lesson04", "--feedback", "later"}, input).err.find("--feedback takes each or end") !=
-        std::string::npos);
+  CHECK(quiz_run({"take", "lesson04", "--feedback", "later"}, input)
+            .err.find("--feedback takes each or end") != std::string::npos);
 }
 
 TEST_CASE("a retry of missed questions numbers them as that run asks them") {
   ScratchProgress scratch("missed_numbers");
-  CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})})
+  CHECK(quiz_run({"take", "mastery", "--answers",
+                  wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})})
             .status == 1);
-  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers", "fallback-diagnosis=a,batch-bytes=b,worth-it=a"});
+  const Run retry = quiz_run({"take", "mastery", "--missed", "--answers",
+                              "fallback-diagnosis=a,batch-bytes=b,worth-it=a"});
   CHECK(retry.out.find("Question 1 of 3: fallback-diagnosis") != std::string::npos);
   CHECK(retry.out.find("Question 2 of 3: batch-bytes") != std::string::npos);
   CHECK(retry.out.find("of 12:") == std::string::npos);
@@ -307,7 +345,8 @@ TEST_CASE("a bank whose answers are mostly the longest option fails quiz check")
   // Two of three answers become the longest option.
   const auto longer = [&](const std::string& id) {
     const std::string answer = "answer.answer = \"a\"";
-    text.replace(text.find(answer, text.find("\"" + id + "\"")), answer.size(), "answer.answer = \"a longer answer\"");
+    text.replace(text.find(answer, text.find("\"" + id + "\"")), answer.size(),
+                 "answer.answer = \"a longer answer\"");
   };
   longer("one");
   const quiz::Bank one_of_three = quiz::load_bank(write_bank("length_ok", text));
@@ -315,25 +354,31 @@ TEST_CASE("a bank whose answers are mostly the longest option fails quiz check")
   CHECK(quiz::length_giveaway(one_of_three).empty());
   longer("two");
   const fs::path file = write_bank("length_giveaway", text);
-  CHECK(quiz::length_giveaway(quiz::load_bank(file)) ==
-        "the answer is the longest option in 2 of 3 questions (one, two), so picking the longest option pays; at most "
-        "a third may have the longest answer");
+  CHECK(
+      quiz::length_giveaway(quiz::load_bank(file)) ==
+      "the answer is the longest option in 2 of 3 questions (one, two), so picking the longest option pays; at most "
+      "a third may have the longest answer");
   std::istringstream in;
   std::ostringstream out, err;
-  CHECK(quiz::run({"check"}, in, out, err, {file.parent_path(), kPaths.lessons, kPaths.lesson_programs}) == 1);
-  CHECK(err.str().find("length_giveaway.toml:1: error: the answer is the longest option in 2 of 3") != std::string::npos);
+  CHECK(quiz::run({"check"}, in, out, err,
+                  {file.parent_path(), kPaths.lessons, kPaths.lesson_programs}) == 1);
+  CHECK(
+      err.str().find("length_giveaway.toml:1: error: the answer is the longest option in 2 of 3") !=
+      std::string::npos);
 }
 
 TEST_CASE("the interactive quiz re-asks after bad input and never crashes") {
   ScratchProgress scratch("interactive");
   const std::string long_line(100000, 'x');
-  const std::string input = "e\n\n" + long_line + "\n\xff\xfe\x80\n  ab  \nc\n" + "B\n";  // then valid answers
+  const std::string input =
+      "e\n\n" + long_line + "\n\xff\xfe\x80\n  ab  \nc\n" + "B\n";  // then valid answers
   const Run run = quiz_run({"take", "lesson01", "--seed", "7"}, input + "a\nb\n");
   CHECK((run.status == 0 || run.status == 1));
   CHECK(run.out.find("Question 1 of 3") != std::string::npos);
   CHECK(run.out.find("Question 3 of 3") != std::string::npos);
   std::size_t reasks = 0;
-  for (std::size_t at = run.out.find("Type one letter"); at != std::string::npos; at = run.out.find("Type one letter", at + 1)) {
+  for (std::size_t at = run.out.find("Type one letter"); at != std::string::npos;
+       at = run.out.find("Type one letter", at + 1)) {
     ++reasks;
   }
   CHECK(reasks == 5);  // "e", the empty line, the long line, the raw bytes, "ab"
@@ -346,7 +391,8 @@ TEST_CASE("input that ends early, or q, stops the quiz and records nothing") {
   ScratchProgress scratch("ended");
   const Run ended = quiz_run({"take", "mastery"}, "a\nb\n");
   CHECK(ended.status == 3);
-  CHECK(ended.out.find("The input ended before the last answer; nothing was recorded.") != std::string::npos);
+  CHECK(ended.out.find("The input ended before the last answer; nothing was recorded.") !=
+        std::string::npos);
   const Run quit = quiz_run({"take", "mastery"}, "q\n");
   CHECK(quit.status == 3);
   CHECK(quit.out.find("Stopped; nothing was recorded.") != std::string::npos);
@@ -358,27 +404,34 @@ TEST_CASE("a corrupt progress file is reported, kept aside and never overwritten
   std::ofstream(scratch.path) << "{ \"format\": 1, \"lessons_verified\": ";
   const Run run = quiz_run({"take", "mastery", "--answers", kMasteryKey});
   CHECK(run.status == 0);
-  CHECK(run.err.find("The progress file " + scratch.path.string() + " could not be read") != std::string::npos);
+  CHECK(run.err.find("The progress file " + scratch.path.string() + " could not be read") !=
+        std::string::npos);
   std::vector<fs::path> kept;
   for (const auto& entry : fs::directory_iterator(scratch.path.parent_path())) {
-    if (entry.path().filename().string().find("progress.json.corrupt-") == 0) kept.push_back(entry.path());
+    if (entry.path().filename().string().find("progress.json.corrupt-") == 0)
+      kept.push_back(entry.path());
   }
   REQUIRE(kept.size() == 1);
   std::ifstream old(kept.front());
-  CHECK(std::string(std::istreambuf_iterator<char>(old), {}) == "{ \"format\": 1, \"lessons_verified\": ");
+  CHECK(std::string(std::istreambuf_iterator<char>(old), {}) ==
+        "{ \"format\": 1, \"lessons_verified\": ");
   std::ostringstream report;
-  CHECK(engine::notebook::load_progress(scratch.path, report).quizzes.at("mastery").passed);  // the new file
+  CHECK(engine::notebook::load_progress(scratch.path, report)
+            .quizzes.at("mastery")
+            .passed);  // the new file
 }
 
 TEST_CASE("progress counts verified lessons and the mastery check") {
   ScratchProgress scratch("progress");
-  CHECK(quiz_run({"progress"}).out.find("0 of 8 lessons verified, mastery check not taken yet") != std::string::npos);
+  CHECK(quiz_run({"progress"}).out.find("0 of 8 lessons verified, mastery check not taken yet") !=
+        std::string::npos);
   std::ostringstream report;
   engine::notebook::update_progress(scratch.path, report, [](engine::notebook::Progress& p) {
     p.lessons_verified = {{"01", "2026-11-21T10:00:00Z"}, {"02", "2026-11-21T11:00:00Z"}};
   });
   CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);
-  CHECK(quiz_run({"progress"}).out.find("2 of 8 lessons verified, mastery check passed 11/12") != std::string::npos);
+  CHECK(quiz_run({"progress"}).out.find("2 of 8 lessons verified, mastery check passed 11/12") !=
+        std::string::npos);
   const nlohmann::json json = nlohmann::json::parse(quiz_run({"progress", "--json"}).out);
   CHECK(json["lessons_verified"] == std::vector<std::string>{"01", "02"});
   CHECK(json["mastery_passed"] == true);
@@ -386,7 +439,8 @@ TEST_CASE("progress counts verified lessons and the mastery check") {
 
 TEST_CASE("lab records survive a round trip, and files from before the labs still load") {
   ScratchProgress scratch("labs");
-  std::ofstream(scratch.path) << R"({"format": 1, "lessons_verified": {"01": "2026-11-21T10:00:00Z"}, "quizzes": {}})";
+  std::ofstream(scratch.path)
+      << R"({"format": 1, "lessons_verified": {"01": "2026-11-21T10:00:00Z"}, "quizzes": {}})";
   std::ostringstream report;
   engine::notebook::update_progress(scratch.path, report, [](engine::notebook::Progress& p) {
     p.labs["03_fallback"] = {.passed_at = "2026-11-22T10:00:00Z", .hints_shown = 2};
@@ -402,16 +456,21 @@ TEST_CASE("review shows every answer and why each other option is wrong, once th
   ScratchProgress scratch("review");
   const Run before = quiz_run({"review", "lesson04"});
   CHECK(before.status == 2);
-  CHECK(before.err.find("once you have taken it (quiz take lesson04); to see them now, add --reveal-answers") !=
+  CHECK(before.err.find(
+            "once you have taken it (quiz take lesson04); to see them now, add --reveal-answers") !=
         std::string::npos);
   CHECK(before.out.find("<- the answer") == std::string::npos);
-  CHECK(quiz_run({"review", "lesson04", "--reveal-answers"}).out.find("<- the answer") != std::string::npos);
-  CHECK(quiz_run({"take", "lesson04", "--seed", "1"}, "a\na\na\n").status == 1);  // an attempt, not passed
+  CHECK(quiz_run({"review", "lesson04", "--reveal-answers"}).out.find("<- the answer") !=
+        std::string::npos);
+  CHECK(quiz_run({"take", "lesson04", "--seed", "1"}, "a\na\na\n").status ==
+        1);  // an attempt, not passed
   const Run review = quiz_run({"review", "lesson04"});
   CHECK(review.status == 0);
   CHECK(review.out.find("<- the answer") != std::string::npos);
   std::size_t whys = 0;
-  for (std::size_t at = review.out.find("Why not:"); at != std::string::npos; at = review.out.find("Why not:", at + 1)) ++whys;
+  for (std::size_t at = review.out.find("Why not:"); at != std::string::npos;
+       at = review.out.find("Why not:", at + 1))
+    ++whys;
   CHECK(whys == 9);  // three questions, three wrong options each
 }
 
@@ -451,7 +510,8 @@ TEST_CASE("quiz glossary shows the course's glossary") {
   CHECK(glossary.out.find("roofline") != std::string::npos);
 }
 
-TEST_CASE("the commands the quiz suggests run as printed: the program's path, or the course command's") {
+TEST_CASE(
+    "the commands the quiz suggests run as printed: the program's path, or the course command's") {
   ScratchProgress scratch("typed_commands");
   quiz::Paths through_course = kPaths;
   through_course.command = "build/course quiz";
@@ -461,13 +521,20 @@ TEST_CASE("the commands the quiz suggests run as printed: the program's path, or
     const int status = quiz::run(args, in, out, err, through_course, width);
     return Run{status, out.str(), err.str()};
   };
-  CHECK(run({"list"}).out.find("Take one with: build/course quiz take NAME\n") != std::string::npos);
-  const Run missed = run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack", "batch-bytes", "worth-it"})});
-  CHECK(missed.out.find("To answer only the missed questions again:\n  build/course quiz take mastery --missed\n") !=
+  CHECK(run({"list"}).out.find("Take one with: build/course quiz take NAME\n") !=
         std::string::npos);
-  CHECK(run({"take", "nope"}).err.find("'build/course quiz list' shows them\nTry 'build/course quiz --help'.") !=
+  const Run missed = run(
+      {"take", "mastery", "--answers", wrong(kMasteryKey, {"stack", "batch-bytes", "worth-it"})});
+  CHECK(
+      missed.out.find(
+          "To answer only the missed questions again:\n  build/course quiz take mastery --missed\n") !=
+      std::string::npos);
+  CHECK(run({"take", "nope"})
+            .err.find("'build/course quiz list' shows them\nTry 'build/course quiz --help'.") !=
         std::string::npos);
   // The score wraps like the rest of the text, its last word and period together.
   const Run narrow = run({"take", "mastery", "--answers", kMasteryKey}, 40);
-  CHECK(narrow.out.find("Mastery check: 12 of 12 (100 %). Passed:\npassing needs more than 75 %.\n") != std::string::npos);
+  CHECK(narrow.out.find(
+            "Mastery check: 12 of 12 (100 %). Passed:\npassing needs more than 75 %.\n") !=
+        std::string::npos);
 }

@@ -31,7 +31,8 @@ inline std::filesystem::path scratch_directory(const std::string& name) {
 struct ScratchProgress {
   std::filesystem::path path;
   explicit ScratchProgress(const std::string& name) : path(scratch_directory("quiz_test_" + name)) {
-    std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::add,
                                  ignored_);  // a test may have left it read-only
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
@@ -59,7 +60,7 @@ inline Run quiz_run(const std::vector<std::string>& args, const std::string& inp
 
 using quiz_test::kMasteryKey;
 using quiz_test::kPaths;
-using quiz_test::scratch_directory;
 using quiz_test::quiz_run;
 using quiz_test::Run;
+using quiz_test::scratch_directory;
 using quiz_test::ScratchProgress;

@@ -1,13 +1,13 @@
 // The Markdown wrapper of the notebook runtime: cmark-gfm with GitHub's tables, a syntax tree
 // the terminal view can walk, HTML and plain text, and ownership that moves.
 
+#include "engine/notebook/markdown.h"
+
 #include <cmark-gfm.h>
 #include <doctest/doctest.h>
 
 #include <string>
 #include <utility>
-
-#include "engine/notebook/markdown.h"
 
 using engine::notebook::MarkdownDocument;
 
@@ -27,7 +27,8 @@ int count(cmark_node* root, const std::string& type) {
   int n = 0;
   cmark_iter* iter = cmark_iter_new(root);
   for (cmark_event_type e; (e = cmark_iter_next(iter)) != CMARK_EVENT_DONE;) {
-    if (e == CMARK_EVENT_ENTER && cmark_node_get_type_string(cmark_iter_get_node(iter)) == type) ++n;
+    if (e == CMARK_EVENT_ENTER && cmark_node_get_type_string(cmark_iter_get_node(iter)) == type)
+      ++n;
   }
   cmark_iter_free(iter);
   return n;
@@ -55,7 +56,8 @@ TEST_CASE("the syntax tree holds the table as GFM nodes, for views that walk it"
   CHECK(count(document.root(), "strong") == 1);
 }
 
-TEST_CASE("raw HTML in the prose is left out of the page, and plain text drops every tag and mark") {
+TEST_CASE(
+    "raw HTML in the prose is left out of the page, and plain text drops every tag and mark") {
   const MarkdownDocument document("Hello <script>alert(1)</script> **world**\n");
   CHECK(document.html().find("<script>") == std::string::npos);
   CHECK(document.plain_text() == "Hello alert(1) world\n");
@@ -66,7 +68,8 @@ TEST_CASE("a moved document keeps its tree and the moved-from one owns nothing")
   cmark_node* root = first.root();
   MarkdownDocument second(std::move(first));
   CHECK(second.root() == root);
-  CHECK(first.root() == nullptr);  // NOLINT(bugprone-use-after-move): the state after a move is the point
+  CHECK(first.root() ==
+        nullptr);  // NOLINT(bugprone-use-after-move): the state after a move is the point
   MarkdownDocument third("other\n");
   third = std::move(second);
   CHECK(third.root() == root);

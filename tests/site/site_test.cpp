@@ -9,16 +9,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/notebook/child_process.h"
 #include "course.h"
+#include "engine/notebook/child_process.h"
 #include "engine/notebook/lesson_source.h"
-#include "quiz/grading.h"
 #include "highlight.h"
 #include "lesson_page.h"
 #include "lesson_runs.h"
 #include "memory_chart.h"
 #include "notebook_export.h"
 #include "prose.h"
+#include "quiz/grading.h"
 #include "quiz_html.h"
 #include "text.h"
 #include "theme.h"
@@ -29,7 +29,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // A course with the site's own theme, as course_site loads it.
 site::Course themed_course() {
@@ -91,12 +93,14 @@ site::CellCapture printed(const std::string& output, std::vector<bool> from_stde
 }  // namespace
 
 TEST_CASE("the highlighter marks C++ and Python tokens and escapes everything else") {
-  const std::string cpp = site::highlight("#include <x>\nint n = 42;  // <why>\nprint(\"a<b\");\n", site::Language::Cpp);
+  const std::string cpp = site::highlight("#include <x>\nint n = 42;  // <why>\nprint(\"a<b\");\n",
+                                          site::Language::Cpp);
   CHECK(contains(cpp, R"(<span class="p">#include &lt;x&gt;</span>)"));
   CHECK(contains(cpp, R"(<span class="k">int</span> n = <span class="n">42</span>;)"));
   CHECK(contains(cpp, R"(<span class="c">// &lt;why&gt;</span>)"));
   CHECK(contains(cpp, R"(<span class="s">&quot;a&lt;b&quot;</span>)"));
-  const std::string python = site::highlight("x = f'{a}'  # note\nif x is None:\n", site::Language::Python);
+  const std::string python =
+      site::highlight("x = f'{a}'  # note\nif x is None:\n", site::Language::Python);
   CHECK(contains(python, R"(<span class="s">f&#39;{a}&#39;</span>)"));
   CHECK(contains(python, R"(<span class="c"># note</span>)"));
   CHECK(contains(python, R"(<span class="k">if</span>)"));
@@ -108,7 +112,9 @@ TEST_CASE("prose gets unique heading ids, GFM tables and the site's links") {
   CHECK(ids.claim("greeting") == "greeting");
   const site::Prose prose = site::render_prose(
       "## Greeting\n\nSee [lab 1](../labs/01_x/README.md#start) and [Perfetto](https://ui.perfetto.dev).\n\n## Greeting\n\n|a|b|\n|-|-|\n|1|2|\n",
-      ids, [](const std::string& url) { return url.rfind("../labs/", 0) == 0 ? std::string("lab-01_x.html#start") : ""; });
+      ids, [](const std::string& url) {
+        return url.rfind("../labs/", 0) == 0 ? std::string("lab-01_x.html#start") : "";
+      });
   REQUIRE(prose.headings.size() == 2);
   CHECK(prose.headings[0].id == "greeting-2");  // "greeting" is a cell's id already
   CHECK(prose.headings[1].id == "greeting-3");
@@ -119,31 +125,42 @@ TEST_CASE("prose gets unique heading ids, GFM tables and the site's links") {
   CHECK(site::inline_html("use `mps`") == "use <code>mps</code>");
 }
 
-TEST_CASE("a lesson page shows each machine's output once, the Python twin and the difference note") {
+TEST_CASE(
+    "a lesson page shows each machine's output once, the Python twin and the difference note") {
   const site::Lesson lesson = fixture_lesson();
   site::LessonCaptures captures;
   captures["m1-8gb"]["greeting"] = printed("hello\n");
   captures["m3-max-64gb"]["greeting"] = printed("hello\n");
-  captures["linux-x86_64"]["greeting"] = printed("hello from linux\nUserWarning: careful\n", {false, true});
-  captures["m1-8gb"]["silent"] = captures["m3-max-64gb"]["silent"] = captures["linux-x86_64"]["silent"] = printed("");
-  const std::vector<const engine::MachineProfile*> machines = {engine::find_machine("m3-max-64gb"), engine::find_machine("m1-8gb"),
-                                                               engine::find_machine("linux-x86_64")};
+  captures["linux-x86_64"]["greeting"] =
+      printed("hello from linux\nUserWarning: careful\n", {false, true});
+  captures["m1-8gb"]["silent"] = captures["m3-max-64gb"]["silent"] =
+      captures["linux-x86_64"]["silent"] = printed("");
+  const std::vector<const engine::MachineProfile*> machines = {
+      engine::find_machine("m3-max-64gb"), engine::find_machine("m1-8gb"),
+      engine::find_machine("linux-x86_64")};
   const site::Course course = themed_course();
   const site::Pictures pictures;
-  const site::RenderedPage page = site::lesson_page({lesson, captures, pictures, machines, course, "notebooks/09_small.ipynb", "m3-max-64gb"});
+  const site::RenderedPage page = site::lesson_page(
+      {lesson, captures, pictures, machines, course, "notebooks/09_small.ipynb", "m3-max-64gb"});
   const std::string& html = page.page.body;
   CHECK(contains(html, R"(<div class="output" data-machines="m3-max-64gb m1-8gb">)"));
   CHECK(contains(html, R"(<div class="output" data-machines="linux-x86_64">)"));
   // The machine the prose compares with, under the others' output: documented, as in the terminal.
-  const std::string compared = R"(<p class="output-label">└▷ documented for linux-x86_64</p><pre class="stream"><code>hello from linux
+  const std::string compared =
+      R"(<p class="output-label">└▷ documented for linux-x86_64</p><pre class="stream"><code>hello from linux
 </code></pre>)";
   CHECK(contains(html, compared));
   CHECK(html.find(compared) == html.rfind(compared));  // not under linux-x86_64's own output
-  CHECK(contains(html, R"(<span class="stderr" title="printed on stderr">UserWarning: careful</span>)"));
-  CHECK(contains(html, R"(<p class="output-label">Output on every machine</p><p class="no-output">(prints nothing)</p>)"));
+  CHECK(contains(html,
+                 R"(<span class="stderr" title="printed on stderr">UserWarning: careful</span>)"));
+  CHECK(contains(
+      html,
+      R"(<p class="output-label">Output on every machine</p><p class="no-output">(prints nothing)</p>)"));
   CHECK(contains(html, R"(<section class="cell" id="greeting">)"));
   CHECK(contains(html, R"(In Python: the imports every twin starts with)"));
-  CHECK(contains(html, R"(<code class="language-python"><span class="b">print</span>(<span class="s">&quot;hello&quot;</span>))"));
+  CHECK(contains(
+      html,
+      R"(<code class="language-python"><span class="b">print</span>(<span class="s">&quot;hello&quot;</span>))"));
   CHECK(contains(html, "Real PyTorch prints something else here: Python spells it differently"));
   CHECK(contains(html, R"(<a href="notebooks/09_small.ipynb" download>)"));
   REQUIRE(page.page.sections.size() == 1);
@@ -160,16 +177,20 @@ TEST_CASE("a run that differs from the documentation is flagged with the documen
   const std::vector<const engine::MachineProfile*> machines = {engine::find_machine("m1-8gb")};
   const site::Course course = themed_course();
   const site::Pictures pictures;
-  const std::string html = site::lesson_page({lesson, captures, pictures, machines, course, "n.ipynb", "m1-8gb"}).page.body;
+  const std::string html =
+      site::lesson_page({lesson, captures, pictures, machines, course, "n.ipynb", "m1-8gb"})
+          .page.body;
   CHECK(contains(html, "This run differs from the lesson."));
-  CHECK(contains(html, "The lesson documents this output for m1-8gb:</p><pre><code>hello\n</code></pre>"));
+  CHECK(contains(
+      html, "The lesson documents this output for m1-8gb:</p><pre><code>hello\n</code></pre>"));
 }
 
 TEST_CASE("the notebook export keeps Markdown, code, stream outputs in order and the twin") {
   const site::Lesson lesson = fixture_lesson();
   std::map<std::string, site::CellCapture> outputs;
   outputs["greeting"] = printed("hello\nUserWarning: careful\nbye\n", {false, true, false});
-  const nlohmann::json notebook = nlohmann::json::parse(site::lesson_notebook(lesson, outputs, "m1-8gb"));
+  const nlohmann::json notebook =
+      nlohmann::json::parse(site::lesson_notebook(lesson, outputs, "m1-8gb"));
   CHECK(notebook["nbformat"] == 4);
   CHECK(notebook["nbformat_minor"] == 5);
   CHECK(notebook["metadata"]["language_info"]["name"] == "c++");
@@ -180,8 +201,8 @@ TEST_CASE("the notebook export keeps Markdown, code, stream outputs in order and
     ids.push_back(cell["id"]);
     if (cell["id"] == "greeting") greeting = &cell;
   }
-  CHECK(ids == std::vector<std::string>{"about", "markdown-1", "setup-1", "setup-1-python", "markdown-2", "greeting",
-                                        "greeting-python", "silent"});
+  CHECK(ids == std::vector<std::string>{"about", "markdown-1", "setup-1", "setup-1-python",
+                                        "markdown-2", "greeting", "greeting-python", "silent"});
   REQUIRE(greeting != nullptr);
   CHECK((*greeting)["execution_count"] == 1);
   const nlohmann::json& streams = (*greeting)["outputs"];
@@ -195,7 +216,8 @@ TEST_CASE("the notebook export keeps Markdown, code, stream outputs in order and
   CHECK(contains(twin, "Python spells it differently"));
 }
 
-TEST_CASE("a trace is read as processes with host and device spans, and drawn with words for each") {
+TEST_CASE(
+    "a trace is read as processes with host and device spans, and drawn with words for each") {
   const fs::path dir = scratch("trace");
   site::write_text((dir / "t.json").string(), R"({"displayTimeUnit": "ms", "traceEvents": [
 {"name":"process_name","ph":"M","pid":2,"args":{"name":"05_timing/warm_up"}},
@@ -216,7 +238,9 @@ TEST_CASE("a trace is read as processes with host and device spans, and drawn wi
   CHECK(processes[0].spans[1].duration_ms == doctest::Approx(0.5));
   const site::Drawing drawing = site::draw_timeline(processes, "warm_up", "m1-8gb");
   CHECK(drawing.title == "warm_up on m1-8gb: the host and MPS device timelines");
-  CHECK(contains(drawing.description, "the host ran 1 dispatch (0.02 ms), 1 wait (0.5 ms); the MPS device ran 1 kernel (0.5 ms)"));
+  CHECK(contains(
+      drawing.description,
+      "the host ran 1 dispatch (0.02 ms), 1 wait (0.5 ms); the MPS device ran 1 kernel (0.5 ms)"));
   CHECK(contains(drawing.svg, R"(role="img" aria-labelledby="title desc")"));
   CHECK(contains(drawing.svg, R"(<pattern id="p-wait")"));
   CHECK(contains(drawing.svg, ">waits</text>"));  // the legend names each pattern
@@ -242,31 +266,38 @@ site::TracedProcess training_loop(int steps, int building, bool summarised) {
   return process;
 }
 
-TEST_CASE("a dense timeline gets a closer view of its start, or of its steady steps once summarised") {
+TEST_CASE(
+    "a dense timeline gets a closer view of its start, or of its steady steps once summarised") {
   // 3,500 spans: far more than the picture's 826 pixel columns can show one by one.
-  const site::Drawing start = site::draw_timeline({training_loop(1700, 50, false)}, "loop", "m1-8gb");
+  const site::Drawing start =
+      site::draw_timeline({training_loop(1700, 50, false)}, "loop", "m1-8gb");
   CHECK(contains(start.svg, "The first "));
   CHECK_FALSE(contains(start.svg, "after the last graph build"));
   // The last of 50 graph builds (5 ms each, one per step) ends at 299.49 ms; the closer view
   // starts there and shows 1,000 spans: 500 steps of 1.01 ms.
-  const site::Drawing steady = site::draw_timeline({training_loop(1700, 50, true)}, "loop", "m1-8gb");
+  const site::Drawing steady =
+      site::draw_timeline({training_loop(1700, 50, true)}, "loop", "m1-8gb");
   CHECK(contains(steady.svg, "505 ms from 299 ms, after the last graph build, closer:"));
   CHECK_FALSE(contains(steady.svg, "The first "));
   CHECK(contains(steady.svg, ">400</text>"));  // the closer view's axis counts from where it starts
   CHECK_FALSE(contains(steady.svg, ">-0</text>"));
 }
 
-TEST_CASE("a run whose set-up takes most of its time gets a closer view from its first GPU operation") {
+TEST_CASE(
+    "a run whose set-up takes most of its time gets a closer view from its first GPU operation") {
   site::TracedProcess process;
-  process.names = {"aten::normal_", "cpu", "copy cpu -> mps", "dispatch", "copy", "aten::mm", "kernel"};
-  process.spans = {{site::Track::Host, 0, 1, 0, 80},          // weights made on the cpu: 80 ms
-                   {site::Track::Host, 2, 3, 80, 0.01},       // moved over: a copy is not GPU work
+  process.names = {"aten::normal_", "cpu",      "copy cpu -> mps", "dispatch",
+                   "copy",          "aten::mm", "kernel"};
+  process.spans = {{site::Track::Host, 0, 1, 0, 80},     // weights made on the cpu: 80 ms
+                   {site::Track::Host, 2, 3, 80, 0.01},  // moved over: a copy is not GPU work
                    {site::Track::Device, 2, 4, 80, 1},
-                   {site::Track::Host, 5, 3, 81, 0.01},       // the first operation on the GPU
+                   {site::Track::Host, 5, 3, 81, 0.01},  // the first operation on the GPU
                    {site::Track::Device, 5, 6, 81.01, 19}};
   const site::Drawing drawing = site::draw_timeline({process}, "step", "m1-8gb");
-  CHECK(contains(drawing.svg, "19.0 ms from 81.0 ms, from the first operation on the GPU, closer:"));
-  process.spans[0].duration_ms = 5;  // a short set-up (a fifth of the run), and few spans: no closer view
+  CHECK(
+      contains(drawing.svg, "19.0 ms from 81.0 ms, from the first operation on the GPU, closer:"));
+  process.spans[0].duration_ms =
+      5;  // a short set-up (a fifth of the run), and few spans: no closer view
   for (std::size_t i = 1; i < process.spans.size(); ++i) process.spans[i].start_ms -= 75;
   CHECK_FALSE(contains(site::draw_timeline({process}, "step", "m1-8gb").svg, "closer:"));
 }
@@ -274,9 +305,11 @@ TEST_CASE("a run whose set-up takes most of its time gets a closer view from its
 TEST_CASE("a file that is not a trace is refused with its name") {
   const fs::path dir = scratch("bad_trace");
   site::write_text((dir / "t.json").string(), R"({"traceEvents": [{"ph": "X"}]})");
-  CHECK_THROWS_WITH_AS(site::read_trace((dir / "t.json").string()), doctest::Contains("is not a Chrome trace"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(site::read_trace((dir / "t.json").string()),
+                       doctest::Contains("is not a Chrome trace"), std::runtime_error);
   site::write_text((dir / "u.json").string(), "{}");
-  CHECK_THROWS_WITH_AS(site::read_trace((dir / "u.json").string()), doctest::Contains("has no traceEvents"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(site::read_trace((dir / "u.json").string()),
+                       doctest::Contains("has no traceEvents"), std::runtime_error);
 }
 
 TEST_CASE("lesson 6's sweep is read from its output and charted with the machine's limits") {
@@ -299,8 +332,10 @@ TEST_CASE("lesson 6's sweep is read from its output and charted with the machine
   CHECK(sweep->refusal->max_allowed_gib == doctest::Approx(9.07));
 
   const site::Drawing chart = site::draw_memory_chart(*sweep, *engine::find_machine("m1-8gb"));
-  CHECK(contains(chart.description, "macOS swaps once the process holds more than 5.00 GiB, from 4096 reports on"));
-  CHECK(contains(chart.description, "8192 reports needed more than 12.04 GiB, above the high watermark of 9.07 GiB"));
+  CHECK(contains(chart.description,
+                 "macOS swaps once the process holds more than 5.00 GiB, from 4096 reports on"));
+  CHECK(contains(chart.description,
+                 "8192 reports needed more than 12.04 GiB, above the high watermark of 9.07 GiB"));
   CHECK(contains(chart.svg, "unified memory 8.00 GiB"));
   CHECK(contains(chart.svg, R"svg(fill="url(#swapping)")svg"));
 
@@ -311,12 +346,15 @@ TEST_CASE("lesson 6's sweep is read from its output and charted with the machine
   REQUIRE(too_long->refusal.has_value());
   CHECK(too_long->refusal->needed_gib == doctest::Approx(48));
   CHECK(too_long->refusal->max_allowed_gib == 0);
-  CHECK(contains(site::draw_memory_chart(*too_long, *engine::find_machine("m4-max-128gb")).description,
-                 "131072 reports needed one buffer of 48.00 GiB, longer than Metal allows"));
+  CHECK(contains(
+      site::draw_memory_chart(*too_long, *engine::find_machine("m4-max-128gb")).description,
+      "131072 reports needed one buffer of 48.00 GiB, longer than Metal allows"));
 
-  CHECK_FALSE(site::parse_batch_sweep("no mps device here: the allocator's limits need an available mps device\n"));
-  CHECK_THROWS_WITH_AS(site::parse_batch_sweep("recommended working set: 5.33 GiB\n   1024 reports: 1 GB\n"),
-                       doctest::Contains("cannot read this line"), std::runtime_error);
+  CHECK_FALSE(site::parse_batch_sweep(
+      "no mps device here: the allocator's limits need an available mps device\n"));
+  CHECK_THROWS_WITH_AS(
+      site::parse_batch_sweep("recommended working set: 5.33 GiB\n   1024 reports: 1 GB\n"),
+      doctest::Contains("cannot read this line"), std::runtime_error);
 }
 
 TEST_CASE("the page's quiz asks for as many right answers as the terminal's rule needs") {
@@ -331,19 +369,26 @@ TEST_CASE("the page's quiz asks for as many right answers as the terminal's rule
 TEST_CASE("a quiz in the page carries every option's why and the cell to see again") {
   site::Course course = themed_course();
   course.lessons.push_back(fixture_lesson());
-  quiz::Bank bank{.name = "lesson09", .title = "Lesson 9 self-check", .path = "lesson09.toml", .questions = {}};
-  bank.questions.push_back(quiz::Question{.id = "hello",
-                                          .prompt = "What does `greeting` print?",
-                                          .answer = "hello",
-                                          .distractors = {"nothing", "bye"},
-                                          .why = {"It prints a line.", "It greets, it does not leave."},
-                                          .context = "It prints hello.",
-                                          .lesson = "09_small#greeting"});
+  quiz::Bank bank{
+      .name = "lesson09", .title = "Lesson 9 self-check", .path = "lesson09.toml", .questions = {}};
+  bank.questions.push_back(
+      quiz::Question{.id = "hello",
+                     .prompt = "What does `greeting` print?",
+                     .answer = "hello",
+                     .distractors = {"nothing", "bye"},
+                     .why = {"It prints a line.", "It greets, it does not leave."},
+                     .context = "It prints hello.",
+                     .lesson = "09_small#greeting"});
   const std::string html = site::quiz_html(bank, course);
   CHECK(contains(html, R"(<form class="quiz-form" data-total="1" data-needed="1">)"));
-  CHECK(contains(html, R"(<legend><span class="number">1.</span> What does <code>greeting</code> print?</legend>)"));
-  CHECK(contains(html, R"(<li data-correct="true"><label><input type="radio" name="lesson09-hello")"));
-  CHECK(contains(html, R"(<p class="why" hidden><strong>Why not:</strong> It greets, it does not leave.</p>)"));
+  CHECK(contains(
+      html,
+      R"(<legend><span class="number">1.</span> What does <code>greeting</code> print?</legend>)"));
+  CHECK(contains(html,
+                 R"(<li data-correct="true"><label><input type="radio" name="lesson09-hello")"));
+  CHECK(contains(
+      html,
+      R"(<p class="why" hidden><strong>Why not:</strong> It greets, it does not leave.</p>)"));
   CHECK(contains(html, R"(<a href="09_small.html#greeting">)"));
   CHECK(contains(html, "build/lessons/lesson09 --cell greeting"));
 }
@@ -351,8 +396,8 @@ TEST_CASE("a quiz in the page carries every option's why and the cell to see aga
 TEST_CASE("--outputs records what each cell printed, whether it matched, and what failed") {
   const fs::path dir = scratch("outputs");
   const std::string outputs = (dir / "cells.json").string();
-  const std::vector<int> status =
-      engine::notebook::run_in_parallel({{{TUTOR_WRONG_OUTPUT_LESSON, "--outputs", outputs}, (dir / "log.txt").string(), ""}}, 1);
+  const std::vector<int> status = engine::notebook::run_in_parallel(
+      {{{TUTOR_WRONG_OUTPUT_LESSON, "--outputs", outputs}, (dir / "log.txt").string(), ""}}, 1);
   CHECK(status.at(0) != 0);  // three of its cells fail, and the program says so
   const auto cells = site::read_cell_outputs(outputs);
   REQUIRE(cells.size() == 4);
@@ -362,27 +407,36 @@ TEST_CASE("--outputs records what each cell printed, whether it matched, and wha
   CHECK(cells.at("fine").passed);
   CHECK(cells.at("fine").matches);
   REQUIRE_FALSE(cells.at("raises").problems.empty());
-  CHECK(contains(cells.at("raises").problems.back(), "raised AssertionError: Torch not compiled with CUDA enabled"));
+  CHECK(contains(cells.at("raises").problems.back(),
+                 "raised AssertionError: Torch not compiled with CUDA enabled"));
   REQUIRE_FALSE(cells.at("wrong_device").problems.empty());
-  CHECK(contains(cells.at("wrong_device").problems.front(), "CHECK( moved.device() == engine::Device(\"cpu\") ) failed"));
+  CHECK(contains(cells.at("wrong_device").problems.front(),
+                 "CHECK( moved.device() == engine::Device(\"cpu\") ) failed"));
   CHECK(site::read_text((dir / "log.txt").string()).empty());  // the notebook view stays off
 }
 
-TEST_CASE("the pages' frame and words come from the theme, and a theme that lacks one is refused by name") {
+TEST_CASE(
+    "the pages' frame and words come from the theme, and a theme that lacks one is refused by name") {
   const fs::path dir = scratch("theme");
   for (const char* file : {"page.html", "home.html", "texts.toml"}) {
     fs::copy_file(fs::path(TUTOR_SOURCE_DIR "/site/theme") / file, dir / file);
   }
   const site::Theme theme = site::Theme::load(dir);
-  CHECK(contains(theme.text("lesson_tools", {{"number", "05"}, {"notebook", "n.ipynb"}, {"machine", "m1-8gb"}}),
+  CHECK(contains(theme.text("lesson_tools",
+                            {{"number", "05"}, {"notebook", "n.ipynb"}, {"machine", "m1-8gb"}}),
                  "<code>build/lessons/lesson05</code>"));
-  CHECK_THROWS_WITH_AS(theme.text("no_such_text"), doctest::Contains("texts.toml: the text no_such_text is missing"),
+  CHECK_THROWS_WITH_AS(theme.text("no_such_text"),
+                       doctest::Contains("texts.toml: the text no_such_text is missing"),
                        site::ThemeError);
   CHECK_THROWS_WITH_AS(theme.text("lesson_tools", {{"number", "05"}}),
-                       doctest::Contains("texts.toml, text lesson_tools: argument not found"), site::ThemeError);
+                       doctest::Contains("texts.toml, text lesson_tools: argument not found"),
+                       site::ThemeError);
 
   site::write_text((dir / "texts.toml").string(), "course = 'MPS'\nlabs = 3\n");
-  CHECK_THROWS_WITH_AS(site::Theme::load(dir), doctest::Contains("texts.toml: labs must be a string"), site::ThemeError);
+  CHECK_THROWS_WITH_AS(site::Theme::load(dir),
+                       doctest::Contains("texts.toml: labs must be a string"), site::ThemeError);
   fs::remove(dir / "page.html");
-  CHECK_THROWS_WITH_AS(site::Theme::load(dir), doctest::Contains("page.html: the theme has no such file"), site::ThemeError);
+  CHECK_THROWS_WITH_AS(site::Theme::load(dir),
+                       doctest::Contains("page.html: the theme has no such file"),
+                       site::ThemeError);
 }

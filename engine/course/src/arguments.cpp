@@ -18,13 +18,15 @@ const Info* numbered(Course& course, std::string_view subcommand, const std::str
   }
   std::string numbers;
   for (const Info& item : items) numbers += (numbers.empty() ? "" : ", ") + item.number;
-  usage_error(course, subcommand, "'" + text + "' is not a " + kind + "'s number; " + kind + "s: " + numbers);
+  usage_error(course, subcommand,
+              "'" + text + "' is not a " + kind + "'s number; " + kind + "s: " + numbers);
   return nullptr;
 }
 
 }  // namespace
 
-const LessonInfo* lesson_argument(Course& course, std::string_view subcommand, const std::string& text) {
+const LessonInfo* lesson_argument(Course& course, std::string_view subcommand,
+                                  const std::string& text) {
   return numbered(course, subcommand, text, course.catalog().lessons(), "lesson");
 }
 
@@ -32,7 +34,8 @@ const LabInfo* lab_argument(Course& course, std::string_view subcommand, const s
   return numbered(course, subcommand, text, course.catalog().labs(), "lab");
 }
 
-const LabInfo* lab_argument_or_current(Course& course, std::string_view subcommand, const Arguments& args) {
+const LabInfo* lab_argument_or_current(Course& course, std::string_view subcommand,
+                                       const Arguments& args) {
   if (args.size() > 1) {
     usage_error(course, subcommand, "takes at most one lab number");
     return nullptr;

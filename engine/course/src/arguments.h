@@ -10,9 +10,11 @@
 
 namespace front_door {
 
-const LessonInfo* lesson_argument(Course& course, std::string_view subcommand, const std::string& text);
+const LessonInfo* lesson_argument(Course& course, std::string_view subcommand,
+                                  const std::string& text);
 const LabInfo* lab_argument(Course& course, std::string_view subcommand, const std::string& text);
 // The lab `args` names, or with no argument the lab the learner is on (the first not passed).
-const LabInfo* lab_argument_or_current(Course& course, std::string_view subcommand, const Arguments& args);
+const LabInfo* lab_argument_or_current(Course& course, std::string_view subcommand,
+                                       const Arguments& args);
 
 }  // namespace front_door

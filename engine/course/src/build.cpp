@@ -11,7 +11,9 @@
 namespace front_door {
 namespace {
 
-bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& text, std::string_view prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
 
 // "[12/40] Building CXX object ...": ninja announcing a step.
 bool is_progress_line(const std::string& line) {
@@ -28,7 +30,8 @@ bool is_progress_line(const std::string& line) {
 
 std::string relative_to(std::string text, const std::string& top) {
   const std::string prefix = top + "/";
-  for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) text.erase(at, prefix.size());
+  for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at))
+    text.erase(at, prefix.size());
   return text;
 }
 
@@ -37,8 +40,10 @@ std::string relative_to(std::string text, const std::string& top) {
 BuildResult build_target(const Layout& layout, const std::string& target) {
   const engine::notebook::Finished finished =
       layout.ninja.empty()
-          ? engine::notebook::run_collecting({layout.cmake.string(), "--build", layout.build.string(), "--target", target})
-          : engine::notebook::run_collecting({layout.ninja.string(), "-C", layout.build.string(), target});
+          ? engine::notebook::run_collecting(
+                {layout.cmake.string(), "--build", layout.build.string(), "--target", target})
+          : engine::notebook::run_collecting(
+                {layout.ninja.string(), "-C", layout.build.string(), target});
   if (finished.status == 0) return {true, ""};
   return {false, compiler_messages(finished.output, layout.top.string())};
 }

@@ -37,17 +37,20 @@ Catalog::Catalog(const Layout& layout) {
 }
 
 const LessonInfo* Catalog::lesson(std::string_view number) const {
-  const auto it = std::find_if(lessons_.begin(), lessons_.end(), [&](const LessonInfo& l) { return l.number == number; });
+  const auto it = std::find_if(lessons_.begin(), lessons_.end(),
+                               [&](const LessonInfo& l) { return l.number == number; });
   return it == lessons_.end() ? nullptr : &*it;
 }
 
 const LabInfo* Catalog::lab(std::string_view number) const {
-  const auto it = std::find_if(labs_.begin(), labs_.end(), [&](const LabInfo& l) { return l.number == number; });
+  const auto it = std::find_if(labs_.begin(), labs_.end(),
+                               [&](const LabInfo& l) { return l.number == number; });
   return it == labs_.end() ? nullptr : &*it;
 }
 
 const QuizInfo* Catalog::quiz(std::string_view name) const {
-  const auto it = std::find_if(quizzes_.begin(), quizzes_.end(), [&](const QuizInfo& q) { return q.name == name; });
+  const auto it = std::find_if(quizzes_.begin(), quizzes_.end(),
+                               [&](const QuizInfo& q) { return q.name == name; });
   return it == quizzes_.end() ? nullptr : &*it;
 }
 
@@ -62,13 +65,15 @@ std::vector<Step> Catalog::path() const {
         placed[i] = true;
       }
     }
-    if (quiz("lesson" + lesson.number) != nullptr) steps.push_back({StepKind::Quiz, "lesson" + lesson.number});
+    if (quiz("lesson" + lesson.number) != nullptr)
+      steps.push_back({StepKind::Quiz, "lesson" + lesson.number});
   }
   for (std::size_t i = 0; i < labs_.size(); ++i) {
     if (!placed[i]) steps.push_back({StepKind::Lab, labs_[i].number});
   }
   for (const QuizInfo& q : quizzes_) {
-    const bool listed = std::any_of(steps.begin(), steps.end(), [&](const Step& s) { return s.id == q.name; });
+    const bool listed =
+        std::any_of(steps.begin(), steps.end(), [&](const Step& s) { return s.id == q.name; });
     if (!listed) steps.push_back({StepKind::Quiz, q.name});
   }
   return steps;
@@ -101,14 +106,16 @@ std::optional<Step> next_step(const Catalog& catalog, const Progress& progress) 
 
 const LabInfo* current_lab(const Catalog& catalog, const Progress& progress) {
   for (const Step& step : catalog.path()) {
-    if (step.kind == StepKind::Lab && !is_done(step, catalog, progress)) return catalog.lab(step.id);
+    if (step.kind == StepKind::Lab && !is_done(step, catalog, progress))
+      return catalog.lab(step.id);
   }
   return nullptr;
 }
 
 std::optional<std::string> two_digits(std::string_view text) {
   if (text.empty() || text.size() > 2) return std::nullopt;
-  if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
   return text.size() == 1 ? "0" + std::string(text) : std::string(text);
 }
 

@@ -21,9 +21,9 @@ struct LessonInfo {
 };
 
 struct LabInfo {
-  std::string number;  // "02"
-  std::string name;    // "02_device_checks", its key in the progress file
-  std::string title;   // "Device checks"
+  std::string number;         // "02"
+  std::string name;           // "02_device_checks", its key in the progress file
+  std::string title;          // "Device checks"
   std::filesystem::path dir;  // labs/02_device_checks
   std::filesystem::path learner_file() const { return dir / "lab.cpp"; }
   std::filesystem::path starter_file() const { return dir / "starter" / "lab.cpp"; }

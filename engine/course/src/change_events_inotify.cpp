@@ -16,7 +16,8 @@ struct ChangeEvents::Impl {
   int fd = -1;
 };
 
-ChangeEvents::ChangeEvents(const std::vector<std::filesystem::path>& files) : impl_(std::make_unique<Impl>()) {
+ChangeEvents::ChangeEvents(const std::vector<std::filesystem::path>& files)
+    : impl_(std::make_unique<Impl>()) {
   impl_->fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
   if (impl_->fd < 0) throw std::system_error(errno, std::generic_category(), "inotify_init1");
   std::set<std::filesystem::path> directories;
@@ -24,7 +25,8 @@ ChangeEvents::ChangeEvents(const std::vector<std::filesystem::path>& files) : im
   for (const auto& directory : directories) {
     const uint32_t saves = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ATTRIB;
     if (inotify_add_watch(impl_->fd, directory.c_str(), saves) < 0) {
-      throw std::system_error(errno, std::generic_category(), "inotify_add_watch " + directory.string());
+      throw std::system_error(errno, std::generic_category(),
+                              "inotify_add_watch " + directory.string());
     }
   }
 }

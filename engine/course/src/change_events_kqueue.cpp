@@ -42,7 +42,8 @@ struct ChangeEvents::Impl {
   }
 };
 
-ChangeEvents::ChangeEvents(const std::vector<std::filesystem::path>& files) : impl_(std::make_unique<Impl>()) {
+ChangeEvents::ChangeEvents(const std::vector<std::filesystem::path>& files)
+    : impl_(std::make_unique<Impl>()) {
   impl_->queue = kqueue();
   if (impl_->queue < 0) throw std::system_error(errno, std::generic_category(), "kqueue");
   std::set<std::filesystem::path> directories;
@@ -59,8 +60,10 @@ ChangeEvents::~ChangeEvents() {
 
 bool ChangeEvents::wait(std::chrono::milliseconds timeout) {
   struct kevent events[16];
-  timespec limit{static_cast<time_t>(timeout.count() / 1000), static_cast<long>(timeout.count() % 1000) * 1000000};
-  const int count = kevent(impl_->queue, nullptr, 0, events, 16, timeout.count() < 0 ? nullptr : &limit);
+  timespec limit{static_cast<time_t>(timeout.count() / 1000),
+                 static_cast<long>(timeout.count() % 1000) * 1000000};
+  const int count =
+      kevent(impl_->queue, nullptr, 0, events, 16, timeout.count() < 0 ? nullptr : &limit);
   if (count <= 0) return false;
   impl_->watch_all();
   return true;

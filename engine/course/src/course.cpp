@@ -28,7 +28,9 @@ void Course::say(std::string_view text, std::string_view indent) {
   out_ << engine::notebook::wrap(text, look_.width, "", indent);
 }
 
-void Course::show_markdown(std::string_view markdown) { out_ << engine::notebook::render_markdown(markdown, look_); }
+void Course::show_markdown(std::string_view markdown) {
+  out_ << engine::notebook::render_markdown(markdown, look_);
+}
 
 Progress Course::progress() {
   return engine::notebook::load_progress(engine::notebook::progress_path(), err_);
@@ -69,7 +71,8 @@ void print_next_step(Course& course) {
   const std::optional<Step> next = next_step(catalog, course.progress());
   std::ostream& out = course.out();  // commands go on lines of their own, whole, to be copied
   if (!next) {
-    course.say("You have finished the course: every lesson verified, every lab passed, every quiz passed.");
+    course.say(
+        "You have finished the course: every lesson verified, every lab passed, every quiz passed.");
     return;
   }
   switch (next->kind) {
@@ -82,7 +85,8 @@ void print_next_step(Course& course) {
     case StepKind::Lab: {
       const LabInfo& lab = *catalog.lab(next->id);
       const auto todos = open_todos(lab.learner_file());
-      std::string edit = "Next: lab " + lab.number + " · " + lab.title + ". Edit " + course.shown(lab.learner_file());
+      std::string edit = "Next: lab " + lab.number + " · " + lab.title + ". Edit " +
+                         course.shown(lab.learner_file());
       if (!todos.empty()) {
         edit += " (" + std::to_string(todos.size()) + (todos.size() == 1 ? " TODO" : " TODOs") +
                 " open, the first on line " + std::to_string(todos.front().line) + ")";

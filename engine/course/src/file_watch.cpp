@@ -30,7 +30,8 @@ std::vector<fs::path> FileWatch::wait(std::chrono::milliseconds timeout) {
   for (;;) {
     std::chrono::milliseconds left{-1};
     if (timeout.count() >= 0) {
-      left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
       if (left.count() < 0) return {};
     }
     if (!events_.wait(left)) return {};

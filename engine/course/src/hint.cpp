@@ -24,11 +24,13 @@ int hint(Course& course, const Arguments& args) {
   const int seen = record == progress.labs.end() ? 0 : record->second.hints_shown;
   const int count = static_cast<int>(hints.size());
   const int number = std::min(seen + 1, count);
-  course.show_markdown("# Lab " + lab->number + " · " + lab->title + " · hint " + std::to_string(number) + " of " +
-                       std::to_string(count) + " · " + hints[static_cast<std::size_t>(number - 1)]);
+  course.show_markdown("# Lab " + lab->number + " · " + lab->title + " · hint " +
+                       std::to_string(number) + " of " + std::to_string(count) + " · " +
+                       hints[static_cast<std::size_t>(number - 1)]);
   course.out() << '\n';
   if (number < count) {
-    course.say("Still stuck after trying it? " + course.command("hint " + lab->number) + " gives the next one.");
+    course.say("Still stuck after trying it? " + course.command("hint " + lab->number) +
+               " gives the next one.");
   } else {
     course.say("That is the last hint.");
   }
@@ -40,7 +42,6 @@ int hint(Course& course, const Arguments& args) {
   }
   return 0;
 }
-
 
 }  // namespace
 

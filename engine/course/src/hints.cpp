@@ -17,7 +17,8 @@ std::vector<std::string> read_hints(const std::filesystem::path& file) {
     }
   }
   for (std::string& hint : hints) {  // blank lines between hints belong to neither
-    while (hint.size() >= 2 && hint[hint.size() - 1] == '\n' && hint[hint.size() - 2] == '\n') hint.pop_back();
+    while (hint.size() >= 2 && hint[hint.size() - 1] == '\n' && hint[hint.size() - 2] == '\n')
+      hint.pop_back();
   }
   return hints;
 }

@@ -28,7 +28,8 @@ fs::path reset_to_starter(const fs::path& learner_file, const fs::path& starter)
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
     kept = learner_file.parent_path() / ("lab.kept-" + std::string(stamp) + ".cpp");
     for (int n = 2; fs::exists(kept); ++n) {  // two resets within a second keep both files
-      kept = learner_file.parent_path() / ("lab.kept-" + std::string(stamp) + "-" + std::to_string(n) + ".cpp");
+      kept = learner_file.parent_path() /
+             ("lab.kept-" + std::string(stamp) + "-" + std::to_string(n) + ".cpp");
     }
     fs::rename(learner_file, kept);
   }

@@ -18,6 +18,7 @@ std::vector<TodoLine> open_todos(const std::filesystem::path& file);
 // Moves `learner_file` aside as lab.kept-<date>-<time>.cpp beside it, then copies `starter` in
 // its place. Returns where the learner's file went (empty if there was none). Throws
 // std::filesystem::filesystem_error if a step fails; the learner's file is never deleted.
-std::filesystem::path reset_to_starter(const std::filesystem::path& learner_file, const std::filesystem::path& starter);
+std::filesystem::path reset_to_starter(const std::filesystem::path& learner_file,
+                                       const std::filesystem::path& starter);
 
 }  // namespace front_door

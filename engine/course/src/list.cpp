@@ -30,9 +30,11 @@ std::string lab_state(const LabInfo& lab, const Progress& progress) {
     state = "passed " + it->second.passed_at.substr(0, 10);
   } else {
     const std::size_t todos = open_todos(lab.learner_file()).size();
-    state = todos == 0 ? "not passed yet" : std::to_string(todos) + (todos == 1 ? " TODO open" : " TODOs open");
+    state = todos == 0 ? "not passed yet"
+                       : std::to_string(todos) + (todos == 1 ? " TODO open" : " TODOs open");
   }
-  if (hints > 0) state += ", " + std::to_string(hints) + (hints == 1 ? " hint" : " hints") + " used";
+  if (hints > 0)
+    state += ", " + std::to_string(hints) + (hints == 1 ? " hint" : " hints") + " used";
   return state;
 }
 
@@ -40,8 +42,8 @@ std::string quiz_state(const QuizInfo& quiz, const Progress& progress) {
   const auto it = progress.quizzes.find(quiz.name);
   if (it == progress.quizzes.end() || it->second.attempts == 0) return "not taken yet";
   const auto& r = it->second;
-  return std::string(r.passed ? "passed" : "not passed yet") + ", best " + std::to_string(r.best_correct) + "/" +
-         std::to_string(r.total);
+  return std::string(r.passed ? "passed" : "not passed yet") + ", best " +
+         std::to_string(r.best_correct) + "/" + std::to_string(r.total);
 }
 
 int list(Course& course, const Arguments& args) {
@@ -58,20 +60,24 @@ int list(Course& course, const Arguments& args) {
   std::vector<Row> rows;
   rows.push_back({"Lessons (" + course.command("run NN") + ")", {}, "", ""});
   for (const LessonInfo& l : catalog.lessons()) {
-    rows.push_back({"", {StepKind::Lesson, l.number}, l.number + " · " + l.title, lesson_state(l, progress)});
+    rows.push_back(
+        {"", {StepKind::Lesson, l.number}, l.number + " · " + l.title, lesson_state(l, progress)});
   }
   rows.push_back({"Labs (" + course.command("verify NN") + ")", {}, "", ""});
   for (const LabInfo& l : catalog.labs()) {
-    rows.push_back({"", {StepKind::Lab, l.number}, l.number + " · " + l.title, lab_state(l, progress)});
+    rows.push_back(
+        {"", {StepKind::Lab, l.number}, l.number + " · " + l.title, lab_state(l, progress)});
   }
   rows.push_back({"Quizzes (" + course.command("quiz take NAME") + ")", {}, "", ""});
   for (const QuizInfo& q : catalog.quizzes()) {
-    rows.push_back({"", {StepKind::Quiz, q.name}, q.name + " · " + q.title, quiz_state(q, progress)});
+    rows.push_back(
+        {"", {StepKind::Quiz, q.name}, q.name + " · " + q.title, quiz_state(q, progress)});
   }
   // The states in a column beside the labels where the terminal is wide enough, else under them.
   std::size_t label_width = 0, line_width = 0;
   for (const Row& r : rows) label_width = std::max(label_width, display_width(r.label));
-  for (const Row& r : rows) line_width = std::max(line_width, 4 + label_width + 2 + display_width(r.state));
+  for (const Row& r : rows)
+    line_width = std::max(line_width, 4 + label_width + 2 + display_width(r.state));
   const bool beside = line_width <= course.width();
   for (const Row& r : rows) {
     if (!r.heading.empty()) {
@@ -82,22 +88,23 @@ int list(Course& course, const Arguments& args) {
     const bool is_next = next && next->kind == r.step.kind && next->id == r.step.id;
     const std::string mark = done ? course.good("✔") : is_next ? "▶" : "·";
     if (beside) {
-      course.out() << "  " << mark << " " << r.label << std::string(label_width - display_width(r.label) + 2, ' ')
-                   << r.state << '\n';
+      course.out() << "  " << mark << " " << r.label
+                   << std::string(label_width - display_width(r.label) + 2, ' ') << r.state << '\n';
     } else {
-      course.out() << "  " << mark << " " << r.label << '\n' << engine::notebook::wrap(r.state, course.width(), "      ", "      ");
+      course.out() << "  " << mark << " " << r.label << '\n'
+                   << engine::notebook::wrap(r.state, course.width(), "      ", "      ");
     }
   }
   course.say("Your progress is kept in " + engine::notebook::progress_path().string() + ".");
   return 0;
 }
 
-
 }  // namespace
 
-const Subcommand kListCommand{.name = "list",
-                              .usage = "list",
-                              .summary = "lessons, labs and quizzes in course order, with your progress",
-                              .run = list};
+const Subcommand kListCommand{
+    .name = "list",
+    .usage = "list",
+    .summary = "lessons, labs and quizzes in course order, with your progress",
+    .run = list};
 
 }  // namespace front_door

@@ -12,19 +12,19 @@ namespace {
 
 int quiz(Course& course, const Arguments& args) {
   const Layout& layout = course.layout();
-  const quiz::Paths paths{layout.top / "quizzes" / "banks", layout.top / "lessons", layout.lesson_programs,
-                          course.command("quiz")};
-  return quiz::run(args.empty() ? Arguments{"list"} : args, course.in(), course.out(), course.err(), paths,
-                   course.width());
+  const quiz::Paths paths{layout.top / "quizzes" / "banks", layout.top / "lessons",
+                          layout.lesson_programs, course.command("quiz")};
+  return quiz::run(args.empty() ? Arguments{"list"} : args, course.in(), course.out(), course.err(),
+                   paths, course.width());
 }
-
 
 }  // namespace
 
-const Subcommand kQuizCommand{.name = "quiz",
-                              .usage = "quiz [...]",
-                              .summary = "the quizzes: quiz list, quiz take lesson03, quiz take mastery, quiz --help",
-                              .run = quiz,
-                              .forwards_help = true};
+const Subcommand kQuizCommand{
+    .name = "quiz",
+    .usage = "quiz [...]",
+    .summary = "the quizzes: quiz list, quiz take lesson03, quiz take mastery, quiz --help",
+    .run = quiz,
+    .forwards_help = true};
 
 }  // namespace front_door

@@ -17,7 +17,8 @@ namespace {
 bool agreed(std::istream& in) {
   std::string answer;
   if (!std::getline(in, answer)) return false;
-  std::transform(answer.begin(), answer.end(), answer.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(answer.begin(), answer.end(), answer.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return answer == "y" || answer == "yes";
 }
 
@@ -38,7 +39,8 @@ int reset(Course& course, const Arguments& args) {
   if (lab == nullptr) return kUsageError;
   const std::string file = course.shown(lab->learner_file());
   if (!yes) {
-    course.out() << "Put " << file << " back to the starter? Your file will be kept beside it. [y/N] ";
+    course.out() << "Put " << file
+                 << " back to the starter? Your file will be kept beside it. [y/N] ";
     course.out().flush();
     if (!agreed(course.in())) {
       course.out() << "\nNothing changed.\n";
@@ -57,12 +59,12 @@ int reset(Course& course, const Arguments& args) {
   }
 }
 
-
 }  // namespace
 
-const Subcommand kResetCommand{.name = "reset",
-                               .usage = "reset NN [--yes]",
-                               .summary = "put lab NN back to its starter, after asking; your file is kept aside",
-                               .run = reset};
+const Subcommand kResetCommand{
+    .name = "reset",
+    .usage = "reset NN [--yes]",
+    .summary = "put lab NN back to its starter, after asking; your file is kept aside",
+    .run = reset};
 
 }  // namespace front_door

@@ -16,7 +16,8 @@ int run(Course& course, const Arguments& args) {
   const LessonInfo* lesson = lesson_argument(course, "run", args.front());
   if (lesson == nullptr) return kUsageError;
   const std::string target = "lesson" + lesson->number;
-  if (!build_or_explain(course, target, course.layout().top / "lessons" / (lesson->name + ".cpp"))) return kFailed;
+  if (!build_or_explain(course, target, course.layout().top / "lessons" / (lesson->name + ".cpp")))
+    return kFailed;
   std::vector<std::string> command{(course.layout().lesson_programs / target).string()};
   command.insert(command.end(), args.begin() + 1, args.end());
   course.out().flush();
@@ -29,12 +30,12 @@ int run(Course& course, const Arguments& args) {
   return status;
 }
 
-
 }  // namespace
 
-const Subcommand kRunCommand{.name = "run",
-                             .usage = "run NN [options]",
-                             .summary = "lesson NN as a notebook; options go to the lesson (--machine m1-8gb)",
-                             .run = run};
+const Subcommand kRunCommand{
+    .name = "run",
+    .usage = "run NN [options]",
+    .summary = "lesson NN as a notebook; options go to the lesson (--machine m1-8gb)",
+    .run = run};
 
 }  // namespace front_door

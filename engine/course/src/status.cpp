@@ -19,15 +19,15 @@ int status(Course& course, const Arguments& args) {
     (step.kind == StepKind::Lesson ? lessons : step.kind == StepKind::Lab ? labs : quizzes) += 1;
   }
   course.say("MPS & Metal for ML on Mac · lessons " + std::to_string(lessons) + " of " +
-             std::to_string(catalog.lessons().size()) + " verified · labs " + std::to_string(labs) + " of " +
-             std::to_string(catalog.labs().size()) + " passed · quizzes " + std::to_string(quizzes) + " of " +
-             std::to_string(catalog.quizzes().size()) + " passed");
+             std::to_string(catalog.lessons().size()) + " verified · labs " + std::to_string(labs) +
+             " of " + std::to_string(catalog.labs().size()) + " passed · quizzes " +
+             std::to_string(quizzes) + " of " + std::to_string(catalog.quizzes().size()) +
+             " passed");
   print_next_step(course);
   course.say("Everything, with its state: " + course.command("list"));
   course.say("All commands: " + course.command("--help"));
   return 0;
 }
-
 
 }  // namespace
 

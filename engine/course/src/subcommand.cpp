@@ -16,29 +16,34 @@ namespace {
 // that, each summary under its subcommand.
 void print_help(std::ostream& out, std::size_t columns) {
   using engine::notebook::wrap;
-  out << wrap("course: the front door of the course. Lessons, labs and quizzes, and where you are.", columns) << '\n';
+  out << wrap("course: the front door of the course. Lessons, labs and quizzes, and where you are.",
+              columns)
+      << '\n';
   const std::size_t lead = std::string_view("  course ").size(), gap = 2;
   std::size_t usage_width = 0, line_width = 0;
   for (const Subcommand* s : subcommands()) usage_width = std::max(usage_width, s->usage.size());
-  for (const Subcommand* s : subcommands()) line_width = std::max(line_width, lead + usage_width + gap + s->summary.size());
+  for (const Subcommand* s : subcommands())
+    line_width = std::max(line_width, lead + usage_width + gap + s->summary.size());
   for (const Subcommand* subcommand : subcommands()) {
     const Subcommand& s = *subcommand;
     if (line_width <= columns) {
-      out << "  course " << s.usage << std::string(usage_width - s.usage.size() + gap, ' ') << s.summary << '\n';
+      out << "  course " << s.usage << std::string(usage_width - s.usage.size() + gap, ' ')
+          << s.summary << '\n';
     } else {
       out << "  course " << s.usage << '\n' << wrap(s.summary, columns, "      ", "      ");
     }
   }
-  out << '\n' << wrap("NN is a number: a lesson's for run and twins, a lab's for verify, hint and reset.", columns);
+  out << '\n'
+      << wrap("NN is a number: a lesson's for run and twins, a lab's for verify, hint and reset.",
+              columns);
 }
 
 }  // namespace
 
 const std::vector<const Subcommand*>& subcommands() {
-  static const std::vector<const Subcommand*> table{&kStatusCommand, &kListCommand,  &kRunCommand,
-                                                    &kTwinsCommand,  &kVerifyCommand, &kHintCommand,
-                                                    &kResetCommand,  &kPlanCommand,  &kWatchCommand,
-                                                    &kQuizCommand};
+  static const std::vector<const Subcommand*> table{
+      &kStatusCommand, &kListCommand,  &kRunCommand,  &kTwinsCommand, &kVerifyCommand,
+      &kHintCommand,   &kResetCommand, &kPlanCommand, &kWatchCommand, &kQuizCommand};
   return table;
 }
 
@@ -51,7 +56,8 @@ const Subcommand* find_subcommand(std::string_view name) {
 
 int usage_error(Course& course, std::string_view subcommand, const std::string& message) {
   course.err() << "course " << subcommand << ": " << message << '\n';
-  if (const Subcommand* s = find_subcommand(subcommand)) course.err() << "usage: course " << s->usage << '\n';
+  if (const Subcommand* s = find_subcommand(subcommand))
+    course.err() << "usage: course " << s->usage << '\n';
   return kUsageError;
 }
 
@@ -73,7 +79,8 @@ int run_course(Course& course, const std::vector<std::string>& args) {
                  << engine::notebook::wrap(subcommand->summary, course.width(), "  ", "  ");
     if (!subcommand->details.empty()) course.out() << '\n';
     for (const std::string& line : engine::notebook::split_lines(subcommand->details)) {
-      course.out() << (line.starts_with("  ") ? line + '\n' : engine::notebook::wrap(line, course.width()));
+      course.out() << (line.starts_with("  ") ? line + '\n'
+                                              : engine::notebook::wrap(line, course.width()));
     }
     return 0;
   }

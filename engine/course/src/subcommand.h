@@ -27,11 +27,11 @@ struct Subcommand {
   // More for `course NAME --help`: lines wrapped to the terminal, except those that start with
   // two spaces (a command to copy), shown as they are.
   std::string_view details = {};
-  bool forwards_help = false;     // `course NAME --help` is the help of the program it runs
+  bool forwards_help = false;  // `course NAME --help` is the help of the program it runs
 };
 
-extern const Subcommand kStatusCommand, kListCommand, kRunCommand, kVerifyCommand, kHintCommand, kResetCommand,
-    kPlanCommand, kWatchCommand, kQuizCommand, kTwinsCommand;
+extern const Subcommand kStatusCommand, kListCommand, kRunCommand, kVerifyCommand, kHintCommand,
+    kResetCommand, kPlanCommand, kWatchCommand, kQuizCommand, kTwinsCommand;
 
 // Every subcommand, in help order.
 const std::vector<const Subcommand*>& subcommands();

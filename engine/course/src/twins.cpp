@@ -57,23 +57,30 @@ bool release_at_least(const std::string& version, const std::string& release) {
 }
 
 // Runs the twins with the learner's Python; on failure says why on err() and returns nothing.
-std::optional<TheirRun> run_twins(Course& course, const std::string& lesson, const std::vector<Twin>& twins) {
+std::optional<TheirRun> run_twins(Course& course, const std::string& lesson,
+                                  const std::vector<Twin>& twins) {
   const std::string python = python_program();
-  std::vector<std::string> command{python, (course.layout().top / "engine" / "course" / "python" / "twin_runner.py").string()};
+  std::vector<std::string> command{
+      python, (course.layout().top / "engine" / "course" / "python" / "twin_runner.py").string()};
   for (const Twin& twin : twins) command.push_back(twin.code);
-  const engine::notebook::Finished finished = engine::notebook::run_collecting(command, kRunnerLimit);
-  const std::string again = "MPS_COURSE_PYTHON=/path/to/python3 " + course.command("twins " + lesson);
+  const engine::notebook::Finished finished =
+      engine::notebook::run_collecting(command, kRunnerLimit);
+  const std::string again =
+      "MPS_COURSE_PYTHON=/path/to/python3 " + course.command("twins " + lesson);
   if (finished.status == 127) {
-    course.err() << engine::notebook::wrap("course twins: no Python to run the twins: " + finished.output +
-                                               "Install Python 3 with PyTorch, or name the Python that has it: " + again,
-                                           course.width());
+    course.err() << engine::notebook::wrap(
+        "course twins: no Python to run the twins: " + finished.output +
+            "Install Python 3 with PyTorch, or name the Python that has it: " + again,
+        course.width());
     return std::nullopt;
   }
   if (finished.status == kNoTorch) {
-    course.err() << engine::notebook::wrap("course twins: no PyTorch found. " + finished.output +
-                                               "Install it (pip install torch; on Debian, sudo apt-get install "
-                                               "python3-torch), or name the Python that has it: " + again,
-                                           course.width());
+    course.err() << engine::notebook::wrap(
+        "course twins: no PyTorch found. " + finished.output +
+            "Install it (pip install torch; on Debian, sudo apt-get install "
+            "python3-torch), or name the Python that has it: " +
+            again,
+        course.width());
     return std::nullopt;
   }
   const std::size_t marker = finished.output.rfind(kResultsFollow);
@@ -84,7 +91,8 @@ std::optional<TheirRun> run_twins(Course& course, const std::string& lesson, con
     return std::nullopt;
   }
   try {
-    const nlohmann::json report = nlohmann::json::parse(finished.output.substr(marker + kResultsFollow.size()));
+    const nlohmann::json report =
+        nlohmann::json::parse(finished.output.substr(marker + kResultsFollow.size()));
     TheirRun run{.torch = report.at("torch"),
                  .python = report.at("python"),
                  .executable = report.at("executable"),
@@ -97,7 +105,8 @@ std::optional<TheirRun> run_twins(Course& course, const std::string& lesson, con
     if (run.results.size() == twins.size()) return run;
   } catch (const nlohmann::json::exception&) {
   }
-  course.err() << "course twins: " << python << "'s report of the twins is unreadable:\n" << finished.output;
+  course.err() << "course twins: " << python << "'s report of the twins is unreadable:\n"
+               << finished.output;
   return std::nullopt;
 }
 
@@ -108,7 +117,8 @@ class TwinsView {
 
   void lines(std::string_view gutter, const std::string& text, bool dim) {
     for (const std::string& line : engine::notebook::split_lines(text)) {
-      for (const std::string& part : engine::notebook::printed_line_parts(line, course_.width() - gutter.size())) {
+      for (const std::string& part :
+           engine::notebook::printed_line_parts(line, course_.width() - gutter.size())) {
         course_.out() << gutter << (dim ? dimmed(part) : part) << '\n';
       }
     }
@@ -116,12 +126,15 @@ class TwinsView {
 
   void show(const Twin& twin, const std::string& printed, int status) {
     const engine::notebook::PythonTwin& python = *twin.cell->python;
-    course_.out() << "┌ " << twin.cell->name << (twin.cell->requires_mps ? "  requires mps" : "") << '\n';
+    course_.out() << "┌ " << twin.cell->name << (twin.cell->requires_mps ? "  requires mps" : "")
+                  << '\n';
     for (const std::string& line : python.lines) course_.out() << "│ " << line << '\n';
-    const engine::notebook::OutputBlock* block = engine::notebook::documented_output(*twin.cell, std::string(machine_.name));
+    const engine::notebook::OutputBlock* block =
+        engine::notebook::documented_output(*twin.cell, std::string(machine_.name));
     const std::string documented = block != nullptr ? block->text() : "";
     const bool same = status == 0 && printed == documented;
-    course_.out() << "└▶ your PyTorch" << (same ? ", as documented for " + std::string(machine_.name) : "") << '\n';
+    course_.out() << "└▶ your PyTorch"
+                  << (same ? ", as documented for " + std::string(machine_.name) : "") << '\n';
     lines("  ", printed, false);
     if (same) {
       ++same_;
@@ -131,7 +144,8 @@ class TwinsView {
     if (status != 0) note(course_.bad("It ended with status " + std::to_string(status) + "."));
     course_.out() << "└▷ documented for " << std::string(machine_.name) << '\n';
     lines("  ", documented, true);
-    const bool marked = !python.differs.empty() && (python.before.empty() || !release_at_least(run_.torch, python.before));
+    const bool marked = !python.differs.empty() &&
+                        (python.before.empty() || !release_at_least(run_.torch, python.before));
     if (marked) {
       ++marked_;
       note("Why they differ: " + python.differs + ".");
@@ -144,17 +158,23 @@ class TwinsView {
   }
 
   void summary(std::size_t twins, const std::string& lesson) {
-    course_.say(std::to_string(twins) + " twins: " + std::to_string(same_) + " printed what the lesson documents for " +
-                std::string(machine_.name) + ", " + std::to_string(marked_) + " printed otherwise for the reason the " +
-                "lesson gives, " + std::to_string(unexplained_) + " for no reason the lesson gives. This verified " +
-                "nothing; " + course_.command("run " + lesson) + " runs the lesson itself.");
+    course_.say(std::to_string(twins) + " twins: " + std::to_string(same_) +
+                " printed what the lesson documents for " + std::string(machine_.name) + ", " +
+                std::to_string(marked_) + " printed otherwise for the reason the " +
+                "lesson gives, " + std::to_string(unexplained_) +
+                " for no reason the lesson gives. This verified " + "nothing; " +
+                course_.command("run " + lesson) + " runs the lesson itself.");
   }
 
  private:
   // A remark under a cell's outputs, indented with them.
-  void note(const std::string& text) { course_.out() << engine::notebook::wrap(text, course_.width(), "  ", "  "); }
+  void note(const std::string& text) {
+    course_.out() << engine::notebook::wrap(text, course_.width(), "  ", "  ");
+  }
 
-  std::string dimmed(const std::string& text) const { return course_.color() ? "\x1b[2m" + text + "\x1b[0m" : text; }
+  std::string dimmed(const std::string& text) const {
+    return course_.color() ? "\x1b[2m" + text + "\x1b[0m" : text;
+  }
 
   Course& course_;
   const TheirRun& run_;
@@ -164,11 +184,13 @@ class TwinsView {
 
 // The machine named by --machine, or the simulated one closest to this computer. Every machine
 // counts as documented: an output block without machines documents them all.
-const engine::MachineProfile* compared_machine(Course& course, const std::optional<std::string>& name) {
+const engine::MachineProfile* compared_machine(Course& course,
+                                               const std::optional<std::string>& name) {
   if (name) {
     const engine::MachineProfile* machine = engine::find_machine(*name);
     if (machine == nullptr || machine->name == "host") {
-      usage_error(course, "twins", "no simulated machine '" + *name + "'; machines: " + engine::machine_names());
+      usage_error(course, "twins",
+                  "no simulated machine '" + *name + "'; machines: " + engine::machine_names());
       return nullptr;
     }
     return machine;
@@ -181,7 +203,8 @@ int twins(Course& course, const Arguments& args) {
   std::optional<std::string> number, machine_name;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--machine") {
-      if (i + 1 == args.size()) return usage_error(course, "twins", "--machine needs a machine's name");
+      if (i + 1 == args.size())
+        return usage_error(course, "twins", "--machine needs a machine's name");
       machine_name = args[++i];
     } else if (args[i].rfind("-", 0) == 0) {
       return usage_error(course, "twins", "unknown option " + args[i]);
@@ -199,7 +222,8 @@ int twins(Course& course, const Arguments& args) {
 
   engine::notebook::LessonSource source;
   try {
-    source = engine::notebook::load_lesson((course.layout().top / "lessons" / (lesson->name + ".cpp")).string());
+    source = engine::notebook::load_lesson(
+        (course.layout().top / "lessons" / (lesson->name + ".cpp")).string());
   } catch (const engine::notebook::FormatError& e) {
     course.err() << e.what() << '\n';
     return kFailed;
@@ -207,7 +231,8 @@ int twins(Course& course, const Arguments& args) {
   const std::string prelude = source.python_prelude();
   std::vector<Twin> twins;
   for (const Cell& cell : source.cells) {
-    if (cell.is_code() && !cell.name.empty() && cell.python) twins.push_back({&cell, source.twin_script(cell)});
+    if (cell.is_code() && !cell.name.empty() && cell.python)
+      twins.push_back({&cell, source.twin_script(cell)});
   }
   if (twins.empty()) {
     course.say("Lesson " + lesson->number + " has no Python twins.");
@@ -219,17 +244,22 @@ int twins(Course& course, const Arguments& args) {
   const std::optional<TheirRun> run = run_twins(course, lesson->number, twins);
   if (!run) return kFailed;
 
-  course.say("PyTorch " + run->torch + " on Python " + run->python + " (" + run->executable + "), " + run->system +
-             "; MPS " + (run->mps ? "available: the twins that ask for it ran on this Mac's GPU." : "not available here.") +
-             " Beside each twin: the output lesson " + lesson->number + " documents for " + std::string(machine->name) +
+  course.say("PyTorch " + run->torch + " on Python " + run->python + " (" + run->executable +
+             "), " + run->system + "; MPS " +
+             (run->mps ? "available: the twins that ask for it ran on this Mac's GPU."
+                       : "not available here.") +
+             " Beside each twin: the output lesson " + lesson->number + " documents for " +
+             std::string(machine->name) +
              (machine_name ? "" : ", the simulated machine closest to this computer") + ".");
   if (!prelude.empty()) {
     course.out() << "\nEvery twin runs after the lesson's Python prelude:\n";
-    for (const std::string& line : engine::notebook::split_lines(prelude)) course.out() << "│ " << line << '\n';
+    for (const std::string& line : engine::notebook::split_lines(prelude))
+      course.out() << "│ " << line << '\n';
   }
   course.out() << '\n';
   TwinsView view(course, *run, *machine);
-  for (std::size_t i = 0; i < twins.size(); ++i) view.show(twins[i], run->results[i].first, run->results[i].second);
+  for (std::size_t i = 0; i < twins.size(); ++i)
+    view.show(twins[i], run->results[i].first, run->results[i].second);
   view.summary(twins.size(), lesson->number);
   return 0;
 }
@@ -241,9 +271,10 @@ const Subcommand kTwinsCommand{
     .usage = "twins NN [--machine NAME]",
     .summary = "lesson NN's Python twins run by your own PyTorch, beside the lesson's outputs",
     .run = twins,
-    .details = "Runs each Python twin of lesson NN with python3 (or the Python that MPS_COURSE_PYTHON names) "
-               "and shows what your PyTorch printed beside the output the lesson documents for the simulated "
-               "machine closest to this computer (--machine NAME picks another). On a Mac with MPS the twins run "
-               "on its GPU. Nothing is recorded: the lesson stays unverified until `course run NN` runs it.\n"};
+    .details =
+        "Runs each Python twin of lesson NN with python3 (or the Python that MPS_COURSE_PYTHON names) "
+        "and shows what your PyTorch printed beside the output the lesson documents for the simulated "
+        "machine closest to this computer (--machine NAME picks another). On a Mac with MPS the twins run "
+        "on its GPU. Nothing is recorded: the lesson stays unverified until `course run NN` runs it.\n"};
 
 }  // namespace front_door

@@ -6,8 +6,8 @@
 
 #include "build.h"
 #include "course.h"
-#include "hints.h"
 #include "engine/notebook/stopped_code.h"
+#include "hints.h"
 
 namespace front_door {
 namespace {
@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 constexpr int kMaxMessageLines = 40;  // the first error matters; the rest is usually its echo
 
-void show_build_failure(Course& course, const std::string& messages, const std::string& what, const std::string& target) {
+void show_build_failure(Course& course, const std::string& messages, const std::string& what,
+                        const std::string& target) {
   std::istringstream lines(messages);
   int shown = 0, hidden = 0;
   for (std::string line; std::getline(lines, line);) {
@@ -30,14 +31,18 @@ void show_build_failure(Course& course, const std::string& messages, const std::
       ++hidden;
     }
   }
-  course.out() << course.bad("✘ " + what + " does not compile.") << " Start with the first error above.\n";
-  if (messages.find("undefined reference") != std::string::npos || messages.find("undefined symbol") != std::string::npos) {
-    course.out() << "(An undefined symbol is a function that lab.h declares and your file does not define, or "
-                    "defines with other parameters.)\n";
+  course.out() << course.bad("✘ " + what + " does not compile.")
+               << " Start with the first error above.\n";
+  if (messages.find("undefined reference") != std::string::npos ||
+      messages.find("undefined symbol") != std::string::npos) {
+    course.out()
+        << "(An undefined symbol is a function that lab.h declares and your file does not define, or "
+           "defines with other parameters.)\n";
   }
   if (hidden > 0) {
-    course.out() << "(" << hidden << " more lines: " << course.shown(course.layout().cmake) << " --build "
-                 << course.shown(course.layout().build) << " --target " << target << " shows them all)\n";
+    course.out() << "(" << hidden << " more lines: " << course.shown(course.layout().cmake)
+                 << " --build " << course.shown(course.layout().build) << " --target " << target
+                 << " shows them all)\n";
   }
 }
 
@@ -49,7 +54,8 @@ std::chrono::seconds learner_program_limit() {
 
 bool explain_stop(Course& course, const Finished& run, const std::string& what) {
   if (run.stopped) {
-    course.out() << course.bad("✘ " + what + " ran for " + std::to_string(learner_program_limit().count()) +
+    course.out() << course.bad("✘ " + what + " ran for " +
+                               std::to_string(learner_program_limit().count()) +
                                " s without finishing and was stopped.")
                  << " Look for a loop whose condition never changes.\n";
     return true;
@@ -60,7 +66,9 @@ bool explain_stop(Course& course, const Finished& run, const std::string& what) 
   if (signal.empty()) return false;
   // Inside a check or a cell, the program has named the crash itself; before one, nobody has.
   if (run.output.find("crashed with") == std::string::npos) {
-    course.out() << course.bad("✘ " + what + " crashed (" + signal + ") before its first check ran.") << '\n';
+    course.out() << course.bad("✘ " + what + " crashed (" + signal +
+                               ") before its first check ran.")
+                 << '\n';
   }
   return true;
 }
@@ -74,7 +82,9 @@ bool build_or_explain(Course& course, const std::string& target, const fs::path&
 namespace {
 
 // The doctest options that make a lab program colour its report like ours.
-std::string color_option(const Course& course) { return course.color() ? "--force-colors" : "--no-colors"; }
+std::string color_option(const Course& course) {
+  return course.color() ? "--force-colors" : "--no-colors";
+}
 
 }  // namespace
 
@@ -92,12 +102,14 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const LabRun& how) {
   course.out() << "Lab " << lab.number << " · " << lab.title << " · " << course.shown(file) << '\n';
   if (!fs::exists(file)) {
     course.out() << course.bad("✘ " + course.shown(file) + " is missing.");
-    if (variant.empty()) course.out() << " " << course.command("reset " + lab.number) << " puts the starter back.";
+    if (variant.empty())
+      course.out() << " " << course.command("reset " + lab.number) << " puts the starter back.";
     course.out() << '\n';
     return Verdict::Missing;
   }
   if (!build_or_explain(course, target, file)) return Verdict::DoesNotCompile;
-  std::vector<std::string> command{program.string(), color_option(course), "--width=" + std::to_string(course.width())};
+  std::vector<std::string> command{program.string(), color_option(course),
+                                   "--width=" + std::to_string(course.width())};
   if (how.details) command.push_back("--details");
   const Finished run = run_collecting(command, learner_program_limit());
   course.out() << run.output;
@@ -126,25 +138,30 @@ Verdict verify_lesson(Course& course, const LessonInfo& lesson) {
   const std::string target = "lesson" + lesson.number;
   const fs::path source = course.layout().top / "lessons" / (lesson.name + ".cpp");
   const fs::path program = course.layout().lesson_programs / target;
-  course.out() << "Lesson " << lesson.number << " · " << lesson.title << " · " << course.shown(source) << '\n';
+  course.out() << "Lesson " << lesson.number << " · " << lesson.title << " · "
+               << course.shown(source) << '\n';
   if (!build_or_explain(course, target, source)) return Verdict::DoesNotCompile;
-  const Finished checks = run_collecting({program.string(), "--verify", "--color", course.color() ? "always" : "never"},
-                                         learner_program_limit());
+  const Finished checks =
+      run_collecting({program.string(), "--verify", "--color", course.color() ? "always" : "never"},
+                     learner_program_limit());
   if (checks.status != 0) {
     course.out() << checks.output;
     if (!explain_stop(course, checks, "Lesson " + lesson.number)) {
-      course.out() << course.bad("✘ Lesson " + lesson.number + ": a cell no longer prints its documented output.")
+      course.out() << course.bad("✘ Lesson " + lesson.number +
+                                 ": a cell no longer prints its documented output.")
                    << '\n';
     }
     return Verdict::Failed;
   }
   // The notebook run is what records a lesson as verified (see lesson_main.cpp).
-  const Finished notebook = run_collecting({program.string(), "--minimal"}, learner_program_limit());
+  const Finished notebook =
+      run_collecting({program.string(), "--minimal"}, learner_program_limit());
   if (notebook.status != 0) {
     course.out() << notebook.output;
     return Verdict::Failed;
   }
-  course.out() << course.good("✔ Lesson " + lesson.number + ": every cell prints its documented output.")
+  course.out() << course.good("✔ Lesson " + lesson.number +
+                              ": every cell prints its documented output.")
                << " It counts as verified.\n";
   return Verdict::Passed;
 }

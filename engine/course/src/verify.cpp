@@ -18,7 +18,8 @@ int verify(Course& course, const Arguments& args) {
   std::string& variant = how.variant;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--variant") {
-      if (i + 1 == args.size()) return usage_error(course, "verify", "--variant needs solution, starter or a decoy's name");
+      if (i + 1 == args.size())
+        return usage_error(course, "verify", "--variant needs solution, starter or a decoy's name");
       variant = args[++i];
     } else if (args[i] == "--details") {
       how.details = true;
@@ -33,21 +34,22 @@ int verify(Course& course, const Arguments& args) {
   const bool known = variant.empty() || variant == "solution" || variant == "starter" ||
                      std::filesystem::exists(lab->dir / "decoys" / (variant + ".md"));
   if (!known) {
-    return usage_error(course, "verify", "lab " + lab->number + " has no version '" + variant +
-                                             "'; try solution, starter or a file name in " +
-                                             course.shown(lab->dir / "decoys") + " without .md");
+    return usage_error(course, "verify",
+                       "lab " + lab->number + " has no version '" + variant +
+                           "'; try solution, starter or a file name in " +
+                           course.shown(lab->dir / "decoys") + " without .md");
   }
   const Verdict verdict = verify_lab(course, *lab, how);
   if (verdict == Verdict::Passed && variant.empty()) print_next_step(course);
   return verdict == Verdict::Passed ? 0 : kFailed;
 }
 
-
 }  // namespace
 
-const Subcommand kVerifyCommand{.name = "verify",
-                                .usage = "verify [NN] [--details]",
-                                .summary = "build your lab NN and run its tests (default: the lab you are on)",
-                                .run = verify};
+const Subcommand kVerifyCommand{
+    .name = "verify",
+    .usage = "verify [NN] [--details]",
+    .summary = "build your lab NN and run its tests (default: the lab you are on)",
+    .run = verify};
 
 }  // namespace front_door

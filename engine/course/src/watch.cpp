@@ -22,9 +22,11 @@ struct Watched {
 
 std::vector<Watched> watched_files(const Course& course) {
   std::vector<Watched> watched;
-  for (const LabInfo& lab : course.catalog().labs()) watched.push_back({lab.learner_file(), {StepKind::Lab, lab.number}});
+  for (const LabInfo& lab : course.catalog().labs())
+    watched.push_back({lab.learner_file(), {StepKind::Lab, lab.number}});
   for (const LessonInfo& lesson : course.catalog().lessons()) {
-    watched.push_back({course.layout().top / "lessons" / (lesson.name + ".cpp"), {StepKind::Lesson, lesson.number}});
+    watched.push_back({course.layout().top / "lessons" / (lesson.name + ".cpp"),
+                       {StepKind::Lesson, lesson.number}});
   }
   return watched;
 }
@@ -35,7 +37,8 @@ Verdict verify_step(Course& course, const Step& step) {
 }
 
 void start_screen(Course& course) {
-  if (course.color()) course.out() << "\033[2J\033[H";  // a terminal: the last verdict replaces the one before
+  if (course.color())
+    course.out() << "\033[2J\033[H";  // a terminal: the last verdict replaces the one before
   const std::time_t now = std::time(nullptr);
   char clock[16];
   std::strftime(clock, sizeof clock, "%H:%M:%S", std::localtime(&now));
@@ -50,8 +53,9 @@ int watch(Course& course, const Arguments& args) {
   FileWatch watch(files);
 
   auto footer = [&] {
-    course.out() << "\nWatching your labs (labs/*/lab.cpp) and the lessons (lessons/*.cpp): save one to verify "
-                    "it. Ctrl-C stops.\n";
+    course.out()
+        << "\nWatching your labs (labs/*/lab.cpp) and the lessons (lessons/*.cpp): save one to verify "
+           "it. Ctrl-C stops.\n";
     course.out().flush();
   };
   const std::optional<Step> next = next_step(course.catalog(), course.progress());
@@ -70,8 +74,8 @@ int watch(Course& course, const Arguments& args) {
         const auto start = std::chrono::steady_clock::now();
         const Verdict verdict = verify_step(course, w.step);
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-        course.out() << "(verified " << course.shown(file) << " in " << static_cast<int>(took.count() * 1000)
-                     << " ms)\n";
+        course.out() << "(verified " << course.shown(file) << " in "
+                     << static_cast<int>(took.count() * 1000) << " ms)\n";
         if (verdict == Verdict::Passed) print_next_step(course);
       }
     }
@@ -79,12 +83,12 @@ int watch(Course& course, const Arguments& args) {
   }
 }
 
-
 }  // namespace
 
-const Subcommand kWatchCommand{.name = "watch",
-                               .usage = "watch",
-                               .summary = "verify the lab or lesson you are editing each time you save it",
-                               .run = watch};
+const Subcommand kWatchCommand{
+    .name = "watch",
+    .usage = "watch",
+    .summary = "verify the lab or lesson you are editing each time you save it",
+    .run = watch};
 
 }  // namespace front_door

@@ -40,7 +40,8 @@ class CellOutputsReporter : public doctest::IReporter {
   }
 
   void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
-    nlohmann::json entry = {{"name", cell_->name}, {"passed", stats.testCaseSuccess}, {"problems", problems_}};
+    nlohmann::json entry = {
+        {"name", cell_->name}, {"passed", stats.testCaseSuccess}, {"problems", problems_}};
     if (std::optional<CellRun> run = session_.take_last()) {
       entry["output"] = run->output;
       entry["from_stderr"] = run->from_stderr;
@@ -57,11 +58,13 @@ class CellOutputsReporter : public doctest::IReporter {
 
   void log_assert(const doctest::AssertData& a) override {
     if (!a.m_failed) return;
-    problems_.push_back("line " + std::to_string(a.m_line) + ": " + doctest::assertString(a.m_at) + "( " +
-                        a.m_expr + " ) failed");
+    problems_.push_back("line " + std::to_string(a.m_line) + ": " + doctest::assertString(a.m_at) +
+                        "( " + a.m_expr + " ) failed");
   }
 
-  void log_message(const doctest::MessageData& m) override { problems_.push_back(m.m_string.c_str()); }
+  void log_message(const doctest::MessageData& m) override {
+    problems_.push_back(m.m_string.c_str());
+  }
 
  private:
   Session& session_;
@@ -84,4 +87,5 @@ void write_cell_outputs(const std::string& path) {
 
 }  // namespace engine::notebook
 
-DOCTEST_REGISTER_REPORTER(engine::notebook::kCellOutputsReporter, 1, engine::notebook::CellOutputsReporter);
+DOCTEST_REGISTER_REPORTER(engine::notebook::kCellOutputsReporter, 1,
+                          engine::notebook::CellOutputsReporter);

@@ -71,11 +71,13 @@ class FileActions {
 // The output files of a command run in parallel.
 void send_output_to_files(const Command& command, FileActions& actions) {
   constexpr int kFlags = O_WRONLY | O_CREAT | O_TRUNC;
-  posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, command.output.c_str(), kFlags, 0644);
+  posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, command.output.c_str(), kFlags,
+                                   0644);
   if (command.errors.empty()) {
     posix_spawn_file_actions_adddup2(actions.get(), STDOUT_FILENO, STDERR_FILENO);
   } else {
-    posix_spawn_file_actions_addopen(actions.get(), STDERR_FILENO, command.errors.c_str(), kFlags, 0644);
+    posix_spawn_file_actions_addopen(actions.get(), STDERR_FILENO, command.errors.c_str(), kFlags,
+                                     0644);
   }
 }
 
@@ -85,8 +87,9 @@ std::string_view variable_name(std::string_view entry) { return entry.substr(0, 
 // the strings stay owned by `changes` and by environ.
 std::vector<char*> environment_with(const std::vector<std::string>& changes) {
   auto changed_after = [&](std::size_t first, std::string_view entry) {
-    return std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(first), changes.end(),
-                       [&](const std::string& c) { return variable_name(c) == variable_name(entry); });
+    return std::any_of(
+        changes.begin() + static_cast<std::ptrdiff_t>(first), changes.end(),
+        [&](const std::string& c) { return variable_name(c) == variable_name(entry); });
   };
   std::vector<char*> result;
   for (char** variable = environ; *variable != nullptr; ++variable) {
@@ -101,13 +104,15 @@ std::vector<char*> environment_with(const std::vector<std::string>& changes) {
 
 }  // namespace
 
-Finished run_collecting(const std::vector<std::string>& argv, std::optional<std::chrono::seconds> limit,
+Finished run_collecting(const std::vector<std::string>& argv,
+                        std::optional<std::chrono::seconds> limit,
                         const Surroundings& surroundings) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return {127, cannot_start(argv, errno) + "\n"};
   FileActions actions;
   if (!surroundings.input.empty()) {
-    posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, surroundings.input.c_str(), O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, surroundings.input.c_str(),
+                                     O_RDONLY, 0);
   }
   if (!surroundings.directory.empty()) {
     posix_spawn_file_actions_addchdir_np(actions.get(), surroundings.directory.c_str());
@@ -119,19 +124,22 @@ Finished run_collecting(const std::vector<std::string>& argv, std::optional<std:
   pid_t pid = 0;
   std::vector<char*> args = c_arguments(argv);
   std::vector<char*> environment = environment_with(surroundings.environment);
-  const int error = posix_spawnp(&pid, args[0], actions.get(), nullptr, args.data(), environment.data());
+  const int error =
+      posix_spawnp(&pid, args[0], actions.get(), nullptr, args.data(), environment.data());
   close(pipe_fds[1]);
   if (error != 0) {
     close(pipe_fds[0]);
     return {127, cannot_start(argv, error) + "\n"};
   }
   Finished finished;
-  const auto deadline = limit ? std::chrono::steady_clock::now() + *limit : std::chrono::steady_clock::time_point::max();
+  const auto deadline = limit ? std::chrono::steady_clock::now() + *limit
+                              : std::chrono::steady_clock::time_point::max();
   char buffer[4096];
   for (;;) {
     int wait_ms = -1;  // no limit: as long as it takes
     if (limit) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
       wait_ms = static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 1 << 30));
     }
     pollfd ready{.fd = pipe_fds[0], .events = POLLIN, .revents = 0};
@@ -172,7 +180,8 @@ int run_attached(const std::vector<std::string>& argv) {
 std::string signal_ended(int status) {
   if (status <= 128 || status >= 128 + 64) return "";
   const char* name = strsignal(status - 128);
-  return (name != nullptr ? std::string(name) + ", " : "") + "signal " + std::to_string(status - 128);
+  return (name != nullptr ? std::string(name) + ", " : "") + "signal " +
+         std::to_string(status - 128);
 }
 
 std::vector<int> run_in_parallel(const std::vector<Command>& commands, unsigned jobs) {
@@ -187,7 +196,8 @@ std::vector<int> run_in_parallel(const std::vector<Command>& commands, unsigned 
       send_output_to_files(command, actions);
       std::vector<char*> argv = c_arguments(command.argv);
       pid_t pid = 0;
-      const int error = posix_spawn(&pid, argv[0], actions.get(), nullptr, argv.data(), environment.data());
+      const int error =
+          posix_spawn(&pid, argv[0], actions.get(), nullptr, argv.data(), environment.data());
       if (error != 0) throw std::runtime_error(cannot_start(command.argv, error));
       running[pid] = next++;
     }
@@ -195,7 +205,8 @@ std::vector<int> run_in_parallel(const std::vector<Command>& commands, unsigned 
     const pid_t done = waitpid(-1, &wait_status, 0);
     if (done < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("waiting for the programs failed: ") + std::strerror(errno));
+      throw std::runtime_error(std::string("waiting for the programs failed: ") +
+                               std::strerror(errno));
     }
     const auto it = running.find(done);
     if (it == running.end()) continue;

@@ -28,13 +28,15 @@ Availability availability_on(const MachineProfile& machine) {
 }
 
 // Smaller is closer; tuples compare feature by feature, the most telling first.
-auto distance(const MachineProfile& a, Availability a_mps, const MachineProfile& b, Availability b_mps) {
-  const double memory_ratio =
-      a.memory_bytes > 0 && b.memory_bytes > 0
-          ? std::abs(std::log2(static_cast<double>(a.memory_bytes) / static_cast<double>(b.memory_bytes)))
-          : std::numeric_limits<double>::infinity();
+auto distance(const MachineProfile& a, Availability a_mps, const MachineProfile& b,
+              Availability b_mps) {
+  const double memory_ratio = a.memory_bytes > 0 && b.memory_bytes > 0
+                                  ? std::abs(std::log2(static_cast<double>(a.memory_bytes) /
+                                                       static_cast<double>(b.memory_bytes)))
+                                  : std::numeric_limits<double>::infinity();
   return std::tuple(a.os != b.os, a.cpu_architecture != b.cpu_architecture,
-                    a.python_architecture != b.python_architecture, !(a_mps == b_mps), memory_ratio);
+                    a.python_architecture != b.python_architecture, !(a_mps == b_mps),
+                    memory_ratio);
 }
 
 }  // namespace

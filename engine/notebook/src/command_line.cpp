@@ -1,12 +1,13 @@
 // The lesson programs' command line, through cxxopts (built without its regular expressions:
 // tutor::cxxopts in cmake/TutorDependencies.cmake says why).
 
+#include "command_line.h"
+
 #include <unistd.h>
 
 #include <cxxopts.hpp>
 #include <stdexcept>
 
-#include "command_line.h"
 #include "engine/machine.h"
 #include "engine/notebook/terminal_text.h"
 
@@ -26,8 +27,9 @@ std::string not_an_option(const std::string& option, std::string value) {
   }
   if (value.size() > 1 && value.front() == '-') {
     const bool file = option == "trace" || option == "source";
-    throw std::invalid_argument("--" + option + " needs a value, not the option '" + value + "'" +
-                                (file ? " (name a file that starts with '-' as ./" + value + ")" : ""));
+    throw std::invalid_argument(
+        "--" + option + " needs a value, not the option '" + value + "'" +
+        (file ? " (name a file that starts with '-' as ./" + value + ")" : ""));
   }
   return value;
 }
@@ -41,37 +43,41 @@ std::string value_of(const cxxopts::ParseResult& parsed, const std::string& opti
 CommandLine parse_command_line(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "lesson";
   const std::size_t width = terminal_width(STDOUT_FILENO);
-  cxxopts::Options options(program.substr(program.find_last_of('/') + 1),
-                           wrap("Runs this lesson as an executed notebook: prose, code, and what each code cell "
-                                "prints.",
-                                width));
+  cxxopts::Options options(
+      program.substr(program.find_last_of('/') + 1),
+      wrap("Runs this lesson as an executed notebook: prose, code, and what each code cell "
+           "prints.",
+           width));
   options.set_width(width);
-  options.add_options()
-      ("m,machine", "simulated computer to run on (see --list-machines)",
-       cxxopts::value<std::string>()->default_value(std::string(default_machine().name)), "NAME")
-      ("c,cell", "run only this code cell; repeat it for several (they run in the lesson's order)",
-       cxxopts::value<std::vector<std::string>>(), "NAME")
-      ("verify", "check every cell's output against its documented output (what ctest runs)")
-      ("minimal", "print only what the cells print")
-      ("python", "also show each code cell's Python twin: the same cell in PyTorch's Python API")
-      ("compare", "under every code cell, also show the outputs documented for the other "
-       "machines (cells whose prose discusses them show those anyway)")
-      ("trace", "write the host and device timelines to FILE as a Chrome trace (open it in "
-       "Perfetto: ui.perfetto.dev); with --cell, of those cells only. Long loops are summarised "
-       "after each cell's first 10,000 spans", cxxopts::value<std::string>(), "FILE")
-      ("full-trace", "with --trace, keep every span of long loops (lesson 5's trace grows from 2 MB "
-       "to 60 MB)")
-      ("outputs", "write what each cell printed to FILE as JSON, instead of showing the notebook",
-       cxxopts::value<std::string>(), "FILE")
-      ("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
-       cxxopts::value<std::string>()->default_value("auto"), "WHEN")
-      ("glossary", "show the glossary of the course's terms")
-      ("list-machines", "list the simulated computers")
-      ("list-cells", "list the code cells that run")
-      ("list-tests", "list cell and machine pairs for CTest, one per line")
-      ("source", "read the lesson from FILE, an edited copy with the same line numbers",
-       cxxopts::value<std::string>(), "FILE")
-      ("h,help", "show this help");
+  options.add_options()(
+      "m,machine", "simulated computer to run on (see --list-machines)",
+      cxxopts::value<std::string>()->default_value(std::string(default_machine().name)), "NAME")(
+      "c,cell", "run only this code cell; repeat it for several (they run in the lesson's order)",
+      cxxopts::value<std::vector<std::string>>(), "NAME")(
+      "verify", "check every cell's output against its documented output (what ctest runs)")(
+      "minimal", "print only what the cells print")(
+      "python", "also show each code cell's Python twin: the same cell in PyTorch's Python API")(
+      "compare",
+      "under every code cell, also show the outputs documented for the other "
+      "machines (cells whose prose discusses them show those anyway)")(
+      "trace",
+      "write the host and device timelines to FILE as a Chrome trace (open it in "
+      "Perfetto: ui.perfetto.dev); with --cell, of those cells only. Long loops are summarised "
+      "after each cell's first 10,000 spans",
+      cxxopts::value<std::string>(),
+      "FILE")("full-trace",
+              "with --trace, keep every span of long loops (lesson 5's trace grows from 2 MB "
+              "to 60 MB)")(
+      "outputs", "write what each cell printed to FILE as JSON, instead of showing the notebook",
+      cxxopts::value<std::string>(),
+      "FILE")("color", "colour the notebook: auto (a terminal without NO_COLOR), always, never",
+              cxxopts::value<std::string>()->default_value("auto"),
+              "WHEN")("glossary", "show the glossary of the course's terms")(
+      "list-machines", "list the simulated computers")("list-cells",
+                                                       "list the code cells that run")(
+      "list-tests", "list cell and machine pairs for CTest, one per line")(
+      "source", "read the lesson from FILE, an edited copy with the same line numbers",
+      cxxopts::value<std::string>(), "FILE")("h,help", "show this help");
 
   CommandLine result;
   try {
@@ -112,12 +118,14 @@ CommandLine parse_command_line(int argc, const char* const* argv) {
   } catch (const cxxopts::exceptions::exception& e) {
     throw std::invalid_argument(e.what());
   }
-  result.help_text = options.help() + "\n" +
-                     wrap("Exit status: 0 every cell printed its documented output; 1 a cell did not, or raised; "
-                          "2 a bad option, machine or cell, a malformed lesson, or a trace file that cannot be "
-                          "written (nothing ran); 4 the lesson ran, but its trace or the course progress could "
-                          "not be written.",
-                          width);
+  result.help_text =
+      options.help() + "\n" +
+      wrap(
+          "Exit status: 0 every cell printed its documented output; 1 a cell did not, or raised; "
+          "2 a bad option, machine or cell, a malformed lesson, or a trace file that cannot be "
+          "written (nothing ran); 4 the lesson ran, but its trace or the course progress could "
+          "not be written.",
+          width);
   return result;
 }
 

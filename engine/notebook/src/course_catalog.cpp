@@ -21,7 +21,8 @@ constexpr std::uintmax_t kLargestReadme = 1 << 20;
 // The text of a node's inline descendants: code spans without their backticks, emphasis without
 // its stars.
 void append_text(cmark_node* node, std::string& text) {
-  for (cmark_node* child = cmark_node_first_child(node); child != nullptr; child = cmark_node_next(child)) {
+  for (cmark_node* child = cmark_node_first_child(node); child != nullptr;
+       child = cmark_node_next(child)) {
     const cmark_node_type type = cmark_node_get_type(child);
     if (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) {
       text += cmark_node_get_literal(child);
@@ -48,12 +49,16 @@ std::string lesson_heading(const fs::path& file) {
 }
 
 CatalogEntry entry(const fs::path& file, const std::string& name, const std::string& heading) {
-  return {.number = name.substr(0, 2), .name = name, .heading = heading.empty() ? name : heading,
-          .title = heading.empty() ? name : title_of(heading), .file = file};
+  return {.number = name.substr(0, 2),
+          .name = name,
+          .heading = heading.empty() ? name : heading,
+          .title = heading.empty() ? name : title_of(heading),
+          .file = file};
 }
 
 const CatalogEntry* find(const std::vector<CatalogEntry>& entries, std::string_view number) {
-  const auto it = std::find_if(entries.begin(), entries.end(), [&](const CatalogEntry& e) { return e.number == number; });
+  const auto it = std::find_if(entries.begin(), entries.end(),
+                               [&](const CatalogEntry& e) { return e.number == number; });
   return it == entries.end() ? nullptr : &*it;
 }
 
@@ -61,7 +66,8 @@ const CatalogEntry* find(const std::vector<CatalogEntry>& entries, std::string_v
 
 std::string first_heading(std::string_view markdown) {
   const MarkdownDocument document(markdown);
-  for (cmark_node* node = cmark_node_first_child(document.root()); node != nullptr; node = cmark_node_next(node)) {
+  for (cmark_node* node = cmark_node_first_child(document.root()); node != nullptr;
+       node = cmark_node_next(node)) {
     if (cmark_node_get_type(node) != CMARK_NODE_HEADING) continue;
     std::string text;
     append_text(node, text);
@@ -76,7 +82,9 @@ std::string title_of(const std::string& heading) {
   return at == std::string::npos ? heading : heading.substr(at + dot.size());
 }
 
-const CatalogEntry* CourseCatalog::lesson(std::string_view number) const { return find(lessons, number); }
+const CatalogEntry* CourseCatalog::lesson(std::string_view number) const {
+  return find(lessons, number);
+}
 const CatalogEntry* CourseCatalog::lab(std::string_view number) const { return find(labs, number); }
 
 CourseCatalog read_catalog(const fs::path& top) {
@@ -90,7 +98,9 @@ CourseCatalog read_catalog(const fs::path& top) {
   for (const fs::directory_entry& dir : fs::directory_iterator(top / "labs", ignored)) {
     const std::string name = dir.path().filename().string();
     const fs::path readme = dir.path() / "README.md";
-    if (!dir.is_directory() || !lesson_number(name) || !fs::exists(readme) || !fs::exists(dir.path() / "starter")) continue;
+    if (!dir.is_directory() || !lesson_number(name) || !fs::exists(readme) ||
+        !fs::exists(dir.path() / "starter"))
+      continue;
     std::string heading;
     try {
       heading = first_heading(read_text_file(readme.string(), kLargestReadme));

@@ -12,8 +12,9 @@ namespace engine::notebook {
 
 std::span<const MachineProfile* const> documented_machines() {
   static const std::vector<const MachineProfile*> documented = [] {
-    constexpr std::array<std::string_view, 6> kNames = {"m3-max-64gb",      "m1-8gb",       "intel-mac-macos12.0",
-                                                        "m2-max-macos13.7", "linux-x86_64", "rosetta-x86_64"};
+    constexpr std::array<std::string_view, 6> kNames = {"m3-max-64gb",         "m1-8gb",
+                                                        "intel-mac-macos12.0", "m2-max-macos13.7",
+                                                        "linux-x86_64",        "rosetta-x86_64"};
     std::vector<const MachineProfile*> found;
     for (const MachineProfile* m : machines()) {
       if (std::find(kNames.begin(), kNames.end(), m->name) != kNames.end()) found.push_back(m);
@@ -29,7 +30,8 @@ bool is_documented(const MachineProfile& machine) {
 }
 
 const OutputBlock* documented_output(const Cell& cell, std::string_view machine) {
-  static const OutputBlock kNeedsMps{.machines = {}, .marker_line = 0, .lines = {std::string(kNeedsMpsLine)}};
+  static const OutputBlock kNeedsMps{
+      .machines = {}, .marker_line = 0, .lines = {std::string(kNeedsMpsLine)}};
   if (cell.requires_mps) {
     const MachineProfile* profile = find_machine(machine);
     if (profile != nullptr && !sim::mps_available_on(*profile)) return &kNeedsMps;

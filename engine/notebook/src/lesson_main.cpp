@@ -43,7 +43,9 @@ void list_machines(std::ostream& out, std::size_t width) {
     const std::string summary =
         std::string(m.summary) + (&m == &engine::default_machine() ? " [default]" : "");
     if (beside) {
-      const std::string lead = "  " + std::string(m.name) + std::string(name_column - 2 - std::min<std::size_t>(m.name.size(), 21), ' ');
+      const std::string lead =
+          "  " + std::string(m.name) +
+          std::string(name_column - 2 - std::min<std::size_t>(m.name.size(), 21), ' ');
       out << wrap(summary, width, lead, std::string(name_column, ' '));
     } else {
       out << "  " << m.name << '\n' << wrap(summary, width, "      ", "      ");
@@ -51,8 +53,11 @@ void list_machines(std::ostream& out, std::size_t width) {
   };
   out << wrap("Machines the lessons document (--machine NAME):", width);
   for (const engine::MachineProfile* m : documented_machines()) list(*m);
-  out << '\n' << wrap("Also simulated, each compared with the documented machine closest to it; a run on one "
-                      "verifies no lesson:", width);
+  out << '\n'
+      << wrap(
+             "Also simulated, each compared with the documented machine closest to it; a run on one "
+             "verifies no lesson:",
+             width);
   for (const engine::MachineProfile* m : engine::machines()) {
     if (!is_documented(*m)) list(*m);
   }
@@ -99,7 +104,8 @@ int main(int argc, char** argv) {
     const std::string glossary = lesson.substr(0, lesson.find_last_of('/') + 1) + "glossary.md";
     try {
       stdout_stream << render_markdown_file(
-          glossary, TerminalLook{.color = use_color(options.color), .width = terminal_width(STDOUT_FILENO)});
+          glossary,
+          TerminalLook{.color = use_color(options.color), .width = terminal_width(STDOUT_FILENO)});
     } catch (const std::runtime_error& e) {
       std::cerr << program << ": " << e.what() << '\n';
       return kUsageError;
@@ -144,16 +150,19 @@ int main(int argc, char** argv) {
     }
     if (!options.trace.empty()) {
       if (std::string problem; !can_write(options.trace, problem)) {
-        std::cerr << program << ": cannot write the trace to " << options.trace << ": " << problem << '\n';
+        std::cerr << program << ": cannot write the trace to " << options.trace << ": " << problem
+                  << '\n';
         return kUsageError;
       }
       engine::sim::start_tracing();
     }
     int status = run_cells(config);
-    if (!options.trace.empty()) {  // written before the run counts as verified: a failure here is the run's
+    if (!options.trace
+             .empty()) {  // written before the run counts as verified: a failure here is the run's
       try {
-        engine::sim::write_trace(options.trace, options.full_trace ? engine::sim::TraceDetail::Full
-                                                                       : engine::sim::TraceDetail::Summarised);
+        engine::sim::write_trace(options.trace, options.full_trace
+                                                    ? engine::sim::TraceDetail::Full
+                                                    : engine::sim::TraceDetail::Summarised);
         std::cerr << program << ": wrote the trace to " << options.trace
                   << " (open it in Perfetto: ui.perfetto.dev)\n";
       } catch (const engine::Error& e) {
@@ -166,12 +175,13 @@ int main(int argc, char** argv) {
     // --verify, --cell or --source; tools that show the lesson elsewhere use --outputs. A machine
     // without documented outputs was only compared with another's (documented_machines.h).
     const auto number = lesson_number(session.lesson_name());
-    if (status == 0 && number && options.cells.empty() && !options.verify && options.source.empty() &&
-        options.outputs.empty() && is_documented(*machine)) {
+    if (status == 0 && number && options.cells.empty() && !options.verify &&
+        options.source.empty() && options.outputs.empty() && is_documented(*machine)) {
       try {
         record_lesson_verified(*number, machine->name, std::cerr);
       } catch (const std::exception& e) {
-        std::cerr << program << ": every cell printed its documented output, but the run could not be "
+        std::cerr << program
+                  << ": every cell printed its documented output, but the run could not be "
                   << "recorded as verified: " << e.what() << '\n';
         return kNotWritten;
       }

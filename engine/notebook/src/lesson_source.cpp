@@ -142,7 +142,8 @@ class Parser {
     m.kind = Marker::Output;
     if (rest.empty()) return m;
     constexpr std::string_view kKey = "machine=\"";
-    if (rest.substr(0, kKey.size()) != kKey || rest.back() != '"' || rest.size() <= kKey.size() + 1) {
+    if (rest.substr(0, kKey.size()) != kKey || rest.back() != '"' ||
+        rest.size() <= kKey.size() + 1) {
       fail("expected machine=\"NAME\" or machine=\"NAME,NAME\" after [output], got '" +
            std::string(rest) + "'");
     }
@@ -159,7 +160,8 @@ class Parser {
   Marker parse_code_marker(std::string_view body) const {
     Marker m;
     // Options are key="value"; without an '=', the whole text is meant as the name.
-    const auto space = body.find('=') == std::string_view::npos ? std::string_view::npos : body.find(' ');
+    const auto space =
+        body.find('=') == std::string_view::npos ? std::string_view::npos : body.find(' ');
     const std::string_view name = body.substr(0, space);
     if (name.find('=') != std::string_view::npos) {
       fail("a code cell's options follow its name: // %% my_cell " + std::string(body));
@@ -178,22 +180,25 @@ class Parser {
     }
     for (const Attribute& attribute : *attributes) {
       if (attribute.key == "requires") {
-        if (attribute.value != "mps") fail("requires=\"" + attribute.value + "\": a cell can only require \"mps\"");
+        if (attribute.value != "mps")
+          fail("requires=\"" + attribute.value + "\": a cell can only require \"mps\"");
         m.requires_mps = true;
         continue;
       }
       if (attribute.key != "compare") {
-        fail("unknown option '" + attribute.key + "' of cell '" + m.name + "'; a code cell takes compare and requires");
+        fail("unknown option '" + attribute.key + "' of cell '" + m.name +
+             "'; a code cell takes compare and requires");
       }
       if (trim(attribute.value).empty()) {
-        fail("compare=\"\" is empty; name the machines whose documented output the prose discusses");
+        fail(
+            "compare=\"\" is empty; name the machines whose documented output the prose discusses");
       }
       m.machines = split_commas(attribute.value);
       for (std::size_t i = 0; i < m.machines.size(); ++i) {
         const std::string& machine = m.machines[i];
         if (machine.empty()) fail("empty machine name in compare=\"" + attribute.value + "\"");
-        if (std::find(m.machines.begin(), m.machines.begin() + static_cast<std::ptrdiff_t>(i), machine) !=
-            m.machines.begin() + static_cast<std::ptrdiff_t>(i)) {
+        if (std::find(m.machines.begin(), m.machines.begin() + static_cast<std::ptrdiff_t>(i),
+                      machine) != m.machines.begin() + static_cast<std::ptrdiff_t>(i)) {
           fail("compare names '" + machine + "' twice");
         }
       }
@@ -241,12 +246,16 @@ class Parser {
                  std::to_string(it->second) + ")");
           }
         }
-        cells_.push_back(Cell{.kind = CellKind::Code, .name = m.name, .marker_line = line_no_,
-                              .first_line = line_no_ + 1, .compare = m.machines, .requires_mps = m.requires_mps});
+        cells_.push_back(Cell{.kind = CellKind::Code,
+                              .name = m.name,
+                              .marker_line = line_no_,
+                              .first_line = line_no_ + 1,
+                              .compare = m.machines,
+                              .requires_mps = m.requires_mps});
         break;
       case Marker::Markdown:
-        cells_.push_back(Cell{.kind = CellKind::Markdown, .marker_line = line_no_,
-                              .first_line = line_no_ + 1});
+        cells_.push_back(
+            Cell{.kind = CellKind::Markdown, .marker_line = line_no_, .first_line = line_no_ + 1});
         break;
       case Marker::Output:
         attach_output(m.machines);
@@ -278,8 +287,9 @@ class Parser {
     const bool header_only = cells_.size() == 1 && owner.lines.empty();
     if (header_only || !owner.is_code()) fail("output block has no code cell before it");
     if (owner.name.empty()) {
-      fail("output block follows an unnamed code cell; name the cell (// %% my_cell) so its "
-           "output can be checked");
+      fail(
+          "output block follows an unnamed code cell; name the cell (// %% my_cell) so its "
+          "output can be checked");
     }
     for (const OutputBlock& existing : owner.outputs) {
       const std::string where = " (line " + std::to_string(existing.marker_line) + ")";
@@ -331,8 +341,9 @@ class Parser {
     }
     auto text = comment_text(line);
     if (block_closed_ || !text) {
-      fail("unterminated " + std::string(block) + " (started at line " + std::to_string(marker_line) +
-           "): this line is neither " + std::string(content) + " nor a new // %% cell");
+      fail("unterminated " + std::string(block) + " (started at line " +
+           std::to_string(marker_line) + "): this line is neither " + std::string(content) +
+           " nor a new // %% cell");
     }
     lines.push_back(*text);
   }

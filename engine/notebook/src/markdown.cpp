@@ -62,7 +62,8 @@ void MarkdownDocument::release() noexcept {
 }
 
 std::string MarkdownDocument::html() const {
-  return take(cmark_render_html(root_, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(parser_)));
+  return take(
+      cmark_render_html(root_, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(parser_)));
 }
 
 std::string MarkdownDocument::plain_text() const {

@@ -38,22 +38,28 @@ std::string utc_now(const char* format = "%Y-%m-%dT%H:%M:%SZ") {
   throw std::invalid_argument(where + ": " + problem);
 }
 
-std::string field(const std::string& where, const std::string& key) { return where.empty() ? key : where + "." + key; }
+std::string field(const std::string& where, const std::string& key) {
+  return where.empty() ? key : where + "." + key;
+}
 
 std::string shown(const json& value) {
-  if (!value.is_primitive()) return std::string("an ") + value.type_name();  // never dump deep nesting
+  if (!value.is_primitive())
+    return std::string("an ") + value.type_name();  // never dump deep nesting
   std::string text = value.dump();
   return text.size() > 40 ? text.substr(0, 37) + "..." : text;
 }
 
 // `value` is an object with the `required` keys, and no keys but those and `optional`.
-void expect_object(const json& value, const std::string& where, std::initializer_list<std::string_view> required,
+void expect_object(const json& value, const std::string& where,
+                   std::initializer_list<std::string_view> required,
                    std::initializer_list<std::string_view> optional = {}) {
-  if (!value.is_object()) corrupt(where.empty() ? "the file" : where, "expected an object, found " + shown(value));
+  if (!value.is_object())
+    corrupt(where.empty() ? "the file" : where, "expected an object, found " + shown(value));
   for (const auto& item : value.items()) {
     const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one
     const auto known = [&](std::string_view k) { return k == key; };
-    if (std::none_of(required.begin(), required.end(), known) && std::none_of(optional.begin(), optional.end(), known)) {
+    if (std::none_of(required.begin(), required.end(), known) &&
+        std::none_of(optional.begin(), optional.end(), known)) {
       corrupt(field(where, key), "not a field of the progress file");
     }
   }
@@ -69,11 +75,15 @@ const json& names_map(const json& object, const std::string& key) {
   return value;
 }
 
-std::int64_t integer(const json& value, const std::string& where, std::int64_t low, std::int64_t high) {
+std::int64_t integer(const json& value, const std::string& where, std::int64_t low,
+                     std::int64_t high) {
   if (!value.is_number_integer()) corrupt(where, "expected a whole number, found " + shown(value));
-  const bool fits = value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
-                                               : value.get<std::int64_t>() >= low && value.get<std::int64_t>() <= high;
-  if (!fits) corrupt(where, shown(value) + " is out of range " + std::to_string(low) + ".." + std::to_string(high));
+  const bool fits = value.is_number_unsigned()
+                        ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
+                        : value.get<std::int64_t>() >= low && value.get<std::int64_t>() <= high;
+  if (!fits)
+    corrupt(where,
+            shown(value) + " is out of range " + std::to_string(low) + ".." + std::to_string(high));
   return value.get<std::int64_t>();
 }
 
@@ -95,16 +105,18 @@ bool boolean(const json& value, const std::string& where) {
 const std::string& timestamp(const json& value, const std::string& where) {
   const std::string& t = string_value(value, where);
   const auto digits = [&](std::size_t at, std::size_t n, int low, int high) {
-    if (t.size() < at + n || !std::all_of(t.begin() + static_cast<std::ptrdiff_t>(at), t.begin() + static_cast<std::ptrdiff_t>(at + n),
+    if (t.size() < at + n || !std::all_of(t.begin() + static_cast<std::ptrdiff_t>(at),
+                                          t.begin() + static_cast<std::ptrdiff_t>(at + n),
                                           [](char c) { return c >= '0' && c <= '9'; })) {
       return false;
     }
     const int number = std::stoi(t.substr(at, n));
     return number >= low && number <= high;
   };
-  const bool valid = t.size() == 20 && digits(0, 4, 1970, 9999) && t[4] == '-' && digits(5, 2, 1, 12) &&
-                     t[7] == '-' && digits(8, 2, 1, 31) && t[10] == 'T' && digits(11, 2, 0, 23) && t[13] == ':' &&
-                     digits(14, 2, 0, 59) && t[16] == ':' && digits(17, 2, 0, 60) && t[19] == 'Z';
+  const bool valid = t.size() == 20 && digits(0, 4, 1970, 9999) && t[4] == '-' &&
+                     digits(5, 2, 1, 12) && t[7] == '-' && digits(8, 2, 1, 31) && t[10] == 'T' &&
+                     digits(11, 2, 0, 23) && t[13] == ':' && digits(14, 2, 0, 59) && t[16] == ':' &&
+                     digits(17, 2, 0, 60) && t[19] == 'Z';
   if (!valid) corrupt(where, shown(value) + " is not a time such as \"2026-11-21T10:00:00Z\"");
   return t;
 }
@@ -113,25 +125,29 @@ const std::string& timestamp(const json& value, const std::string& where) {
 void check_name(const std::string& name, const std::string& where) {
   const bool valid = !name.empty() && name.size() <= kMaxNameLength &&
                      std::all_of(name.begin(), name.end(), [](char c) {
-                       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                              c == '_' || c == '-' || c == '.';
+                       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                              (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
                      });
-  if (!valid) corrupt(where, "\"" + name.substr(0, kMaxNameLength) + "\" is not a quiz or lab name");
+  if (!valid)
+    corrupt(where, "\"" + name.substr(0, kMaxNameLength) + "\" is not a quiz or lab name");
 }
 
 // A simulated machine's name as --machine takes it ("m3-max-64gb").
 std::string machine_name(const json& value, const std::string& where) {
   const std::string name = value.is_string() ? value.get<std::string>() : std::string();
-  const bool valid = !name.empty() && name.size() <= kMaxNameLength &&
-                     std::all_of(name.begin(), name.end(), [](char c) {
-                       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
-                     });
+  const bool valid =
+      !name.empty() && name.size() <= kMaxNameLength &&
+      std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+      });
   if (!valid) corrupt(where, shown(value) + " is not a machine's name");
   return name;
 }
 
-QuizRecord quiz_record(const json& q, const std::string& where, const std::vector<std::string>* bank_ids) {
-  expect_object(q, where, {"attempts", "best_correct", "total", "passed", "last_seed", "last_missed"});
+QuizRecord quiz_record(const json& q, const std::string& where,
+                       const std::vector<std::string>* bank_ids) {
+  expect_object(q, where,
+                {"attempts", "best_correct", "total", "passed", "last_seed", "last_missed"});
   QuizRecord r;
   r.attempts = bounded(q["attempts"], field(where, "attempts"), 0, QuizRecord::kMaxAttempts);
   r.total = bounded(q["total"], field(where, "total"), 0, QuizRecord::kMaxQuestions);
@@ -139,21 +155,25 @@ QuizRecord quiz_record(const json& q, const std::string& where, const std::vecto
   r.passed = boolean(q["passed"], field(where, "passed"));
   const json& seed = q["last_seed"];
   if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<std::int64_t>() >= 0)) {
-    corrupt(field(where, "last_seed"), "expected a whole number from 0 to 2^64-1, found " + shown(seed));
+    corrupt(field(where, "last_seed"),
+            "expected a whole number from 0 to 2^64-1, found " + shown(seed));
   }
   r.last_seed = seed.get<std::uint64_t>();
   const std::string missed_at = field(where, "last_missed");
   const json& missed = q["last_missed"];
-  if (!missed.is_array()) corrupt(missed_at, "expected a list of question ids, found " + shown(missed));
+  if (!missed.is_array())
+    corrupt(missed_at, "expected a list of question ids, found " + shown(missed));
   if (missed.size() > static_cast<std::size_t>(r.total)) {
-    corrupt(missed_at, std::to_string(missed.size()) + " missed questions in a quiz of " + std::to_string(r.total));
+    corrupt(missed_at, std::to_string(missed.size()) + " missed questions in a quiz of " +
+                           std::to_string(r.total));
   }
   std::set<std::string> seen;
   for (const json& id : missed) {
     const std::string& name = string_value(id, missed_at);
     if (name.empty()) corrupt(missed_at, "an empty question id");
     if (!seen.insert(name).second) corrupt(missed_at, "\"" + name + "\" is listed twice");
-    if (bank_ids != nullptr && std::find(bank_ids->begin(), bank_ids->end(), name) == bank_ids->end()) {
+    if (bank_ids != nullptr &&
+        std::find(bank_ids->begin(), bank_ids->end(), name) == bank_ids->end()) {
       corrupt(missed_at, "\"" + name + "\" is not a question of this quiz");
     }
     r.last_missed.push_back(name);
@@ -183,13 +203,15 @@ Progress from_json(const json& j, const QuizQuestionIds& known) {
   Progress p;
   for (const auto& [lesson, when] : names_map(j, "lessons_verified").items()) {
     const std::string where = field("lessons_verified", lesson);
-    if (lesson.size() != 2 || !lesson_number(lesson + "_x")) corrupt(where, "not a lesson number such as \"03\"");
+    if (lesson.size() != 2 || !lesson_number(lesson + "_x"))
+      corrupt(where, "not a lesson number such as \"03\"");
     p.lessons_verified[lesson] = timestamp(when, where);
   }
   if (j.contains("lessons_verified_on")) {
     for (const auto& [lesson, machine] : names_map(j, "lessons_verified_on").items()) {
       const std::string where = field("lessons_verified_on", lesson);
-      if (p.lessons_verified.count(lesson) == 0) corrupt(where, "a machine for a lesson not verified");
+      if (p.lessons_verified.count(lesson) == 0)
+        corrupt(where, "a machine for a lesson not verified");
       p.lessons_verified_on[lesson] = machine_name(machine, where);
     }
   }
@@ -212,13 +234,18 @@ Progress from_json(const json& j, const QuizQuestionIds& known) {
 json to_json(const Progress& p) {
   json quizzes = json::object();
   for (const auto& [name, r] : p.quizzes) {
-    quizzes[name] = {{"attempts", r.attempts}, {"best_correct", r.best_correct}, {"total", r.total},
-                     {"passed", r.passed}, {"last_seed", r.last_seed}, {"last_missed", r.last_missed}};
+    quizzes[name] = {{"attempts", r.attempts},   {"best_correct", r.best_correct},
+                     {"total", r.total},         {"passed", r.passed},
+                     {"last_seed", r.last_seed}, {"last_missed", r.last_missed}};
   }
   json labs = json::object();
-  for (const auto& [name, r] : p.labs) labs[name] = {{"passed_at", r.passed_at}, {"hints_shown", r.hints_shown}};
-  return {{"format", 1},       {"lessons_verified", p.lessons_verified}, {"lessons_verified_on", p.lessons_verified_on},
-          {"quizzes", quizzes}, {"labs", labs}};
+  for (const auto& [name, r] : p.labs)
+    labs[name] = {{"passed_at", r.passed_at}, {"hints_shown", r.hints_shown}};
+  return {{"format", 1},
+          {"lessons_verified", p.lessons_verified},
+          {"lessons_verified_on", p.lessons_verified_on},
+          {"quizzes", quizzes},
+          {"labs", labs}};
 }
 
 // The file's text; what is written must read back, so a bug never writes a file that the next
@@ -254,7 +281,8 @@ Progress load_locked(const fs::path& path, std::ostream& report, const QuizQuest
   Loaded loaded = read_progress(path, known);
   if (loaded.problem.empty()) return std::move(loaded.progress);
   const fs::path aside = set_aside_state_file(path, ".corrupt-" + utc_now("%Y%m%d-%H%M%S"));
-  report << "The progress file " << path.string() << " could not be read (" << loaded.problem << ").\n"
+  report << "The progress file " << path.string() << " could not be read (" << loaded.problem
+         << ").\n"
          << "It is kept as " << aside.string() << "; a new progress file starts now.\n";
   return {};
 }
@@ -262,12 +290,14 @@ Progress load_locked(const fs::path& path, std::ostream& report, const QuizQuest
 }  // namespace
 
 fs::path progress_path() {
-  if (const char* chosen = std::getenv("MPS_COURSE_PROGRESS"); chosen != nullptr && *chosen != '\0') return chosen;
+  if (const char* chosen = std::getenv("MPS_COURSE_PROGRESS"); chosen != nullptr && *chosen != '\0')
+    return chosen;
   if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && *state != '\0') {
     return fs::path(state) / "mps-course" / "progress.json";
   }
   const char* home = std::getenv("HOME");
-  return fs::path(home != nullptr ? home : ".") / ".local" / "state" / "mps-course" / "progress.json";
+  return fs::path(home != nullptr ? home : ".") / ".local" / "state" / "mps-course" /
+         "progress.json";
 }
 
 std::optional<std::string> lesson_number(std::string_view name) {
@@ -277,11 +307,13 @@ std::optional<std::string> lesson_number(std::string_view name) {
 }
 
 Progress parse_progress(std::string_view text, const QuizQuestionIds& known) {
-  if (text.size() > kMaxFileBytes) corrupt("the file", "larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
+  if (text.size() > kMaxFileBytes)
+    corrupt("the file", "larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::exception& e) {  // a parse error, or a number too large for a double (1e3080)
+  } catch (
+      const json::exception& e) {  // a parse error, or a number too large for a double (1e3080)
     const std::string message = e.what();  // "[json.exception.parse_error.101] parse error at ..."
     corrupt("the file", message.substr(message.find(']') + 2));
   }
@@ -298,15 +330,18 @@ Progress load_progress(const fs::path& path, std::ostream& report, const QuizQue
   if (loaded.problem.empty()) return std::move(loaded.progress);
   try {
     const StateFileLock lock(path);
-    return load_locked(path, report, known);  // read again: another program may have replaced it since
+    return load_locked(path, report,
+                       known);  // read again: another program may have replaced it since
   } catch (const StateFileError& e) {
-    report << "The progress file " << path.string() << " could not be read (" << loaded.problem << ").\n"
+    report << "The progress file " << path.string() << " could not be read (" << loaded.problem
+           << ").\n"
            << "It could not be moved aside either (" << e.what() << "); it is left as it is.\n";
     return {};
   }
 }
 
-void update_progress(const fs::path& path, std::ostream& report, const std::function<void(Progress&)>& change) {
+void update_progress(const fs::path& path, std::ostream& report,
+                     const std::function<void(Progress&)>& change) {
   update_progress(path, report, {}, change);
 }
 
@@ -321,7 +356,8 @@ void update_progress(const fs::path& path, std::ostream& report, const QuizQuest
 
 std::string progress_timestamp() { return utc_now(); }
 
-void record_lesson_verified(const std::string& lesson, std::string_view machine, std::ostream& report) {
+void record_lesson_verified(const std::string& lesson, std::string_view machine,
+                            std::ostream& report) {
   update_progress(progress_path(), report, [&](Progress& progress) {
     progress.lessons_verified[lesson] = utc_now();
     progress.lessons_verified_on[lesson] = machine;

@@ -4,12 +4,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "engine/mps.h"
 #include "engine/notebook/cell.h"
 #include "engine/notebook/closest_machine.h"
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/text_diff.h"
-#include "engine/mps.h"
 #include "engine/sim.h"
 
 namespace engine::notebook {
@@ -41,7 +41,8 @@ class TranscriptBuffer : public std::streambuf {
     return ch;
   }
   std::streamsize xsputn(const char* text, std::streamsize n) override {
-    if (transcript_.empty() || transcript_.back().from_stderr != from_stderr_) transcript_.push_back({from_stderr_, ""});
+    if (transcript_.empty() || transcript_.back().from_stderr != from_stderr_)
+      transcript_.push_back({from_stderr_, ""});
     transcript_.back().text.append(text, static_cast<std::size_t>(n));
     return n;
   }
@@ -106,7 +107,8 @@ std::string mismatch_message(const CellRun& run, const std::string& machine,
 
 std::string names_of(const std::vector<const MachineProfile*>& machines) {
   std::string names;
-  for (const MachineProfile* m : machines) names += (names.empty() ? "" : ", ") + std::string(m->name);
+  for (const MachineProfile* m : machines)
+    names += (names.empty() ? "" : ", ") + std::string(m->name);
   return names;
 }
 
@@ -118,14 +120,17 @@ int tutor_cell_line(const Cell& cell, int reported, const std::string& claim) {
   const auto text = [&](int line) -> const std::string& {
     return cell.lines[static_cast<std::size_t>(line - cell.first_line)];
   };
-  for (int line = reported; line >= std::max(cell.first_line, reported - kLongestCall + 1); --line) {
+  for (int line = reported; line >= std::max(cell.first_line, reported - kLongestCall + 1);
+       --line) {
     if (text(line).find("TUTOR_CELL") == std::string::npos) continue;
     std::string call;
-    for (int in_call = line; in_call <= std::min(cell.last_line(), line + kLongestCall - 1); ++in_call) {
+    for (int in_call = line; in_call <= std::min(cell.last_line(), line + kLongestCall - 1);
+         ++in_call) {
       call += text(in_call);
     }
     // The claim's first words, as the source spells them (up to any character it escapes).
-    const std::string opening = claim.substr(0, std::min(claim.find_first_of("\"\\"), std::size_t{12}));
+    const std::string opening =
+        claim.substr(0, std::min(claim.find_first_of("\"\\"), std::size_t{12}));
     return call.find(opening) != std::string::npos ? line : 0;
   }
   return 0;
@@ -158,9 +163,10 @@ void Session::register_cells(const std::string& built_from) {
     const Cell* cell = lesson_.code_cell_at(reg.line);
     const int line = cell == nullptr ? 0 : tutor_cell_line(*cell, reg.line, reg.claim);
     if (line == 0) {
-      throw FormatError(path, reg.line, "no TUTOR_CELL on this line any more: the lesson changed "
-                                        "since this program was built; rebuild it "
-                                        "(cmake --build build)");
+      throw FormatError(path, reg.line,
+                        "no TUTOR_CELL on this line any more: the lesson changed "
+                        "since this program was built; rebuild it "
+                        "(cmake --build build)");
     }
     if (cell->name.empty()) {
       throw FormatError(path, line,
@@ -168,17 +174,21 @@ void Session::register_cells(const std::string& built_from) {
                             std::to_string(cell->marker_line) + "); name it: // %% my_cell");
     }
     if (reg.claim.find_first_of("*?") != std::string::npos) {
-      throw FormatError(path, line, "a claim cannot contain * or ?, which doctest's filters "
-                                        "read as wildcards: \"" + reg.claim + "\"");
+      throw FormatError(path, line,
+                        "a claim cannot contain * or ?, which doctest's filters "
+                        "read as wildcards: \"" +
+                            reg.claim + "\"");
     }
     for (const Runnable& other : runnable_) {
       if (other.cell == cell) {
-        throw FormatError(path, line, "cell '" + cell->name + "' already has a TUTOR_CELL at line " +
-                                              std::to_string(other.line) + "; one per cell");
+        throw FormatError(path, line,
+                          "cell '" + cell->name + "' already has a TUTOR_CELL at line " +
+                              std::to_string(other.line) + "; one per cell");
       }
       if (other.claim == reg.claim) {
-        throw FormatError(path, line, "the claim \"" + reg.claim + "\" is already made at line " +
-                                              std::to_string(other.line) + "; each cell claims something");
+        throw FormatError(path, line,
+                          "the claim \"" + reg.claim + "\" is already made at line " +
+                              std::to_string(other.line) + "; each cell claims something");
       }
     }
     runnable_.push_back({cell, line, reg.claim});
@@ -189,41 +199,49 @@ void Session::register_cells(const std::string& built_from) {
 
 void Session::check_documented_outputs() {
   const std::string& path = lesson_.path;
-  const auto lessons_document = engine::notebook::documented_machines();  // not the member of that name
+  const auto lessons_document =
+      engine::notebook::documented_machines();  // not the member of that name
   documented_.assign(lessons_document.begin(), lessons_document.end());
   for (const Cell& cell : lesson_.cells) {
     for (const OutputBlock& block : cell.outputs) {
       if (!runs(cell)) {
-        throw FormatError(path, block.marker_line, "cell '" + cell.name +
-                                                       "' documents output but has no TUTOR_CELL to print it");
+        throw FormatError(
+            path, block.marker_line,
+            "cell '" + cell.name + "' documents output but has no TUTOR_CELL to print it");
       }
       for (const std::string& machine : block.machines) {
         const MachineProfile* named = find_machine(machine);
         if (named == nullptr) {
-          throw FormatError(path, block.marker_line, "unknown machine '" + machine +
-                                                         "'; known machines: " + machine_names());
+          throw FormatError(
+              path, block.marker_line,
+              "unknown machine '" + machine + "'; known machines: " + machine_names());
         }
         if (cell.requires_mps && !sim::mps_available_on(*named)) {
-          throw FormatError(path, block.marker_line, "cell '" + cell.name + "' requires mps, which " + machine +
-                                                         " has not: there it prints \"" + std::string(kNeedsMpsLine) +
-                                                         "\" without running; document no output for it");
+          throw FormatError(path, block.marker_line,
+                            "cell '" + cell.name + "' requires mps, which " + machine +
+                                " has not: there it prints \"" + std::string(kNeedsMpsLine) +
+                                "\" without running; document no output for it");
         }
         if (!is_documented(*named)) {
-          throw FormatError(path, block.marker_line, "output cannot be documented for '" + machine +
-                                                         "': the lessons document " + names_of(documented_) +
-                                                         "; any other machine is compared with the closest of them");
+          throw FormatError(path, block.marker_line,
+                            "output cannot be documented for '" + machine +
+                                "': the lessons document " + names_of(documented_) +
+                                "; any other machine is compared with the closest of them");
         }
       }
     }
   }
   for (const Cell& cell : lesson_.cells) {
     for (const std::string& machine : cell.compare) {
-      const bool documented = std::any_of(documented_.begin(), documented_.end(),
-                                          [&](const MachineProfile* m) { return m->name == machine; });
+      const bool documented =
+          std::any_of(documented_.begin(), documented_.end(),
+                      [&](const MachineProfile* m) { return m->name == machine; });
       if (!documented) {
         throw FormatError(path, cell.marker_line,
-                          "compare names '" + machine + "', which the lessons document no output for; "
-                          "documented machines: " + names_of(documented_));
+                          "compare names '" + machine +
+                              "', which the lessons document no output for; "
+                              "documented machines: " +
+                              names_of(documented_));
       }
     }
   }
@@ -233,7 +251,8 @@ std::vector<OtherOutput> Session::other_outputs(const Cell& cell, bool every_mac
   const OutputBlock* own = documented_output(cell, compared_->name);
   std::vector<OtherOutput> others;
   for (const MachineProfile* machine : documented_) {
-    const bool wanted = every_machine || std::count(cell.compare.begin(), cell.compare.end(), machine->name) > 0;
+    const bool wanted =
+        every_machine || std::count(cell.compare.begin(), cell.compare.end(), machine->name) > 0;
     const OutputBlock* block = documented_output(cell, machine->name);
     if (!wanted || block == nullptr || block == own) continue;
     const bool listed = std::any_of(others.begin(), others.end(),
@@ -295,7 +314,8 @@ std::vector<std::string> Session::test_listing() const {
     }
     if (!entry.cell->requires_mps) continue;
     for (const MachineProfile* machine : documented_) {  // where the cell prints the standard line
-      if (!sim::mps_available_on(*machine)) lines.push_back(entry.cell->name + " " + std::string(machine->name));
+      if (!sim::mps_available_on(*machine))
+        lines.push_back(entry.cell->name + " " + std::string(machine->name));
     }
   }
   return lines;
@@ -341,8 +361,10 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
     return;
   }
   // A failure points at the first documented line that differs, where the fix goes.
-  const bool in_source = run.documented != nullptr && run.documented->marker_line != 0;  // not the standard line
-  const int report_line = in_source ? run.documented->line_of(first_difference(diff)) : run.cell->marker_line;
+  const bool in_source =
+      run.documented != nullptr && run.documented->marker_line != 0;  // not the standard line
+  const int report_line =
+      in_source ? run.documented->line_of(first_difference(diff)) : run.cell->marker_line;
   const std::string message = mismatch_message(run, std::string(session.machine().name), diff);
   session.record(std::move(run));
   ADD_FAIL_CHECK_AT(session.lesson().path.c_str(), report_line, doctest::String(message.c_str()));

@@ -56,7 +56,9 @@ class Session {
   const MachineProfile& machine() const noexcept { return *machine_; }
   // The machines the lesson documents outputs for (documented_machines.h), in --list-machines
   // order.
-  const std::vector<const MachineProfile*>& documented_machines() const noexcept { return documented_; }
+  const std::vector<const MachineProfile*>& documented_machines() const noexcept {
+    return documented_;
+  }
   // Whose documented outputs this run is compared with: the machine itself, or for one the
   // lessons do not document ("host", a chip of the cost model) the documented machine it
   // resembles most (closest_machine.h). Differences from another machine's are no failure, and

@@ -89,7 +89,8 @@ bool process_is_gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; 
 }  // namespace
 
 std::optional<std::string> read_state_file(const fs::path& path, std::size_t limit) {
-  if (!regular_file_at(path)) return std::nullopt;  // checked before opening: a device is never opened
+  if (!regular_file_at(path))
+    return std::nullopt;  // checked before opening: a device is never opened
   // O_NONBLOCK: something swapped in since the check (a FIFO) must not hang the open.
   Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC));
   if (fd.get() < 0) {
@@ -117,12 +118,14 @@ void replace_state_file(const fs::path& path, std::string_view contents) {
   fs::path temporary = path;
   temporary += ".tmp-" + std::to_string(::getpid());
   ::unlink(temporary.c_str());  // left by an earlier process that had this process id
-  Descriptor fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+  Descriptor fd(
+      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
   if (fd.get() < 0) fail("cannot create " + temporary.string());
   try {
     write_all(fd.get(), contents, temporary);
     if (flush_to_disk(fd.get()) != 0) fail("cannot write " + temporary.string());
-    if (::close(fd.release()) != 0) fail("cannot write " + temporary.string());  // NFS reports late errors here
+    if (::close(fd.release()) != 0)
+      fail("cannot write " + temporary.string());  // NFS reports late errors here
     if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot replace " + path.string());
   } catch (...) {
     ::unlink(temporary.c_str());
@@ -154,11 +157,14 @@ void remove_stale_temporaries(const fs::path& path) {
     const std::string_view name = entry->d_name;
     if (name.substr(0, prefix.size()) != prefix) continue;
     const std::string_view digits = name.substr(prefix.size());
-    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos) continue;
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string_view::npos)
+      continue;
     const pid_t pid = static_cast<pid_t>(std::stol(std::string(digits)));
     const fs::path stale = directory_of(path) / name;
     struct stat info {};
-    if (pid != ::getpid() && process_is_gone(pid) && ::lstat(stale.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+    if (pid != ::getpid() && process_is_gone(pid) && ::lstat(stale.c_str(), &info) == 0 &&
+        S_ISREG(info.st_mode)) {
       ::unlink(stale.c_str());
     }
   }
@@ -169,11 +175,15 @@ StateFileLock::StateFileLock(const fs::path& path) : fd_(-1) {
   const fs::path directory = directory_of(path);
   std::error_code created;
   fs::create_directories(directory, created);
-  if (created) throw StateFileError("cannot create the directory " + directory.string() + ": " + created.message());
+  if (created)
+    throw StateFileError("cannot create the directory " + directory.string() + ": " +
+                         created.message());
   fs::path lock = path;
   lock += ".lock";
-  Descriptor fd(::open(lock.c_str(), O_RDWR | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666));
-  if (fd.get() < 0) fail("cannot write in " + directory.string() + " (to create " + lock.filename().string() + ")");
+  Descriptor fd(::open(lock.c_str(),
+                       O_RDWR | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666));
+  if (fd.get() < 0)
+    fail("cannot write in " + directory.string() + " (to create " + lock.filename().string() + ")");
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) fail("cannot use " + lock.string());
   if (!S_ISREG(info.st_mode)) refuse(lock, info.st_mode);

@@ -32,7 +32,8 @@ void replace_state_file(const std::filesystem::path& path, std::string_view cont
 
 // Renames the file to "<name><suffix>" (or "<name><suffix>-2", ..., a name not yet taken) and
 // returns the new path.
-std::filesystem::path set_aside_state_file(const std::filesystem::path& path, std::string_view suffix);
+std::filesystem::path set_aside_state_file(const std::filesystem::path& path,
+                                           std::string_view suffix);
 
 // Removes the "<name>.tmp-PID" files of processes that no longer run (killed mid-write).
 void remove_stale_temporaries(const std::filesystem::path& path);

@@ -37,7 +37,8 @@ int time_limit_seconds() {
 void limit_time(std::string_view running) {
   alarm(0);  // no alarm while the message changes
   const int seconds = time_limit_seconds();
-  const std::string text = "\n✘ Stopped after " + std::to_string(seconds) + " s: " + std::string(running) +
+  const std::string text = "\n✘ Stopped after " + std::to_string(seconds) +
+                           " s: " + std::string(running) +
                            " was still running. Look for a loop whose condition never changes.\n";
   g_message_size = std::min(text.size(), g_message.size());
   std::memcpy(g_message.data(), text.data(), g_message_size);
@@ -55,8 +56,9 @@ std::string crash_description(std::string_view doctest_signal_text) {
     std::string_view signal, words;
   };
   static constexpr Known kKnown[] = {
-      {"SIGSEGV", "a segmentation fault (SIGSEGV: memory read or written through a null, dangling or "
-                  "out-of-range pointer)"},
+      {"SIGSEGV",
+       "a segmentation fault (SIGSEGV: memory read or written through a null, dangling or "
+       "out-of-range pointer)"},
       {"SIGBUS", "a bus error (SIGBUS: memory read or written at an address that cannot hold it)"},
       {"SIGFPE", "a floating-point exception (SIGFPE: most often an integer divided by zero)"},
       {"SIGABRT", "an abort (SIGABRT: an exception nothing caught, or a failed assert)"},

@@ -52,7 +52,8 @@ std::string_view type_of(cmark_node* node) { return cmark_node_get_type_string(n
 
 std::vector<cmark_node*> children(cmark_node* node) {
   std::vector<cmark_node*> all;
-  for (cmark_node* child = cmark_node_first_child(node); child != nullptr; child = cmark_node_next(child)) {
+  for (cmark_node* child = cmark_node_first_child(node); child != nullptr;
+       child = cmark_node_next(child)) {
     all.push_back(child);
   }
   return all;
@@ -141,7 +142,8 @@ class Renderer {
         return list(node, first, rest);
       case CMARK_NODE_CODE_BLOCK: {
         std::string out;
-        for (const std::string& line : split_lines(cmark_node_get_literal(node))) out += rest + "    " + line + '\n';
+        for (const std::string& line : split_lines(cmark_node_get_literal(node)))
+          out += rest + "    " + line + '\n';
         return out;
       }
       case CMARK_NODE_BLOCK_QUOTE: {
@@ -165,8 +167,9 @@ class Renderer {
     const bool title = cmark_node_get_heading_level(node) == 1;
     const fmt::text_style style = title ? kHeading : kSubheading;
     const std::string text = inlines(node, style);
-    return text + '\n' + (look_.color ? fmt::format(style, "{}", repeat(title ? "═" : "─", display_width(text)))
-                                      : repeat(title ? "═" : "─", display_width(text))) +
+    return text + '\n' +
+           (look_.color ? fmt::format(style, "{}", repeat(title ? "═" : "─", display_width(text)))
+                        : repeat(title ? "═" : "─", display_width(text))) +
            '\n';
   }
 
@@ -208,18 +211,22 @@ class Renderer {
       for (std::size_t c = 0; c < columns && c < row.size(); ++c) {
         widths[c] = std::max(widths[c], display_width(row[c]));
         std::istringstream words(row[c]);
-        for (std::string word; words >> word;) longest_word[c] = std::max(longest_word[c], display_width(word));
+        for (std::string word; words >> word;)
+          longest_word[c] = std::max(longest_word[c], display_width(word));
       }
     }
     const std::size_t gap = 2;
-    const std::size_t room = look_.width > indent.size() + gap * (columns - 1) ? look_.width - indent.size() - gap * (columns - 1) : columns;
+    const std::size_t room = look_.width > indent.size() + gap * (columns - 1)
+                                 ? look_.width - indent.size() - gap * (columns - 1)
+                                 : columns;
     while (std::accumulate(widths.begin(), widths.end(), std::size_t{0}) > room) {
       const auto widest = std::max_element(widths.begin(), widths.end());
       const std::size_t c = static_cast<std::size_t>(widest - widths.begin());
       if (*widest <= std::max<std::size_t>(longest_word[c], 8)) break;  // words stay whole
       --*widest;
     }
-    if (std::accumulate(widths.begin(), widths.end(), std::size_t{0}) > room) return stacked(rows, indent);
+    if (std::accumulate(widths.begin(), widths.end(), std::size_t{0}) > room)
+      return stacked(rows, indent);
     std::vector<std::vector<std::string>> laid_out;  // per row: its lines
     bool any_wraps = false;
     for (const auto& row : rows) {
@@ -236,7 +243,8 @@ class Renderer {
         for (std::size_t c = 0; c < columns; ++c) {
           const std::string text = l < cell_lines[c].size() ? cell_lines[c][l] : "";
           line += text;
-          if (c + 1 < columns) line += std::string(widths[c] - std::min(widths[c], display_width(text)) + gap, ' ');
+          if (c + 1 < columns)
+            line += std::string(widths[c] - std::min(widths[c], display_width(text)) + gap, ' ');
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
         lines.push_back(line);
@@ -252,7 +260,8 @@ class Renderer {
       }
       if (r == 0) {
         std::string rule = indent;
-        for (std::size_t c = 0; c < columns; ++c) rule += repeat("─", widths[c]) + (c + 1 < columns ? std::string(gap, ' ') : "");
+        for (std::size_t c = 0; c < columns; ++c)
+          rule += repeat("─", widths[c]) + (c + 1 < columns ? std::string(gap, ' ') : "");
         out += styled(kRule, rule) + '\n';
       }
     }
@@ -261,15 +270,16 @@ class Renderer {
 
   // A table too wide for the terminal even with its cells wrapped: each row as its own block,
   // one "header: cell" line per column, wrapped under itself.
-  std::string stacked(const std::vector<std::vector<std::string>>& rows, const std::string& indent) const {
+  std::string stacked(const std::vector<std::vector<std::string>>& rows,
+                      const std::string& indent) const {
     std::string out;
     for (std::size_t r = 1; r < rows.size(); ++r) {
       if (r > 1) out += '\n';
       for (std::size_t c = 0; c < rows.front().size(); ++c) {
         const std::string header = rows.front()[c] + ":";
         const std::string cell = c < rows[r].size() ? rows[r][c] : "";
-        out += wrap((look_.color ? fmt::format(kStrong, "{}", header) : header) + " " + cell, look_.width, indent,
-                    indent + "    ");
+        out += wrap((look_.color ? fmt::format(kStrong, "{}", header) : header) + " " + cell,
+                    look_.width, indent, indent + "    ");
       }
     }
     return out;

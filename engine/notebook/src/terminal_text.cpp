@@ -56,9 +56,11 @@ std::string visible(std::string_view text) {
 
 // A unit the course writes after a number, with the punctuation that may follow it.
 bool is_unit(std::string word) {
-  while (!word.empty() && std::string_view(".,;:)").find(word.back()) != std::string_view::npos) word.pop_back();
-  static constexpr std::string_view kUnits[] = {"%",   "x",   "s",   "ms",  "µs",  "ns",  "KiB", "MiB", "GiB",
-                                                "TiB", "KB",  "MB",  "GB",  "TB",  "GB/s", "GiB/s", "TFLOPS"};
+  while (!word.empty() && std::string_view(".,;:)").find(word.back()) != std::string_view::npos)
+    word.pop_back();
+  static constexpr std::string_view kUnits[] = {"%",   "x",   "s",    "ms",    "µs",    "ns",
+                                                "KiB", "MiB", "GiB",  "TiB",   "KB",    "MB",
+                                                "GB",  "TB",  "GB/s", "GiB/s", "TFLOPS"};
   return std::find(std::begin(kUnits), std::end(kUnits), word) != std::end(kUnits);
 }
 
@@ -73,8 +75,10 @@ std::vector<std::string_view> words_of(std::string_view paragraph) {
     const std::string_view word = paragraph.substr(start, end - start);
     if (!word.empty()) {
       const std::string before = words.empty() ? "" : visible(words.back());
-      const bool after_number = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) != 0;
-      const bool joined = after_number && words.back().data() + words.back().size() + 1 == word.data();
+      const bool after_number =
+          !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) != 0;
+      const bool joined =
+          after_number && words.back().data() + words.back().size() + 1 == word.data();
       if (joined && is_unit(visible(word))) {
         words.back() = std::string_view(words.back().data(), words.back().size() + 1 + word.size());
       } else {
@@ -88,7 +92,8 @@ std::vector<std::string_view> words_of(std::string_view paragraph) {
 
 }  // namespace
 
-std::string wrap(std::string_view text, std::size_t width, std::string_view first, std::string_view rest) {
+std::string wrap(std::string_view text, std::size_t width, std::string_view first,
+                 std::string_view rest) {
   std::string out;
   std::string_view prefix = first;
   for (const std::string& paragraph : split_lines(text)) {
@@ -125,7 +130,8 @@ namespace {
 std::size_t break_before(std::string_view line, std::size_t room) {
   if (display_width(line) <= room) return line.size();
   const std::size_t text = line.find_first_not_of(' ');
-  std::size_t columns = 0, last_space = std::string_view::npos, last_punctuation = std::string_view::npos;
+  std::size_t columns = 0, last_space = std::string_view::npos,
+              last_punctuation = std::string_view::npos;
   for (std::size_t i = 0; i < line.size(); ++i) {
     if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // inside a UTF-8 character
     if (columns > room) break;
@@ -133,7 +139,8 @@ std::size_t break_before(std::string_view line, std::size_t room) {
     if ((line[i] == '(' || line[i] == ',') && i > text && columns < room) last_punctuation = i;
     ++columns;
   }
-  if (last_space != std::string_view::npos && last_space > text) return line.find_last_not_of(' ', last_space) + 1;
+  if (last_space != std::string_view::npos && last_space > text)
+    return line.find_last_not_of(' ', last_space) + 1;
   if (last_punctuation != std::string_view::npos) return last_punctuation + 1;
   const std::size_t next = line.find(' ', text);
   return next == std::string_view::npos ? line.size() : next;
@@ -141,7 +148,8 @@ std::size_t break_before(std::string_view line, std::size_t room) {
 
 }  // namespace
 
-std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width, std::size_t indent) {
+std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width,
+                                            std::size_t indent) {
   const std::string continued = std::string(std::min(indent, width / 2), ' ') + "↪ ";
   std::vector<std::string> parts;
   std::string_view marker;

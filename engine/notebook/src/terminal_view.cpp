@@ -42,7 +42,10 @@ const fmt::text_style kSuccess = fg(fmt::terminal_color::bright_green);
 class NotebookReporter : public doctest::IReporter {
  public:
   explicit NotebookReporter(const doctest::ContextOptions& options)
-      : out_(*options.cout), config_(run_config()), style_(config_.color), session_(Session::active()) {}
+      : out_(*options.cout),
+        config_(run_config()),
+        style_(config_.color),
+        session_(Session::active()) {}
 
   void report_query(const doctest::QueryData&) override {}
 
@@ -86,8 +89,9 @@ class NotebookReporter : public doctest::IReporter {
   }
 
   void test_case_exception(const doctest::TestCaseException& e) override {
-    problems_.push_back(e.is_crash ? "the cell crashed with " + crash_description(e.error_string.c_str())
-                                   : std::string("raised ") + e.error_string.c_str());
+    problems_.push_back(e.is_crash
+                            ? "the cell crashed with " + crash_description(e.error_string.c_str())
+                            : std::string("raised ") + e.error_string.c_str());
   }
 
   void subcase_start(const doctest::SubcaseSignature&) override {}
@@ -95,8 +99,8 @@ class NotebookReporter : public doctest::IReporter {
 
   void log_assert(const doctest::AssertData& a) override {
     if (!a.m_failed) return;
-    std::string text = fmt::format("line {}: {}( {} ) failed", a.m_line,
-                                   doctest::assertString(a.m_at), a.m_expr);
+    std::string text =
+        fmt::format("line {}: {}( {} ) failed", a.m_line, doctest::assertString(a.m_at), a.m_expr);
     if (a.m_threw) {
       text += fmt::format(", it raised {}", a.m_exception.c_str());
     } else if (a.m_decomp.size() > 0) {
@@ -118,29 +122,36 @@ class NotebookReporter : public doctest::IReporter {
     if (failed_.empty() && session_.compared_with_another()) {
       const std::string differences =
           differed_ == 0 ? ""
-                         : fmt::format("; {} printed {}'s own values (the difference is shown "
-                                       "under {})",
-                                       differed_, run_on(), differed_ == 1 ? "it" : "each");
-      say(kSuccess, fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.", cells_run_,
-                                cells_run_ == 1 ? "" : "s", machine, cells_run_ - differed_,
-                                session_.compared_machine().name, differences));
-      say(kDim, fmt::format("The lessons document no output for {}, so this run does not verify the lesson; "
-                            "a run on a machine they document does (--list-machines lists them).",
-                            run_on()));
+                         : fmt::format(
+                               "; {} printed {}'s own values (the difference is shown "
+                               "under {})",
+                               differed_, run_on(), differed_ == 1 ? "it" : "each");
+      say(kSuccess,
+          fmt::format("✔ {} cell{} ran on {}: {} printed what {} documents{}.", cells_run_,
+                      cells_run_ == 1 ? "" : "s", machine, cells_run_ - differed_,
+                      session_.compared_machine().name, differences));
+      say(kDim,
+          fmt::format(
+              "The lessons document no output for {}, so this run does not verify the lesson; "
+              "a run on a machine they document does (--list-machines lists them).",
+              run_on()));
       return;
     }
     if (failed_.empty()) {
-      say(kSuccess, fmt::format("✔ {} cell{} ran on {} and printed {} documented output.", cells_run_,
-                                cells_run_ == 1 ? "" : "s", machine, cells_run_ == 1 ? "its" : "their"));
+      say(kSuccess,
+          fmt::format("✔ {} cell{} ran on {} and printed {} documented output.", cells_run_,
+                      cells_run_ == 1 ? "" : "s", machine, cells_run_ == 1 ? "its" : "their"));
       return;
     }
     std::string names;
     for (const std::string& name : failed_) names += (names.empty() ? "" : ", ") + name;
-    say(kFailure, fmt::format("✘ {} of {} cells failed on {}: {}", failed_.size(), cells_run_, machine, names));
+    say(kFailure, fmt::format("✘ {} of {} cells failed on {}: {}", failed_.size(), cells_run_,
+                              machine, names));
     // The command stays on one line, whole, so that it can be copied.
-    out_ << style_(kDim, fmt::format("  details for one cell: {} --verify --cell {}{}", config_.program,
-                                     failed_.front(),
-                                     machine == default_machine().name ? "" : " --machine " + machine))
+    out_ << style_(kDim,
+                   fmt::format("  details for one cell: {} --verify --cell {}{}", config_.program,
+                               failed_.front(),
+                               machine == default_machine().name ? "" : " --machine " + machine))
          << '\n';
   }
 
@@ -184,12 +195,14 @@ class NotebookReporter : public doctest::IReporter {
   void print_markdown(const Cell& cell) {
     std::string markdown;
     for (const std::string& line : cell.lines) markdown += line + '\n';
-    out_ << render_markdown(markdown, TerminalLook{.color = config_.color, .width = config_.width}) << '\n';
+    out_ << render_markdown(markdown, TerminalLook{.color = config_.color, .width = config_.width})
+         << '\n';
   }
 
   void print_code(const Cell& cell) {
     if (!cell.name.empty()) {
-      out_ << style_(kGutter, "┌ " + cell.name) << (cell.requires_mps ? style_(kDim, "  requires mps") : "") << '\n';
+      out_ << style_(kGutter, "┌ " + cell.name)
+           << (cell.requires_mps ? style_(kDim, "  requires mps") : "") << '\n';
     }
     for (const std::string& line : cell.lines) print_code_line(line, {});
     if (config_.python && cell.python) print_python_twin(*cell.python);
@@ -200,7 +213,8 @@ class NotebookReporter : public doctest::IReporter {
   void print_code_line(std::string_view line, const fmt::text_style& look) {
     const std::string_view kGutterText = "│ ";
     const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
-    for (const std::string& part : printed_line_parts(line, config_.width - display_width(kGutterText), indent)) {
+    for (const std::string& part :
+         printed_line_parts(line, config_.width - display_width(kGutterText), indent)) {
       out_ << style_(kGutter, std::string(kGutterText)) << style_(look, part) << '\n';
     }
   }
@@ -217,10 +231,13 @@ class NotebookReporter : public doctest::IReporter {
 
   void print_output(const CellRun& run) {
     const bool show_header = !config_.minimal;
-    const std::vector<OtherOutput> others =
-        show_header ? session_.other_outputs(*run.cell, config_.compare) : std::vector<OtherOutput>{};
+    const std::vector<OtherOutput> others = show_header
+                                                ? session_.other_outputs(*run.cell, config_.compare)
+                                                : std::vector<OtherOutput>{};
     if (show_header) {
-      out_ << style_(kGutter, others.empty() ? "└▶" : "└▶ this run, on " + std::string(session_.machine().name))
+      out_ << style_(kGutter, others.empty()
+                                  ? "└▶"
+                                  : "└▶ this run, on " + std::string(session_.machine().name))
            << '\n';
     }
     const std::vector<std::string> lines = split_lines(run.output);
@@ -233,8 +250,9 @@ class NotebookReporter : public doctest::IReporter {
       }
     }
     if (!run.difference.empty() && show_header) {
-      say(kDim, fmt::format("{} printed something other than {}'s documented output:", run_on(),
-                            session_.compared_machine().name),
+      say(kDim,
+          fmt::format("{} printed something other than {}'s documented output:", run_on(),
+                      session_.compared_machine().name),
           "  ");
       out_ << "  " << style_(kDim, "(- documented, + printed)") << '\n';
       print_problem(run.difference);
@@ -245,8 +263,10 @@ class NotebookReporter : public doctest::IReporter {
   // Another machine's documented output, labelled and dimmed so it is not mistaken for this run's.
   void print_other_output(const OtherOutput& other) {
     std::string machines;
-    for (const std::string& name : other.machines) machines += (machines.empty() ? "" : ", ") + name;
-    for (const std::string& line : split_lines(wrap("└▷ documented for " + machines, config_.width, "", "   "))) {
+    for (const std::string& name : other.machines)
+      machines += (machines.empty() ? "" : ", ") + name;
+    for (const std::string& line :
+         split_lines(wrap("└▷ documented for " + machines, config_.width, "", "   "))) {
       out_ << style_(kGutter, line) << '\n';
     }
     for (const std::string& line : other.block->lines) print_output_line(line, kDim);

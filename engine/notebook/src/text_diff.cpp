@@ -27,8 +27,8 @@ std::vector<DiffLine> line_diff(std::string_view expected, std::string_view actu
   std::vector<std::vector<int>> common(n + 1, std::vector<int>(m + 1, 0));
   for (std::size_t i = n; i-- > 0;) {
     for (std::size_t j = m; j-- > 0;) {
-      common[i][j] = a[i] == b[j] ? common[i + 1][j + 1] + 1
-                                  : std::max(common[i + 1][j], common[i][j + 1]);
+      common[i][j] =
+          a[i] == b[j] ? common[i + 1][j + 1] + 1 : std::max(common[i + 1][j], common[i][j + 1]);
     }
   }
   std::vector<DiffLine> diff;

@@ -12,7 +12,8 @@ std::string read_text_file(const std::string& path, std::uintmax_t limit) {
   const std::filesystem::file_status status = std::filesystem::status(path, error);
   if (error) throw UnreadableFile(error.message());
   if (std::filesystem::is_directory(status)) throw UnreadableFile("it is a directory");
-  if (!std::filesystem::is_regular_file(status)) throw UnreadableFile("it is not a regular file");  // devices, FIFOs
+  if (!std::filesystem::is_regular_file(status))
+    throw UnreadableFile("it is not a regular file");  // devices, FIFOs
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UnreadableFile(std::strerror(errno));
   std::string text;
@@ -23,7 +24,8 @@ std::string read_text_file(const std::string& path, std::uintmax_t limit) {
   }
   if (in.bad()) throw UnreadableFile(std::strerror(errno));
   if (text.size() > limit) {
-    throw UnreadableFile("it is larger than " + std::to_string(limit >> 20) + " MiB, far more than such a file holds");
+    throw UnreadableFile("it is larger than " + std::to_string(limit >> 20) +
+                         " MiB, far more than such a file holds");
   }
   return text;
 }

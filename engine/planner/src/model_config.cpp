@@ -3,6 +3,8 @@
 
 #include "planner/model_config.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -11,7 +13,6 @@
 #include <limits>
 #include <optional>
 #include <sstream>
-#include <toml++/toml.h>
 #include <variant>
 #include <vector>
 
@@ -30,14 +31,27 @@ struct Assignment {
 };
 
 // train.py's globals that do not change what an iteration computes: accepted and ignored.
-constexpr std::array kIgnoredFields{
-    "out_dir", "eval_interval", "log_interval", "eval_iters", "eval_only", "always_save_checkpoint",
-    "wandb_log", "wandb_project", "wandb_run_name", "learning_rate", "max_iters", "weight_decay",
-    "beta1", "beta2", "grad_clip", "decay_lr", "warmup_iters", "lr_decay_iters", "min_lr", "backend",
-    "device", "dtype"};
-constexpr std::array kFields{"n_layer", "n_head", "n_embd", "block_size", "batch_size", "vocab_size",
-                             "gradient_accumulation_steps", "dropout", "bias", "compile", "optimizer",
-                             "dataset", "init_from"};
+constexpr std::array kIgnoredFields{"out_dir",       "eval_interval", "log_interval",
+                                    "eval_iters",    "eval_only",     "always_save_checkpoint",
+                                    "wandb_log",     "wandb_project", "wandb_run_name",
+                                    "learning_rate", "max_iters",     "weight_decay",
+                                    "beta1",         "beta2",         "grad_clip",
+                                    "decay_lr",      "warmup_iters",  "lr_decay_iters",
+                                    "min_lr",        "backend",       "device",
+                                    "dtype"};
+constexpr std::array kFields{"n_layer",
+                             "n_head",
+                             "n_embd",
+                             "block_size",
+                             "batch_size",
+                             "vocab_size",
+                             "gradient_accumulation_steps",
+                             "dropout",
+                             "bias",
+                             "compile",
+                             "optimizer",
+                             "dataset",
+                             "init_from"};
 
 template <std::size_t N>
 bool one_of(const std::array<const char*, N>& names, std::string_view name) {
@@ -96,14 +110,18 @@ class Applier {
   }
   const Value& value_of(const Assignment& a) const {
     if (!a.value) {
-      fail(a, "cannot read '" + a.text + "' (the planner reads numbers, True/False, quoted strings and products such as 5 * 8)");
+      fail(
+          a,
+          "cannot read '" + a.text +
+              "' (the planner reads numbers, True/False, quoted strings and products such as 5 * 8)");
     }
     return *a.value;
   }
   std::int64_t positive_integer(const Assignment& a) const {
     const Value& v = value_of(a);
     const auto* i = std::get_if<std::int64_t>(&v);
-    if (i == nullptr || *i < 1) fail(a, "expected a positive integer, got " + (a.text.empty() ? describe(v) : a.text));
+    if (i == nullptr || *i < 1)
+      fail(a, "expected a positive integer, got " + (a.text.empty() ? describe(v) : a.text));
     return *i;
   }
   double fraction(const Assignment& a) const {
@@ -111,7 +129,8 @@ class Applier {
     double x = -1;
     if (const auto* d = std::get_if<double>(&v)) x = *d;
     if (const auto* i = std::get_if<std::int64_t>(&v)) x = static_cast<double>(*i);
-    if (!(x >= 0 && x < 1)) fail(a, "expected a probability from 0 up to (not including) 1, got " + describe(v));
+    if (!(x >= 0 && x < 1))
+      fail(a, "expected a probability from 0 up to (not including) 1, got " + describe(v));
     return x;
   }
   bool boolean(const Assignment& a) const {
@@ -133,18 +152,30 @@ class Applier {
     std::optional<Assignment> vocab, embd, head;
     bool block_given = false;
     for (const Assignment& a : assignments) {
-      if (a.field == "n_layer") c.n_layer = positive_integer(a);
-      else if (a.field == "n_head") c.n_head = positive_integer(a), head = a;
-      else if (a.field == "n_embd") c.n_embd = positive_integer(a), embd = a;
-      else if (a.field == "block_size") c.block_size = positive_integer(a), block_given = true;
-      else if (a.field == "batch_size") c.batch_size = positive_integer(a);
-      else if (a.field == "vocab_size") c.vocab_size = positive_integer(a), vocab = a;
-      else if (a.field == "gradient_accumulation_steps") c.gradient_accumulation_steps = positive_integer(a);
-      else if (a.field == "dropout") c.dropout = fraction(a);
-      else if (a.field == "bias") c.bias = boolean(a);
-      else if (a.field == "compile") c.compile = boolean(a);
-      else if (a.field == "dataset") c.dataset = text(a);
-      else if (a.field == "init_from") c.init_from = text(a);
+      if (a.field == "n_layer")
+        c.n_layer = positive_integer(a);
+      else if (a.field == "n_head")
+        c.n_head = positive_integer(a), head = a;
+      else if (a.field == "n_embd")
+        c.n_embd = positive_integer(a), embd = a;
+      else if (a.field == "block_size")
+        c.block_size = positive_integer(a), block_given = true;
+      else if (a.field == "batch_size")
+        c.batch_size = positive_integer(a);
+      else if (a.field == "vocab_size")
+        c.vocab_size = positive_integer(a), vocab = a;
+      else if (a.field == "gradient_accumulation_steps")
+        c.gradient_accumulation_steps = positive_integer(a);
+      else if (a.field == "dropout")
+        c.dropout = fraction(a);
+      else if (a.field == "bias")
+        c.bias = boolean(a);
+      else if (a.field == "compile")
+        c.compile = boolean(a);
+      else if (a.field == "dataset")
+        c.dataset = text(a);
+      else if (a.field == "init_from")
+        c.init_from = text(a);
       else if (a.field == "optimizer") {
         c.optimizer = text(a);
         if (c.optimizer != "adamw" && c.optimizer != "adam" && c.optimizer != "sgd") {
@@ -155,20 +186,28 @@ class Applier {
       } else if (const auto near = near_field(a.field)) {
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
       } else if (!ignore_unknown) {
-        fail(a, "not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, batch_size, "
-                "vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
+        fail(
+            a,
+            "not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, batch_size, "
+            "vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
       }
       if (one_of(kFields, a.field)) c.set_in_file.push_back(a.field);
     }
     if (c.set_in_file.empty()) {
-      throw ConfigError(path_, 0, "sets none of the planner's fields, so the plan would be train.py's defaults "
-                                  "(GPT-2 124M on OpenWebText); set at least n_layer, n_head, n_embd, block_size "
-                                  "and batch_size");
+      throw ConfigError(
+          path_, 0,
+          "sets none of the planner's fields, so the plan would be train.py's defaults "
+          "(GPT-2 124M on OpenWebText); set at least n_layer, n_head, n_embd, block_size "
+          "and batch_size");
     }
-    if (!vocab) c.vocab_size = c.dataset == "shakespeare_char" ? 65 : 50304;  // meta.pkl, else train.py's fallback
+    if (!vocab)
+      c.vocab_size =
+          c.dataset == "shakespeare_char" ? 65 : 50304;  // meta.pkl, else train.py's fallback
     for (const Pretrained& p : kPretrained) {
-      if (c.init_from != p.name) continue;  // from_pretrained keeps only dropout (and a shorter block_size)
-      c.n_layer = p.n_layer, c.n_head = p.n_head, c.n_embd = p.n_embd, c.vocab_size = 50257, c.bias = true;
+      if (c.init_from != p.name)
+        continue;  // from_pretrained keeps only dropout (and a shorter block_size)
+      c.n_layer = p.n_layer, c.n_head = p.n_head, c.n_embd = p.n_embd, c.vocab_size = 50257,
+      c.bias = true;
       if (!block_given || c.block_size > 1024) c.block_size = 1024;
       head.reset(), embd.reset();
     }
@@ -191,19 +230,29 @@ std::vector<Assignment> toml_assignments(std::string_view text, const std::strin
   try {
     table = toml::parse(text, path);
   } catch (const toml::parse_error& error) {
-    throw ConfigError(path, static_cast<int>(error.source().begin.line), std::string(error.description()));
+    throw ConfigError(path, static_cast<int>(error.source().begin.line),
+                      std::string(error.description()));
   }
   std::vector<Assignment> out;
   for (const auto& [key, node] : table) {
-    Assignment a{std::string(key.str()), static_cast<int>(node.source().begin.line), std::nullopt, ""};
-    if (const auto* i = node.as_integer()) a.value = i->get();
-    else if (const auto* d = node.as_floating_point()) a.value = d->get();
-    else if (const auto* b = node.as_boolean()) a.value = b->get();
-    else if (const auto* s = node.as_string()) a.value = s->get();
-    else a.text = std::string(node.is_table() ? "a table" : node.is_array() ? "a list" : "a date or time");
+    Assignment a{std::string(key.str()), static_cast<int>(node.source().begin.line), std::nullopt,
+                 ""};
+    if (const auto* i = node.as_integer())
+      a.value = i->get();
+    else if (const auto* d = node.as_floating_point())
+      a.value = d->get();
+    else if (const auto* b = node.as_boolean())
+      a.value = b->get();
+    else if (const auto* s = node.as_string())
+      a.value = s->get();
+    else
+      a.text = std::string(node.is_table()   ? "a table"
+                           : node.is_array() ? "a list"
+                                             : "a date or time");
     out.push_back(std::move(a));
   }
-  std::sort(out.begin(), out.end(), [](const Assignment& a, const Assignment& b) { return a.line < b.line; });
+  std::sort(out.begin(), out.end(),
+            [](const Assignment& a, const Assignment& b) { return a.line < b.line; });
   return out;
 }
 
@@ -231,7 +280,8 @@ std::string trimmed(std::string s) {
 }
 
 bool is_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // A Python literal the planner reads: True/False, a number, a quoted string, or a product of
@@ -239,12 +289,13 @@ bool is_digits(std::string_view text) {
 std::optional<Value> python_value(const std::string& text) {
   if (text == "True") return Value(true);
   if (text == "False") return Value(false);
-  if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') && text.back() == text.front() &&
-      text.find(text.front(), 1) == text.size() - 1) {
+  if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') &&
+      text.back() == text.front() && text.find(text.front(), 1) == text.size() - 1) {
     return Value(text.substr(1, text.size() - 2));
   }
   const bool negative = !text.empty() && text[0] == '-';
-  const std::string unsigned_text = !text.empty() && (text[0] == '-' || text[0] == '+') ? text.substr(1) : text;
+  const std::string unsigned_text =
+      !text.empty() && (text[0] == '-' || text[0] == '+') ? text.substr(1) : text;
   std::int64_t product = negative ? -1 : 1;
   bool integers = !trimmed(unsigned_text).empty();
   std::istringstream factors(unsigned_text);
@@ -260,13 +311,16 @@ std::optional<Value> python_value(const std::string& text) {
   double number = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, number);
-  if (error == std::errc() && stop == end && text.find_first_of("0123456789") != std::string::npos) return Value(number);
+  if (error == std::errc() && stop == end && text.find_first_of("0123456789") != std::string::npos)
+    return Value(number);
   return std::nullopt;
 }
 
 bool is_name(std::string_view text) {
   return !text.empty() && !(text[0] >= '0' && text[0] <= '9') &&
-         std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+         std::all_of(text.begin(), text.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+         });
 }
 
 std::vector<Assignment> python_assignments(std::string_view text) {
@@ -277,7 +331,8 @@ std::vector<Assignment> python_assignments(std::string_view text) {
     ++number;
     const std::string code = trimmed(without_comment(line));
     const std::size_t equals = code.find('=');
-    if (equals == std::string::npos || code.compare(equals, 2, "==") == 0) continue;  // imports, blank lines
+    if (equals == std::string::npos || code.compare(equals, 2, "==") == 0)
+      continue;  // imports, blank lines
     const std::string name = trimmed(code.substr(0, equals));
     if (!is_name(name)) continue;  // augmented or indexed assignments are not train.py globals
     Assignment a{name, number, std::nullopt, trimmed(code.substr(equals + 1))};
@@ -295,16 +350,21 @@ std::vector<std::string> defaulted_fields(const ModelConfig& c) {
   };
   const bool pretrained = c.init_from.starts_with("gpt2");  // the checkpoint gives the shape
   std::vector<std::string> out;
-  const auto add = [&](std::string_view field, const std::string& value, bool from_checkpoint = false) {
-    if (!set(field) && !(pretrained && from_checkpoint)) out.push_back(std::string(field) + " " + value);
+  const auto add = [&](std::string_view field, const std::string& value,
+                       bool from_checkpoint = false) {
+    if (!set(field) && !(pretrained && from_checkpoint))
+      out.push_back(std::string(field) + " " + value);
   };
   add("n_layer", std::to_string(c.n_layer), true);
   add("n_head", std::to_string(c.n_head), true);
   add("n_embd", std::to_string(c.n_embd), true);
   add("block_size", std::to_string(c.block_size));
   add("batch_size", std::to_string(c.batch_size));
-  add("vocab_size", std::to_string(c.vocab_size) + (c.dataset == "shakespeare_char" ? " (shakespeare_char's meta.pkl)"
-                                                                                      : " (GPT-2's, padded)"), true);
+  add("vocab_size",
+      std::to_string(c.vocab_size) + (c.dataset == "shakespeare_char"
+                                          ? " (shakespeare_char's meta.pkl)"
+                                          : " (GPT-2's, padded)"),
+      true);
   add("gradient_accumulation_steps", std::to_string(c.gradient_accumulation_steps));
   add("dropout", c.dropout == 0 ? "0.0" : std::to_string(c.dropout));
   add("bias", c.bias ? "True" : "False", true);
@@ -314,7 +374,8 @@ std::vector<std::string> defaulted_fields(const ModelConfig& c) {
 }
 
 ConfigError::ConfigError(const std::string& path, int line, const std::string& message)
-    : std::runtime_error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + message) {}
+    : std::runtime_error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
+                         message) {}
 
 ModelConfig parse_toml_config(std::string_view text, const std::string& path) {
   return Applier(path).apply(toml_assignments(text, path), /*ignore_unknown=*/false);
@@ -335,7 +396,8 @@ ModelConfig read_model_config(const std::filesystem::path& path) {
   } catch (const engine::notebook::UnreadableFile& e) {
     throw ConfigError(path.string(), 0, std::string("cannot read the file: ") + e.what());
   }
-  return path.extension() == ".py" ? parse_python_config(text, path.string()) : parse_toml_config(text, path.string());
+  return path.extension() == ".py" ? parse_python_config(text, path.string())
+                                   : parse_toml_config(text, path.string());
 }
 
 }  // namespace planner

@@ -12,8 +12,8 @@ namespace planner {
 namespace {
 
 // The steady iteration on `device` in a fresh process on `machine`, shape-only.
-double run_steady(const ModelConfig& config, const engine::MachineProfile& machine, const char* device,
-                  bool compiled) {
+double run_steady(const ModelConfig& config, const engine::MachineProfile& machine,
+                  const char* device, bool compiled) {
   engine::sim::use_machine(machine);
   engine::sim::ShapeOnlyGuard shape_only;
   TrainingRun run(config, engine::Device(device), compiled);
@@ -27,7 +27,8 @@ std::int64_t free_memory(const engine::MachineProfile& machine) {
 }
 
 std::int64_t allocator_limit(const engine::MachineProfile& machine) {
-  return static_cast<std::int64_t>(1.7 * static_cast<double>(machine.recommended_working_set_bytes));
+  return static_cast<std::int64_t>(1.7 *
+                                   static_cast<double>(machine.recommended_working_set_bytes));
 }
 
 Prediction predict(const ModelConfig& config, const engine::MachineProfile& machine) {
@@ -49,8 +50,9 @@ Prediction predict(const ModelConfig& config, const engine::MachineProfile& mach
     if (config.compile) p.compiled_seconds = run_steady(config, machine, "mps", true);
   } catch (const engine::Error& error) {
     p.why = error.what();
-    p.memory = std::string_view(error.what()).starts_with("Invalid buffer size") ? MpsMemory::BufferTooLarge
-                                                                               : MpsMemory::OutOfMemory;
+    p.memory = std::string_view(error.what()).starts_with("Invalid buffer size")
+                   ? MpsMemory::BufferTooLarge
+                   : MpsMemory::OutOfMemory;
     p.mps_seconds.reset();
     return p;
   }

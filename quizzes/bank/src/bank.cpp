@@ -1,9 +1,10 @@
 #include "quiz/bank.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <set>
 #include <string_view>
-#include <toml++/toml.h>
 
 #include "engine/notebook/text_file.h"
 
@@ -26,18 +27,23 @@ void check_ascii_outside_strings(std::string_view text, const std::string& path)
     } else if (c == '"' || c == '\'') {
       const std::string quotes(text.substr(i, 3) == std::string(3, c) ? 3 : 1, c);
       for (i += quotes.size(); i < text.size();) {
-        if (text[i] == '\n' && quotes.size() == 1) break;  // an unterminated string: toml++ reports it
+        if (text[i] == '\n' && quotes.size() == 1)
+          break;  // an unterminated string: toml++ reports it
         if (text.substr(i, quotes.size()) == quotes) {
           i += quotes.size();
-          for (int extra = 0; quotes.size() == 3 && extra < 2 && i < text.size() && text[i] == c; ++extra) ++i;  // """a""""
+          for (int extra = 0; quotes.size() == 3 && extra < 2 && i < text.size() && text[i] == c;
+               ++extra)
+            ++i;  // """a""""
           break;
         }
         if (text[i] == '\n') ++line;
         i += (c == '"' && text[i] == '\\' && i + 1 < text.size() && text[i + 1] != '\n') ? 2 : 1;
       }
     } else if (static_cast<unsigned char>(c) >= 0x80) {
-      throw BankError(path, line, "a character beyond ASCII outside a string or comment; TOML allows them only in "
-                                  "quoted strings and comments");
+      throw BankError(
+          path, line,
+          "a character beyond ASCII outside a string or comment; TOML allows them only in "
+          "quoted strings and comments");
     } else {
       ++i;
     }
@@ -46,7 +52,8 @@ void check_ascii_outside_strings(std::string_view text, const std::string& path)
 
 int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
 
-std::string required_string(const toml::table& table, std::string_view key, const std::string& path, int line) {
+std::string required_string(const toml::table& table, std::string_view key, const std::string& path,
+                            int line) {
   const auto* node = table.get(key);
   if (node == nullptr) throw BankError(path, line, "missing '" + std::string(key) + "'");
   const auto* value = node->as_string();
@@ -56,25 +63,30 @@ std::string required_string(const toml::table& table, std::string_view key, cons
   return value->get();
 }
 
-std::vector<std::string> required_strings(const toml::table& table, std::string_view key, const std::string& path, int line) {
+std::vector<std::string> required_strings(const toml::table& table, std::string_view key,
+                                          const std::string& path, int line) {
   const auto* node = table.get(key);
   if (node == nullptr) throw BankError(path, line, "missing '" + std::string(key) + "'");
   const auto* array = node->as_array();
-  if (array == nullptr) throw BankError(path, line_of(*node), "'" + std::string(key) + "' must be a list of strings");
+  if (array == nullptr)
+    throw BankError(path, line_of(*node), "'" + std::string(key) + "' must be a list of strings");
   std::vector<std::string> values;
   for (const toml::node& element : *array) {
     const auto* text = element.as_string();
     if (text == nullptr || text->get().empty()) {
-      throw BankError(path, line_of(element), "'" + std::string(key) + "' must hold non-empty strings");
+      throw BankError(path, line_of(element),
+                      "'" + std::string(key) + "' must hold non-empty strings");
     }
     values.push_back(text->get());
   }
   return values;
 }
 
-const toml::table& required_table(const toml::table& table, std::string_view key, const std::string& path, int line) {
+const toml::table& required_table(const toml::table& table, std::string_view key,
+                                  const std::string& path, int line) {
   const auto* node = table.get(key);
-  if (node == nullptr || !node->is_table()) throw BankError(path, line, "missing table '" + std::string(key) + "'");
+  if (node == nullptr || !node->is_table())
+    throw BankError(path, line, "missing table '" + std::string(key) + "'");
   return *node->as_table();
 }
 
@@ -83,7 +95,10 @@ Question read_question(const toml::table& t, const std::string& path) {
   q.line = line_of(t);
   q.id = required_string(t, "id", path, q.line);
   const std::string type = required_string(t, "type", path, q.line);
-  if (type != "MultipleChoice") throw BankError(path, q.line, "question '" + q.id + "': type must be \"MultipleChoice\", not \"" + type + "\"");
+  if (type != "MultipleChoice")
+    throw BankError(
+        path, q.line,
+        "question '" + q.id + "': type must be \"MultipleChoice\", not \"" + type + "\"");
   const toml::table& prompt = required_table(t, "prompt", path, q.line);
   q.prompt = required_string(prompt, "prompt", path, q.line);
   q.distractors = required_strings(prompt, "distractors", path, q.line);
@@ -92,16 +107,22 @@ Question read_question(const toml::table& t, const std::string& path) {
   q.why = required_strings(t, "why", path, q.line);
   q.lesson = required_string(t, "lesson", path, q.line);
   if (q.distractors.size() != 3) {
-    throw BankError(path, q.line, "question '" + q.id + "': needs 3 distractors (one correct answer and three wrong ones), has " +
-                                      std::to_string(q.distractors.size()));
+    throw BankError(path, q.line,
+                    "question '" + q.id +
+                        "': needs 3 distractors (one correct answer and three wrong ones), has " +
+                        std::to_string(q.distractors.size()));
   }
   if (q.why.size() != q.distractors.size()) {
-    throw BankError(path, q.line, "question '" + q.id + "': needs a 'why' for each of its " +
-                                      std::to_string(q.distractors.size()) + " distractors, has " + std::to_string(q.why.size()));
+    throw BankError(path, q.line,
+                    "question '" + q.id + "': needs a 'why' for each of its " +
+                        std::to_string(q.distractors.size()) + " distractors, has " +
+                        std::to_string(q.why.size()));
   }
   std::set<std::string> options{q.answer};
   for (const std::string& d : q.distractors) {
-    if (!options.insert(d).second) throw BankError(path, q.line, "question '" + q.id + "': two options read the same: \"" + d + "\"");
+    if (!options.insert(d).second)
+      throw BankError(path, q.line,
+                      "question '" + q.id + "': two options read the same: \"" + d + "\"");
   }
   if (q.lesson.find('#') == std::string::npos) {
     throw BankError(path, q.line, "question '" + q.id + "': 'lesson' must read \"NN_topic#cell\"");
@@ -138,9 +159,11 @@ Bank parse_bank(std::string_view text, const std::filesystem::path& file) {
   std::set<std::string> ids;
   for (const toml::node& node : *questions) {
     const auto* table = node.as_table();
-    if (table == nullptr) throw BankError(path, line_of(node), "each [[questions]] entry must be a table");
+    if (table == nullptr)
+      throw BankError(path, line_of(node), "each [[questions]] entry must be a table");
     Question q = read_question(*table, path);
-    if (!ids.insert(q.id).second) throw BankError(path, q.line, "duplicate question id '" + q.id + "'");
+    if (!ids.insert(q.id).second)
+      throw BankError(path, q.line, "duplicate question id '" + q.id + "'");
     bank.questions.push_back(std::move(q));
   }
   return bank;
@@ -159,9 +182,9 @@ std::size_t characters(const std::string& text) {
 std::vector<std::string> longest_answer_questions(const Bank& bank) {
   std::vector<std::string> ids;
   for (const Question& q : bank.questions) {
-    const bool longest = std::all_of(q.distractors.begin(), q.distractors.end(), [&](const std::string& d) {
-      return characters(q.answer) > characters(d);
-    });
+    const bool longest =
+        std::all_of(q.distractors.begin(), q.distractors.end(),
+                    [&](const std::string& d) { return characters(q.answer) > characters(d); });
     if (longest) ids.push_back(q.id);
   }
   return ids;

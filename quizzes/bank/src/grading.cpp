@@ -15,7 +15,8 @@ std::vector<Graded> grade(const std::vector<ShownQuestion>& shown, const std::ve
   return graded;
 }
 
-std::vector<int> parse_answer_sheet(const std::string& sheet, const std::vector<ShownQuestion>& shown) {
+std::vector<int> parse_answer_sheet(const std::string& sheet,
+                                    const std::vector<ShownQuestion>& shown) {
   std::map<std::string, std::string> answers;
   std::string item;
   for (const char c : sheet + ",") {
@@ -25,8 +26,9 @@ std::vector<int> parse_answer_sheet(const std::string& sheet, const std::vector<
     }
     const auto equals = item.find('=');
     if (equals == std::string::npos || equals == 0) {
-      throw std::invalid_argument("an answer sheet names the question of each answer, as in " + shown.front().question->id +
-                                  "=b; \"" + item + "\" names none ('quiz show' lists the ids)");
+      throw std::invalid_argument("an answer sheet names the question of each answer, as in " +
+                                  shown.front().question->id + "=b; \"" + item +
+                                  "\" names none ('quiz show' lists the ids)");
     }
     const std::string id = item.substr(0, equals);
     if (!answers.emplace(id, item.substr(equals + 1)).second) {
@@ -46,8 +48,8 @@ std::vector<int> parse_answer_sheet(const std::string& sheet, const std::vector<
     const char last = letter_of(q.options() - 1);
     const char c = a.size() == 1 ? static_cast<char>(a[0] | 0x20) : '\0';  // lower case
     if (c < 'a' || c > last) {
-      throw std::invalid_argument("the answer to '" + q.question->id + "' is \"" + a + "\"; expected one letter from a to " +
-                                  std::string(1, last));
+      throw std::invalid_argument("the answer to '" + q.question->id + "' is \"" + a +
+                                  "\"; expected one letter from a to " + std::string(1, last));
     }
     chosen.push_back(c - 'a');
     answers.erase(answer);

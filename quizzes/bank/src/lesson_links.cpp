@@ -14,7 +14,8 @@ std::string check_link(const LessonLink& link, const std::filesystem::path& less
   if (!std::filesystem::exists(file)) return "no lesson " + file.string();
   try {
     const engine::notebook::LessonSource lesson = engine::notebook::load_lesson(file.string());
-    if (lesson.find(link.cell) == nullptr) return "lesson " + link.lesson + " has no code cell named '" + link.cell + "'";
+    if (lesson.find(link.cell) == nullptr)
+      return "lesson " + link.lesson + " has no code cell named '" + link.cell + "'";
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -23,8 +24,10 @@ std::string check_link(const LessonLink& link, const std::filesystem::path& less
 
 std::string as_typed(const std::filesystem::path& program) {
   std::error_code ignored;
-  const std::filesystem::path relative = std::filesystem::relative(program, std::filesystem::current_path(), ignored);
-  return !relative.empty() && relative.begin()->string() != ".." ? relative.string() : program.string();
+  const std::filesystem::path relative =
+      std::filesystem::relative(program, std::filesystem::current_path(), ignored);
+  return !relative.empty() && relative.begin()->string() != ".." ? relative.string()
+                                                                 : program.string();
 }
 
 std::string rerun_command(const LessonLink& link, const std::filesystem::path& lesson_bin_dir) {

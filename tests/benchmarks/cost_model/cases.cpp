@@ -1,7 +1,8 @@
 #include "cases.h"
 
-#include <algorithm>
 #include <toml++/toml.h>
+
+#include <algorithm>
 
 #include "engine/machine.h"
 
@@ -13,15 +14,19 @@ int line_of(const toml::node& node) { return static_cast<int>(node.source().begi
 struct Reader {
   const std::string& path;
 
-  [[noreturn]] void fail(const toml::node& at, const std::string& what) const { throw CaseError(path, line_of(at), what); }
+  [[noreturn]] void fail(const toml::node& at, const std::string& what) const {
+    throw CaseError(path, line_of(at), what);
+  }
 
   std::string text(const toml::table& t, std::string_view key) const {
     const auto* value = t.get_as<std::string>(key);
-    if (value == nullptr || value->get().empty()) fail(t, "'" + std::string(key) + "' must be a non-empty string");
+    if (value == nullptr || value->get().empty())
+      fail(t, "'" + std::string(key) + "' must be a non-empty string");
     return value->get();
   }
 
-  std::string one_of(const toml::table& t, std::string_view key, const std::vector<std::string>& allowed) const {
+  std::string one_of(const toml::table& t, std::string_view key,
+                     const std::vector<std::string>& allowed) const {
     std::string value = text(t, key);
     if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
       std::string list;
@@ -56,10 +61,12 @@ struct Reader {
     const toml::node* node = t.get("shapes");
     if (node == nullptr) return out;
     const auto* list = node->as_array();
-    if (list == nullptr) fail(*node, "'shapes' must be a list of shapes, such as [[64, 128], [128, 32]]");
+    if (list == nullptr)
+      fail(*node, "'shapes' must be a list of shapes, such as [[64, 128], [128, 32]]");
     for (const toml::node& shape : *list) {
       const auto* dims = shape.as_array();
-      if (dims == nullptr || dims->empty()) fail(shape, "each shape must be a non-empty list of sizes");
+      if (dims == nullptr || dims->empty())
+        fail(shape, "each shape must be a non-empty list of sizes");
       std::vector<std::int64_t>& sizes = out.emplace_back();
       for (const toml::node& d : *dims) {
         sizes.push_back(count(d, "sizes"));
@@ -70,8 +77,10 @@ struct Reader {
   }
 };
 
-const std::vector<std::string> kOps = {"matmul", "linear", "softmax", "sum", "relu", "layer_norm",
-                                       "nanogpt", "nanogpt_first_iteration", "nanogpt_mfu", "bert"};
+const std::vector<std::string> kOps = {
+    "matmul",      "linear",     "softmax", "sum",
+    "relu",        "layer_norm", "nanogpt", "nanogpt_first_iteration",
+    "nanogpt_mfu", "bert"};
 const std::vector<std::string> kTimings = {"sync_each", "sync_loop", "events", "script"};
 
 // How many shapes each operator takes.
@@ -92,18 +101,21 @@ Case read_case(const toml::table& t, const Source& source, const Reader& r) {
   c.op = r.one_of(t, "op", kOps);
   c.shapes = r.shapes(t);
   if (c.shapes.size() != shapes_needed(c.op)) {
-    r.fail(t, "op \"" + c.op + "\" takes " + std::to_string(shapes_needed(c.op)) + " shapes, the case gives " +
-                  std::to_string(c.shapes.size()));
+    r.fail(t, "op \"" + c.op + "\" takes " + std::to_string(shapes_needed(c.op)) +
+                  " shapes, the case gives " + std::to_string(c.shapes.size()));
   }
   if (const toml::node* dim = t.get("dim")) c.dims.push_back(r.count(*dim, "'dim'"));
   if (c.op == "softmax" && c.dims.size() != 1) r.fail(t, "softmax needs 'dim'");
   if (const toml::node* model = t.get("model")) {
     const auto* table = model->as_table();
     if (table == nullptr) r.fail(*model, "'model' must be a table of numbers");
-    for (const auto& [key, value] : *table) c.model[std::string(key.str())] = r.number(value, "model settings");
+    for (const auto& [key, value] : *table)
+      c.model[std::string(key.str())] = r.number(value, "model settings");
   }
-  const std::vector<std::pair<std::string, std::string>> units = {
-      {"measured_ms", "ms"}, {"measured_s", "s"}, {"measured_tflops", "TFLOPS"}, {"measured_percent", "%"}};
+  const std::vector<std::pair<std::string, std::string>> units = {{"measured_ms", "ms"},
+                                                                  {"measured_s", "s"},
+                                                                  {"measured_tflops", "TFLOPS"},
+                                                                  {"measured_percent", "%"}};
   for (const auto& [key, unit] : units) {
     const toml::node* node = t.get(key);
     if (node == nullptr) continue;
@@ -112,7 +124,9 @@ Case read_case(const toml::table& t, const Source& source, const Reader& r) {
     c.measured = r.number(*node, "'" + key + "'");
     if (c.measured <= 0) r.fail(*node, "the measurement must be positive");
   }
-  if (c.unit.empty()) r.fail(t, "missing the measurement: measured_ms, measured_s, measured_tflops or measured_percent");
+  if (c.unit.empty())
+    r.fail(t,
+           "missing the measurement: measured_ms, measured_s, measured_tflops or measured_percent");
   if (c.unit == "TFLOPS" && c.op != "matmul") r.fail(t, "measured_tflops is for matrix products");
   if (const toml::node* within = t.get("within")) c.within = r.number(*within, "'within'");
   return c;
@@ -128,8 +142,12 @@ Timing timing_of(const std::string& name) {
 }  // namespace
 
 const std::vector<std::string>& regimes() {
-  static const std::vector<std::string> all = {"matrix products", "bandwidth-bound kernels", "weak MPS kernels",
-                                               "small synchronized ops", "cpu", "whole model steps"};
+  static const std::vector<std::string> all = {"matrix products",
+                                               "bandwidth-bound kernels",
+                                               "weak MPS kernels",
+                                               "small synchronized ops",
+                                               "cpu",
+                                               "whole model steps"};
   return all;
 }
 
@@ -137,7 +155,8 @@ std::string Case::label() const {
   std::string text = source->machine + " " + device + " " + op;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     text += i == 0 ? " " : (op == "matmul" ? " @ " : ", ");
-    for (std::size_t d = 0; d < shapes[i].size(); ++d) text += (d ? "x" : "") + std::to_string(shapes[i][d]);
+    for (std::size_t d = 0; d < shapes[i].size(); ++d)
+      text += (d ? "x" : "") + std::to_string(shapes[i][d]);
   }
   if (!dims.empty()) text += " dim " + std::to_string(dims.front());
   for (const auto& [key, value] : model) {
@@ -153,7 +172,8 @@ Cases load_cases(const std::string& path) {
   try {
     root = toml::parse_file(path);
   } catch (const toml::parse_error& error) {
-    throw CaseError(path, static_cast<int>(error.source().begin.line), std::string(error.description()));
+    throw CaseError(path, static_cast<int>(error.source().begin.line),
+                    std::string(error.description()));
   }
   const Reader r{path};
   const auto* sources = root.get_as<toml::array>("source");
@@ -170,7 +190,8 @@ Cases load_cases(const std::string& path) {
     s.pytorch = r.text(*t, "pytorch");
     s.machine = r.text(*t, "machine");
     if (engine::find_machine(s.machine) == nullptr) {
-      r.fail(*t, "no simulated machine is called \"" + s.machine + "\"; the machines are " + engine::machine_names());
+      r.fail(*t, "no simulated machine is called \"" + s.machine + "\"; the machines are " +
+                     engine::machine_names());
     }
     s.timing = timing_of(r.one_of(*t, "timing", kTimings));
     s.warmup = r.positive(*t, "warmup", 1);

@@ -27,9 +27,9 @@ struct Case {
   std::string device;  // "mps" or "cpu"
   std::string op;      // what runs: an operator, or a model ("nanogpt", "bert")
   std::vector<std::vector<std::int64_t>> shapes;
-  std::vector<std::int64_t> dims;           // reduce over these (sum), or the softmax dimension
-  std::map<std::string, double> model;      // a model's configuration
-  std::string unit;                         // "ms", "s", "TFLOPS" or "%"
+  std::vector<std::int64_t> dims;       // reduce over these (sum), or the softmax dimension
+  std::map<std::string, double> model;  // a model's configuration
+  std::string unit;                     // "ms", "s", "TFLOPS" or "%"
   double measured = 0;
   double within = 0;  // when set, the prediction must be at most this far off (a target)
 

@@ -14,11 +14,11 @@
 #include "workloads.h"
 
 int main(int argc, char** argv) {
-  cxxopts::Options options("cost_model_validation", "The cost model against published PyTorch timings on Apple silicon");
-  options.add_options()
-      ("cases", "the validation set", cxxopts::value<std::string>()->default_value(TUTOR_COST_MODEL_CASES))
-      ("fit-only", "show only the cases the model is fitted to")
-      ("h,help", "this help");
+  cxxopts::Options options("cost_model_validation",
+                           "The cost model against published PyTorch timings on Apple silicon");
+  options.add_options()("cases", "the validation set",
+                        cxxopts::value<std::string>()->default_value(TUTOR_COST_MODEL_CASES))(
+      "fit-only", "show only the cases the model is fitted to")("h,help", "this help");
   try {
     const auto parsed = options.parse(argc, argv);
     if (parsed.count("help")) {
@@ -32,8 +32,10 @@ int main(int argc, char** argv) {
       if (fit_only && !c.fitted()) continue;
       try {
         results.push_back({&c, cost_model::predict(c)});
-      } catch (const std::exception& error) {  // name the case: a simulated run can fail as a real one would
-        throw cost_model::CaseError(parsed["cases"].as<std::string>(), c.line, c.label() + ": " + error.what());
+      } catch (const std::exception&
+                   error) {  // name the case: a simulated run can fail as a real one would
+        throw cost_model::CaseError(parsed["cases"].as<std::string>(), c.line,
+                                    c.label() + ": " + error.what());
       }
     }
     return cost_model::report(results, fit_only, std::cout) ? 0 : 1;

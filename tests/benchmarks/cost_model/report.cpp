@@ -1,8 +1,9 @@
 #include "report.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <ostream>
 
 namespace cost_model {
@@ -32,7 +33,8 @@ std::string cell(const Stats& s) {
   return fmt::format("{:>3} {:>7} {:>9}", s.count, percent(s.median), percent(s.worst));
 }
 
-std::vector<double> errors_where(const std::vector<Result>& results, const std::string& regime, const char* role) {
+std::vector<double> errors_where(const std::vector<Result>& results, const std::string& regime,
+                                 const char* role) {
   std::vector<double> errors;
   for (const Result& r : results) {
     if ((regime.empty() || r.c->regime == regime) && r.c->role == role) errors.push_back(r.error());
@@ -57,17 +59,20 @@ bool report(const std::vector<Result>& results, bool fit_only, std::ostream& out
       if (r.c->within > 0) {
         const bool inside = std::abs(r.error()) <= r.c->within;
         ok = ok && inside;
-        verdict = inside ? fmt::format("  within {}", percent(r.c->within)) : fmt::format("  OUTSIDE {}", percent(r.c->within));
+        verdict = inside ? fmt::format("  within {}", percent(r.c->within))
+                         : fmt::format("  OUTSIDE {}", percent(r.c->within));
       }
-      out << fmt::format("  {:5} {:<78} {:>10.4g} {:>10.4g} {:<6} {:>+6.0f} %{}\n", r.c->fitted() ? "fit" : "check",
-                         r.c->label(), r.predicted, r.c->measured, r.c->unit, 100 * r.error(), verdict);
+      out << fmt::format("  {:5} {:<78} {:>10.4g} {:>10.4g} {:<6} {:>+6.0f} %{}\n",
+                         r.c->fitted() ? "fit" : "check", r.c->label(), r.predicted, r.c->measured,
+                         r.c->unit, 100 * r.error(), verdict);
     }
   }
   out << fmt::format("\n{:<26} {:>22} {:>22}\n", "absolute error", "fit: n median worst",
                      fit_only ? "" : "check: n median worst");
   for (const std::string& regime : regimes()) {
     const Stats check = stats_of(errors_where(results, regime, "check"));
-    out << fmt::format("{:<26} {} {}\n", regime, cell(stats_of(errors_where(results, regime, "fit"))),
+    out << fmt::format("{:<26} {} {}\n", regime,
+                       cell(stats_of(errors_where(results, regime, "fit"))),
                        fit_only ? "" : cell(check));
     if (!fit_only && check.count > 0 && check.median > kRegimeMedianTarget) ok = false;
   }
@@ -76,10 +81,11 @@ bool report(const std::vector<Result>& results, bool fit_only, std::ostream& out
   out << fmt::format("{:<26} {} {}\n", "all cases", cell(fit), fit_only ? "" : cell(check));
   if (fit_only) return ok;
   if (check.median > kCheckMedianTarget) ok = false;
-  out << fmt::format("\ntargets: check median at most {} ({}), every regime's check median at most {}, "
-                     "the cases with a tolerance within it: {}\n",
-                     percent(kCheckMedianTarget), percent(check.median), percent(kRegimeMedianTarget),
-                     ok ? "met" : "MISSED");
+  out << fmt::format(
+      "\ntargets: check median at most {} ({}), every regime's check median at most {}, "
+      "the cases with a tolerance within it: {}\n",
+      percent(kCheckMedianTarget), percent(check.median), percent(kRegimeMedianTarget),
+      ok ? "met" : "MISSED");
   return ok;
 }
 

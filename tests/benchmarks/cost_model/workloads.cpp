@@ -28,7 +28,8 @@ std::function<void()> make_op(const Case& c, Device device) {
   if (c.op == "linear") return [in] { F::linear(in[0], in[1], in[2]); };
   if (c.op == "softmax") return [in, dim = c.dims.front()] { engine::softmax(in[0], dim); };
   if (c.op == "relu") return [in] { engine::relu(in[0]); };
-  if (c.op == "layer_norm") return [in] { F::layer_norm(in[0], F::LayerNormFuncOptions({in[0].size(-1)})); };
+  if (c.op == "layer_norm")
+    return [in] { F::layer_norm(in[0], F::LayerNormFuncOptions({in[0].size(-1)})); };
   if (c.op == "sum" && c.dims.empty()) return [in] { in[0].sum(); };
   if (c.op == "sum") return [in, dims = c.dims] { in[0].sum(dims); };
   throw std::logic_error("no operator workload for op \"" + c.op + "\"");
@@ -41,7 +42,8 @@ void sync(Device device) {
 // Seconds per op, measured as the case's source measured it.
 double seconds_per_op(const Source& s, const std::function<void()>& op, Device device) {
   switch (s.timing) {
-    case Timing::SyncEach: {  // each run: clock, op, synchronize(), clock; the mean of the timed runs
+    case Timing::
+        SyncEach: {  // each run: clock, op, synchronize(), clock; the mean of the timed runs
       double total = 0;
       for (int run = 0; run < s.warmup + s.repeat; ++run) {
         sync(device);
@@ -52,7 +54,8 @@ double seconds_per_op(const Source& s, const std::function<void()>& op, Device d
       }
       return total / s.repeat;
     }
-    case Timing::SyncLoop: {  // warm-up runs, synchronize(), clock, the timed runs, synchronize(), clock
+    case Timing::
+        SyncLoop: {  // warm-up runs, synchronize(), clock, the timed runs, synchronize(), clock
       for (int run = 0; run < s.warmup; ++run) op();
       sync(device);
       const double start = engine::py::time::perf_counter();
@@ -69,7 +72,8 @@ double seconds_per_op(const Source& s, const std::function<void()>& op, Device d
       end.record();
       return start.elapsed_time(end) * 1e-3 / s.repeat;
     }
-    case Timing::Script: break;
+    case Timing::Script:
+      break;
   }
   throw std::logic_error("operator cases are timed by sync_each, sync_loop or events");
 }
@@ -79,7 +83,8 @@ double matmul_flops(const Case& c) {
   const auto& b = c.shapes[1];
   double batch = 1;
   for (std::size_t i = 0; i + 2 < a.size(); ++i) batch *= static_cast<double>(a[i]);
-  return 2 * batch * static_cast<double>(a[a.size() - 2]) * static_cast<double>(a.back()) * static_cast<double>(b.back());
+  return 2 * batch * static_cast<double>(a[a.size() - 2]) * static_cast<double>(a.back()) *
+         static_cast<double>(b.back());
 }
 
 }  // namespace

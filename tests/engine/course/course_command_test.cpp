@@ -12,8 +12,10 @@ namespace {
 
 Run course(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), program("course"));
-  return run_program(arguments, {.environment = {"MPS_COURSE_PROGRESS=" + scratch("progress") + "/progress.json"},
-                                 .directory = "", .input = ""});
+  return run_program(
+      arguments, {.environment = {"MPS_COURSE_PROGRESS=" + scratch("progress") + "/progress.json"},
+                  .directory = "",
+                  .input = ""});
 }
 
 }  // namespace
@@ -21,27 +23,30 @@ Run course(std::vector<std::string> arguments) {
 TEST_CASE("--help lists every subcommand") {
   const Run run = course({"--help"});
   expect_status(run, 0);
-  expect_text(run, {"course [status]", "course list", "course run NN", "course verify [NN]", "course hint [NN]",
-                    "course reset NN", "course watch", "course quiz"});
+  expect_text(run, {"course [status]", "course list", "course run NN", "course verify [NN]",
+                    "course hint [NN]", "course reset NN", "course watch", "course quiz"});
 }
 
 TEST_CASE("without progress the next step is the first lesson") {
   const Run run = course({});
   expect_status(run, 0);
-  expect_text(run, {"lessons 0 of 8 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
+  expect_text(
+      run, {"lessons 0 of 8 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
 }
 
 TEST_CASE("a lab's reference solution passes through the front door, and records nothing") {
   const Run run = course({"verify", "03", "--variant", "solution"});
   expect_status(run, 0);
-  expect_text(run, {"Lab 03 · Placement · labs/03_placement/solution/lab.cpp", "✔ All 2 checks pass."});
+  expect_text(run,
+              {"Lab 03 · Placement · labs/03_placement/solution/lab.cpp", "✔ All 2 checks pass."});
   expect_no_text(run, {"recorded in your progress"});
 }
 
 TEST_CASE("a starter fails with its first open TODO as the next step") {
   const Run run = course({"verify", "5", "--variant", "starter"});
   expect_status(run, 1);
-  expect_text(run, {"✘ 5 of 5 checks fail.", "Next: TODO 5.1 in labs/05_timing/starter/lab.cpp:9:"});
+  expect_text(run,
+              {"✘ 5 of 5 checks fail.", "Next: TODO 5.1 in labs/05_timing/starter/lab.cpp:9:"});
 }
 
 TEST_CASE("a decoy fails the test it names, with the lesson cell to re-run") {
@@ -75,7 +80,8 @@ TEST_CASE("an unknown lab is refused with the labs there are") {
 TEST_CASE("run builds a lesson and passes its options on") {
   const Run run = course({"run", "2", "--cell", "sanity_check", "--minimal"});
   expect_status(run, 0);
-  expect_text(run, {"mps built: True\nmps available: True\nselected device: mps\noutput shape: (2, 2)\n"});
+  expect_text(
+      run, {"mps built: True\nmps available: True\nselected device: mps\noutput shape: (2, 2)\n"});
 }
 
 TEST_CASE("the quizzes answer through the front door") {

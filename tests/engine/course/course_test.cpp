@@ -2,6 +2,8 @@
 // the catalog and the next step, the subcommands on a small course of our own (so the tests do
 // not depend on the state of anyone's labs), and the file watch.
 
+#include "course.h"
+
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
@@ -14,10 +16,9 @@
 #include <thread>
 
 #include "build.h"
-#include "course.h"
+#include "engine/notebook/terminal_text.h"
 #include "file_watch.h"
 #include "hints.h"
-#include "engine/notebook/terminal_text.h"
 #include "lab_files.h"
 #include "subcommand.h"
 #include "verification.h"
@@ -59,17 +60,24 @@ struct SmallCourse {
   std::unique_ptr<Course> course;
 
   explicit SmallCourse(const std::string& input = "") : in(input) {
-    write(top.path / "lessons/01_first.cpp", "// %% [markdown]\n// # Lesson 1 · The first lesson\n");
-    write(top.path / "lessons/02_second.cpp", "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n");
+    write(top.path / "lessons/01_first.cpp",
+          "// %% [markdown]\n// # Lesson 1 · The first lesson\n");
+    write(top.path / "lessons/02_second.cpp",
+          "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n");
     write(top.path / "labs/01_first/README.md", "# Lab 1 · The first lab\n");
-    write(top.path / "labs/01_first/hints.md", "# Hints\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
+    write(top.path / "labs/01_first/hints.md",
+          "# Hints\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
     const std::string starter = "int f() {\n  TODO(\"1.1\", \"return 1\");\n}\n";
     write(top.path / "labs/01_first/starter/lab.cpp", starter);
     write(top.path / "labs/01_first/lab.cpp", starter);
     fs::create_directories(top.path / "quizzes/banks");
     setenv("MPS_COURSE_PROGRESS", (top.path / "progress.json").c_str(), 1);
-    Layout layout{.top = top.path, .build = top.path / "build", .cmake = "cmake", .ninja = {},
-                  .lesson_programs = top.path / "build/lessons", .lab_programs = top.path / "build/labs"};
+    Layout layout{.top = top.path,
+                  .build = top.path / "build",
+                  .cmake = "cmake",
+                  .ninja = {},
+                  .lesson_programs = top.path / "build/lessons",
+                  .lab_programs = top.path / "build/labs"};
     course = std::make_unique<Course>(layout, in, out, err, false);
   }
   int run(const std::vector<std::string>& args) { return run_course(*course, args); }
@@ -78,7 +86,8 @@ struct SmallCourse {
 
 }  // namespace
 
-TEST_CASE("a failed build shows the compiler's messages about the learner's file, without ninja's lines") {
+TEST_CASE(
+    "a failed build shows the compiler's messages about the learner's file, without ninja's lines") {
   const std::string top = "/home/learner/course";
   const std::string output =
       "[1/3] Building CXX object labs/CMakeFiles/lab05.dir/05_timing/lab.cpp.o\n"
@@ -95,9 +104,11 @@ TEST_CASE("a failed build shows the compiler's messages about the learner's file
         "labs/05_timing/lab.cpp:12:3: error: 'x' was not declared in this scope\n"
         "   12 |   x = 1;\n"
         "      |   ^\n");
-  CHECK(compiler_messages("CMake Error at CMakeLists.txt:3\n", top) == "CMake Error at CMakeLists.txt:3\n");
-  CHECK(compiler_messages("ninja: error: '/home/learner/course/labs/05_timing/lab.cpp', needed by 'x', missing\n", top) ==
-        "error: 'labs/05_timing/lab.cpp', needed by 'x', missing\n");
+  CHECK(compiler_messages("CMake Error at CMakeLists.txt:3\n", top) ==
+        "CMake Error at CMakeLists.txt:3\n");
+  CHECK(compiler_messages(
+            "ninja: error: '/home/learner/course/labs/05_timing/lab.cpp', needed by 'x', missing\n",
+            top) == "error: 'labs/05_timing/lab.cpp', needed by 'x', missing\n");
 }
 
 TEST_CASE("the open TODOs of a lab file are its TODO lines, in order") {
@@ -130,13 +141,15 @@ TEST_CASE("reset puts the starter back and keeps every version of the learner's 
   CHECK(read(kept) == "mine\n");
   CHECK(read(kept_again) == "mine again\n");
   fs::remove(dir.path / "lab.cpp");
-  CHECK(reset_to_starter(dir.path / "lab.cpp", dir.path / "starter.cpp").empty());  // nothing to keep
+  CHECK(
+      reset_to_starter(dir.path / "lab.cpp", dir.path / "starter.cpp").empty());  // nothing to keep
   CHECK(read(dir.path / "lab.cpp") == "starter\n");
 }
 
 TEST_CASE("hints are the sections under ## headings, without the text before them") {
   const TemporaryDirectory dir;
-  write(dir.path / "hints.md", "# Hints for lab 9\n\nFor authors.\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
+  write(dir.path / "hints.md",
+        "# Hints for lab 9\n\nFor authors.\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
   const auto hints = read_hints(dir.path / "hints.md");
   REQUIRE(hints.size() == 2);
   CHECK(hints[0] == "A nudge\n\nLook.\n");
@@ -152,27 +165,35 @@ TEST_CASE("a number is one or two digits") {
   CHECK_FALSE(two_digits("-1").has_value());
 }
 
-TEST_CASE("the course path goes lesson, its lab, the next lesson, and the status names the next step") {
+TEST_CASE(
+    "the course path goes lesson, its lab, the next lesson, and the status names the next step") {
   SmallCourse c;
   const auto path = c.course->catalog().path();
   REQUIRE(path.size() == 3);
-  CHECK((path[0].kind == StepKind::Lesson && path[1].kind == StepKind::Lab && path[2].kind == StepKind::Lesson));
+  CHECK((path[0].kind == StepKind::Lesson && path[1].kind == StepKind::Lab &&
+         path[2].kind == StepKind::Lesson));
   CHECK(c.run({}) == 0);
   CHECK(c.out.str().find("Next: lesson 01 · The first lesson") != std::string::npos);
-  c.course->update_progress([](engine::notebook::Progress& p) { p.lessons_verified["01"] = "2026-11-22T10:00:00Z"; });
+  c.course->update_progress(
+      [](engine::notebook::Progress& p) { p.lessons_verified["01"] = "2026-11-22T10:00:00Z"; });
   c.out.str("");
   CHECK(c.run({"status"}) == 0);
   std::string status = c.out.str();  // wrapped to the terminal: compared as one line
   std::replace(status.begin(), status.end(), '\n', ' ');
-  CHECK(status.find("Next: lab 01 · The first lab. Edit labs/01_first/lab.cpp (1 TODO open, the first on line 2)") !=
-        std::string::npos);
-  c.course->update_progress([](engine::notebook::Progress& p) { p.labs["01_first"].passed_at = "2026-11-22T11:00:00Z"; });
+  CHECK(
+      status.find(
+          "Next: lab 01 · The first lab. Edit labs/01_first/lab.cpp (1 TODO open, the first on line 2)") !=
+      std::string::npos);
+  c.course->update_progress(
+      [](engine::notebook::Progress& p) { p.labs["01_first"].passed_at = "2026-11-22T11:00:00Z"; });
   c.out.str("");
   CHECK(c.run({"list"}) == 0);
   CHECK(c.out.str().find("01 · The first lab") != std::string::npos);
   CHECK(c.out.str().find("passed 2026-11-22") != std::string::npos);
-  CHECK(c.out.str().find("verified 2026-11-22\n") != std::string::npos);  // a file from before machines
-  c.course->update_progress([](engine::notebook::Progress& p) { p.lessons_verified_on["01"] = "m1-8gb"; });
+  CHECK(c.out.str().find("verified 2026-11-22\n") !=
+        std::string::npos);  // a file from before machines
+  c.course->update_progress(
+      [](engine::notebook::Progress& p) { p.lessons_verified_on["01"] = "m1-8gb"; });
   c.out.str("");
   CHECK(c.run({"list"}) == 0);
   CHECK(c.out.str().find("verified 2026-11-22 on m1-8gb") != std::string::npos);
@@ -248,7 +269,8 @@ TEST_CASE("bad input is refused with what is wrong and the usage") {
   CHECK(c.err.str().find("usage: course verify [NN]") != std::string::npos);
 }
 
-TEST_CASE("each subcommand answers --help with its usage, except where the program it runs has its own") {
+TEST_CASE(
+    "each subcommand answers --help with its usage, except where the program it runs has its own") {
   for (const Subcommand* s : subcommands()) {
     if (s->forwards_help) continue;
     SmallCourse c;
@@ -258,12 +280,14 @@ TEST_CASE("each subcommand answers --help with its usage, except where the progr
   }
   SmallCourse plan;
   CHECK(plan.run({"plan", "-h"}) == 0);
-  CHECK(plan.out.str().find("engine/planner/examples/") != std::string::npos);  // where to start from
+  CHECK(plan.out.str().find("engine/planner/examples/") !=
+        std::string::npos);  // where to start from
 }
 
 TEST_CASE("a program still running at the time limit is stopped, and what it printed is kept") {
   const auto start = std::chrono::steady_clock::now();
-  const Finished run = run_collecting({"sh", "-c", "echo started; sleep 30"}, std::chrono::seconds(1));
+  const Finished run =
+      run_collecting({"sh", "-c", "echo started; sleep 30"}, std::chrono::seconds(1));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   CHECK(run.stopped);
   CHECK(run.output == "started\n");
@@ -277,22 +301,29 @@ TEST_CASE("a program stopped by a crash or a time limit gets a verdict that says
   SmallCourse small;
   Course& course = *small.course;
   SUBCASE("a crash before any check names the signal") {
-    CHECK(explain_stop(course, {.status = 128 + 11, .output = "Lab 05\n", .stopped = false}, "Your lab"));
-    CHECK(small.out.str() == "✘ Your lab crashed (Segmentation fault, signal 11) before its first check ran.\n");
+    CHECK(explain_stop(course, {.status = 128 + 11, .output = "Lab 05\n", .stopped = false},
+                       "Your lab"));
+    CHECK(small.out.str() ==
+          "✘ Your lab crashed (Segmentation fault, signal 11) before its first check ran.\n");
   }
   SUBCASE("a crash the program has described is not described twice") {
-    CHECK(explain_stop(course, {.status = 128 + 11, .output = "your code crashed with a segmentation fault", .stopped = false},
+    CHECK(explain_stop(course,
+                       {.status = 128 + 11,
+                        .output = "your code crashed with a segmentation fault",
+                        .stopped = false},
                        "Your lab"));
     CHECK(small.out.str().empty());
   }
   SUBCASE("the course's own time limit says what to look for") {
     CHECK(explain_stop(course, {.status = 128 + 9, .output = "", .stopped = true}, "Lesson 05"));
-    CHECK(small.out.str() == "✘ Lesson 05 ran for " + std::to_string(learner_program_limit().count()) +
-                                 " s without finishing and was stopped. Look for a loop whose condition never "
-                                 "changes.\n");
+    CHECK(small.out.str() ==
+          "✘ Lesson 05 ran for " + std::to_string(learner_program_limit().count()) +
+              " s without finishing and was stopped. Look for a loop whose condition never "
+              "changes.\n");
   }
   SUBCASE("a program that exited by itself needs no explanation") {
-    CHECK_FALSE(explain_stop(course, {.status = 1, .output = "✘ 1 of 5 checks fail.", .stopped = false}, "Your lab"));
+    CHECK_FALSE(explain_stop(
+        course, {.status = 1, .output = "✘ 1 of 5 checks fail.", .stopped = false}, "Your lab"));
     CHECK(small.out.str().empty());
   }
 }
@@ -301,7 +332,8 @@ TEST_CASE("a missing lab file is named, with the command that brings the starter
   SmallCourse c;
   fs::remove(c.lab_file());
   CHECK(c.run({"verify", "01"}) == kFailed);
-  CHECK(c.out.str().find("labs/01_first/lab.cpp is missing. build/course reset 01 puts the starter back.") !=
+  CHECK(c.out.str().find(
+            "labs/01_first/lab.cpp is missing. build/course reset 01 puts the starter back.") !=
         std::string::npos);
 }
 

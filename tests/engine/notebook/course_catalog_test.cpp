@@ -1,13 +1,13 @@
 // The one catalog of the course (engine/notebook/course_catalog.h), on a course of its own.
 
+#include "engine/notebook/course_catalog.h"
+
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include "engine/notebook/course_catalog.h"
 
 namespace fs = std::filesystem;
 
@@ -33,13 +33,16 @@ struct TemporaryCourse {
 
 TEST_CASE("the catalog lists lessons and labs in number order, titled by their first heading") {
   const TemporaryCourse course;
-  write(course.top / "lessons/02_second.cpp", "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n//\n// Prose.\n");
-  write(course.top / "lessons/01_first.cpp", "// %% [markdown]\n// Before the heading.\n//\n// ## Lesson 1 · *First*\n");
+  write(course.top / "lessons/02_second.cpp",
+        "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n//\n// Prose.\n");
+  write(course.top / "lessons/01_first.cpp",
+        "// %% [markdown]\n// Before the heading.\n//\n// ## Lesson 1 · *First*\n");
   write(course.top / "lessons/glossary.md", "# Not a lesson\n");
   write(course.top / "lessons/03_no_heading.cpp", "// %% [markdown]\n// No heading here.\n");
   write(course.top / "labs/01_first/README.md", "# Lab 1 · The first lab\n");
   write(course.top / "labs/01_first/starter/lab.cpp", "");
-  write(course.top / "labs/02_unfinished/README.md", "# Lab 2 · Without a starter, not a lab yet\n");
+  write(course.top / "labs/02_unfinished/README.md",
+        "# Lab 2 · Without a starter, not a lab yet\n");
   write(course.top / "labs/README.md", "# About the labs\n");
 
   const engine::notebook::CourseCatalog catalog = engine::notebook::read_catalog(course.top);

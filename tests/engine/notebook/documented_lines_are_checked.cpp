@@ -46,8 +46,8 @@ void write_lines(const fs::path& path, const std::vector<std::string>& lines) {
 
 std::string verify_command(const std::string& exe, const fs::path& copy, const Cell& cell,
                            const OutputBlock& block) {
-  std::string command = quoted(exe) + " --verify --source " + quoted(copy.string()) +
-                        " --cell " + cell.name;
+  std::string command =
+      quoted(exe) + " --verify --source " + quoted(copy.string()) + " --cell " + cell.name;
   if (!block.machines.empty()) command += " --machine " + block.machines.front();
   return command;
 }

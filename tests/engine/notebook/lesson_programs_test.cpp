@@ -16,7 +16,9 @@ using namespace end_to_end;
 
 namespace {
 
-std::string fixture(std::string_view name) { return source("tests/engine/notebook/fixtures/" + std::string(name) + ".cpp"); }
+std::string fixture(std::string_view name) {
+  return source("tests/engine/notebook/fixtures/" + std::string(name) + ".cpp");
+}
 
 std::string read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -25,10 +27,13 @@ std::string read(const std::string& path) {
   return text.str();
 }
 
-void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+void write(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
 
 // A copy of `lesson` with its first `from` replaced by `to`, in this test's scratch folder.
-std::string edited_copy(const std::string& lesson, std::string_view from, std::string_view to, std::string_view name) {
+std::string edited_copy(const std::string& lesson, std::string_view from, std::string_view to,
+                        std::string_view name) {
   std::string text = read(lesson);
   const std::size_t at = text.find(from);
   REQUIRE_MESSAGE(at != std::string::npos, lesson << " has no line " << from);
@@ -41,7 +46,8 @@ std::string edited_copy(const std::string& lesson, std::string_view from, std::s
 // The progress path of a run whose recording is under test, in a folder of its own.
 struct OwnProgress {
   std::string folder, file;
-  explicit OwnProgress(std::string_view name) : folder(scratch(name)), file(folder + "/progress.json") {}
+  explicit OwnProgress(std::string_view name)
+      : folder(scratch(name)), file(folder + "/progress.json") {}
   Surroundings surroundings(std::vector<std::string> more = {}) const {
     more.push_back("MPS_COURSE_PROGRESS=" + file);
     return {.environment = more, .directory = folder, .input = ""};
@@ -52,11 +58,13 @@ struct OwnProgress {
 
 // Mistakes a lesson's author makes, and how verification reports them.
 
-TEST_CASE("a wrong documented output fails verification at the line that differs, naming the cell with a diff") {
+TEST_CASE(
+    "a wrong documented output fails verification at the line that differs, naming the cell with a diff") {
   const Run run = run_program({program("wrong_output_lesson"), "--verify", "--cell", "arithmetic"});
   expect_failure(run);
-  expect_text(run, {fixture("wrong_output_lesson") + ":16: ERROR: cell 'arithmetic' printed something other than its "
-                                                     "documented output on m3-max-64gb",
+  expect_text(run, {fixture("wrong_output_lesson") +
+                        ":16: ERROR: cell 'arithmetic' printed something other than its "
+                        "documented output on m3-max-64gb",
                     "- 2 + 2 = 5", "+ 2 + 2 = 4", "  checked: True"});
 }
 
@@ -82,16 +90,19 @@ TEST_CASE("the notebook view shows each failure under its cell and exits non-zer
 }
 
 TEST_CASE("a failed check on engine types shows the values, not {?}") {
-  const Run run = run_program({program("wrong_output_lesson"), "--verify", "--cell", "wrong_device"});
+  const Run run =
+      run_program({program("wrong_output_lesson"), "--verify", "--cell", "wrong_device"});
   expect_failure(run);
-  expect_text(run, {"CHECK( mps:0 == cpu )", "CHECK( (2, 3) == (3, 2) )", "CHECK( torch.float32 == torch.int64 )"});
+  expect_text(run, {"CHECK( mps:0 == cpu )", "CHECK( (2, 3) == (3, 2) )",
+                    "CHECK( torch.float32 == torch.int64 )"});
   expect_no_text(run, {"{?}"});
 }
 
 TEST_CASE("a malformed lesson refuses to run and names the file and line") {
   const Run run = run_program({program("malformed_lesson"), "--list-tests"});
   expect_status(run, 2);
-  expect_text(run, {fixture("malformed_lesson") + ":15: error: unterminated output block (started at line 13)"});
+  expect_text(run, {fixture("malformed_lesson") +
+                    ":15: error: unterminated output block (started at line 13)"});
 }
 
 TEST_CASE("a lesson edited since its program was built is refused with advice to rebuild") {
@@ -112,18 +123,21 @@ TEST_CASE("a machine the lessons do not document is refused where a cell names i
   struct Case {
     std::string what, from, to, error;
   };
-  for (const Case& c : {
-           Case{"unknown machine", fine, "// %% fine compare=\"m4\"",
-                ":23: error: compare names 'm4', which the lessons document no output for; " + documented},
-           Case{"host", fine, "// %% fine compare=\"host\"",
-                ":23: error: compare names 'host', which the lessons document no output for"},
-           Case{"undocumented", "// %% wrong_device", "// %% wrong_device compare=\"m4-16gb\"",
-                ":32: error: compare names 'm4-16gb', which the lessons document no output for"},
-           Case{"output for a chip of the cost model", output, "// %% [output] machine=\"m4-16gb\"",
-                ":29: error: output cannot be documented for 'm4-16gb': the lessons document m3-max-64gb, m1-8gb"},
-           Case{"output for host", output, "// %% [output] machine=\"host\"",
-                ":29: error: output cannot be documented for 'host'"},
-       }) {
+  for (
+      const Case& c : {
+          Case{"unknown machine", fine, "// %% fine compare=\"m4\"",
+               ":23: error: compare names 'm4', which the lessons document no output for; " +
+                   documented},
+          Case{"host", fine, "// %% fine compare=\"host\"",
+               ":23: error: compare names 'host', which the lessons document no output for"},
+          Case{"undocumented", "// %% wrong_device", "// %% wrong_device compare=\"m4-16gb\"",
+               ":32: error: compare names 'm4-16gb', which the lessons document no output for"},
+          Case{
+              "output for a chip of the cost model", output, "// %% [output] machine=\"m4-16gb\"",
+              ":29: error: output cannot be documented for 'm4-16gb': the lessons document m3-max-64gb, m1-8gb"},
+          Case{"output for host", output, "// %% [output] machine=\"host\"",
+               ":29: error: output cannot be documented for 'host'"},
+      }) {
     CAPTURE(c.what);
     const std::string copy = edited_copy(fixture("wrong_output_lesson"), c.from, c.to, "compare");
     const Run run = run_program({program("wrong_output_lesson"), "--source", copy, "--list-cells"});
@@ -135,17 +149,21 @@ TEST_CASE("a machine the lessons do not document is refused where a cell names i
 TEST_CASE("a requires=\"mps\" cell documents no output for a machine without MPS") {
   // Lesson 5's one explicit guard documents its line for machines without MPS; marked
   // requires="mps" in a copy (same line numbers), the lesson is refused, naming the block.
-  const std::string copy =
-      edited_copy(source("lessons/05_timing_and_synchronization.cpp"), "// %% naive_vs_synchronized compare=",
-                  "// %% naive_vs_synchronized requires=\"mps\" compare=", "requires_mps_block");
+  const std::string copy = edited_copy(
+      source("lessons/05_timing_and_synchronization.cpp"), "// %% naive_vs_synchronized compare=",
+      "// %% naive_vs_synchronized requires=\"mps\" compare=", "requires_mps_block");
   const Run run = run_program({program("lesson05"), "--source", copy, "--list-tests"});
   expect_status(run, 2);
-  expect_text(run, {"error: cell 'naive_vs_synchronized' requires mps, which intel-mac-macos12.0 has not: there it "
-                    "prints \"no mps device here: this cell needs MPS\" without running; document no output for it"});
+  expect_text(
+      run,
+      {"error: cell 'naive_vs_synchronized' requires mps, which intel-mac-macos12.0 has not: there it "
+       "prints \"no mps device here: this cell needs MPS\" without running; document no output for it"});
 }
 
-TEST_CASE("a requires=\"mps\" cell prints the standard line instead of running where MPS is unavailable") {
-  const Run run = run_program({program("lesson05"), "--cell", "warm_up", "--machine", "rosetta-x86_64", "--minimal"});
+TEST_CASE(
+    "a requires=\"mps\" cell prints the standard line instead of running where MPS is unavailable") {
+  const Run run = run_program(
+      {program("lesson05"), "--cell", "warm_up", "--machine", "rosetta-x86_64", "--minimal"});
   expect_status(run, 0);
   expect_text(run, {"no mps device here: this cell needs MPS\n"});
   expect_no_text(run, {"cold:"});
@@ -158,13 +176,16 @@ TEST_CASE("a cell that crashes is named in the notebook, with what its signal me
   const Run run = run_program({program("runaway_lesson"), "--cell", "writes_through_null"},
                               {.environment = {"RUNAWAY_CRASH=1"}, .directory = "", .input = ""});
   expect_failure(run);
-  expect_text(run, {"┌ writes_through_null",
-                    "the cell crashed with a segmentation fault (SIGSEGV: memory read or written through a null"});
+  expect_text(
+      run,
+      {"┌ writes_through_null",
+       "the cell crashed with a segmentation fault (SIGSEGV: memory read or written through a null"});
 }
 
 TEST_CASE("a cell that never ends is stopped at the time limit, naming the cell") {
-  const Run run = run_program({program("runaway_lesson"), "--cell", "never_ends"},
-                              {.environment = {"RUNAWAY_LOOP=1", "MPS_COURSE_TIME_LIMIT=1"}, .directory = "", .input = ""});
+  const Run run = run_program(
+      {program("runaway_lesson"), "--cell", "never_ends"},
+      {.environment = {"RUNAWAY_LOOP=1", "MPS_COURSE_TIME_LIMIT=1"}, .directory = "", .input = ""});
   expect_status(run, 124);
   expect_text(run, {"┌ never_ends", "✘ Stopped after 1 s: cell 'never_ends' was still running."});
 }
@@ -186,7 +207,9 @@ TEST_CASE("an unknown machine is refused with the list of machines") {
 TEST_CASE("an unknown cell is refused with the list of cells") {
   const Run run = run_program({program("wrong_output_lesson"), "--cell", "nope"});
   expect_status(run, 2);
-  expect_text(run, {"no code cell named 'nope' runs in this lesson; cells: arithmetic, raises, fine, wrong_device"});
+  expect_text(
+      run,
+      {"no code cell named 'nope' runs in this lesson; cells: arithmetic, raises, fine, wrong_device"});
 }
 
 TEST_CASE("a bad option is refused with a pointer to --help") {
@@ -197,7 +220,8 @@ TEST_CASE("a bad option is refused with a pointer to --help") {
 
 TEST_CASE("an option where a value belongs is refused, and no file named after it is written") {
   const std::string folder = scratch("option_as_value");
-  const Run run = run_program({program("lesson05"), "--trace", "--minimal"}, {.environment = {}, .directory = folder, .input = ""});
+  const Run run = run_program({program("lesson05"), "--trace", "--minimal"},
+                              {.environment = {}, .directory = folder, .input = ""});
   expect_status(run, 2);
   expect_text(run, {"--trace needs a value, not the option '--minimal'"});
   CHECK_FALSE(std::filesystem::exists(folder + "/--minimal"));
@@ -210,7 +234,8 @@ TEST_CASE("--cell needs a cell name, not an option") {
 }
 
 TEST_CASE("several --cell options run each of those cells, in the lesson's order") {
-  const Run run = run_program({program("lesson02"), "--cell", "device_index", "--cell", "sanity_check", "--minimal"});
+  const Run run = run_program(
+      {program("lesson02"), "--cell", "device_index", "--cell", "sanity_check", "--minimal"});
   expect_status(run, 0);
   expect_text(run, {"output shape: (2, 2)\nrequested: mps\n"});
 }
@@ -219,7 +244,8 @@ TEST_CASE("an empty --cell, --trace or --source is refused, and nothing is recor
   for (const std::string option : {"cell", "trace", "source"}) {
     CAPTURE(option);
     const OwnProgress progress("empty_option");
-    const Run run = run_program({program("lesson02"), "--" + option + "="}, progress.surroundings());
+    const Run run =
+        run_program({program("lesson02"), "--" + option + "="}, progress.surroundings());
     expect_status(run, 2);
     expect_text(run, {"lesson02: --" + option + " needs"});
     CHECK_FALSE(std::filesystem::exists(progress.file));
@@ -242,25 +268,29 @@ TEST_CASE("--source of a directory, /dev/null or /dev/zero cannot be read") {
 TEST_CASE("--help describes every option") {
   const Run run = run_program({program("lesson02"), "--help"});
   expect_status(run, 0);
-  expect_text(run, {"--machine NAME", "--list-machines", "--cell NAME", "--verify", "--minimal", "--color WHEN"});
+  expect_text(run, {"--machine NAME", "--list-machines", "--cell NAME", "--verify", "--minimal",
+                    "--color WHEN"});
 }
 
 TEST_CASE("--glossary shows the course's glossary from any lesson") {
   const Run run = run_program({program("lesson04"), "--glossary"});
   expect_status(run, 0);
-  expect_text(run, {"Glossary\n════════", "roofline", "MFU (model FLOP utilisation)", "private pool"});
+  expect_text(run,
+              {"Glossary\n════════", "roofline", "MFU (model FLOP utilisation)", "private pool"});
 }
 
 TEST_CASE("colour is off when NO_COLOR is set, and --color always colours the notebook") {
   const Run plain = run_program({program("lesson01"), "--cell", "ticket_batch_bytes"});
   expect_status(plain, 0);
   expect_no_text(plain, {"\x1b["});
-  const Run coloured = run_program({program("lesson01"), "--cell", "ticket_batch_bytes", "--color", "always"});
+  const Run coloured =
+      run_program({program("lesson01"), "--cell", "ticket_batch_bytes", "--color", "always"});
   expect_status(coloured, 0);
   expect_text(coloured, {"\x1b["});
 }
 
-TEST_CASE("an output line wider than the terminal continues on the next line, marked, with its spacing kept") {
+TEST_CASE(
+    "an output line wider than the terminal continues on the next line, marked, with its spacing kept") {
   const Run run = run_program({program("lesson07"), "--cell", "when_to_move"},
                               {.environment = {"COLUMNS=70"}, .directory = "", .input = ""});
   expect_status(run, 0);
@@ -270,15 +300,19 @@ TEST_CASE("an output line wider than the terminal continues on the next line, ma
 
 // Machines.
 
-TEST_CASE("--list-machines lists the documented machines first, marks the default, and fits the terminal") {
-  const Run run = run_program({program("lesson02"), "--list-machines"}, {.environment = {"COLUMNS=60"}, .directory = "", .input = ""});
+TEST_CASE(
+    "--list-machines lists the documented machines first, marks the default, and fits the terminal") {
+  const Run run = run_program({program("lesson02"), "--list-machines"},
+                              {.environment = {"COLUMNS=60"}, .directory = "", .input = ""});
   expect_status(run, 0);
-  expect_text(run, {"Machines the lessons document (--machine NAME):\n  m3-max-64gb  ", "[default]", "m1-8gb",
-                    "intel-mac-macos12.0", "linux-x86_64", "rosetta-x86_64  ",
-                    "\n\nAlso simulated, each compared with the documented machine", "m4-16gb", "host"});
+  expect_text(run,
+              {"Machines the lessons document (--machine NAME):\n  m3-max-64gb  ", "[default]",
+               "m1-8gb", "intel-mac-macos12.0", "linux-x86_64", "rosetta-x86_64  ",
+               "\n\nAlso simulated, each compared with the documented machine", "m4-16gb", "host"});
 }
 
-TEST_CASE("a machine the lessons document is compared with its own documentation, untagged outputs included") {
+TEST_CASE(
+    "a machine the lessons document is compared with its own documentation, untagged outputs included") {
   const Run run = run_program({program("lesson02"), "--machine", "m1-8gb"});
   expect_status(run, 0);
   expect_text(run, {"✔ 4 cells ran on m1-8gb and printed their documented output."});
@@ -286,7 +320,8 @@ TEST_CASE("a machine the lessons document is compared with its own documentation
 }
 
 #ifdef __linux__
-TEST_CASE("on a Linux computer, --machine host is compared with linux-x86_64 and lesson 2 matches it") {
+TEST_CASE(
+    "on a Linux computer, --machine host is compared with linux-x86_64 and lesson 2 matches it") {
   const Run run = run_program({program("lesson02"), "--machine", "host"});
   expect_status(run, 0);
   expect_text(run, {"no output is documented for host: compared with linux-x86_64's",
@@ -295,24 +330,33 @@ TEST_CASE("on a Linux computer, --machine host is compared with linux-x86_64 and
 }
 #endif
 
-TEST_CASE("a machine the lessons document nothing for is compared with the closest documented one, without failing or verifying") {
+TEST_CASE(
+    "a machine the lessons document nothing for is compared with the closest documented one, without failing or verifying") {
   const OwnProgress progress("closest_machine");
-  const Run run = run_program({program("lesson04"), "--machine", "m4-16gb"}, progress.surroundings());
+  const Run run =
+      run_program({program("lesson04"), "--machine", "m4-16gb"}, progress.surroundings());
   expect_status(run, 0);
-  expect_text(run, {"no output is documented for m4-16gb: compared with m1-8gb's",
-                    "m4-16gb printed something other than m1-8gb's documented output:\n  (- documented, + printed)\n",
-                    "✔ 6 cells ran on m4-16gb: 5 printed what m1-8gb documents;",
-                    "The lessons document no output for m4-16gb, so this run does not verify the"});
+  expect_text(
+      run,
+      {"no output is documented for m4-16gb: compared with m1-8gb's",
+       "m4-16gb printed something other than m1-8gb's documented output:\n  (- documented, + printed)\n",
+       "✔ 6 cells ran on m4-16gb: 5 printed what m1-8gb documents;",
+       "The lessons document no output for m4-16gb, so this run does not verify the"});
   CHECK_FALSE(std::filesystem::exists(progress.file));
 }
 
-TEST_CASE("lesson 2 prints the seed's four lines on the default machine, and what real PyTorch prints on Linux") {
+TEST_CASE(
+    "lesson 2 prints the seed's four lines on the default machine, and what real PyTorch prints on Linux") {
   const Run mac = run_program({program("lesson02"), "--cell", "sanity_check", "--minimal"});
   expect_status(mac, 0);
-  expect_text(mac, {"mps built: True\nmps available: True\nselected device: mps\noutput shape: (2, 2)\n"});
-  const Run linux = run_program({program("lesson02"), "--machine", "linux-x86_64", "--cell", "sanity_check", "--minimal"});
+  expect_text(
+      mac, {"mps built: True\nmps available: True\nselected device: mps\noutput shape: (2, 2)\n"});
+  const Run linux = run_program(
+      {program("lesson02"), "--machine", "linux-x86_64", "--cell", "sanity_check", "--minimal"});
   expect_status(linux, 0);
-  expect_text(linux, {"mps built: False\nmps available: False\nselected device: cpu\noutput shape: (2, 2)\n"});
+  expect_text(
+      linux,
+      {"mps built: False\nmps available: False\nselected device: cpu\noutput shape: (2, 2)\n"});
 }
 
 TEST_CASE("lesson 1 prints the batch budget") {
@@ -322,22 +366,28 @@ TEST_CASE("lesson 1 prints the batch budget") {
 }
 
 TEST_CASE("a cell marked compare shows the other machines' documented output under its own") {
-  const Run run = run_program({program("wrong_output_lesson"), "--cell", "fine", "--cell", "arithmetic"});
+  const Run run =
+      run_program({program("wrong_output_lesson"), "--cell", "fine", "--cell", "arithmetic"});
   expect_failure(run);
-  expect_text(run, {"└▶ this run, on m3-max-64gb\n  fine\n└▷ documented for linux-x86_64\n  fine without mps\n",
-                    "└▶\n  checked: True\n"});
+  expect_text(
+      run,
+      {"└▶ this run, on m3-max-64gb\n  fine\n└▷ documented for linux-x86_64\n  fine without mps\n",
+       "└▶\n  checked: True\n"});
 }
 
 TEST_CASE("--compare shows every other machine's documented output under every cell") {
   const Run run = run_program({program("lesson02"), "--cell", "sanity_check", "--compare"});
   expect_status(run, 0);
-  expect_text(run, {"└▶ this run, on m3-max-64gb\n  mps built: True\n",
-                    "└▷ documented for intel-mac-macos12.0, m2-max-macos13.7\n  mps built: True\n  mps available: False\n",
-                    "└▷ documented for linux-x86_64, rosetta-x86_64\n  mps built: False\n"});
+  expect_text(
+      run,
+      {"└▶ this run, on m3-max-64gb\n  mps built: True\n",
+       "└▷ documented for intel-mac-macos12.0, m2-max-macos13.7\n  mps built: True\n  mps available: False\n",
+       "└▷ documented for linux-x86_64, rosetta-x86_64\n  mps built: False\n"});
 }
 
 TEST_CASE("on another machine, the comparison leaves out that machine's own output") {
-  const Run run = run_program({program("lesson02"), "--cell", "sanity_check", "--compare", "--machine", "linux-x86_64"});
+  const Run run = run_program(
+      {program("lesson02"), "--cell", "sanity_check", "--compare", "--machine", "linux-x86_64"});
   expect_status(run, 0);
   expect_text(run, {"└▷ documented for m3-max-64gb, m1-8gb\n"});
   expect_no_text(run, {"documented for linux-x86_64"});
@@ -345,47 +395,61 @@ TEST_CASE("on another machine, the comparison leaves out that machine's own outp
 
 // The environment variables PyTorch reads, read as PyTorch reads them.
 
-TEST_CASE("lesson 4 shows the missing operator with PYTORCH_ENABLE_MPS_FALLBACK unset or set: that cell starts its process without it") {
+TEST_CASE(
+    "lesson 4 shows the missing operator with PYTORCH_ENABLE_MPS_FALLBACK unset or set: that cell starts its process without it") {
   for (const std::string value : {"0", "1"}) {
     CAPTURE(value);
-    const Run run = run_program({program("lesson04"), "--cell", "without_fallback", "--minimal"},
-                                {.environment = {"PYTORCH_ENABLE_MPS_FALLBACK=" + value}, .directory = "", .input = ""});
+    const Run run = run_program(
+        {program("lesson04"), "--cell", "without_fallback", "--minimal"},
+        {.environment = {"PYTORCH_ENABLE_MPS_FALLBACK=" + value}, .directory = "", .input = ""});
     expect_status(run, 0);
-    expect_text(run, {"NotImplementedError: The operator 'aten::_embedding_bag' is not currently implemented for the MPS device."});
+    expect_text(
+        run,
+        {"NotImplementedError: The operator 'aten::_embedding_bag' is not currently implemented for the MPS device."});
     expect_no_text(run, {"UserWarning"});
   }
 }
 
-TEST_CASE("a lesson started with PYTORCH_ENABLE_MPS_FALLBACK=false dies at import torch, as Python on a Mac does") {
-  const Run run = run_program({program("lesson01"), "--cell", "ticket_batch_bytes", "--minimal"},
-                              {.environment = {"PYTORCH_ENABLE_MPS_FALLBACK=false"}, .directory = "", .input = ""});
+TEST_CASE(
+    "a lesson started with PYTORCH_ENABLE_MPS_FALLBACK=false dies at import torch, as Python on a Mac does") {
+  const Run run = run_program(
+      {program("lesson01"), "--cell", "ticket_batch_bytes", "--minimal"},
+      {.environment = {"PYTORCH_ENABLE_MPS_FALLBACK=false"}, .directory = "", .input = ""});
   expect_failure(run);
-  expect_text(run, {"libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion"});
+  expect_text(
+      run,
+      {"libc++abi: terminating due to uncaught exception of type std::invalid_argument: stoi: no conversion"});
 }
 
 TEST_CASE("lesson 6 started with only the high watermark lowered fails at the first allocation") {
-  const Run run = run_program({program("lesson06"), "--cell", "mps_allocator_check", "--minimal"},
-                              {.environment = {"PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.7"}, .directory = "", .input = ""});
+  const Run run = run_program(
+      {program("lesson06"), "--cell", "mps_allocator_check", "--minimal"},
+      {.environment = {"PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.7"}, .directory = "", .input = ""});
   expect_failure(run);
   expect_text(run, {"RuntimeError: invalid low watermark ratio 1.4"});
 }
 
 // Nothing is recorded as verified unless everything the run was asked to write was written.
 
-TEST_CASE("a trace file that cannot be created is refused before the lesson runs, and nothing is recorded") {
+TEST_CASE(
+    "a trace file that cannot be created is refused before the lesson runs, and nothing is recorded") {
   const OwnProgress progress("trace_not_created");
   const std::string trace = progress.folder + "/no/such/directory/trace.json";
-  const Run run = run_program({program("lesson02"), "--minimal", "--trace", trace}, progress.surroundings());
+  const Run run =
+      run_program({program("lesson02"), "--minimal", "--trace", trace}, progress.surroundings());
   expect_status(run, 2);
-  expect_text(run, {"lesson02: cannot write the trace to " + trace + ": No such file or directory"});
+  expect_text(run,
+              {"lesson02: cannot write the trace to " + trace + ": No such file or directory"});
   expect_no_text(run, {"mps built"});
   CHECK_FALSE(std::filesystem::exists(progress.file));
 }
 
 #ifdef __linux__
 TEST_CASE("a trace that cannot be written is an error, and the run is not recorded as verified") {
-  const OwnProgress progress("trace_not_written");  // /dev/full: every write fails as on a full disk
-  const Run run = run_program({program("lesson02"), "--minimal", "--trace", "/dev/full"}, progress.surroundings());
+  const OwnProgress progress(
+      "trace_not_written");  // /dev/full: every write fails as on a full disk
+  const Run run = run_program({program("lesson02"), "--minimal", "--trace", "/dev/full"},
+                              progress.surroundings());
   expect_status(run, 4);
   expect_text(run, {"lesson02: cannot write the trace to /dev/full: No space left on device"});
   expect_no_text(run, {"wrote the trace"});
@@ -394,18 +458,25 @@ TEST_CASE("a trace that cannot be written is an error, and the run is not record
 
 // A whole lesson whose run cannot be recorded still shows every cell, then says that the run was
 // not recorded, exits with status 4, and leaves what is at the progress path as it was.
-TEST_CASE("a verified run that cannot be recorded (a FIFO, a read-only folder, a full disk) says so, exits 4 and changes nothing") {
-  const std::string not_recorded = "every cell printed its documented output, but the run could not be recorded as verified";
+TEST_CASE(
+    "a verified run that cannot be recorded (a FIFO, a read-only folder, a full disk) says so, exits 4 and changes nothing") {
+  const std::string not_recorded =
+      "every cell printed its documented output, but the run could not be recorded as verified";
   // A valid progress file of several KiB: it is what the run must not damage.
   std::string labs;
   for (int n = 10; n <= 60; ++n) {
-    labs += (labs.empty() ? "" : ", ") + ("\"" + std::to_string(n) + "_a_lab_with_a_long_name\": {\"passed_at\": \"\", \"hints_shown\": 1}");
+    labs += (labs.empty() ? "" : ", ") +
+            ("\"" + std::to_string(n) +
+             "_a_lab_with_a_long_name\": {\"passed_at\": \"\", \"hints_shown\": 1}");
   }
-  const std::string valid = "{\"format\": 1, \"lessons_verified\": {\"01\": \"2026-11-21T10:00:00Z\"}, \"quizzes\": {}, \"labs\": {" + labs + "}}\n";
+  const std::string valid =
+      "{\"format\": 1, \"lessons_verified\": {\"01\": \"2026-11-21T10:00:00Z\"}, \"quizzes\": {}, \"labs\": {" +
+      labs + "}}\n";
   auto left_behind = [](const std::string& folder) {
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
       const std::string name = entry.path().filename().string();
-      if (name.find(".corrupt-") != std::string::npos || name.find(".tmp-") != std::string::npos) return name;
+      if (name.find(".corrupt-") != std::string::npos || name.find(".tmp-") != std::string::npos)
+        return name;
     }
     return std::string();
   };
@@ -415,7 +486,8 @@ TEST_CASE("a verified run that cannot be recorded (a FIFO, a read-only folder, a
     REQUIRE(mkfifo(progress.file.c_str(), 0644) == 0);
     const Run run = run_program({program("lesson02"), "--minimal"}, progress.surroundings());
     expect_status(run, 4);
-    expect_text(run, {not_recorded, "is a FIFO (named pipe), not a regular file; it is left as it is"});
+    expect_text(run,
+                {not_recorded, "is a FIFO (named pipe), not a regular file; it is left as it is"});
     struct stat after {};
     CHECK((stat(progress.file.c_str(), &after) == 0 && S_ISFIFO(after.st_mode)));
     CHECK(left_behind(progress.folder).empty());
@@ -423,10 +495,13 @@ TEST_CASE("a verified run that cannot be recorded (a FIFO, a read-only folder, a
   SUBCASE("the progress file's folder cannot be written") {
     const OwnProgress progress("read_only");
     write(progress.file, valid);
-    std::filesystem::permissions(progress.folder, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(
+        progress.folder, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     std::vector<std::string> argv{program("lesson02"), "--minimal"};
     // Root may write anywhere; without these capabilities it obeys the folder's permissions.
-    if (geteuid() == 0) argv.insert(argv.begin(), {"setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"});
+    if (geteuid() == 0)
+      argv.insert(argv.begin(),
+                  {"setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"});
     const Run run = run_program(argv, progress.surroundings());
     std::filesystem::permissions(progress.folder, std::filesystem::perms::owner_all);
     expect_status(run, 4);
@@ -438,7 +513,8 @@ TEST_CASE("a verified run that cannot be recorded (a FIFO, a read-only folder, a
     const OwnProgress progress("full_disk");
     write(progress.file, valid);
     // An ignored SIGXFSZ turns a write past the limit into an error (EFBIG) instead of a kill.
-    const Run run = run_program({"sh", "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"", program("lesson02"), "--minimal"},
+    const Run run = run_program({"sh", "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"",
+                                 program("lesson02"), "--minimal"},
                                 progress.surroundings());
     expect_status(run, 4);
     expect_text(run, {not_recorded, "File too large"});

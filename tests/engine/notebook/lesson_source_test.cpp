@@ -1,13 +1,11 @@
+#include "engine/notebook/lesson_source.h"
+
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
 #include <string>
-
-#include <unistd.h>
-
-#include "engine/notebook/lesson_source.h"
 
 using engine::notebook::Cell;
 using engine::notebook::CellKind;
@@ -117,8 +115,8 @@ TEST_CASE("an output block needs a named code cell right before it") {
   CHECK(error_at("// %% [output]\n// y\n") == "1: output block has no code cell before it");
   CHECK(error_at("// %% [markdown]\n// prose\n// %% [output]\n// y\n") ==
         "3: output block has no code cell before it");
-  CHECK(error_at("// %%\nx\n// %% [output]\n// y\n").rfind(
-            "3: output block follows an unnamed code cell", 0) == 0);
+  CHECK(error_at("// %%\nx\n// %% [output]\n// y\n")
+            .rfind("3: output block follows an unnamed code cell", 0) == 0);
 }
 
 TEST_CASE("a cell documents each machine at most once") {
@@ -130,8 +128,9 @@ TEST_CASE("a cell documents each machine at most once") {
 }
 
 TEST_CASE("malformed markers are named precisely") {
-  CHECK(error_at("// %% [raw]\n") ==
-        "1: unknown cell type [raw]; use [markdown], [output], [python], or no type for a code cell");
+  CHECK(
+      error_at("// %% [raw]\n") ==
+      "1: unknown cell type [raw]; use [markdown], [output], [python], or no type for a code cell");
   CHECK(error_at("// %% Sanity Check\n").rfind("1: cell name 'Sanity Check' must use", 0) == 0);
   CHECK(error_at("// %% [markdown] intro\n") == "1: a [markdown] cell takes no name or options");
   CHECK(error_at("// %% c\nx\n// %% [output] machine=m1\n").rfind("3: expected machine=", 0) == 0);
@@ -164,15 +163,16 @@ TEST_CASE("a missing lesson file is reported with its path") {
 TEST_CASE("what is not a lesson file cannot be read: a directory, a device, a file far too large") {
   const auto cannot_read = [](const std::string& path, const char* why) {
     CAPTURE(path);
-    CHECK_THROWS_WITH_AS(engine::notebook::load_lesson(path),
-                         doctest::Contains((path + ": error: cannot read the lesson: " + why).c_str()), FormatError);
+    CHECK_THROWS_WITH_AS(
+        engine::notebook::load_lesson(path),
+        doctest::Contains((path + ": error: cannot read the lesson: " + why).c_str()), FormatError);
   };
   cannot_read(TUTOR_SOURCE_DIR, "it is a directory");
   cannot_read("/dev/null", "it is not a regular file");  // once: "no TUTOR_CELL on this line"
   cannot_read("/dev/zero", "it is not a regular file");  // once: std::bad_alloc
   // Named after this process: CTest may run this program twice at once (its peak-memory test).
-  const std::filesystem::path huge =
-      std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-lesson_source_test_huge.cpp");
+  const std::filesystem::path huge = std::filesystem::temp_directory_path() /
+                                     (std::to_string(::getpid()) + "-lesson_source_test_huge.cpp");
   std::ofstream(huge) << "// %% c\n";
   std::filesystem::resize_file(huge, 17u << 20);  // sparse: takes no room on the disk
   cannot_read(huge.string(), "it is larger than 16 MiB");
@@ -180,7 +180,8 @@ TEST_CASE("what is not a lesson file cannot be read: a directory, a device, a fi
 }
 
 TEST_CASE("a '// %%' comment without a following space is plain text, not a marker") {
-  const LessonSource lesson = parse_lesson("// %% c\nx = 1;  // %%not a marker\n//%% nor this\n", "l.cpp");
+  const LessonSource lesson =
+      parse_lesson("// %% c\nx = 1;  // %%not a marker\n//%% nor this\n", "l.cpp");
   REQUIRE(lesson.cells.size() == 1);
   CHECK(lesson.cells[0].lines.size() == 2);
 }
@@ -221,8 +222,9 @@ TEST_CASE("malformed [python] blocks are named precisely") {
         "3: before=\"2.6\" needs differs=\"WHY\": say what older releases print");
   CHECK(error_at("// %% c\nx\n// %% [python] since=\"2.6\"\n") ==
         "3: unknown option 'since' of [python]; it takes differs and before");
-  CHECK(error_at("// %% c\nx\n// %% [python] differs=why\n").rfind(
-            "3: expected differs=\"WHY\" and optionally before=\"2.6\" after [python]", 0) == 0);
+  CHECK(error_at("// %% c\nx\n// %% [python] differs=why\n")
+            .rfind("3: expected differs=\"WHY\" and optionally before=\"2.6\" after [python]", 0) ==
+        0);
   CHECK(error_at("// %%\nx\n// %% [python] differs=\"no\"\n") ==
         "3: the Python prelude (the twin of an unnamed cell) prints nothing, so it cannot differ");
 }
@@ -243,10 +245,12 @@ TEST_CASE("requires=\"mps\" marks a cell that runs only where MPS is available")
   CHECK(timed.requires_mps);
   CHECK(timed.compare == std::vector<std::string>{"m1-8gb"});
   CHECK_FALSE(lesson.find("plain")->requires_mps);
-  CHECK(lesson.twin_script(timed) ==
-        "import torch\nif not torch.backends.mps.is_available():  # requires=\"mps\"\n"
-        "    print(\"no mps device here: this cell needs MPS\")\n    raise SystemExit(0)\nprint(1)\n");
-  CHECK(error_at("// %% c requires=\"cuda\"\n") == "1: requires=\"cuda\": a cell can only require \"mps\"");
+  CHECK(
+      lesson.twin_script(timed) ==
+      "import torch\nif not torch.backends.mps.is_available():  # requires=\"mps\"\n"
+      "    print(\"no mps device here: this cell needs MPS\")\n    raise SystemExit(0)\nprint(1)\n");
+  CHECK(error_at("// %% c requires=\"cuda\"\n") ==
+        "1: requires=\"cuda\": a cell can only require \"mps\"");
 }
 
 TEST_CASE("malformed compare options are named precisely") {
@@ -257,8 +261,9 @@ TEST_CASE("malformed compare options are named precisely") {
   CHECK(error_at("// %% c compare=\"m1-8gb,m1-8gb\"\n") == "1: compare names 'm1-8gb' twice");
   CHECK(error_at("// %% c show=\"m1-8gb\"\n") ==
         "1: unknown option 'show' of cell 'c'; a code cell takes compare and requires");
-  CHECK(error_at("// %% c compare=m1-8gb\n") ==
-        "1: expected compare=\"NAME,NAME\" or requires=\"mps\" after the cell name, got 'compare=m1-8gb'");
+  CHECK(
+      error_at("// %% c compare=m1-8gb\n") ==
+      "1: expected compare=\"NAME,NAME\" or requires=\"mps\" after the cell name, got 'compare=m1-8gb'");
   CHECK(error_at("// %% compare=\"m1-8gb\"\n") ==
         "1: a code cell's options follow its name: // %% my_cell compare=\"m1-8gb\"");
 }

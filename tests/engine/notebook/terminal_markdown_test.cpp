@@ -1,11 +1,12 @@
 // The lessons' Markdown as the terminal shows it, from cmark-gfm's syntax tree: reflowed to the
 // width, tables aligned, emphasis and code without their markers when there is no colour.
 
+#include "engine/notebook/terminal_markdown.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
 
@@ -37,7 +38,8 @@ TEST_CASE("prose is reflowed to the width, and without colour no Markdown marker
 }
 
 TEST_CASE("with colour, code and emphasis are styled word by word, and widths ignore the codes") {
-  const std::string text = render_markdown("Put **the model** on `mps` first.\n", TerminalLook{.color = true, .width = 80});
+  const std::string text = render_markdown("Put **the model** on `mps` first.\n",
+                                           TerminalLook{.color = true, .width = 80});
   CHECK(text.find("\x1b[") != std::string::npos);
   CHECK(text.find("**") == std::string::npos);
   CHECK(text.find('`') == std::string::npos);
@@ -94,9 +96,10 @@ TEST_CASE("a table that cannot fit even wrapped is stacked: each row as header: 
       "| forward | 0.5 | 12.0 | 0 | 0 |\n| logging | 3.5 | 0.0 | 1 | 0 |\n",
       TerminalLook{.color = false, .width = 40});
   CHECK(widest_line(text) <= 40);
-  CHECK(text ==
-        "step: forward\nhost_wait_ms: 0.5\ndevice_busy_ms: 12.0\ncopies_to_cpu: 0\nfallbacks_per_step: 0\n\n"
-        "step: logging\nhost_wait_ms: 3.5\ndevice_busy_ms: 0.0\ncopies_to_cpu: 1\nfallbacks_per_step: 0\n");
+  CHECK(
+      text ==
+      "step: forward\nhost_wait_ms: 0.5\ndevice_busy_ms: 12.0\ncopies_to_cpu: 0\nfallbacks_per_step: 0\n\n"
+      "step: logging\nhost_wait_ms: 3.5\ndevice_busy_ms: 0.0\ncopies_to_cpu: 1\nfallbacks_per_step: 0\n");
 }
 
 TEST_CASE("raw HTML is left out, and a link shows where it leads") {

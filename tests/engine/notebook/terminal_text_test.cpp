@@ -1,10 +1,10 @@
+#include "engine/notebook/terminal_text.h"
+
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#include "engine/notebook/terminal_text.h"
 
 using engine::notebook::display_width;
 using engine::notebook::printed_line_parts;
@@ -20,8 +20,10 @@ TEST_CASE("a number keeps its unit on its line") {
   CHECK(wrap("within the lesson's 10 %.", 22) == "within the lesson's\n10 %.\n");
   CHECK(wrap("the run took 39040 s, more", 17) == "the run took\n39040 s, more\n");
   CHECK(wrap("a 256 x 256 matrix", 9) == "a 256 x\n256\nmatrix\n");
-  CHECK(wrap("\x1b[1m12\x1b[0m \x1b[1mGiB\x1b[0m held", 8) == "\x1b[1m12\x1b[0m \x1b[1mGiB\x1b[0m\nheld\n");
-  CHECK(wrap("seed s was used", 7) == "seed s\nwas\nused\n");  // a unit's letters after a word are a word
+  CHECK(wrap("\x1b[1m12\x1b[0m \x1b[1mGiB\x1b[0m held", 8) ==
+        "\x1b[1m12\x1b[0m \x1b[1mGiB\x1b[0m\nheld\n");
+  CHECK(wrap("seed s was used", 7) ==
+        "seed s\nwas\nused\n");  // a unit's letters after a word are a word
 }
 
 TEST_CASE("wrapped text keeps a hanging indent and its paragraphs") {
@@ -47,9 +49,11 @@ TEST_CASE("the width is COLUMNS when set, else 80 when the output is no terminal
 TEST_CASE("a printed line or a line of code longer than the width goes on in marked parts") {
   using Parts = std::vector<std::string>;
   CHECK(printed_line_parts("fits", 10) == Parts{"fits"});
-  CHECK(printed_line_parts("mps built: True   cpu: 12.5 ms", 16) == Parts{"mps built: True", "↪ cpu: 12.5 ms"});
+  CHECK(printed_line_parts("mps built: True   cpu: 12.5 ms", 16) ==
+        Parts{"mps built: True", "↪ cpu: 12.5 ms"});
   // Code keeps its indentation in the continuation; the spaces inside a part stay as printed.
-  CHECK(printed_line_parts("    return alpha + beta;", 16, 4) == Parts{"    return alpha", "    ↪ + beta;"});
+  CHECK(printed_line_parts("    return alpha + beta;", 16, 4) ==
+        Parts{"    return alpha", "    ↪ + beta;"});
   // A word longer than a part breaks after a "(" or "," where it can, else stays whole.
   CHECK(printed_line_parts("  size_text(memory_now(),driver())", 18, 2) ==
         Parts{"  size_text(", "  ↪ memory_now(),", "  ↪ driver())"});

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "engine/notebook/text_diff.h"
+
+#include <doctest/doctest.h>
 
 using engine::notebook::format_diff;
 using engine::notebook::line_diff;
@@ -14,8 +14,9 @@ TEST_CASE("split_lines drops only the final newline") {
 }
 
 TEST_CASE("a changed line shows as the documented line removed and the printed one added") {
-  CHECK(format_diff(line_diff("built: True\navailable: True\n", "built: True\navailable: False\n")) ==
-        "  built: True\n- available: True\n+ available: False\n");
+  CHECK(
+      format_diff(line_diff("built: True\navailable: True\n", "built: True\navailable: False\n")) ==
+      "  built: True\n- available: True\n+ available: False\n");
 }
 
 TEST_CASE("missing and extra lines are marked on their own") {

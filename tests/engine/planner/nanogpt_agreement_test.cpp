@@ -4,7 +4,6 @@
 // times its model and requires the numbers lesson 8 documents, so the three cannot drift apart.
 
 #include <doctest/doctest.h>
-
 #include <fmt/format.h>
 
 #include <string>
@@ -41,8 +40,8 @@ double steady_ms(const std::vector<double>& dts) {
 }
 
 std::vector<double> planner_dts(const char* machine, const char* device, bool compiled) {
-  const planner::ModelConfig config =
-      planner::read_model_config(TUTOR_SOURCE_DIR "/engine/planner/examples/train_shakespeare_char.py");
+  const planner::ModelConfig config = planner::read_model_config(
+      TUTOR_SOURCE_DIR "/engine/planner/examples/train_shakespeare_char.py");
   engine::sim::use_machine(machine);
   engine::sim::ShapeOnlyGuard shape_only;
   planner::TrainingRun run(config, engine::Device(device), compiled);
@@ -59,7 +58,9 @@ std::string documented(const char* cell, const char* machine) {
   return block->text();
 }
 
-bool has_line(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
 
 }  // namespace
 
@@ -67,21 +68,27 @@ TEST_CASE("the planner's nanoGPT steps as long as lesson 8's, eager on both devi
   for (const char* machine : {"m3-max-64gb", "m1-8gb"}) {
     CAPTURE(machine);
     const std::string steady = documented("steady_step", machine);
-    CHECK_MESSAGE(has_line(steady, fmt::format("cpu: {:.0f} ms per iteration", steady_ms(planner_dts(machine, "cpu", false)))),
+    CHECK_MESSAGE(has_line(steady, fmt::format("cpu: {:.0f} ms per iteration",
+                                               steady_ms(planner_dts(machine, "cpu", false)))),
                   steady);
-    const std::string mps = fmt::format("mps: {:.0f} ms per iteration,", steady_ms(planner_dts(machine, "mps", false)));
+    const std::string mps =
+        fmt::format("mps: {:.0f} ms per iteration,", steady_ms(planner_dts(machine, "mps", false)));
     CHECK_MESSAGE(steady.find(mps) != std::string::npos, "looked for: " << mps << "\n" << steady);
 
     const std::vector<double> compiled = planner_dts(machine, "mps", true);
     const std::string compiled_text = documented("compiled_step", machine);
-    CHECK_MESSAGE(has_line(compiled_text, fmt::format("iteration 0: {:.1f} s", compiled[0])), compiled_text);
-    CHECK_MESSAGE(has_line(compiled_text, fmt::format("steady: {:.0f} ms per iteration", steady_ms(compiled))), compiled_text);
+    CHECK_MESSAGE(has_line(compiled_text, fmt::format("iteration 0: {:.1f} s", compiled[0])),
+                  compiled_text);
+    CHECK_MESSAGE(has_line(compiled_text,
+                           fmt::format("steady: {:.0f} ms per iteration", steady_ms(compiled))),
+                  compiled_text);
   }
 }
 
 TEST_CASE("the planner counts lesson 8's parameters") {
-  const planner::ModelConfig config =
-      planner::read_model_config(TUTOR_SOURCE_DIR "/engine/planner/examples/train_shakespeare_char.py");
+  const planner::ModelConfig config = planner::read_model_config(
+      TUTOR_SOURCE_DIR "/engine/planner/examples/train_shakespeare_char.py");
   CHECK(has_line(documented("model_size", "m3-max-64gb"),
-                 fmt::format("number of parameters: {:.2f}M", static_cast<double>(planner::parameter_count(config)) / 1e6)));
+                 fmt::format("number of parameters: {:.2f}M",
+                             static_cast<double>(planner::parameter_count(config)) / 1e6)));
 }

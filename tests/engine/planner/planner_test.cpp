@@ -68,7 +68,8 @@ TEST_CASE("nanoGPT's shakespeare-char config reads the same from its Python file
     CHECK_FALSE(c.compile);
     CHECK(c.optimizer == "adamw");
   }
-  CHECK(planner::parameter_count(py) == 10'646'784);  // train.py prints "number of parameters: 10.65M"
+  CHECK(planner::parameter_count(py) ==
+        10'646'784);  // train.py prints "number of parameters: 10.65M"
 }
 
 TEST_CASE("what a config leaves out keeps train.py's defaults; 5 * 8 is read as 40") {
@@ -79,10 +80,11 @@ TEST_CASE("what a config leaves out keeps train.py's defaults; 5 * 8 is read as 
   CHECK(gpt2.vocab_size == 50304);  // no meta.pkl for openwebtext: GPT-2's, padded
   CHECK(gpt2.compile);
   CHECK(planner::parameter_count(gpt2) == 123'587'328);  // 123.59M
-  const ModelConfig pretrained = planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
+  const ModelConfig pretrained =
+      planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
   CHECK(pretrained.vocab_size == 50257);  // from_pretrained: GPT-2's own vocabulary, with biases
   CHECK(pretrained.bias);
-  CHECK(pretrained.block_size == 256);    // cropped, as train.py crops it
+  CHECK(pretrained.block_size == 256);                         // cropped, as train.py crops it
   CHECK(planner::parameter_count(pretrained) == 123'653'376);  // 123.65M
 }
 
@@ -92,8 +94,8 @@ TEST_CASE("shakespeare-char on the M3 Max: the plan agrees with seed 003's run w
   const planner::Prediction p = planner::predict(c, machine("m3-max-64gb"));
   REQUIRE(p.mps_seconds);
   REQUIRE(p.compiled_seconds);
-  CHECK(*p.mps_seconds == doctest::Approx(0.221).epsilon(0.10));  // seed 003: 221 ms
-  CHECK(p.cpu_seconds == doctest::Approx(1.986).epsilon(0.10));   // 1986 ms
+  CHECK(*p.mps_seconds == doctest::Approx(0.221).epsilon(0.10));       // seed 003: 221 ms
+  CHECK(p.cpu_seconds == doctest::Approx(1.986).epsilon(0.10));        // 1986 ms
   CHECK(*p.compiled_seconds == doctest::Approx(0.306).epsilon(0.10));  // 306 ms
   CHECK(p.memory == planner::MpsMemory::Fits);
   const planner::Recommendation r = planner::recommend(p);
@@ -146,61 +148,87 @@ TEST_CASE("machines without a usable MPS are planned for their cpu") {
 TEST_CASE("the plan names every value the config left to train.py's defaults") {
   const ModelConfig shakespeare = planner::read_model_config(kData + "train_shakespeare_char.toml");
   CHECK(planner::defaulted_fields(shakespeare) ==
-        std::vector<std::string>{"vocab_size 65 (shakespeare_char's meta.pkl)", "bias False", "optimizer \"adamw\""});
-  const ModelConfig pretrained = planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
-  CHECK(planner::defaulted_fields(pretrained) ==  // the shape is the checkpoint's, not a default
-        std::vector<std::string>{"batch_size 12", "gradient_accumulation_steps 40", "dropout 0.0", "compile True",
+        std::vector<std::string>{"vocab_size 65 (shakespeare_char's meta.pkl)", "bias False",
                                  "optimizer \"adamw\""});
+  const ModelConfig pretrained =
+      planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
+  CHECK(planner::defaulted_fields(pretrained) ==  // the shape is the checkpoint's, not a default
+        std::vector<std::string>{"batch_size 12", "gradient_accumulation_steps 40", "dropout 0.0",
+                                 "compile True", "optimizer \"adamw\""});
   const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m3-max-64gb"});
-  CHECK(run.out.find("not in the file, so train.py's defaults: vocab_size 65 (shakespeare_char's meta.pkl), bias False, "
-                     "optimizer \"adamw\"\n") != std::string::npos);
+  CHECK(
+      run.out.find(
+          "not in the file, so train.py's defaults: vocab_size 65 (shakespeare_char's meta.pkl), bias False, "
+          "optimizer \"adamw\"\n") != std::string::npos);
 }
 
 TEST_CASE("a bad config is refused with its file, line and field") {
-  CHECK(refusal("n_layer = 6\nwidth = 384\n") ==
-        "bad.toml:2: width: not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, "
-        "batch_size, vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
-  CHECK(refusal("n_head = 6\nn_layers = 4\n") == "bad.toml:2: n_layers: not a field the planner knows; did you mean n_layer?");
-  CHECK(refusal("") == "bad.toml: sets none of the planner's fields, so the plan would be train.py's defaults "
-                       "(GPT-2 124M on OpenWebText); set at least n_layer, n_head, n_embd, block_size and batch_size");
-  CHECK(refusal("n_layer = 6\nn_head = \"six\"\n") == "bad.toml:2: n_head: expected a positive integer, got 'six'");
-  CHECK(refusal("batch_size = -4\n") == "bad.toml:1: batch_size: expected a positive integer, got -4");
-  CHECK(refusal("dropout = 1.5\n") == "bad.toml:1: dropout: expected a probability from 0 up to (not including) 1, got 1.5");
+  CHECK(
+      refusal("n_layer = 6\nwidth = 384\n") ==
+      "bad.toml:2: width: not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, "
+      "batch_size, vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
+  CHECK(refusal("n_head = 6\nn_layers = 4\n") ==
+        "bad.toml:2: n_layers: not a field the planner knows; did you mean n_layer?");
+  CHECK(
+      refusal("") ==
+      "bad.toml: sets none of the planner's fields, so the plan would be train.py's defaults "
+      "(GPT-2 124M on OpenWebText); set at least n_layer, n_head, n_embd, block_size and batch_size");
+  CHECK(refusal("n_layer = 6\nn_head = \"six\"\n") ==
+        "bad.toml:2: n_head: expected a positive integer, got 'six'");
+  CHECK(refusal("batch_size = -4\n") ==
+        "bad.toml:1: batch_size: expected a positive integer, got -4");
+  CHECK(refusal("dropout = 1.5\n") ==
+        "bad.toml:1: dropout: expected a probability from 0 up to (not including) 1, got 1.5");
   CHECK(refusal("bias = 1\n") == "bad.toml:1: bias: expected true or false, got 1");
-  CHECK(refusal("optimizer = \"lion\"\n") == "bad.toml:1: optimizer: expected \"adamw\", \"adam\" or \"sgd\", got \"lion\"");
-  CHECK(refusal("n_embd = 384\nn_head = 5\n") == "bad.toml:2: n_head: n_embd (384) must be a multiple of n_head (5)");
-  CHECK(refusal("n_layer = [6]\n") == "bad.toml:1: n_layer: cannot read 'a list' (the planner reads numbers, "
-                                       "True/False, quoted strings and products such as 5 * 8)");
+  CHECK(refusal("optimizer = \"lion\"\n") ==
+        "bad.toml:1: optimizer: expected \"adamw\", \"adam\" or \"sgd\", got \"lion\"");
+  CHECK(refusal("n_embd = 384\nn_head = 5\n") ==
+        "bad.toml:2: n_head: n_embd (384) must be a multiple of n_head (5)");
+  CHECK(refusal("n_layer = [6]\n") ==
+        "bad.toml:1: n_layer: cannot read 'a list' (the planner reads numbers, "
+        "True/False, quoted strings and products such as 5 * 8)");
   CHECK(refusal("n_layer = \n").rfind("bad.toml:1: ", 0) == 0);  // toml++'s own description follows
 }
 
-TEST_CASE("a nanoGPT Python config is refused only for a field the planner uses, or a misspelling of one") {
-  CHECK(refusal("import time\nwandb_run_name = 'x' + str(time.time())\nn_layer = 4\n", true) == "accepted");
-  CHECK(refusal("n_layer = 4\nn_embed = 256\n", true) == "bad.py:2: n_embed: not a field the planner knows; did you mean n_embd?");
-  CHECK(refusal("# nothing yet\nout_dir = 'out'\n", true).starts_with("bad.py: sets none of the planner's fields"));
-  CHECK(refusal("# two to the third\nn_layer = 2 ** 3\n", true) ==
-        "bad.py:2: n_layer: cannot read '2 ** 3' (the planner reads numbers, True/False, quoted strings and "
-        "products such as 5 * 8)");
+TEST_CASE(
+    "a nanoGPT Python config is refused only for a field the planner uses, or a misspelling of one") {
+  CHECK(refusal("import time\nwandb_run_name = 'x' + str(time.time())\nn_layer = 4\n", true) ==
+        "accepted");
+  CHECK(refusal("n_layer = 4\nn_embed = 256\n", true) ==
+        "bad.py:2: n_embed: not a field the planner knows; did you mean n_embd?");
+  CHECK(refusal("# nothing yet\nout_dir = 'out'\n", true)
+            .starts_with("bad.py: sets none of the planner's fields"));
+  CHECK(
+      refusal("# two to the third\nn_layer = 2 ** 3\n", true) ==
+      "bad.py:2: n_layer: cannot read '2 ** 3' (the planner reads numbers, True/False, quoted strings and "
+      "products such as 5 * 8)");
   CHECK(refusal("block_size = '256'  # quoted by mistake\n", true) ==
         "bad.py:1: block_size: expected a positive integer, got '256'");
-  CHECK(refusal("n_layer =\n", true) ==
-        "bad.py:1: n_layer: cannot read '' (the planner reads numbers, True/False, quoted strings and products such "
-        "as 5 * 8)");
-  CHECK(refusal("n_layer = 99999999999999999999\n", true) ==
-        "bad.py:1: n_layer: expected a positive integer, got 99999999999999999999");  // too large for an integer
-  CHECK(refusal("batch_size = 4294967296 * 4294967296\n", true) ==
-        "bad.py:1: batch_size: cannot read '4294967296 * 4294967296' (the planner reads numbers, True/False, quoted "
-        "strings and products such as 5 * 8)");
-  CHECK(refusal("compile = false\n", true) ==
-        "bad.py:1: compile: cannot read 'false' (the planner reads numbers, True/False, quoted strings and "
-        "products such as 5 * 8)");
+  CHECK(
+      refusal("n_layer =\n", true) ==
+      "bad.py:1: n_layer: cannot read '' (the planner reads numbers, True/False, quoted strings and products such "
+      "as 5 * 8)");
+  CHECK(
+      refusal("n_layer = 99999999999999999999\n", true) ==
+      "bad.py:1: n_layer: expected a positive integer, got 99999999999999999999");  // too large for an integer
+  CHECK(
+      refusal("batch_size = 4294967296 * 4294967296\n", true) ==
+      "bad.py:1: batch_size: cannot read '4294967296 * 4294967296' (the planner reads numbers, True/False, quoted "
+      "strings and products such as 5 * 8)");
+  CHECK(
+      refusal("compile = false\n", true) ==
+      "bad.py:1: compile: cannot read 'false' (the planner reads numbers, True/False, quoted strings and "
+      "products such as 5 * 8)");
 }
 
 TEST_CASE("course plan prints each machine's times, memory and recommendation") {
   const Run run = plan({kData + "train_shakespeare_char.py", "--machine", "m3-max-64gb"});
   CHECK(run.status == 0);
   CHECK(run.err.empty());
-  CHECK(run.out.find("train_shakespeare_char: 6 layers, 6 heads, 384 wide, context 256, batch 64 x 1 micro-step") == 0);
+  CHECK(
+      run.out.find(
+          "train_shakespeare_char: 6 layers, 6 heads, 384 wide, context 256, batch 64 x 1 micro-step") ==
+      0);
   CHECK(run.out.find("10.65M parameters") != std::string::npos);
   CHECK(run.out.find("m3-max-64gb") != std::string::npos);
   CHECK(run.out.find("  -> mps: mps is ") != std::string::npos);
@@ -210,23 +238,30 @@ TEST_CASE("course plan prints each machine's times, memory and recommendation") 
 TEST_CASE("course plan fits a narrow terminal: prose wrapped, the memory column under each row") {
   const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb"}, 60);
   std::istringstream lines(run.out);
-  for (std::string line; std::getline(lines, line);) CHECK(engine::notebook::display_width(line) <= 60);
-  CHECK(run.out.find("\nmachine                   cpu      mps  compiled  cpu/mps\n") != std::string::npos);
-  CHECK(run.out.find("\n     mps memory: 6.09 of 5.0 GiB free: swaps\n") != std::string::npos);
-  CHECK(run.out.find("\n  -> remote: swapping, mps is only 0.98x the cpu: train on a\n     Mac with more memory\n") !=
+  for (std::string line; std::getline(lines, line);)
+    CHECK(engine::notebook::display_width(line) <= 60);
+  CHECK(run.out.find("\nmachine                   cpu      mps  compiled  cpu/mps\n") !=
         std::string::npos);
+  CHECK(run.out.find("\n     mps memory: 6.09 of 5.0 GiB free: swaps\n") != std::string::npos);
+  CHECK(
+      run.out.find(
+          "\n  -> remote: swapping, mps is only 0.98x the cpu: train on a\n     Mac with more memory\n") !=
+      std::string::npos);
 }
 
-TEST_CASE("course plan refuses bad arguments with its usage, and a bad config with the config's message") {
+TEST_CASE(
+    "course plan refuses bad arguments with its usage, and a bad config with the config's message") {
   CHECK(plan({}).status == 2);
   CHECK(plan({}).err.find("usage: course plan CONFIG [--machine NAME]") != std::string::npos);
   CHECK(plan({kData + "laptop_char.toml", "--machine"}).status == 2);
-  CHECK(plan({kData + "laptop_char.toml", "--machine", "m9-ultra"}).err.find("no machine named m9-ultra") !=
+  CHECK(plan({kData + "laptop_char.toml", "--machine", "m9-ultra"})
+            .err.find("no machine named m9-ultra") != std::string::npos);
+  CHECK(plan({kData + "laptop_char.toml", "--fast"}).err.find("unknown option --fast") !=
         std::string::npos);
-  CHECK(plan({kData + "laptop_char.toml", "--fast"}).err.find("unknown option --fast") != std::string::npos);
   const Run missing = plan({kData + "no_such_config.toml"});
   CHECK(missing.status == 1);
-  CHECK(missing.err.find("no_such_config.toml: cannot read the file: No such file or directory") != std::string::npos);
+  CHECK(missing.err.find("no_such_config.toml: cannot read the file: No such file or directory") !=
+        std::string::npos);
   const Run directory = plan({kData});
   CHECK(directory.status == 1);
   CHECK(directory.err.find("cannot read the file: it is a directory") != std::string::npos);

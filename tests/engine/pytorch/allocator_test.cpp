@@ -81,10 +81,11 @@ TEST_CASE("empty_cache waits for the device before releasing") {
 TEST_CASE("above the low watermark, aged cached buffers are collected with their heaps") {
   engine::sim::use_machine("m1-8gb");
   engine::py::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.05");  // 273 MiB on 8 GB
-  const Tensor held = mps_bytes(600 * kMiB);                      // now over the low watermark
+  const Tensor held = mps_bytes(600 * kMiB);                          // now over the low watermark
   {
     std::vector<Tensor> small;
-    for (int i = 0; i < 3; ++i) small.push_back(mps_bytes(30 * kMiB));  // dedicated heaps, under pressure
+    for (int i = 0; i < 3; ++i)
+      small.push_back(mps_bytes(30 * kMiB));  // dedicated heaps, under pressure
   }
   CHECK(mps::driver_allocated_memory() == 690 * kMiB + kDriverOverhead);  // cached
   const Tensor next = mps_bytes(40 * kMiB);  // no cached buffer fits: collect, then allocate
@@ -96,10 +97,11 @@ TEST_CASE("the out-of-memory error follows PyTorch's text, with the cap at 1.7 x
   CHECK(mps::recommended_max_memory() == 8 * kGiB * 2 / 3);
   std::vector<Tensor> kept;
   for (int i = 0; i < 3; ++i) kept.push_back(mps_bytes(3 * kGiB));  // 9 GiB: just under the cap
-  CHECK(error_of([] { mps_bytes(3 * kGiB); }) ==
-        "MPS backend out of memory (MPS allocated: 9.00 GiB, other allocations: 384.00 KiB, max allowed: "
-        "9.07 GiB). Tried to allocate 3.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 "
-        "to disable upper limit for memory allocations (may cause system failure).");
+  CHECK(
+      error_of([] { mps_bytes(3 * kGiB); }) ==
+      "MPS backend out of memory (MPS allocated: 9.00 GiB, other allocations: 384.00 KiB, max allowed: "
+      "9.07 GiB). Tried to allocate 3.00 GiB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 "
+      "to disable upper limit for memory allocations (may cause system failure).");
 }
 
 TEST_CASE("one buffer at or above Metal's maxBufferLength is refused before any watermark") {
@@ -128,14 +130,18 @@ TEST_CASE("the watermark ratios are validated when the allocator starts, as PyTo
   CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid high watermark ratio 2.5");
 }
 
-TEST_CASE("the watermark variables are read once: a failed start cannot be fixed in the same process") {
+TEST_CASE(
+    "the watermark variables are read once: a failed start cannot be fixed in the same process") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::py::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7");  // below the default low ratio 1.4
+  engine::py::os::setenv("PYTORCH_MPS_HIGH_WATERMARK_RATIO",
+                         "0.7");  // below the default low ratio 1.4
   CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid low watermark ratio 1.4");
-  engine::py::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5");  // too late: init_allocator read it
+  engine::py::os::setenv("PYTORCH_MPS_LOW_WATERMARK_RATIO",
+                         "0.5");  // too late: init_allocator read it
   CHECK(error_of([] { engine::ones({1}, Device("mps")); }) == "invalid low watermark ratio 1.4");
   // set_per_process_memory_fraction starts the same allocator, and fails the same way.
-  CHECK(error_of([] { mps::set_per_process_memory_fraction(0.5); }) == "invalid low watermark ratio 1.4");
+  CHECK(error_of([] { mps::set_per_process_memory_fraction(0.5); }) ==
+        "invalid low watermark ratio 1.4");
   engine::sim::restart_with_environment(
       {{"PYTORCH_MPS_HIGH_WATERMARK_RATIO", "0.7"}, {"PYTORCH_MPS_LOW_WATERMARK_RATIO", "0.5"}});
   CHECK_NOTHROW(engine::ones({1}, Device("mps")));  // a new process with both set starts fine
@@ -164,11 +170,13 @@ TEST_CASE("the memory functions need an MPS build, and read 0 where MPS is unava
 TEST_CASE("a discrete GPU's allocator takes the same default high watermark, 1.7") {
   engine::MachineProfile intel = *engine::find_machine("intel-mac-macos12.0");
   intel.os_version = {14, 6, 0};  // new enough for 2.9's MPS: its 4 GB Radeon becomes usable
-  intel.max_buffer_length = 1ULL << 30;  // the profile leaves it unset, MPS being off there; any will do
+  intel.max_buffer_length =
+      1ULL << 30;  // the profile leaves it unset, MPS being off there; any will do
   engine::sim::use_machine(intel);
   REQUIRE(engine::py::torch::backends::mps::is_available());
   Tensor kept;
-  CHECK(error_of([&] { kept = engine::ones({1}, engine::Device("mps")); }) == "no error");  // once: "invalid high watermark ratio 1.7"
+  CHECK(error_of([&] { kept = engine::ones({1}, engine::Device("mps")); }) ==
+        "no error");  // once: "invalid high watermark ratio 1.7"
   CHECK(mps::current_allocated_memory() > 0);
 }
 
@@ -187,7 +195,8 @@ TEST_CASE("unified memory beyond what the machine has left is paged out, and the
   CHECK(seconds_per_pass(fits) > 3 * fast);
 }
 
-TEST_CASE("a reduction over several dimensions allocates only its result, as one over a single one does") {
+TEST_CASE(
+    "a reduction over several dimensions allocates only its result, as one over a single one does") {
   const auto driver_bytes_for = [](bool flatten_first) {
     engine::sim::use_machine("m3-max-64gb");
     const Tensor a = engine::ones({1024, 1024}, engine::Device("mps"));

@@ -1,13 +1,14 @@
+#include "engine/autograd.h"
+
 #include <doctest/doctest.h>
 
-#include "engine/autograd.h"
 #include "engine/errors.h"
-#include "test_support.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
 #include "engine/nn/linear.h"
 #include "engine/ops.h"
 #include "engine/sim.h"
+#include "test_support.h"
 
 using engine::Device;
 using engine::Tensor;
@@ -54,13 +55,19 @@ TEST_CASE("nodes carry PyTorch's names") {
   engine::nn::Linear layer(3, 2);
   CHECK(layer(w).grad_fn()->name() == "AddmmBackward0");
   // at::native::linear's other routes on the cpu, and mps's own linear kernel.
-  CHECK(layer(engine::ones({4, 2, 3}, engine::requires_grad())).grad_fn()->name() == "ViewBackward0");
+  CHECK(layer(engine::ones({4, 2, 3}, engine::requires_grad())).grad_fn()->name() ==
+        "ViewBackward0");
   CHECK(layer(engine::ones({3}, engine::requires_grad())).grad_fn()->name() == "ViewBackward0");
-  const auto no_bias = [&](const Tensor& x) { return engine::nn::functional::linear(x, layer->weight, Tensor()); };
+  const auto no_bias = [&](const Tensor& x) {
+    return engine::nn::functional::linear(x, layer->weight, Tensor());
+  };
   CHECK(no_bias(w).grad_fn()->name() == "MmBackward0");
   CHECK(no_bias(engine::ones({4, 2, 3})).grad_fn()->name() == "UnsafeViewBackward0");
   CHECK(no_bias(engine::ones({3})).grad_fn()->name() == "SqueezeBackward4");
-  CHECK(engine::nn::functional::dropout(w, engine::nn::functional::DropoutFuncOptions().p(0.5).training(true)).grad_fn()->name() == "MulBackward0");
+  CHECK(engine::nn::functional::dropout(
+            w, engine::nn::functional::DropoutFuncOptions().p(0.5).training(true))
+            .grad_fn()
+            ->name() == "MulBackward0");
   const Tensor loss = engine::nn::functional::cross_entropy(layer(w), engine::tensor({0, 1}));
   CHECK(loss.grad_fn()->name() == "NllLossBackward0");
   CHECK(w.grad_fn() == nullptr);
@@ -75,13 +82,16 @@ TEST_CASE("backward refuses what PyTorch refuses, with its messages") {
   CHECK(error_of([] { engine::ones({2}, engine::kInt64).set_requires_grad(true); }) ==
         "only Tensors of floating point dtype can require gradients");
   // A factory's requires_grad=True goes through AutogradMeta, which words it differently.
-  CHECK(error_of([] { engine::ones({2}, engine::TensorOptions().dtype(engine::kInt64).requires_grad(true)); }) ==
-        "Only Tensors of floating point and complex dtype can require gradients");
+  CHECK(error_of([] {
+          engine::ones({2}, engine::TensorOptions().dtype(engine::kInt64).requires_grad(true));
+        }) == "Only Tensors of floating point and complex dtype can require gradients");
   const Tensor computed = engine::ones({2}, engine::requires_grad()) * 2.0;
-  CHECK(error_of([&] { Tensor(computed).set_requires_grad(true); }) == "no error");  // it already does
-  CHECK(error_of([&] { Tensor(computed).set_requires_grad(false); }) ==
-        "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
-        "subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+  CHECK(error_of([&] { Tensor(computed).set_requires_grad(true); }) ==
+        "no error");  // it already does
+  CHECK(
+      error_of([&] { Tensor(computed).set_requires_grad(false); }) ==
+      "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+      "subgraph that doesn't require differentiation use var_no_grad = var.detach().");
   CHECK(error_of([] { engine::ones({2}, engine::requires_grad()).add_(engine::ones({2})); }) ==
         "a leaf Variable that requires grad is being used in an in-place operation.");
 }
@@ -90,7 +100,8 @@ TEST_CASE("on mps a Linear is one node of its own kernel") {
   engine::sim::use_machine("m3-max-64gb");
   engine::nn::Linear layer(3, 2);
   layer->to(engine::Device("mps"));
-  CHECK(layer(engine::ones({4, 2, 3}, engine::Device("mps"))).grad_fn()->name() == "LinearBackward0");
+  CHECK(layer(engine::ones({4, 2, 3}, engine::Device("mps"))).grad_fn()->name() ==
+        "LinearBackward0");
 }
 
 TEST_CASE("a graph is freed by backward, so a second backward through it fails") {
@@ -98,7 +109,9 @@ TEST_CASE("a graph is freed by backward, so a second backward through it fails")
   Tensor x = engine::ones({2}, engine::requires_grad());
   const Tensor y = (x * 2.0).sum();  // mul saves the wrapped 2.0, a tensor
   y.backward();
-  CHECK(error_of([&] { y.backward(); }).rfind("Trying to backward through the graph a second time", 0) == 0);
+  CHECK(error_of([&] {
+          y.backward();
+        }).rfind("Trying to backward through the graph a second time", 0) == 0);
 }
 
 TEST_CASE("a graph whose nodes saved only sizes and scalars runs backward again, accumulating") {
@@ -115,7 +128,9 @@ TEST_CASE("a graph whose nodes saved only sizes and scalars runs backward again,
   CHECK(x.grad().to_vector<float>() == std::vector<float>{0, 0, 0});
   const Tensor product = (x * x).sum();
   product.backward();
-  CHECK(error_of([&] { product.backward(); }).rfind("Trying to backward through the graph a second time", 0) == 0);
+  CHECK(error_of([&] {
+          product.backward();
+        }).rfind("Trying to backward through the graph a second time", 0) == 0);
 }
 
 TEST_CASE("NoGradGuard and detach keep operations out of the graph") {

@@ -60,7 +60,9 @@ TEST_CASE("placing a tensor on mps fails with the text of the machine's state an
     CAPTURE(machine);
     CHECK(factory_error(machine).rfind(no_kernel, 0) == 0);
     CHECK(copy_error(machine) == not_linked);
-    CHECK(placement_error(machine, [] { engine::tensor({1.0, 2.0}, engine::Device("mps")); }) == not_linked);
+    CHECK(placement_error(machine, [] {
+            engine::tensor({1.0, 2.0}, engine::Device("mps"));
+          }) == not_linked);
   }
   const std::string too_old =
       "RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`";
@@ -82,7 +84,8 @@ TEST_CASE("no course machine has CUDA, and asking for it raises Python's asserti
     engine::ones({1}, engine::Device("cuda"));
     FAIL("expected an error");
   } catch (const engine::Error& e) {
-    CHECK(engine::py::format_exception_only(e) == "AssertionError: Torch not compiled with CUDA enabled");
+    CHECK(engine::py::format_exception_only(e) ==
+          "AssertionError: Torch not compiled with CUDA enabled");
   }
 }
 
@@ -122,10 +125,11 @@ TEST_CASE("PyTorch 2.9 enables MPS from macOS 14.0, though its error still names
   ventura.os_version = {13, 7, 4};  // pytorch/pytorch#164943's machine
   engine::sim::use_machine(ventura);
   CHECK_FALSE(engine::py::torch::backends::mps::is_available());
-  CHECK_THROWS_WITH_AS(engine::zeros({1}, engine::Device("mps")),
-                       "The MPS backend is supported on MacOS 13.0+.Current OS version can be queried "
-                       "using `sw_vers`",
-                       engine::Error);
+  CHECK_THROWS_WITH_AS(
+      engine::zeros({1}, engine::Device("mps")),
+      "The MPS backend is supported on MacOS 13.0+.Current OS version can be queried "
+      "using `sw_vers`",
+      engine::Error);
 }
 
 TEST_CASE("an Apple-silicon Mac on macOS 13 is built but unavailable") {

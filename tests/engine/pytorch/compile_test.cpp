@@ -2,18 +2,19 @@
 // one-time compilation per mode on the host, the backward compiled when first used, matrix
 // products priced as eager ones.
 
+#include "engine/compile.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "engine/autograd.h"
-#include "engine/compile.h"
 #include "engine/factories.h"
-#include "engine/random.h"
 #include "engine/mps.h"
 #include "engine/nn/functional.h"
 #include "engine/nn/linear.h"
 #include "engine/ops.h"
+#include "engine/random.h"
 #include "engine/sim.h"
 #include "engine/time.h"
 
@@ -44,10 +45,12 @@ double synchronized_seconds(Op&& op) {
 
 // A 512-wide linear layer on the M3 Max's mps device, shape-only, compiled, and an input for it.
 struct CompiledLayer {
-  bool started = (engine::sim::use_machine("m3-max-64gb"), true);  // a fresh process, before any tensor
+  bool started =
+      (engine::sim::use_machine("m3-max-64gb"), true);  // a fresh process, before any tensor
   engine::sim::ShapeOnlyGuard shape_only;
   engine::nn::Linear model = make_model();
-  engine::py::torch::CompiledModule<engine::nn::Linear> compiled = engine::py::torch::compile(model);
+  engine::py::torch::CompiledModule<engine::nn::Linear> compiled =
+      engine::py::torch::compile(model);
   Tensor x = engine::randn({64, 512}, Device("mps"));
 
   static engine::nn::Linear make_model() {
@@ -67,7 +70,8 @@ TEST_CASE("a compiled module computes what the eager one does") {
   const auto compiled = engine::py::torch::compile(model);
   const Tensor x = engine::randn({2, 8}, Device("mps"));
   const Tensor eager = engine::relu(model(x)).cpu(), fast = engine::relu(compiled(x)).cpu();
-  for (std::int64_t i = 0; i < 8; ++i) CHECK(fast.data_ptr<float>()[i] == eager.data_ptr<float>()[i]);
+  for (std::int64_t i = 0; i < 8; ++i)
+    CHECK(fast.data_ptr<float>()[i] == eager.data_ptr<float>()[i]);
 }
 
 TEST_CASE("the first call in each mode compiles on the host; later calls run the compiled graph") {
@@ -77,7 +81,8 @@ TEST_CASE("the first call in each mode compiles on the host; later calls run the
   CHECK(first > 1e-2);   // Dynamo to Metal: tens of milliseconds per traced op
   CHECK(second < 1e-3);  // a compiled graph's call: encoding only
   engine::NoGradGuard no_grad;
-  CHECK(host_seconds([&] { layer.compiled(layer.x); }) > 1e-2);  // a new mode (no_grad): a new graph
+  CHECK(host_seconds([&] { layer.compiled(layer.x); }) >
+        1e-2);  // a new mode (no_grad): a new graph
   CHECK(host_seconds([&] { layer.compiled(layer.x); }) < 1e-3);
 }
 
@@ -94,7 +99,8 @@ TEST_CASE("compiled matrix products cost what eager ones cost; generated kernels
   engine::sim::ShapeOnlyGuard shape_only;
   const Tensor a = engine::randn({2048, 2048}, Device("mps"));
   const auto product = engine::py::torch::compile([](const Tensor& x) { return x.matmul(x); });
-  const auto pointwise = engine::py::torch::compile([](const Tensor& x) { return F::gelu(x * 2.0 + 1.0); });
+  const auto pointwise =
+      engine::py::torch::compile([](const Tensor& x) { return F::gelu(x * 2.0 + 1.0); });
   for (int warm = 0; warm < 2; ++warm) {  // compile, and prepare the eager kernels
     product(a);
     pointwise(a);

@@ -1,8 +1,9 @@
+#include "engine/device.h"
+
 #include <doctest/doctest.h>
 
-#include "engine/device.h"
-#include "engine/factories.h"
 #include "engine/errors.h"
+#include "engine/factories.h"
 #include "engine/notebook/doctest_printing.h"
 
 using engine::Device;
@@ -32,11 +33,12 @@ TEST_CASE("mps without an index is not equal to mps:0") {
 }
 
 TEST_CASE("invalid device strings raise PyTorch's messages") {
-  CHECK_THROWS_WITH_AS(Device("metal"),
-                       "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
-                       "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device "
-                       "type at start of device string: metal",
-                       engine::Error);
+  CHECK_THROWS_WITH_AS(
+      Device("metal"),
+      "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+      "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device "
+      "type at start of device string: metal",
+      engine::Error);
   CHECK_THROWS_WITH(Device("MPS"), doctest::Contains("device string: MPS"));  // case matters
   CHECK_THROWS_WITH(Device("mps:x"), "Invalid device string: 'mps:x'");
   CHECK_THROWS_WITH(Device("cuda:-1"), "Invalid device string: 'cuda:-1'");

@@ -34,8 +34,9 @@ TEST_CASE("the end event must complete strictly after the start event") {
   engine::py::torch::mps::Event a(true), b(true);
   b.record();
   a.record();
-  CHECK(error_of([&] { a.elapsed_time(b); }) ==
-        "End event " + std::to_string(b.id()) + " was not recorded after start event " + std::to_string(a.id()));
+  CHECK(error_of([&] { a.elapsed_time(b); }) == "End event " + std::to_string(b.id()) +
+                                                    " was not recorded after start event " +
+                                                    std::to_string(a.id()));
   CHECK(b.elapsed_time(a) > 0);
 }
 
@@ -44,8 +45,9 @@ TEST_CASE("an end event that was never recorded with timing is where PyTorch wou
   engine::py::torch::mps::Event start(true), never(true), untimed_end;
   start.record();
   untimed_end.record();
-  const std::string hang = "the end event was never recorded with enable_timing=True: PyTorch 2.9 would "
-                           "wait here forever for its completion time (the emulator stops instead)";
+  const std::string hang =
+      "the end event was never recorded with enable_timing=True: PyTorch 2.9 would "
+      "wait here forever for its completion time (the emulator stops instead)";
   CHECK(error_of([&] { start.elapsed_time(never); }) == hang);
   CHECK(error_of([&] { start.elapsed_time(untimed_end); }) == hang);
 }

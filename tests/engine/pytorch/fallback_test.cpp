@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
-
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -69,11 +68,13 @@ TEST_CASE("embedding_bag's operator is the forward-only one unless the weight ne
     engine::NoGradGuard no_grad;  // the weight still requires grad: the full operator
     F::embedding_bag(token_ids(Device("mps")), trained);
   }
-  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{
-                                              {"aten::_embedding_bag", 2}, {"aten::_embedding_bag_forward_only", 1}});
+  CHECK(engine::sim::fallback_counts() ==
+        std::map<std::string, std::int64_t>{{"aten::_embedding_bag", 2},
+                                            {"aten::_embedding_bag_forward_only", 1}});
 }
 
-TEST_CASE("without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raises NotImplementedError") {
+TEST_CASE(
+    "without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raises NotImplementedError") {
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::restart_with_environment({});
   engine::py::os::unsetenv("PYTORCH_ENABLE_MPS_FALLBACK");
@@ -90,20 +91,23 @@ TEST_CASE("without PYTORCH_ENABLE_MPS_FALLBACK an op without an MPS kernel raise
 
 TEST_CASE("the variable counts only at start-up, and std::stoi decides what it says") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::py::os::setenv("PYTORCH_ENABLE_MPS_FALLBACK", "1");  // too late: torch was imported already
+  engine::py::os::setenv("PYTORCH_ENABLE_MPS_FALLBACK",
+                         "1");  // too late: torch was imported already
   const Tensor weight = engine::randn({5, 4}, Device("mps"));
   CHECK(error_of([&] { F::embedding_bag(token_ids(Device("mps")), weight); }) == kNotImplemented);
   // MPSFallback.mm: `!value || std::stoi(value) == 0` keeps the error.
-  for (const auto& setting : {std::pair{"0", false}, std::pair{"00", false}, std::pair{"0.0", false},
-                              std::pair{" 0", false}, std::pair{"1", true}, std::pair{"2", true},
-                              std::pair{"1.5", true}, std::pair{"-1", true}, std::pair{" 1 yes", true}}) {
+  for (const auto& setting :
+       {std::pair{"0", false}, std::pair{"00", false}, std::pair{"0.0", false},
+        std::pair{" 0", false}, std::pair{"1", true}, std::pair{"2", true}, std::pair{"1.5", true},
+        std::pair{"-1", true}, std::pair{" 1 yes", true}}) {
     const std::string value = setting.first;
     const bool enabled = setting.second;
     CAPTURE(value);
     start_with_fallback(value);
     const Tensor w = engine::randn({5, 4}, Device("mps"));
     test_support::CaptureStderr quiet;
-    CHECK((error_of([&] { F::embedding_bag(token_ids(Device("mps")), w); }) == "no error") == enabled);
+    CHECK((error_of([&] { F::embedding_bag(token_ids(Device("mps")), w); }) == "no error") ==
+          enabled);
   }
 }
 
@@ -118,8 +122,9 @@ TEST_CASE("a value std::stoi cannot read aborts the process at import, on a buil
     const std::string value = case_.first, message = case_.second;
     CAPTURE(value);
     engine::sim::use_machine("m3-max-64gb");
-    CHECK_THROWS_WITH_AS(engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}}),
-                         (uncaught + message).c_str(), engine::sim::ProcessAborted);
+    CHECK_THROWS_WITH_AS(
+        engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}}),
+        (uncaught + message).c_str(), engine::sim::ProcessAborted);
     engine::sim::use_machine("linux-x86_64");  // no MPS backend: nothing reads the variable
     CHECK_NOTHROW(engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", value}}));
   }
@@ -138,11 +143,14 @@ TEST_CASE("float indices are refused, the tensor's type named as PyTorch's Pytho
   engine::sim::use_machine("m3-max-64gb");
   const std::string refused =
       "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ";
-  CHECK(error_of([] { F::embedding_bag(engine::zeros({2, 3}), engine::randn({5, 4})); }) ==
-        refused + "torch.FloatTensor instead (while checking arguments for embedding_bag)");
+  CHECK(error_of([] {
+          F::embedding_bag(engine::zeros({2, 3}), engine::randn({5, 4}));
+        }) == refused + "torch.FloatTensor instead (while checking arguments for embedding_bag)");
   // torch::processErrorMsg translates only cpu and cuda type names: an mps one keeps c10's.
-  CHECK(error_of([] { F::embedding_bag(engine::zeros({2, 3}, Device("mps")), engine::randn({5, 4}, Device("mps"))); }) ==
-        refused + "MPSFloatType instead (while checking arguments for embedding_bag)");
+  CHECK(error_of([] {
+          F::embedding_bag(engine::zeros({2, 3}, Device("mps")),
+                           engine::randn({5, 4}, Device("mps")));
+        }) == refused + "MPSFloatType instead (while checking arguments for embedding_bag)");
 }
 
 TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to mps") {
@@ -152,14 +160,19 @@ TEST_CASE("with the fallback, the op runs on the cpu, warns once and returns to 
   const Tensor weight = weight_cpu.to(Device("mps"));
   test_support::CaptureStderr err;
   const Tensor first = F::embedding_bag(token_ids(Device("mps")), weight);
-  const Tensor second = F::embedding_bag(token_ids(Device("mps")), weight, F::EmbeddingBagFuncOptions().mode(engine::kSum));
+  const Tensor second = F::embedding_bag(token_ids(Device("mps")), weight,
+                                         F::EmbeddingBagFuncOptions().mode(engine::kSum));
   CHECK(first.device() == Device("mps:0"));
-  CHECK(err.text() ==
-        "UserWarning: The operator 'aten::_embedding_bag_forward_only' is not currently supported on the MPS "
-        "backend and will fall back to run on the CPU. This may have performance implications.\n");
+  CHECK(
+      err.text() ==
+      "UserWarning: The operator 'aten::_embedding_bag_forward_only' is not currently supported on the MPS "
+      "backend and will fall back to run on the CPU. This may have performance implications.\n");
   CHECK(engine::equal(first.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu)));
-  CHECK(engine::equal(second.cpu(), F::embedding_bag(token_ids(Device("cpu")), weight_cpu, F::EmbeddingBagFuncOptions().mode(engine::kSum))));
-  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{{"aten::_embedding_bag_forward_only", 2}});
+  CHECK(engine::equal(second.cpu(),
+                      F::embedding_bag(token_ids(Device("cpu")), weight_cpu,
+                                       F::EmbeddingBagFuncOptions().mode(engine::kSum))));
+  CHECK(engine::sim::fallback_counts() ==
+        std::map<std::string, std::int64_t>{{"aten::_embedding_bag_forward_only", 2}});
 }
 
 TEST_CASE("the backward pass falls back too, and the gradient lands on mps") {
@@ -169,8 +182,9 @@ TEST_CASE("the backward pass falls back too, and the gradient lands on mps") {
   bag->to(Device("mps"));
   bag(token_ids(Device("mps"))).sum().backward();
   CHECK(bag->weight.grad().device() == Device("mps:0"));
-  CHECK(engine::sim::fallback_counts() == std::map<std::string, std::int64_t>{
-                                              {"aten::_embedding_bag", 1}, {"aten::_embedding_bag_dense_backward", 1}});
+  CHECK(engine::sim::fallback_counts() ==
+        std::map<std::string, std::int64_t>{{"aten::_embedding_bag", 1},
+                                            {"aten::_embedding_bag_dense_backward", 1}});
   // Row 3 appears twice in the second bag of three: its gradient is 2/3 in every column.
   const Tensor grad = bag->weight.grad().cpu();
   CHECK(grad.data_ptr<float>()[3 * 4] == doctest::Approx(2.0 / 3.0));
@@ -185,15 +199,16 @@ TEST_CASE("embedding_bag averages the rows that embedding picks") {
   const Tensor ids = token_ids(Device("cpu"));
   const Tensor bagged = F::embedding_bag(ids, weight);
   const Tensor looked_up = F::embedding(ids, weight).mean({1});
-  for (std::int64_t i = 0; i < 2 * 4; ++i) CHECK(bagged.data_ptr<float>()[i] == doctest::Approx(looked_up.data_ptr<float>()[i]));
+  for (std::int64_t i = 0; i < 2 * 4; ++i)
+    CHECK(bagged.data_ptr<float>()[i] == doctest::Approx(looked_up.data_ptr<float>()[i]));
   CHECK(engine::sim::fallback_counts().empty());  // nothing was on mps
 }
 
 TEST_CASE("a fallback waits for the GPU and counts as a change of backend") {
   start_with_fallback("1");
   test_support::CaptureStderr err;
-  const Tensor ids_cpu = token_ids(Device("cpu"));              // cpu: the tokenizer's output
-  const Tensor ids = ids_cpu.to(Device("mps"));                 // mps
+  const Tensor ids_cpu = token_ids(Device("cpu"));  // cpu: the tokenizer's output
+  const Tensor ids = ids_cpu.to(Device("mps"));     // mps
   const Tensor weight = engine::randn({5, 4}, Device("mps"));
   {
     engine::sim::ShapeOnlyGuard shape_only;
@@ -203,7 +218,8 @@ TEST_CASE("a fallback waits for the GPU and counts as a change of backend") {
   const double before = engine::py::time::perf_counter();
   const Tensor bags = F::embedding_bag(ids, weight);  // cpu fallback
   CHECK(engine::py::time::perf_counter() - before > 1e-3);
-  const Tensor logits = bags * 2.0;                    // mps again
-  logits.sum().item<float>();                          // the host reads the result
-  CHECK(engine::sim::backend_path() == std::vector<std::string>{"cpu", "mps", "cpu fallback", "mps", "cpu"});
+  const Tensor logits = bags * 2.0;  // mps again
+  logits.sum().item<float>();        // the host reads the result
+  CHECK(engine::sim::backend_path() ==
+        std::vector<std::string>{"cpu", "mps", "cpu fallback", "mps", "cpu"});
 }

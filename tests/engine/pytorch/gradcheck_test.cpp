@@ -55,11 +55,11 @@ void check_gradients(const Function& f, std::vector<Tensor> inputs) {
       const double down = weighted(f(inputs), weights);
       values[i] = original;
       const double numeric = (up - down) / (2 * kStep);
-      CHECK(analytic[static_cast<std::size_t>(i)] == doctest::Approx(numeric).epsilon(2e-3).scale(1.0));
+      CHECK(analytic[static_cast<std::size_t>(i)] ==
+            doctest::Approx(numeric).epsilon(2e-3).scale(1.0));
     }
   }
 }
-
 
 // Away from 0, where relu has its kink and finite differences would straddle it.
 Tensor away_from_zero(engine::IntArrayRef sizes) {
@@ -74,10 +74,14 @@ Tensor away_from_zero(engine::IntArrayRef sizes) {
 TEST_CASE("gradients of add, sub, mul and div match finite differences, with broadcasting") {
   engine::sim::use_machine("linux-x86_64");
   engine::manual_seed(0);
-  check_gradients([](const auto& x) { return x[0] + x[1]; }, {engine::randn({2, 3}), engine::randn({3})});
-  check_gradients([](const auto& x) { return x[0] - x[1]; }, {engine::randn({2, 1}), engine::randn({2, 3})});
-  check_gradients([](const auto& x) { return x[0] * x[1]; }, {engine::randn({2, 3}), engine::randn({2, 3})});
-  check_gradients([](const auto& x) { return x[0] / (x[1] * x[1] + 1.0); }, {engine::randn({4}), engine::randn({4})});
+  check_gradients([](const auto& x) { return x[0] + x[1]; },
+                  {engine::randn({2, 3}), engine::randn({3})});
+  check_gradients([](const auto& x) { return x[0] - x[1]; },
+                  {engine::randn({2, 1}), engine::randn({2, 3})});
+  check_gradients([](const auto& x) { return x[0] * x[1]; },
+                  {engine::randn({2, 3}), engine::randn({2, 3})});
+  check_gradients([](const auto& x) { return x[0] / (x[1] * x[1] + 1.0); },
+                  {engine::randn({4}), engine::randn({4})});
 }
 
 TEST_CASE("gradients of operations with a scalar and of negation match finite differences") {
@@ -95,19 +99,29 @@ TEST_CASE("gradients of relu, sum and mean match finite differences") {
   check_gradients([](const auto& x) { return engine::relu(x[0]); }, {away_from_zero({3, 4})});
   check_gradients([](const auto& x) { return x[0].sum({1}); }, {engine::randn({3, 4})});
   check_gradients([](const auto& x) { return x[0].sum(); }, {engine::randn({3, 4})});
-  check_gradients([](const auto& x) { return x[0].mean({0, 2}, true); }, {engine::randn({2, 3, 4})});
+  check_gradients(
+      [](const auto& x) {
+        return x[0].mean({0, 2}, true);
+      },
+      {engine::randn({2, 3, 4})});
   check_gradients([](const auto& x) { return x[0].mean(); }, {engine::randn({2, 3})});
 }
 
 TEST_CASE("gradients of matmul match finite differences for matrices, vectors and batches") {
   engine::sim::use_machine("linux-x86_64");
   engine::manual_seed(3);
-  check_gradients([](const auto& x) { return x[0].matmul(x[1]); }, {engine::randn({2, 3}), engine::randn({3, 4})});
-  check_gradients([](const auto& x) { return x[0].matmul(x[1]); }, {engine::randn({3}), engine::randn({3, 2})});
-  check_gradients([](const auto& x) { return x[0].matmul(x[1]); }, {engine::randn({2, 3}), engine::randn({3})});
-  check_gradients([](const auto& x) { return x[0].matmul(x[1]); }, {engine::randn({3}), engine::randn({3})});
-  check_gradients([](const auto& x) { return x[0].matmul(x[1]); }, {engine::randn({2, 2, 3}), engine::randn({3, 2})});
-  check_gradients([](const auto& x) { return x[0].matmul(x[1]); }, {engine::randn({2, 1, 2, 3}), engine::randn({3, 3, 2})});
+  check_gradients([](const auto& x) { return x[0].matmul(x[1]); },
+                  {engine::randn({2, 3}), engine::randn({3, 4})});
+  check_gradients([](const auto& x) { return x[0].matmul(x[1]); },
+                  {engine::randn({3}), engine::randn({3, 2})});
+  check_gradients([](const auto& x) { return x[0].matmul(x[1]); },
+                  {engine::randn({2, 3}), engine::randn({3})});
+  check_gradients([](const auto& x) { return x[0].matmul(x[1]); },
+                  {engine::randn({3}), engine::randn({3})});
+  check_gradients([](const auto& x) { return x[0].matmul(x[1]); },
+                  {engine::randn({2, 2, 3}), engine::randn({3, 2})});
+  check_gradients([](const auto& x) { return x[0].matmul(x[1]); },
+                  {engine::randn({2, 1, 2, 3}), engine::randn({3, 3, 2})});
 }
 
 TEST_CASE("gradients of linear match finite differences, with and without bias") {
@@ -116,7 +130,8 @@ TEST_CASE("gradients of linear match finite differences, with and without bias")
   namespace F = engine::nn::functional;
   check_gradients([](const auto& x) { return F::linear(x[0], x[1], x[2]); },
                   {engine::randn({4, 5}), engine::randn({3, 5}), engine::randn({3})});
-  check_gradients([](const auto& x) { return F::linear(x[0], x[1]); }, {engine::randn({2, 2, 5}), engine::randn({3, 5})});
+  check_gradients([](const auto& x) { return F::linear(x[0], x[1]); },
+                  {engine::randn({2, 2, 5}), engine::randn({3, 5})});
 }
 
 TEST_CASE("gradients of log_softmax, nll_loss and cross_entropy match finite differences") {
@@ -124,23 +139,32 @@ TEST_CASE("gradients of log_softmax, nll_loss and cross_entropy match finite dif
   engine::manual_seed(5);
   namespace F = engine::nn::functional;
   const Tensor labels = engine::tensor({0, 2, 1, 0});
-  check_gradients([](const auto& x) { return engine::log_softmax(x[0], 1); }, {engine::randn({3, 4})});
-  check_gradients([](const auto& x) { return engine::log_softmax(x[0], 0); }, {engine::randn({3, 4})});
+  check_gradients([](const auto& x) { return engine::log_softmax(x[0], 1); },
+                  {engine::randn({3, 4})});
+  check_gradients([](const auto& x) { return engine::log_softmax(x[0], 0); },
+                  {engine::randn({3, 4})});
   check_gradients([&](const auto& x) { return F::nll_loss(engine::log_softmax(x[0], 1), labels); },
                   {engine::randn({4, 3})});
-  check_gradients([&](const auto& x) { return F::cross_entropy(x[0], labels); }, {engine::randn({4, 3})});
+  check_gradients([&](const auto& x) { return F::cross_entropy(x[0], labels); },
+                  {engine::randn({4, 3})});
 }
 
 TEST_CASE("gradients flow through reshape, slice, transpose, clone and to()") {
   engine::sim::use_machine("m3-max-64gb");
   engine::manual_seed(6);
-  check_gradients([](const auto& x) { return x[0].reshape({3, 2}) * 2.0; }, {engine::randn({2, 3})});
+  check_gradients(
+      [](const auto& x) {
+        return x[0].reshape({3, 2}) * 2.0;
+      },
+      {engine::randn({2, 3})});
   check_gradients([](const auto& x) { return x[0].slice(0, 1, 3); }, {engine::randn({4, 2})});
   check_gradients([](const auto& x) { return x[0].slice(1, -2, 100); }, {engine::randn({2, 4})});
-  check_gradients([](const auto& x) { return x[0].transpose(0, 1).matmul(x[0]); }, {engine::randn({3, 2})});
+  check_gradients([](const auto& x) { return x[0].transpose(0, 1).matmul(x[0]); },
+                  {engine::randn({3, 2})});
   check_gradients([](const auto& x) { return x[0].transpose(0, 2); }, {engine::randn({2, 3, 4})});
   check_gradients([](const auto& x) { return x[0].clone() * x[0]; }, {engine::randn({3})});
-  check_gradients([](const auto& x) { return x[0].to(engine::Device("mps")) * 3.0; }, {engine::randn({3})});
+  check_gradients([](const auto& x) { return x[0].to(engine::Device("mps")) * 3.0; },
+                  {engine::randn({3})});
 }
 
 TEST_CASE("gradients of softmax, gelu and layer_norm match finite differences") {
@@ -150,25 +174,43 @@ TEST_CASE("gradients of softmax, gelu and layer_norm match finite differences") 
   check_gradients([](const auto& x) { return engine::softmax(x[0], -1); }, {engine::randn({3, 4})});
   check_gradients([](const auto& x) { return engine::softmax(x[0], 0); }, {engine::randn({3, 4})});
   check_gradients([](const auto& x) { return F::gelu(x[0]); }, {engine::randn({6})});
-  check_gradients([](const auto& x) { return F::layer_norm(x[0], F::LayerNormFuncOptions({4}).weight(x[1]).bias(x[2])); },
-                  {engine::randn({3, 4}), engine::randn({4}), engine::randn({4})});
-  check_gradients([](const auto& x) { return F::layer_norm(x[0], F::LayerNormFuncOptions({2, 3})); }, {engine::randn({2, 2, 3})});
+  check_gradients(
+      [](const auto& x) {
+        return F::layer_norm(x[0], F::LayerNormFuncOptions({4}).weight(x[1]).bias(x[2]));
+      },
+      {engine::randn({3, 4}), engine::randn({4}), engine::randn({4})});
+  check_gradients(
+      [](const auto& x) {
+        return F::layer_norm(x[0], F::LayerNormFuncOptions({2, 3}));
+      },
+      {engine::randn({2, 2, 3})});
 }
 
-TEST_CASE("gradients of embedding, embedding_bag, dropout and causal attention match finite differences") {
+TEST_CASE(
+    "gradients of embedding, embedding_bag, dropout and causal attention match finite differences") {
   engine::sim::use_machine("linux-x86_64");
   engine::manual_seed(8);
   namespace F = engine::nn::functional;
   const Tensor tokens = engine::tensor({3, 0, 3, 1});
-  check_gradients([&](const auto& x) { return F::embedding(tokens, x[0]); }, {engine::randn({5, 2})});
-  const Tensor bags = tokens.reshape({2, 2});
-  check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0]); }, {engine::randn({5, 2})});
-  check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0], F::EmbeddingBagFuncOptions().mode(engine::kSum)); },
+  check_gradients([&](const auto& x) { return F::embedding(tokens, x[0]); },
                   {engine::randn({5, 2})});
-  check_gradients([](const auto& x) {
-    engine::manual_seed(99);  // the same mask for every evaluation
-    return F::dropout(x[0], F::DropoutFuncOptions().p(0.3).training(true));
-  }, {engine::randn({4, 3})});
-  check_gradients([](const auto& x) { return engine::scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.0, true); },
-                  {engine::randn({2, 3, 4}), engine::randn({2, 3, 4}), engine::randn({2, 3, 4})});
+  const Tensor bags = tokens.reshape({2, 2});
+  check_gradients([&](const auto& x) { return F::embedding_bag(bags, x[0]); },
+                  {engine::randn({5, 2})});
+  check_gradients(
+      [&](const auto& x) {
+        return F::embedding_bag(bags, x[0], F::EmbeddingBagFuncOptions().mode(engine::kSum));
+      },
+      {engine::randn({5, 2})});
+  check_gradients(
+      [](const auto& x) {
+        engine::manual_seed(99);  // the same mask for every evaluation
+        return F::dropout(x[0], F::DropoutFuncOptions().p(0.3).training(true));
+      },
+      {engine::randn({4, 3})});
+  check_gradients(
+      [](const auto& x) {
+        return engine::scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.0, true);
+      },
+      {engine::randn({2, 3, 4}), engine::randn({2, 3, 4}), engine::randn({2, 3, 4})});
 }

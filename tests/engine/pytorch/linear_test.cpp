@@ -1,14 +1,15 @@
+#include "engine/nn/linear.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "engine/errors.h"
-#include "test_support.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
-#include "engine/nn/linear.h"
 #include "engine/random.h"
 #include "engine/sim.h"
+#include "test_support.h"
 
 using engine::Device;
 using engine::IntArrayRef;
@@ -69,35 +70,43 @@ TEST_CASE("the MPS linear kernel names the argument that is on the wrong device"
   engine::sim::use_machine("m3-max-64gb");
   engine::nn::Linear on_mps(4, 3);
   on_mps->to(Device("mps"));
-  CHECK(error_of([&] { on_mps(engine::randn({8, 4})); }) ==
-        "Tensor for argument input is on cpu but expected on mps");
-  engine::nn::Linear on_cpu(4, 3);
-  CHECK(error_of([&] { on_cpu(engine::randn({8, 4}, Device("mps"))); }) ==
-        "Tensor for argument weight is on cpu but expected on mps");
   CHECK(error_of([&] {
-    engine::nn::functional::linear(engine::randn({8, 4}, Device("mps")),
-                                   on_mps->weight, on_cpu->bias);
-  }) == "Tensor for argument bias is on cpu but expected on mps");
+          on_mps(engine::randn({8, 4}));
+        }) == "Tensor for argument input is on cpu but expected on mps");
+  engine::nn::Linear on_cpu(4, 3);
+  CHECK(error_of([&] {
+          on_cpu(engine::randn({8, 4}, Device("mps")));
+        }) == "Tensor for argument weight is on cpu but expected on mps");
+  CHECK(error_of([&] {
+          engine::nn::functional::linear(engine::randn({8, 4}, Device("mps")), on_mps->weight,
+                                         on_cpu->bias);
+        }) == "Tensor for argument bias is on cpu but expected on mps");
 }
 
 TEST_CASE("a batch with the wrong feature size fails with PyTorch's shape message") {
   engine::sim::restart();
   engine::nn::Linear layer(3, 2);
-  CHECK(error_of([&] { layer(engine::zeros({2, 4})); }) ==
-        "mat1 and mat2 shapes cannot be multiplied (2x4 and 3x2)");
-  CHECK(error_of([&] { layer(engine::zeros({5, 2, 4})); }) ==  // rows folded, as addmm sees them
+  CHECK(error_of([&] {
+          layer(engine::zeros({2, 4}));
+        }) == "mat1 and mat2 shapes cannot be multiplied (2x4 and 3x2)");
+  CHECK(error_of([&] {
+          layer(engine::zeros({5, 2, 4}));
+        }) ==  // rows folded, as addmm sees them
         "mat1 and mat2 shapes cannot be multiplied (10x4 and 3x2)");
-  CHECK(error_of([&] { layer(engine::tensor(1.0)); }) == "both arguments to linear need to be at least 1D, but they are 0D and 2D");
+  CHECK(error_of([&] { layer(engine::tensor(1.0)); }) ==
+        "both arguments to linear need to be at least 1D, but they are 0D and 2D");
 }
 
 TEST_CASE("on mps, _mps_linear words the shape check its own way, from the last two sizes") {
   engine::sim::use_machine("m3-max-64gb");
   engine::nn::Linear layer(4, 2);
   layer->to(Device("mps"));
-  CHECK(error_of([&] { layer(engine::zeros({3, 5}, Device("mps"))); }) ==
-        "linear(): input and weight.T shapes cannot be multiplied (3x5 and 4x2)");
-  CHECK(error_of([&] { layer(engine::zeros({2, 3, 5}, Device("mps"))); }) ==
-        "linear(): input and weight.T shapes cannot be multiplied (3x5 and 4x2)");
+  CHECK(error_of([&] {
+          layer(engine::zeros({3, 5}, Device("mps")));
+        }) == "linear(): input and weight.T shapes cannot be multiplied (3x5 and 4x2)");
+  CHECK(error_of([&] {
+          layer(engine::zeros({2, 3, 5}, Device("mps")));
+        }) == "linear(): input and weight.T shapes cannot be multiplied (3x5 and 4x2)");
 }
 
 TEST_CASE("Module::to moves each gradient with its parameter, so training goes on") {

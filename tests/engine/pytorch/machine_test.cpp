@@ -1,7 +1,8 @@
+#include "engine/machine.h"
+
 #include <doctest/doctest.h>
 
 #include "engine/errors.h"
-#include "engine/machine.h"
 #include "engine/sim.h"
 
 TEST_CASE("the default machine is the M3 Max of the nanoGPT measurements") {
@@ -59,7 +60,8 @@ TEST_CASE("the host profile describes the computer the tests run on") {
 
 TEST_CASE("every Apple-silicon profile carries the numbers the cost model needs") {
   for (const engine::MachineProfile* m : engine::machines()) {
-    if (m->os != engine::OperatingSystem::MacOS || m->cpu_architecture != engine::Architecture::Arm64) {
+    if (m->os != engine::OperatingSystem::MacOS ||
+        m->cpu_architecture != engine::Architecture::Arm64) {
       continue;
     }
     CAPTURE(m->name);

@@ -40,7 +40,8 @@ float gpu_order_dot(const std::vector<float>& a, const std::vector<float>& b) {
   float total = 0;
   for (std::size_t start = 0; start < a.size(); start += 8) {
     float block[8] = {};
-    for (std::size_t q = 0; q < 8 && start + q < a.size(); ++q) block[q] = a[start + q] * b[start + q];
+    for (std::size_t q = 0; q < 8 && start + q < a.size(); ++q)
+      block[q] = a[start + q] * b[start + q];
     for (std::size_t width = 4; width >= 1; width /= 2) {
       for (std::size_t q = 0; q < width; ++q) block[q] += block[q + width];
     }
@@ -113,7 +114,8 @@ TEST_CASE("cpu results keep the cpu's own order") {
 }
 
 TEST_CASE("allclose compares with atol + rtol x |other|, as torch.allclose does") {
-  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN(),
+               inf = std::numeric_limits<double>::infinity();
   auto t = [](double v) { return engine::tensor({v}); };
   CHECK(engine::allclose(t(1.0 + 0.99e-5), t(1.0)));
   CHECK_FALSE(engine::allclose(t(1.0 + 1.1e-5), t(1.0)));
@@ -129,6 +131,7 @@ TEST_CASE("allclose compares with atol + rtol x |other|, as torch.allclose does"
   CHECK(error_of([] { engine::allclose(engine::ones({1}), engine::zeros({1}, engine::kInt64)); }) ==
         "Float did not match Long");
   engine::sim::use_machine("m3-max-64gb");
-  CHECK(error_of([] { engine::allclose(engine::ones({2}, Device("mps")), engine::ones({2})); }) ==
-        "Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!");
+  CHECK(
+      error_of([] { engine::allclose(engine::ones({2}, Device("mps")), engine::ones({2})); }) ==
+      "Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!");
 }

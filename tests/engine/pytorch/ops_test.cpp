@@ -1,13 +1,14 @@
+#include "engine/ops.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 
 #include "engine/errors.h"
-#include "test_support.h"
 #include "engine/factories.h"
-#include "engine/ops.h"
 #include "engine/sim.h"
+#include "test_support.h"
 
 using engine::Device;
 using engine::IntArrayRef;
@@ -17,11 +18,7 @@ using test_support::error_of;
 
 using test_support::values;
 
-namespace {
-
-
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("arithmetic broadcasts as PyTorch does") {
   const Tensor a = engine::arange(6, engine::kFloat32).reshape({2, 3});
@@ -31,8 +28,9 @@ TEST_CASE("arithmetic broadcasts as PyTorch does") {
   CHECK(values(a.reshape({2, 3, 1}) - engine::tensor({1.0, 2.0})).size() == 12);
   CHECK(values(1.0 - a) == std::vector<float>{1, 0, -1, -2, -3, -4});
   CHECK(values(a / 2.0) == std::vector<float>{0, 0.5f, 1, 1.5f, 2, 2.5f});
-  CHECK(error_of([] { engine::ones({2}) + engine::ones({3}); }) ==
-        "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
+  CHECK(
+      error_of([] { engine::ones({2}) + engine::ones({3}); }) ==
+      "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
 }
 
 TEST_CASE("mixing mps and cpu in an elementwise op fails whatever the operand order") {
@@ -42,7 +40,7 @@ TEST_CASE("mixing mps and cpu in an elementwise op fails whatever the operand or
   const std::string expected =
       "Expected all tensors to be on the same device, but found at least two devices, mps:0 and cpu!";
   CHECK(error_of([&] { on_mps + on_cpu; }) == expected);
-  CHECK(error_of([&] { on_cpu * on_mps; }) == expected);
+  CHECK(error_of([&] { on_cpu* on_mps; }) == expected);
 }
 
 TEST_CASE("one 0-dim cpu tensor is accepted next to an mps tensor, as a scalar") {
@@ -98,11 +96,14 @@ TEST_CASE("integers and bools sum exactly to int64; their mean is refused as PyT
   CHECK(x.sum({1}, true).to_vector<std::int64_t>() == std::vector<std::int64_t>{3, 12});
   const Tensor big = engine::tensor({std::int64_t{1} << 40, std::int64_t{1}});
   CHECK(big.sum().item<std::int64_t>() == (std::int64_t{1} << 40) + 1);  // exact, beyond float32
-  const Tensor flags = engine::isfinite(engine::tensor({1.0, std::numeric_limits<double>::infinity(), 2.0}));
+  const Tensor flags =
+      engine::isfinite(engine::tensor({1.0, std::numeric_limits<double>::infinity(), 2.0}));
   CHECK(flags.sum().scalar_type() == engine::kInt64);
   CHECK(flags.sum().item<std::int64_t>() == 2);
-  CHECK_THROWS_WITH(x.mean(), "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                              "complex dtype. Got: Long");
+  CHECK_THROWS_WITH(
+      x.mean(),
+      "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+      "complex dtype. Got: Long");
 }
 
 TEST_CASE("equal compares shape and values, and isfinite finds infinities and NaNs") {

@@ -1,6 +1,7 @@
+#include "engine/platform.h"
+
 #include <doctest/doctest.h>
 
-#include "engine/platform.h"
 #include "engine/sim.h"
 
 TEST_CASE("platform reports what Python would on each simulated machine") {

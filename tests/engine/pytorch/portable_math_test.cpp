@@ -3,6 +3,8 @@
 // bits differ between hosts. Compared here with the long double functions, whose extra bits
 // make them the more exact reference on x86-64 and arm64 alike.
 
+#include "kernels/portable_math.h"
+
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -10,8 +12,6 @@
 #include <cstdint>
 #include <limits>
 #include <random>
-
-#include "kernels/portable_math.h"
 
 namespace portable = engine::kernels::portable;
 
@@ -30,13 +30,21 @@ TEST_CASE("exp, log, sin and cos are within two units in the last place of a dou
   std::int64_t worst_exp = 0, worst_log = 0, worst_sin = 0, worst_cos = 0;
   for (int i = 0; i < 100000; ++i) {
     const double x = exponent(random), y = std::pow(10.0, decades(random)), t = angle(random);
-    worst_exp = std::max(worst_exp, ulps(portable::exp(x), static_cast<double>(std::exp(static_cast<long double>(x)))));
-    worst_log = std::max(worst_log, ulps(portable::log(y), static_cast<double>(std::log(static_cast<long double>(y)))));
+    worst_exp = std::max(
+        worst_exp,
+        ulps(portable::exp(x), static_cast<double>(std::exp(static_cast<long double>(x)))));
+    worst_log = std::max(
+        worst_log,
+        ulps(portable::log(y), static_cast<double>(std::log(static_cast<long double>(y)))));
     double sine = 0, cosine = 0;
     portable::sin_cos(t, sine, cosine);
     // Near their zeros a relative measure means nothing; the angles there are few.
-    if (std::abs(sine) > 1e-3) worst_sin = std::max(worst_sin, ulps(sine, static_cast<double>(std::sin(static_cast<long double>(t)))));
-    if (std::abs(cosine) > 1e-3) worst_cos = std::max(worst_cos, ulps(cosine, static_cast<double>(std::cos(static_cast<long double>(t)))));
+    if (std::abs(sine) > 1e-3)
+      worst_sin = std::max(worst_sin,
+                           ulps(sine, static_cast<double>(std::sin(static_cast<long double>(t)))));
+    if (std::abs(cosine) > 1e-3)
+      worst_cos = std::max(
+          worst_cos, ulps(cosine, static_cast<double>(std::cos(static_cast<long double>(t)))));
   }
   CHECK(worst_exp <= 2);
   CHECK(worst_log <= 2);
@@ -44,16 +52,21 @@ TEST_CASE("exp, log, sin and cos are within two units in the last place of a dou
   CHECK(worst_cos <= 2);
 }
 
-TEST_CASE("the float functions round as the exact values do, across the range GELU and softmax use") {
+TEST_CASE(
+    "the float functions round as the exact values do, across the range GELU and softmax use") {
   std::mt19937 random(2);
   std::uniform_real_distribution<float> x(-8.0f, 8.0f);
   int differ = 0;
   for (int i = 0; i < 100000; ++i) {
     const float v = x(random);
     differ += portable::erf(v) != static_cast<float>(std::erf(static_cast<long double>(v))) ? 1 : 0;
-    differ += portable::expf(v) != static_cast<float>(std::exp(static_cast<long double>(v))) ? 1 : 0;
+    differ +=
+        portable::expf(v) != static_cast<float>(std::exp(static_cast<long double>(v))) ? 1 : 0;
     const float positive = std::abs(v) + 1e-3f;
-    differ += portable::logf(positive) != static_cast<float>(std::log(static_cast<long double>(positive))) ? 1 : 0;
+    differ +=
+        portable::logf(positive) != static_cast<float>(std::log(static_cast<long double>(positive)))
+            ? 1
+            : 0;
   }
   CHECK(differ == 0);
 }
@@ -66,7 +79,8 @@ TEST_CASE("the edges: infinities, zeros, NaN, subnormals") {
   CHECK(portable::log(0.0) == -inf);
   CHECK(std::isnan(portable::log(-1.0)));
   CHECK(portable::log(inf) == inf);
-  CHECK(std::abs(portable::log(std::numeric_limits<double>::denorm_min()) + 744.4400719213812) < 1e-12);
+  CHECK(std::abs(portable::log(std::numeric_limits<double>::denorm_min()) + 744.4400719213812) <
+        1e-12);
   CHECK(std::isnan(portable::exp(std::nan(""))));
   CHECK(portable::erf(5.0f) == 1.0f);
   CHECK(portable::erf(-5.0f) == -1.0f);
@@ -76,6 +90,7 @@ TEST_CASE("the edges: infinities, zeros, NaN, subnormals") {
   for (const std::int64_t step : {1, 7, 100, 1000, 54321}) {
     CAPTURE(step);
     CHECK(ulps(portable::integer_power(0.999, step),
-               static_cast<double>(std::pow(static_cast<long double>(0.999), static_cast<long double>(step)))) <= 1);
+               static_cast<double>(std::pow(static_cast<long double>(0.999),
+                                            static_cast<long double>(step)))) <= 1);
   }
 }

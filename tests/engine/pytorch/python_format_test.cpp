@@ -1,9 +1,9 @@
+#include "engine/python_format.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
-
-#include "engine/python_format.h"
 
 namespace py = engine::py;
 

@@ -2,6 +2,8 @@
 // written by tests/tools/make_torch_rng_reference.py), bit for bit, for both of PyTorch's
 // normal-sampling kernels.
 
+#include "engine/random.h"
+
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -14,7 +16,6 @@
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
 #include "engine/nn/linear.h"
-#include "engine/random.h"
 #include "engine/sim.h"
 
 namespace {
@@ -38,7 +39,8 @@ std::vector<RngReference> load_rng_reference() {
     fields >> r.kernel >> r.op >> r.seed >> shape;
     std::istringstream dims(shape);
     for (std::string dim; std::getline(dims, dim, ',');) r.shape.push_back(std::stoll(dim));
-    while (fields >> hex) r.bits.push_back(static_cast<std::uint32_t>(std::stoul(hex, nullptr, 16)));
+    while (fields >> hex)
+      r.bits.push_back(static_cast<std::uint32_t>(std::stoul(hex, nullptr, 16)));
     all.push_back(r);
   }
   REQUIRE(all.size() > 100);
@@ -103,8 +105,8 @@ TEST_CASE("a fresh process seeds its generator at random, and manual_seed overri
   const std::uint64_t first = engine::initial_seed();
   engine::sim::restart();
   const std::uint64_t second = engine::initial_seed();
-  CHECK(first != second);                 // 53 random bits each: equal once in 2^53 runs
-  CHECK(first < (1ULL << 53));            // the seed fits a Python float, as in PyTorch
+  CHECK(first != second);       // 53 random bits each: equal once in 2^53 runs
+  CHECK(first < (1ULL << 53));  // the seed fits a Python float, as in PyTorch
   engine::manual_seed(7);
   CHECK(engine::initial_seed() == 7);
 }
@@ -128,14 +130,17 @@ TEST_CASE("the two kernels agree below 16 values and differ from 16 on") {
   CHECK(sample("rosetta-x86_64", 1000) == sample("m3-max-64gb", 1000));  // same portable sampler
 }
 
-TEST_CASE("mps draws from a generator of its own: manual_seed seeds it, and the cpu's stream stays put") {
+TEST_CASE(
+    "mps draws from a generator of its own: manual_seed seeds it, and the cpu's stream stays put") {
   engine::sim::use_machine("m3-max-64gb");
   engine::manual_seed(0);
   const std::vector<float> first = engine::randn({3}).to_vector<float>();
   engine::manual_seed(0);
   const engine::Tensor on_mps = engine::randn({3}, engine::Device("mps"));
-  engine::nn::functional::dropout(engine::ones({8}, engine::Device("mps")), engine::nn::functional::DropoutFuncOptions().p(0.5));
+  engine::nn::functional::dropout(engine::ones({8}, engine::Device("mps")),
+                                  engine::nn::functional::DropoutFuncOptions().p(0.5));
   CHECK(engine::randn({3}).to_vector<float>() == first);  // as if nothing had been drawn on mps
   engine::manual_seed(0);
-  CHECK(engine::randn({3}, engine::Device("mps")).cpu().to_vector<float>() == on_mps.cpu().to_vector<float>());
+  CHECK(engine::randn({3}, engine::Device("mps")).cpu().to_vector<float>() ==
+        on_mps.cpu().to_vector<float>());
 }

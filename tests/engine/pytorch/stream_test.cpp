@@ -66,7 +66,7 @@ TEST_CASE("the first op with new shapes builds its graph on the host; later ones
   CHECK(host_cost([&] { x.matmul(x); }) == doctest::Approx(dispatch));
   const Tensor half = x.slice(0, 0, 1024);
   CHECK(host_cost([&] { half.matmul(x); }) > compile);  // new shapes, new graph
-  engine::sim::restart();  // a new process starts with an empty cache
+  engine::sim::restart();                               // a new process starts with an empty cache
   const Tensor again = big_mps_matrix();
   CHECK(host_cost([&] { again.matmul(again); }) == doctest::Approx(dispatch + compile));
 }
@@ -83,7 +83,8 @@ TEST_CASE("reading a value, copying to the cpu and printing wait for the device"
   };
   y * 2.0;  // warm-up: loads the multiplication's kernel
   const double dispatch_only = waits([](const Tensor& y) { y * 2.0; });
-  CHECK(dispatch_only == doctest::Approx(engine::sim::machine().metal_dispatch_seconds));  // a Metal kernel
+  CHECK(dispatch_only ==
+        doctest::Approx(engine::sim::machine().metal_dispatch_seconds));  // a Metal kernel
   CHECK(waits([](const Tensor& y) { y.item<float>(); }) > 10 * dispatch_only);
   CHECK(waits([](const Tensor& y) { y.cpu(); }) > 10 * dispatch_only);
   CHECK(waits([](const Tensor& y) { engine::py::repr(y); }) > 10 * dispatch_only);
@@ -107,8 +108,10 @@ TEST_CASE("cpu work advances the host clock by its cost") {
   x.matmul(x);
   const double took = perf_counter() - before;
   const double flops = 2.0 * 512 * 512 * 512;
-  CHECK(took > flops / engine::sim::machine().cpu_matrix_flops);  // not faster than the AMX units' peak
-  CHECK(took < flops / engine::sim::machine().cpu_fp32_flops);    // but faster than the cores' NEON peak
+  CHECK(took >
+        flops / engine::sim::machine().cpu_matrix_flops);  // not faster than the AMX units' peak
+  CHECK(took <
+        flops / engine::sim::machine().cpu_fp32_flops);  // but faster than the cores' NEON peak
 }
 
 TEST_CASE("a sync point costs the commit and completion latency, once per batch of work") {
@@ -141,21 +144,22 @@ TEST_CASE("an MPSGraph op costs the host far more to encode than an op with its 
   };
   const double softmax = encode([&] { engine::softmax(x, -1); });  // MPSGraph in PyTorch 2.9
   const double add = encode([&] { x + x; });                       // a Metal kernel
-  CHECK(softmax == doctest::Approx(20e-6));  // pytorch/pytorch#148219, M1 Pro
+  CHECK(softmax == doctest::Approx(20e-6));                        // pytorch/pytorch#148219, M1 Pro
   CHECK(add == doctest::Approx(1.3e-6));
 }
 
 TEST_CASE("a Metal kernel is prepared once per op; an MPSGraph once per op and shapes") {
   engine::sim::use_machine("m3-max-64gb");
-  const Tensor small = engine::randn({64, 64}, Device("mps")), large = engine::randn({128, 64}, Device("mps"));
+  const Tensor small = engine::randn({64, 64}, Device("mps")),
+               large = engine::randn({128, 64}, Device("mps"));
   const double compile = engine::sim::machine().graph_compile_seconds;
   auto host_cost = [](auto&& op) {
     const double before = perf_counter();
     op();
     return perf_counter() - before;
   };
-  CHECK(host_cost([&] { small + small; }) > compile);   // first add: loads the kernel
-  CHECK(host_cost([&] { large + large; }) < compile);   // new shapes, same kernel
+  CHECK(host_cost([&] { small + small; }) > compile);  // first add: loads the kernel
+  CHECK(host_cost([&] { large + large; }) < compile);  // new shapes, same kernel
   CHECK(host_cost([&] { engine::softmax(small, -1); }) > compile);
   CHECK(host_cost([&] { engine::softmax(large, -1); }) > compile);  // new shapes, new graph
 }
@@ -189,11 +193,13 @@ TEST_CASE("cpu dropout draws its random numbers on one core, however many the ma
     engine::sim::use_machine(machine);
     const Tensor x = engine::randn({1024, 1024});
     const double before = perf_counter();
-    engine::nn::functional::dropout(x, engine::nn::functional::DropoutFuncOptions().p(0.2).training(true));
+    engine::nn::functional::dropout(
+        x, engine::nn::functional::DropoutFuncOptions().p(0.2).training(true));
     return perf_counter() - before;
   };
   // 4 performance cores at 4.05 GHz against 12: the serial bernoulli_ takes the same time
-  CHECK(dropout_seconds("m3-16gb") == doctest::Approx(dropout_seconds("m3-max-64gb")).epsilon(0.05));
+  CHECK(dropout_seconds("m3-16gb") ==
+        doctest::Approx(dropout_seconds("m3-max-64gb")).epsilon(0.05));
 }
 
 TEST_CASE("events mark points on the device timeline and time the work between them") {
@@ -220,13 +226,15 @@ TEST_CASE("torch.mps calls without an MPS build fail as PyTorch's hooks do") {
   engine::sim::use_machine("linux-x86_64");
   CHECK(error_of([] { engine::mps::synchronize(); }) ==
         "Cannot execute deviceSynchronize() without MPS backend.");
-  CHECK(error_of([] { engine::py::torch::mps::Event event; }) == "Cannot execute acquireEvent() without MPS backend.");
+  CHECK(error_of([] { engine::py::torch::mps::Event event; }) ==
+        "Cannot execute acquireEvent() without MPS backend.");
 }
 
 TEST_CASE("shape-only tensors have shapes and costs but no values") {
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::ShapeOnlyGuard shape_only;
-  const Tensor huge = engine::zeros({1024, 1024, 1024, 6}, Device("mps"));  // 24 GiB, never allocated
+  const Tensor huge =
+      engine::zeros({1024, 1024, 1024, 6}, Device("mps"));  // 24 GiB, never allocated
   CHECK(engine::sim::is_shape_only(huge));
   const Tensor y = (huge * 2.0).sum({3});
   CHECK(y.sizes() == engine::IntArrayRef({1024, 1024, 1024}));
@@ -235,5 +243,6 @@ TEST_CASE("shape-only tensors have shapes and costs but no values") {
   CHECK(std::isnan(y.sum().item<float>()));  // waits like the real item(), but has nothing to read
   CHECK(perf_counter() - before > 0.1);      // streaming 24 GiB takes the simulated GPU a while
   CHECK(error_of([&] { engine::py::repr(y); }).find("shape-only") != std::string::npos);
-  CHECK(error_of([&] { y.sum().to(engine::kInt64).item<std::int64_t>(); }).find("shape-only") != std::string::npos);
+  CHECK(error_of([&] { y.sum().to(engine::kInt64).item<std::int64_t>(); }).find("shape-only") !=
+        std::string::npos);
 }

@@ -39,14 +39,16 @@ TEST_CASE("wide ranges switch to scientific notation") {
 
 TEST_CASE("integers, bools, infinities and empty tensors") {
   CHECK(repr(engine::arange(6).reshape({2, 3})) == "tensor([[0, 1, 2],\n        [3, 4, 5]])");
-  const Tensor flags = engine::isfinite(engine::tensor({1.0, std::numeric_limits<double>::infinity()}));
+  const Tensor flags =
+      engine::isfinite(engine::tensor({1.0, std::numeric_limits<double>::infinity()}));
   CHECK(repr(flags) == "tensor([ True, False])");
   CHECK(repr(engine::tensor({std::numeric_limits<double>::infinity(), std::nan(""), 1.0})) ==
         "tensor([inf, nan, 1.])");
   // A NaN with its sign bit set, as 0 * -inf gives: PyTorch prints it without a sign too.
   CHECK(repr(engine::tensor({-std::nan(""), 2.5})) == "tensor([   nan, 2.5000])");
   CHECK(repr(engine::tensor(-std::nan(""))) == "tensor(nan)");
-  CHECK(repr(engine::tensor({-std::nan(""), 1e-9, 1.0})) == "tensor([       nan, 1.0000e-09, 1.0000e+00])");
+  CHECK(repr(engine::tensor({-std::nan(""), 1e-9, 1.0})) ==
+        "tensor([       nan, 1.0000e-09, 1.0000e+00])");
   CHECK(repr(engine::zeros({0})) == "tensor([])");
   CHECK(repr(engine::zeros({0, 3})) == "tensor([], size=(0, 3))");
   CHECK(repr(engine::arange(0)) == "tensor([], dtype=torch.int64)");
@@ -83,13 +85,19 @@ TEST_CASE("long rows wrap at 80 columns and big tensors are summarised") {
 TEST_CASE("the device and autograd state follow the values") {
   engine::sim::use_machine("m3-max-64gb");
   CHECK(repr(engine::ones({2}, engine::requires_grad())) == "tensor([1., 1.], requires_grad=True)");
-  CHECK(repr(engine::ones({2}, engine::requires_grad()) * 2.0) == "tensor([2., 2.], grad_fn=<MulBackward0>)");
+  CHECK(repr(engine::ones({2}, engine::requires_grad()) * 2.0) ==
+        "tensor([2., 2.], grad_fn=<MulBackward0>)");
   CHECK(repr(engine::tensor(2.5, engine::Device("mps"))) == "tensor(2.5000, device='mps:0')");
   // An empty tensor names its device before its size, as torch/_tensor_str.py orders them.
-  CHECK(repr(engine::zeros({0, 3}, engine::Device("mps"))) == "tensor([], device='mps:0', size=(0, 3))");
+  CHECK(repr(engine::zeros({0, 3}, engine::Device("mps"))) ==
+        "tensor([], device='mps:0', size=(0, 3))");
   // A suffix that would end at column 81 goes on a line of its own: _add_suffixes counts a
   // single line's length plus 2 (its rfind("\n") is -1).
-  const engine::Tensor row = engine::tensor({-1.0, -0.6667, -0.3333, 0.0, 0.3333, 0.6667}, engine::Device("mps")).reshape({1, 6});
-  CHECK(repr(row) == "tensor([[-1.0000, -0.6667, -0.3333,  0.0000,  0.3333,  0.6667]],\n       device='mps:0')");
-  CHECK(repr(row.slice(1, 0, 5)) == "tensor([[-1.0000, -0.6667, -0.3333,  0.0000,  0.3333]], device='mps:0')");
+  const engine::Tensor row =
+      engine::tensor({-1.0, -0.6667, -0.3333, 0.0, 0.3333, 0.6667}, engine::Device("mps"))
+          .reshape({1, 6});
+  CHECK(repr(row) ==
+        "tensor([[-1.0000, -0.6667, -0.3333,  0.0000,  0.3333,  0.6667]],\n       device='mps:0')");
+  CHECK(repr(row.slice(1, 0, 5)) ==
+        "tensor([[-1.0000, -0.6667, -0.3333,  0.0000,  0.3333]], device='mps:0')");
 }

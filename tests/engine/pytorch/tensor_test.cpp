@@ -1,12 +1,13 @@
+#include "engine/tensor.h"
+
 #include <doctest/doctest.h>
 
 #include <numeric>
 
 #include "engine/errors.h"
-#include "test_support.h"
 #include "engine/factories.h"
 #include "engine/sim.h"
-#include "engine/tensor.h"
+#include "test_support.h"
 
 using engine::Device;
 using engine::IntArrayRef;
@@ -17,11 +18,7 @@ using test_support::error_of;
 
 using test_support::values;
 
-namespace {
-
-
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("factories default to float32 on cpu, and integer arange and tensor to int64") {
   engine::sim::restart();
@@ -59,7 +56,9 @@ TEST_CASE("reshape keeps the values, infers one -1 and reports PyTorch's errors"
   CHECK(x.reshape({-1, 2}).sizes() == IntArrayRef({3, 2}));
   CHECK(error_of([&] { x.reshape({2, 4}); }) == "shape '[2, 4]' is invalid for input of size 6");
   CHECK(error_of([&] { x.reshape({-1, -1}); }) == "only one dimension can be inferred");
-  CHECK(error_of([] { engine::zeros({0}).reshape({-1, 0}); }) ==
+  CHECK(error_of([] {
+          engine::zeros({0}).reshape({-1, 0});
+        }) ==
         "cannot reshape tensor of 0 elements into shape [-1, 0] because the unspecified "
         "dimension size -1 can be any value and is ambiguous");
 }
@@ -83,8 +82,9 @@ TEST_CASE("mean refuses integer tensors and bad dimensions with PyTorch's messag
         "complex dtype. Got: Long");
   CHECK(error_of([] { engine::zeros({3}).mean({3}); }) ==
         "Dimension out of range (expected to be in range of [-1, 0], but got 3)");
-  CHECK(error_of([] { engine::zeros({2}).mean({0, 0}); }) ==
-        "dim 0 appears multiple times in the list of dims");
+  CHECK(error_of([] {
+          engine::zeros({2}).mean({0, 0});
+        }) == "dim 0 appears multiple times in the list of dims");
   CHECK_THROWS_AS(engine::zeros({3}).mean({3}), engine::IndexError);
 }
 
@@ -96,9 +96,9 @@ TEST_CASE("matmul follows torch.matmul for matrices, vectors and broadcast batch
   CHECK(values(c) == std::vector<float>{20, 23, 26, 29, 56, 68, 80, 92});
 
   const Tensor v = engine::tensor({1.0, 2.0, 3.0});
-  CHECK(values(a.matmul(v)) == std::vector<float>{8, 26});       // (2,3) @ (3,)  -> (2,)
-  CHECK(engine::matmul(v, b).sizes() == IntArrayRef({4}));      // (3,) @ (3,4) -> (4,)
-  CHECK(values(v.matmul(v)) == std::vector<float>{14});          // dot product -> 0-dim
+  CHECK(values(a.matmul(v)) == std::vector<float>{8, 26});  // (2,3) @ (3,)  -> (2,)
+  CHECK(engine::matmul(v, b).sizes() == IntArrayRef({4}));  // (3,) @ (3,4) -> (4,)
+  CHECK(values(v.matmul(v)) == std::vector<float>{14});     // dot product -> 0-dim
   CHECK(v.matmul(v).dim() == 0);
 
   const Tensor batch = engine::arange(12, engine::kFloat32).reshape({2, 2, 3});
@@ -109,13 +109,17 @@ TEST_CASE("matmul follows torch.matmul for matrices, vectors and broadcast batch
 }
 
 TEST_CASE("matmul reports shape errors as PyTorch does") {
-  CHECK(error_of([] { engine::zeros({2, 3}).matmul(engine::zeros({4, 5})); }) ==
-        "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+  CHECK(error_of([] {
+          engine::zeros({2, 3}).matmul(engine::zeros({4, 5}));
+        }) == "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
   CHECK(error_of([] { engine::zeros({3}).matmul(engine::zeros({4})); }) ==
         "inconsistent tensor size, expected tensor [3] and src [4] to have the same number of "
         "elements, but got 3 and 4 elements respectively");
-  CHECK(error_of([] { engine::zeros({2, 2, 3}).matmul(engine::zeros({3, 3, 2})); }) ==
-        "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
+  CHECK(
+      error_of([] {
+        engine::zeros({2, 2, 3}).matmul(engine::zeros({3, 3, 2}));
+      }) ==
+      "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
   CHECK(error_of([] { engine::tensor(1.0).matmul(engine::zeros({2})); }) ==
         "both arguments to matmul need to be at least 1D, but they are 0D and 1D");
 }
@@ -124,20 +128,26 @@ TEST_CASE("a shape mismatch is reported by the operation matmul routes the opera
   const auto error = [](std::vector<std::int64_t> a, std::vector<std::int64_t> b) {
     return error_of([&] { engine::zeros(a).matmul(engine::zeros(b)); });
   };
-  CHECK(error({2, 3}, {2}) == "size mismatch, got input (2), mat (2x3), vec (2)");                     // mv
-  CHECK(error({3}, {4, 5}) == "mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)");              // a row, mm
-  CHECK(error({2, 2, 3}, {4, 5}) == "mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)");        // folded, mm
-  CHECK(error({2, 2, 3}, {4}) == "size mismatch, got input (4), mat (4x3), vec (4)");                   // folded, mv
-  CHECK(error({2, 2, 3}, {2, 4, 5}) ==
-        "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].");     // bmm
-  CHECK(error({4, 5}, {3, 2, 3}) ==
-        "Expected size for first two dimensions of batch2 tensor to be: [3, 5] but got: [3, 2].");     // expanded, bmm
+  CHECK(error({2, 3}, {2}) == "size mismatch, got input (2), mat (2x3), vec (2)");  // mv
+  CHECK(error({3}, {4, 5}) ==
+        "mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)");  // a row, mm
+  CHECK(error({2, 2, 3}, {4, 5}) ==
+        "mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)");                    // folded, mm
+  CHECK(error({2, 2, 3}, {4}) == "size mismatch, got input (4), mat (4x3), vec (4)");  // folded, mv
+  CHECK(
+      error({2, 2, 3}, {2, 4, 5}) ==
+      "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].");  // bmm
+  CHECK(
+      error({4, 5}, {3, 2, 3}) ==
+      "Expected size for first two dimensions of batch2 tensor to be: [3, 5] but got: [3, 2].");  // expanded, bmm
   // With the matrix requiring grad, the batch is folded instead: the batch operand transposed.
-  CHECK(error_of([] { engine::zeros({4, 5}, engine::requires_grad()).matmul(engine::zeros({3, 2, 3})); }) ==
-        "mat1 and mat2 shapes cannot be multiplied (9x2 and 5x4)");
+  CHECK(error_of([] {
+          engine::zeros({4, 5}, engine::requires_grad()).matmul(engine::zeros({3, 2, 3}));
+        }) == "mat1 and mat2 shapes cannot be multiplied (9x2 and 5x4)");
 }
 
-TEST_CASE("to(device) copies to the other device and returns the tensor itself when already there") {
+TEST_CASE(
+    "to(device) copies to the other device and returns the tensor itself when already there") {
   engine::sim::use_machine("m3-max-64gb");
   const Tensor x = engine::arange(4, engine::kFloat32);
   const Tensor same = x.to(Device("cpu"));
@@ -155,10 +165,12 @@ TEST_CASE("a matrix product across devices fails in mm's argument check, naming 
   engine::sim::use_machine("m3-max-64gb");
   const Tensor on_mps = engine::ones({2, 2}, Device("mps"));
   const Tensor on_cpu = engine::ones({2, 2});
-  CHECK(error_of([&] { on_mps.matmul(on_cpu); }) ==
-        "Tensor for argument #2 'mat2' is on CPU, but expected it to be on GPU (while checking arguments for mm)");
-  CHECK(error_of([&] { on_cpu.matmul(on_mps); }) ==
-        "Tensor for argument #1 'mat1' is on CPU, but expected it to be on GPU (while checking arguments for mm)");
+  CHECK(
+      error_of([&] { on_mps.matmul(on_cpu); }) ==
+      "Tensor for argument #2 'mat2' is on CPU, but expected it to be on GPU (while checking arguments for mm)");
+  CHECK(
+      error_of([&] { on_cpu.matmul(on_mps); }) ==
+      "Tensor for argument #1 'mat1' is on CPU, but expected it to be on GPU (while checking arguments for mm)");
   CHECK(on_mps.matmul(on_mps).device().str() == "mps:0");
 }
 
@@ -169,8 +181,9 @@ TEST_CASE("to(dtype) converts values, and data_ptr checks dtype and device") {
         std::vector<std::int64_t>{2, 2});
   CHECK(error_of([] { engine::zeros({1}).data_ptr<std::int64_t>(); }) ==
         "expected scalar type Long but found Float");
-  CHECK(error_of([] { engine::zeros({1}, Device("mps")).data_ptr<float>(); })
-            .find("use .cpu() first") != std::string::npos);
+  CHECK(error_of([] {
+          engine::zeros({1}, Device("mps")).data_ptr<float>();
+        }).find("use .cpu() first") != std::string::npos);
 }
 
 TEST_CASE("set_data changes the tensor behind every handle, as param.data = ... does") {

@@ -1,6 +1,8 @@
 // sim::TimelineRecording hands a program the spans --trace writes: what the host and the device
 // did, in order, on the simulated clocks.
 
+#include "engine/timeline.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -9,11 +11,11 @@
 #include "engine/factories.h"
 #include "engine/ops.h"
 #include "engine/sim.h"
-#include "engine/timeline.h"
 
 namespace {
 
-std::vector<std::string> categories(const engine::sim::TimelineRecording& recording, const std::string& track) {
+std::vector<std::string> categories(const engine::sim::TimelineRecording& recording,
+                                    const std::string& track) {
   std::vector<std::string> out;
   for (const auto& span : recording.spans()) {
     if (span.track == track) out.push_back(span.category);
@@ -31,7 +33,8 @@ TEST_CASE("a recording holds the host's dispatches and waits and the device's ke
   // the product's and the sum's first use builds their graphs; item() copies back and waits
   CHECK(categories(recording, "host") ==
         std::vector<std::string>{"dispatch", "compile", "dispatch", "compile", "dispatch", "wait"});
-  CHECK(categories(recording, "mps device") == std::vector<std::string>{"kernel", "kernel", "copy"});
+  CHECK(categories(recording, "mps device") ==
+        std::vector<std::string>{"kernel", "kernel", "copy"});
   const auto& spans = recording.spans();
   CHECK(spans[1].name == "aten::mm");
   for (std::size_t i = 1; i < spans.size(); ++i) {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "engine/factories.h"
-#include "engine/ops.h"
 #include "engine/mps.h"
+#include "engine/ops.h"
 #include "engine/sim.h"
 #include "test_support.h"
 
@@ -34,8 +34,10 @@ TEST_CASE("a trace records the host and the device tracks as Chrome trace events
   int spans = 0;
   for (const auto& event : trace["traceEvents"]) {
     const std::string phase = event.at("ph");
-    if (phase == "M" && event.at("name") == "thread_name") thread_names.insert(event["args"]["name"]);
-    if (phase == "M" && event.at("name") == "process_name" && event["args"]["name"] == "trace_test") named_process = true;
+    if (phase == "M" && event.at("name") == "thread_name")
+      thread_names.insert(event["args"]["name"]);
+    if (phase == "M" && event.at("name") == "process_name" && event["args"]["name"] == "trace_test")
+      named_process = true;
     if (phase != "X") continue;
     ++spans;
     CHECK(event.at("ts").get<double>() >= 0);
@@ -50,9 +52,11 @@ TEST_CASE("a trace records the host and the device tracks as Chrome trace events
   std::filesystem::remove(path);
 }
 
-TEST_CASE("a trace is valid JSON whatever a process is called: quotes, backslashes and control characters are escaped") {
+TEST_CASE(
+    "a trace is valid JSON whatever a process is called: quotes, backslashes and control characters are escaped") {
   engine::sim::start_tracing();
-  const std::string label = "a \"quoted\" \\ label\twith\ncontrol \x01 characters and UTF-8: \xc3\xa9";
+  const std::string label =
+      "a \"quoted\" \\ label\twith\ncontrol \x01 characters and UTF-8: \xc3\xa9";
   engine::sim::label_process(label);
   const auto path = test_support::scratch_file("engine_trace_escape_test.json");
   engine::sim::write_trace(path.string());
@@ -86,7 +90,8 @@ std::vector<nlohmann::json> spans_of(const std::filesystem::path& path, const st
 
 }  // namespace
 
-TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts the rest of a loop's ops") {
+TEST_CASE(
+    "a summarised trace keeps a process's first 10,000 spans and counts the rest of a loop's ops") {
   engine::sim::start_tracing();
   engine::sim::use_machine("m3-max-64gb");
   const std::string label = "summarised loop";
@@ -94,8 +99,8 @@ TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts th
   engine::Tensor on_cpu = engine::randn({8});
   const engine::Tensor on_mps = engine::randn({32, 32}, engine::Device("mps"));
   for (int step = 0; step < 6000; ++step) {
-    on_cpu = on_cpu + on_cpu;                     // cpu ops
-    engine::Tensor product = on_mps.matmul(on_mps);  // dispatches and kernels
+    on_cpu = on_cpu + on_cpu;                           // cpu ops
+    engine::Tensor product = on_mps.matmul(on_mps);     // dispatches and kernels
     if (step % 100 == 99) product.sum().item<float>();  // a sync point: a wait
   }
   const auto full_path = test_support::scratch_file("engine_trace_full.json");
@@ -106,12 +111,14 @@ TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts th
   const auto summarised = spans_of(summarised_path, label);
 
   REQUIRE(full.size() > 15000);
-  for (std::size_t i = 0; i < 10000; ++i) CHECK_MESSAGE(summarised[i] == full[i], "span " << i << " differs");
+  for (std::size_t i = 0; i < 10000; ++i)
+    CHECK_MESSAGE(summarised[i] == full[i], "span " << i << " differs");
   std::size_t ops = 0, waits_full = 0, waits_summarised = 0, counted = 0;
   for (std::size_t i = 10000; i < full.size(); ++i) {
     const std::string category = full[i].at("cat");
     if (category == "wait") ++waits_full;
-    if (category == "cpu" || category == "dispatch" || category == "kernel" || category == "view") ++ops;
+    if (category == "cpu" || category == "dispatch" || category == "kernel" || category == "view")
+      ++ops;
   }
   for (std::size_t i = 10000; i < summarised.size(); ++i) {
     const std::string category = summarised[i].at("cat");
@@ -127,13 +134,15 @@ TEST_CASE("a summarised trace keeps a process's first 10,000 spans and counts th
   std::filesystem::remove(summarised_path);
 }
 
-TEST_CASE("a process started inside a labelled one is labelled after it, numbered, with how it started") {
+TEST_CASE(
+    "a process started inside a labelled one is labelled after it, numbered, with how it started") {
   engine::sim::start_tracing();
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::label_process("lesson/cell");
   engine::sim::use_machine("m1-8gb");
   engine::sim::use_machine("m4-max-128gb");
-  engine::sim::restart_with_environment({{"PYTORCH_ENABLE_MPS_FALLBACK", " 0"}, {"PYTORCH_MPS_HIGH_WATERMARK_RATIO", std::nullopt}});
+  engine::sim::restart_with_environment(
+      {{"PYTORCH_ENABLE_MPS_FALLBACK", " 0"}, {"PYTORCH_MPS_HIGH_WATERMARK_RATIO", std::nullopt}});
   const auto path = test_support::scratch_file("engine_trace_labels_test.json");
   engine::sim::write_trace(path.string());
   std::ifstream in(path);
@@ -143,7 +152,8 @@ TEST_CASE("a process started inside a labelled one is labelled after it, numbere
     if (event.at("name") == "process_name") labels.insert(event["args"]["name"].get<std::string>());
   }
   CHECK(labels.count("lesson/cell · process 2 · m1-8gb") == 1);
-  CHECK(labels.count("lesson/cell · process 3 · m4-max-128gb") == 1);  // named after the cell, not after m1-8gb
+  CHECK(labels.count("lesson/cell · process 3 · m4-max-128gb") ==
+        1);  // named after the cell, not after m1-8gb
   CHECK(labels.count("lesson/cell · process 4 · m4-max-128gb · PYTORCH_ENABLE_MPS_FALLBACK=' 0', "
                      "PYTORCH_MPS_HIGH_WATERMARK_RATIO unset") == 1);
   std::filesystem::remove(path);

@@ -30,7 +30,8 @@ namespace {
 using Values = std::map<std::string, std::vector<double>>;
 
 test_support::ReferenceValues load_reference() {
-  const test_support::ReferenceValues all = test_support::load_reference(TUTOR_TEST_DATA_DIR "/torch_training_step.txt");
+  const test_support::ReferenceValues all =
+      test_support::load_reference(TUTOR_TEST_DATA_DIR "/torch_training_step.txt");
   REQUIRE(all.size() == 3);
   return all;
 }
@@ -136,7 +137,8 @@ TEST_CASE("a two-layer MLP trained with Adam matches PyTorch") {
     engine::manual_seed(static_cast<std::uint64_t>(seed));
     // Braces: a braced list constructs its elements left to right, as Python does; with
     // parentheses C++ leaves the order open and GCC builds the last layer first.
-    engine::nn::Sequential mlp{engine::nn::Linear(768, 64), engine::nn::ReLU(), engine::nn::Linear(64, 3)};
+    engine::nn::Sequential mlp{engine::nn::Linear(768, 64), engine::nn::ReLU(),
+                               engine::nn::Linear(64, 3)};
     const Tensor vectors = engine::randn({32, 128, 768}).mean({1});
     Tensor targets = engine::zeros({32}, engine::kInt64);  // arange(32) % 3
     for (std::int64_t i = 0; i < 32; ++i) targets.data_ptr<std::int64_t>()[i] = i % 3;

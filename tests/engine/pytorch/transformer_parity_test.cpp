@@ -27,9 +27,16 @@ constexpr std::int64_t V = 11, C = 8, H = 2, T = 6, B = 3;
 // Drawn in the reference's order, so the same seed gives the same values.
 std::map<std::string, Tensor> make_parameters() {
   std::map<std::string, Tensor> p;
-  for (const auto& [name, shape] : std::vector<std::pair<std::string, std::vector<std::int64_t>>>{
-           {"wte", {V, C}}, {"wpe", {T, C}}, {"ln1", {C}}, {"attn", {3 * C, C}}, {"proj", {C, C}},
-           {"ln2", {C}}, {"fc", {4 * C, C}}, {"fc2", {C, 4 * C}}, {"lnf", {C}}}) {
+  for (const auto& [name, shape] :
+       std::vector<std::pair<std::string, std::vector<std::int64_t>>>{{"wte", {V, C}},
+                                                                      {"wpe", {T, C}},
+                                                                      {"ln1", {C}},
+                                                                      {"attn", {3 * C, C}},
+                                                                      {"proj", {C, C}},
+                                                                      {"ln2", {C}},
+                                                                      {"fc", {4 * C, C}},
+                                                                      {"fc2", {C, 4 * C}},
+                                                                      {"lnf", {C}}}) {
     p[name] = (engine::randn(shape) * 0.02).requires_grad_();
   }
   return p;
@@ -41,17 +48,24 @@ Tensor heads(const Tensor& qkv, std::int64_t which) {
 
 Tensor loss_of(std::map<std::string, Tensor>& p, const Tensor& idx, const Tensor& targets) {
   Tensor x = F::embedding(idx, p["wte"]) + p["wpe"].slice(0, 0, T);
-  const Tensor qkv = F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["ln1"] + 1.0)), p["attn"]);
-  const Tensor att = engine::scaled_dot_product_attention(heads(qkv, 0), heads(qkv, 1), heads(qkv, 2), {}, 0.0, true);
+  const Tensor qkv =
+      F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["ln1"] + 1.0)), p["attn"]);
+  const Tensor att = engine::scaled_dot_product_attention(heads(qkv, 0), heads(qkv, 1),
+                                                          heads(qkv, 2), {}, 0.0, true);
   x = x + F::linear(att.transpose(1, 2).reshape({B, T, C}), p["proj"]);
-  x = x + F::linear(F::gelu(F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["ln2"] + 1.0)), p["fc"])), p["fc2"]);
-  const Tensor logits = F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["lnf"] + 1.0)), p["wte"]);
+  x = x + F::linear(
+              F::gelu(F::linear(
+                  F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["ln2"] + 1.0)), p["fc"])),
+              p["fc2"]);
+  const Tensor logits =
+      F::linear(F::layer_norm(x, F::LayerNormFuncOptions({C}).weight(p["lnf"] + 1.0)), p["wte"]);
   return F::cross_entropy(logits.reshape({-1, V}), targets.reshape({-1}));
 }
 
 Tensor tokens(std::int64_t multiplier, std::int64_t offset) {
   Tensor t = engine::zeros({B, T}, engine::kInt64);
-  for (std::int64_t i = 0; i < B * T; ++i) t.data_ptr<std::int64_t>()[i] = (i * multiplier + offset) % V;
+  for (std::int64_t i = 0; i < B * T; ++i)
+    t.data_ptr<std::int64_t>()[i] = (i * multiplier + offset) % V;
   return t;
 }
 
@@ -82,7 +96,8 @@ TEST_CASE("a tiny GPT block trained with clipping and AdamW matches PyTorch") {
     }
     losses.push_back(loss_of(p, idx, targets).item<double>());
     const std::map<std::string, std::vector<double>>& torch = entry.second;
-    for (std::size_t i = 0; i < losses.size(); ++i) CHECK(losses[i] == doctest::Approx(torch.at("losses")[i]).epsilon(1e-6));
+    for (std::size_t i = 0; i < losses.size(); ++i)
+      CHECK(losses[i] == doctest::Approx(torch.at("losses")[i]).epsilon(1e-6));
     for (std::size_t i = 0; i < norms.size(); ++i) {
       CHECK(norms[i] == doctest::Approx(torch.at("grad_norms_before_clipping")[i]).epsilon(1e-6));
     }

@@ -17,7 +17,8 @@ nlohmann::json twins_of(const engine::notebook::LessonSource& lesson, const std:
   nlohmann::json cells = nlohmann::json::array();
   for (const engine::notebook::Cell& cell : lesson.cells) {
     if (!cell.is_code() || cell.name.empty()) continue;
-    const engine::notebook::OutputBlock* documented = engine::notebook::documented_output(cell, machine);
+    const engine::notebook::OutputBlock* documented =
+        engine::notebook::documented_output(cell, machine);
     nlohmann::json entry = {{"cell", cell.name}, {"line", cell.marker_line}, {"twin", nullptr}};
     if (cell.python) {
       entry["twin"] = {{"line", cell.python->marker_line},

@@ -13,8 +13,8 @@
 namespace planner {
 
 struct ModelConfig {
-  std::string name;                 // the file's stem: "train_shakespeare_char"
-  std::int64_t n_layer = 12;        // train.py's defaults: GPT-2 small on OpenWebText
+  std::string name;           // the file's stem: "train_shakespeare_char"
+  std::int64_t n_layer = 12;  // train.py's defaults: GPT-2 small on OpenWebText
   std::int64_t n_head = 12;
   std::int64_t n_embd = 768;
   std::int64_t block_size = 1024;

@@ -15,6 +15,7 @@ inline constexpr const char* kPlanUsage = "plan CONFIG [--machine NAME]";
 // Runs the subcommand on `args` (what follows "plan"), laid out for a terminal of `width` columns.
 // Exit status: 0 a plan was printed, 1 the config was refused (its message names the field and
 // line), 2 a usage error.
-int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::size_t width = 80);
+int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                 std::size_t width = 80);
 
 }  // namespace planner

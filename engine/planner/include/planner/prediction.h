@@ -3,11 +3,11 @@
 // on mps (eager, and compiled when the config compiles), and the Metal memory the mps run holds
 // against the machine's limits. Each measurement runs in a fresh simulated process.
 
+#include <engine/machine.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include <engine/machine.h>
 
 #include "planner/model_config.h"
 
@@ -27,8 +27,8 @@ struct Prediction {
   std::optional<double> mps_seconds;       // eager, when the step runs on mps
   std::optional<double> compiled_seconds;  // with torch.compile, when the config asks for it
   MpsMemory memory = MpsMemory::Unavailable;
-  std::int64_t mps_bytes = 0;              // Metal memory the process holds in the steady state
-  std::string why;                         // PyTorch's error when mps refused, or why MPS is unusable
+  std::int64_t mps_bytes = 0;  // Metal memory the process holds in the steady state
+  std::string why;             // PyTorch's error when mps refused, or why MPS is unusable
 };
 
 // The memory the machine's other applications leave free, and the MPS allocator's limit: its

@@ -4,10 +4,10 @@
 // optimizer, and its estimate_loss(). Times come from the engine's cost model. The one nanoGPT of
 // the course's tools: `course plan` and the cost model's validation (tests/benchmarks) both run it.
 
+#include <engine/engine.h>
+
 #include <cstdint>
 #include <memory>
-
-#include <engine/engine.h>
 
 #include "planner/model_config.h"
 

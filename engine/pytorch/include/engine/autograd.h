@@ -44,8 +44,8 @@ class Node;
 // if the backward function saved them, as with PyTorch's SavedVariables, so the memory a graph
 // keeps is what its operations save.
 struct Edge {
-  std::shared_ptr<Node> grad_fn;  // the input's node, if it has one
-  Tensor leaf;                    // the input itself, if it is a leaf that requires grad
+  std::shared_ptr<Node> grad_fn;            // the input's node, if it has one
+  Tensor leaf;                              // the input itself, if it is a leaf that requires grad
   Device device = Device(DeviceType::CPU);  // the input's: its gradient is returned there
   bool leads_anywhere() const noexcept { return grad_fn != nullptr || leaf.defined(); }
 };
@@ -59,7 +59,10 @@ class Node {
   // `saves_tensors`: whether `backward` holds tensors (PyTorch's SavedVariables) rather than
   // only sizes and scalars.
   Node(std::string name, std::vector<Edge> edges, Backward backward, bool saves_tensors)
-      : name_(std::move(name)), edges_(std::move(edges)), backward_(std::move(backward)), saves_tensors_(saves_tensors) {}
+      : name_(std::move(name)),
+        edges_(std::move(edges)),
+        backward_(std::move(backward)),
+        saves_tensors_(saves_tensors) {}
 
   // PyTorch's name for the node, e.g. "AddmmBackward0".
   const std::string& name() const noexcept { return name_; }

@@ -33,7 +33,8 @@ namespace py::torch {
 template <typename Module>
 class CompiledModule {
  public:
-  explicit CompiledModule(Module module) : module_(std::move(module)), cache_(detail::make_compile_cache()) {}
+  explicit CompiledModule(Module module)
+      : module_(std::move(module)), cache_(detail::make_compile_cache()) {}
 
   template <typename... Args>
   auto operator()(const Args&... args) const {

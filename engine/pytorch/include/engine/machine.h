@@ -28,12 +28,12 @@ struct OsVersion {
 
 struct GpuSpec {
   std::string_view name;
-  bool low_power = false;          // integrated Intel GPUs: MPS skips them
+  bool low_power = false;            // integrated Intel GPUs: MPS skips them
   bool supports_mac2_family = true;  // MTLGPUFamilyMac2, i.e. Metal 2; MPS skips GPUs without it
-  double fp32_flops = 0;           // peak FP32 operations per second
-  double memory_bandwidth = 0;     // bytes per second
-  int cores = 8;                   // GPU cores: how much work it takes to fill the GPU
-  int family = 7;                  // Apple GPU family (MTLGPUFamilyApple7 = M1, 8 = M2, 9 = M3 and M4)
+  double fp32_flops = 0;             // peak FP32 operations per second
+  double memory_bandwidth = 0;       // bytes per second
+  int cores = 8;                     // GPU cores: how much work it takes to fill the GPU
+  int family = 7;  // Apple GPU family (MTLGPUFamilyApple7 = M1, 8 = M2, 9 = M3 and M4)
 };
 
 struct MachineProfile {
@@ -50,21 +50,22 @@ struct MachineProfile {
   std::uint64_t memory_bytes = 0;
   std::uint64_t recommended_working_set_bytes = 0;  // MTLDevice.recommendedMaxWorkingSetSize
   std::uint64_t max_buffer_length = 0;  // MTLDevice.maxBufferLength; 0 where MPS never allocates
-  std::uint64_t other_apps_bytes = 0;               // memory the rest of the machine holds
+  std::uint64_t other_apps_bytes = 0;   // memory the rest of the machine holds
   double swap_bandwidth = 0;  // bytes per second when paged-out memory must come back from disk
   double kernel_launch_seconds = 0;  // fixed device-side cost of one MPS kernel
-  double host_dispatch_seconds = 0;  // host time to dispatch and encode an MPS op run as an MPSGraph
+  double host_dispatch_seconds =
+      0;  // host time to dispatch and encode an MPS op run as an MPSGraph
   double metal_dispatch_seconds = 0;  // the same for an op with its own Metal kernel
-  double graph_compile_seconds = 0;  // host time to build an MPS op's graph for new shapes
+  double graph_compile_seconds = 0;   // host time to build an MPS op's graph for new shapes
   // A blocking sync point (synchronize(), item(), a copy to or from the cpu, an event wait)
   // commits the command buffer and sleeps until Metal reports it complete: this much longer
   // than the GPU's own work.
   double sync_latency_seconds = 0;
-  double cpu_fp32_flops = 0;         // peak FP32 operations per second of the CPU cores PyTorch uses
-  double cpu_core_hz = 0;            // one of those cores' clock (0: cpu_fp32_flops / 32, one core)
-  double cpu_matrix_flops = 0;       // Accelerate's FP32 matrix peak on the AMX units (0: no AMX)
-  double cpu_memory_bandwidth = 0;   // bytes per second PyTorch's cpu kernels stream
-  double cpu_op_seconds = 0;         // host overhead of one eager PyTorch op on the cpu
+  double cpu_fp32_flops = 0;        // peak FP32 operations per second of the CPU cores PyTorch uses
+  double cpu_core_hz = 0;           // one of those cores' clock (0: cpu_fp32_flops / 32, one core)
+  double cpu_matrix_flops = 0;      // Accelerate's FP32 matrix peak on the AMX units (0: no AMX)
+  double cpu_memory_bandwidth = 0;  // bytes per second PyTorch's cpu kernels stream
+  double cpu_op_seconds = 0;        // host overhead of one eager PyTorch op on the cpu
 
   // An x86_64 interpreter on Apple silicon runs translated by Rosetta 2.
   bool runs_under_rosetta() const noexcept {

@@ -35,12 +35,14 @@ Tensor ones_like(const Tensor& t);
 // k (..., S, E), v (..., S, Ev). The engine takes no attn_mask (none of the course's models has
 // one): pass {} for it, as LibTorch's callers do.
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
-                                    const Tensor& attn_mask = {}, double dropout_p = 0.0, bool is_causal = false);
+                                    const Tensor& attn_mask = {}, double dropout_p = 0.0,
+                                    bool is_causal = false);
 // torch.equal: same shape and same values (dtypes may differ); a Python bool, not a tensor.
 bool equal(const Tensor& a, const Tensor& b);
 // torch.allclose: every element of a is within atol + rtol x |b| of b's (b is the reference,
 // so the test is not symmetric); NaNs count as close only with equal_nan. A Python bool.
-bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false);
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-05, double atol = 1e-08,
+              bool equal_nan = false);
 // torch.isfinite: a bool tensor, true where the value is neither infinite nor NaN.
 Tensor isfinite(const Tensor& t);
 // True when every element of a bool tensor is true (Tensor.all().item()).

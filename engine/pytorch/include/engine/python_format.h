@@ -26,8 +26,7 @@ std::string repr(const Tensor& t);
 std::string str(const Tensor& t);
 
 template <std::integral T>
-  requires(!std::same_as<T, bool> && !std::same_as<T, char>)
-std::string str(T value) {
+requires(!std::same_as<T, bool> && !std::same_as<T, char>) std::string str(T value) {
   return str(static_cast<std::int64_t>(value));
 }
 inline std::string str(float value) { return str(static_cast<double>(value)); }

@@ -26,10 +26,16 @@ bool is_floating_point(ScalarType type) noexcept;
 template <typename T>
 constexpr ScalarType scalar_type_of();
 template <>
-constexpr ScalarType scalar_type_of<float>() { return ScalarType::Float; }
+constexpr ScalarType scalar_type_of<float>() {
+  return ScalarType::Float;
+}
 template <>
-constexpr ScalarType scalar_type_of<std::int64_t>() { return ScalarType::Long; }
+constexpr ScalarType scalar_type_of<std::int64_t>() {
+  return ScalarType::Long;
+}
 template <>
-constexpr ScalarType scalar_type_of<bool>() { return ScalarType::Bool; }
+constexpr ScalarType scalar_type_of<bool>() {
+  return ScalarType::Bool;
+}
 
 }  // namespace engine

@@ -13,9 +13,9 @@ namespace engine {
 class TensorOptions {
  public:
   TensorOptions() = default;
-  TensorOptions(ScalarType dtype) : dtype_(dtype) {}      // NOLINT: implicit, as in c10
-  TensorOptions(Device device) : device_(device) {}       // NOLINT: implicit, as in c10
-  TensorOptions(DeviceType type) : device_(Device(type)) {}  // NOLINT: implicit, as in c10
+  TensorOptions(ScalarType dtype) : dtype_(dtype) {}              // NOLINT: implicit, as in c10
+  TensorOptions(Device device) : device_(device) {}               // NOLINT: implicit, as in c10
+  TensorOptions(DeviceType type) : device_(Device(type)) {}       // NOLINT: implicit, as in c10
   TensorOptions(const char* device) : device_(Device(device)) {}  // NOLINT: zeros(.., "mps")
 
   TensorOptions dtype(ScalarType dtype) const {
@@ -47,6 +47,8 @@ class TensorOptions {
 
 inline TensorOptions dtype(ScalarType type) { return TensorOptions().dtype(type); }
 inline TensorOptions device(Device where) { return TensorOptions().device(where); }
-inline TensorOptions requires_grad(bool enabled = true) { return TensorOptions().requires_grad(enabled); }
+inline TensorOptions requires_grad(bool enabled = true) {
+  return TensorOptions().requires_grad(enabled);
+}
 
 }  // namespace engine

@@ -11,8 +11,8 @@
 namespace engine::sim {
 
 struct Span {
-  std::string track;     // "host" or "mps device"
-  std::string name;      // the operator ("aten::mm"), copy or wait ("wait: item")
+  std::string track;  // "host" or "mps device"
+  std::string name;   // the operator ("aten::mm"), copy or wait ("wait: item")
   // host: "dispatch" (encoding an mps op), "compile" (building its GPU code on first use, or
   // torch.compile), "cpu" (an op computed on the cpu), "view", "wait" (for the device), "host"
   // (time.sleep: the script's own work), "fallback"; device: "kernel", "copy", "event"

@@ -10,6 +10,7 @@ namespace engine {
 inline constexpr std::string_view kEmulatedPyTorchVersion = "2.9";
 // torch.version.git_version of the 2.9.0 wheels: the "commit hash" PyTorch's own messages
 // quote (at::GetBuildOptions()'s COMMIT_SHA).
-inline constexpr std::string_view kEmulatedPyTorchCommit = "0fabc3ba44823f257e70ce397d989c8de5e362c1";
+inline constexpr std::string_view kEmulatedPyTorchCommit =
+    "0fabc3ba44823f257e70ce397d989c8de5e362c1";
 
 }  // namespace engine

@@ -72,8 +72,9 @@ void record(const Tensor& result, std::string name, const std::vector<Tensor>& i
   }
   TensorImpl& impl = result.impl();
   impl.requires_grad = true;
-  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges), within_compiled_graph(std::move(backward)),
-                                        saves == Saves::Tensors);
+  impl.grad_fn =
+      std::make_shared<Node>(std::move(name), std::move(edges),
+                             within_compiled_graph(std::move(backward)), saves == Saves::Tensors);
 }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {

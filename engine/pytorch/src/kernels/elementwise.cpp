@@ -33,17 +33,21 @@ void broadcast_apply(F f, const float* a, const std::vector<std::int64_t>& a_str
 template <typename F>
 void dispatch(BinaryOp op, F&& run) {
   switch (op) {
-    case BinaryOp::Add: return run([](float x, float y) { return x + y; });
-    case BinaryOp::Sub: return run([](float x, float y) { return x - y; });
-    case BinaryOp::Mul: return run([](float x, float y) { return x * y; });
-    case BinaryOp::Div: return run([](float x, float y) { return x / y; });
+    case BinaryOp::Add:
+      return run([](float x, float y) { return x + y; });
+    case BinaryOp::Sub:
+      return run([](float x, float y) { return x - y; });
+    case BinaryOp::Mul:
+      return run([](float x, float y) { return x * y; });
+    case BinaryOp::Div:
+      return run([](float x, float y) { return x / y; });
   }
 }
 
 }  // namespace
 
-void binary(BinaryOp op, const float* a, const std::vector<std::int64_t>& a_strides,
-            const float* b, const std::vector<std::int64_t>& b_strides, float* out,
+void binary(BinaryOp op, const float* a, const std::vector<std::int64_t>& a_strides, const float* b,
+            const std::vector<std::int64_t>& b_strides, float* out,
             const std::vector<std::int64_t>& out_shape) {
   dispatch(op, [&](auto f) { broadcast_apply(f, a, a_strides, b, b_strides, out, out_shape); });
 }
@@ -67,7 +71,8 @@ constexpr auto kInvSqrt2 = static_cast<float>(1.0 / std::numbers::sqrt2);
 constexpr auto kInvSqrt2Pi = static_cast<float>(std::numbers::inv_sqrtpi / std::numbers::sqrt2);
 
 void gelu(const float* x, float* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = 0.5f * x[i] * (1.0f + portable::erf(x[i] * kInvSqrt2));
+  for (std::int64_t i = 0; i < n; ++i)
+    out[i] = 0.5f * x[i] * (1.0f + portable::erf(x[i] * kInvSqrt2));
 }
 
 void gelu_backward(const float* grad, const float* x, float* out, std::int64_t n) {

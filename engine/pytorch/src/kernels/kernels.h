@@ -11,8 +11,8 @@ enum class BinaryOp { Add, Sub, Mul, Div };
 
 // out = a op b, elementwise with broadcasting: a_strides and b_strides give each operand's
 // element step per output dimension (0 where it is broadcast).
-void binary(BinaryOp op, const float* a, const std::vector<std::int64_t>& a_strides,
-            const float* b, const std::vector<std::int64_t>& b_strides, float* out,
+void binary(BinaryOp op, const float* a, const std::vector<std::int64_t>& a_strides, const float* b,
+            const std::vector<std::int64_t>& b_strides, float* out,
             const std::vector<std::int64_t>& out_shape);
 // out = x op scalar (scalar_first: scalar op x)
 void binary_scalar(BinaryOp op, const float* x, float scalar, bool scalar_first, float* out,
@@ -69,8 +69,8 @@ inline constexpr std::int64_t kCpuProductDepth = 256;
 void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,
             std::int64_t n);
 // c (m, n) = a^T b, with a stored as (k, m)
-void matmul_transposed_a(const float* a, const float* b, float* c, std::int64_t m,
-                         std::int64_t k, std::int64_t n);
+void matmul_transposed_a(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,
+                         std::int64_t n);
 // y (rows, out) = x (rows, in) w (out, in)^T + bias (out); bias may be null
 void linear(const float* x, const float* w, const float* bias, float* y, std::int64_t rows,
             std::int64_t in, std::int64_t out);

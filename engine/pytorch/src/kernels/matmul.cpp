@@ -5,14 +5,13 @@
 // free to change with the host without moving a bit; the order within each result is fixed by
 // KC alone.
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
@@ -38,7 +37,9 @@ struct Operand {
   const float* data;
   std::int64_t row_stride;
   std::int64_t column_stride;
-  float at(std::int64_t i, std::int64_t p) const { return data[i * row_stride + p * column_stride]; }
+  float at(std::int64_t i, std::int64_t p) const {
+    return data[i * row_stride + p * column_stride];
+  }
 };
 
 // How many rows of A (MC) and columns of B (NC) a packed block holds: A's block should stay in
@@ -51,7 +52,9 @@ struct CacheBlocking {
 
 CacheBlocking blocking_for(std::int64_t l2_bytes, std::int64_t l3_bytes) {
   const std::int64_t strip_bytes = kDepth * static_cast<std::int64_t>(sizeof(float));
-  const auto round_down = [](std::int64_t value, std::int64_t unit) { return std::max(unit, value / unit * unit); };
+  const auto round_down = [](std::int64_t value, std::int64_t unit) {
+    return std::max(unit, value / unit * unit);
+  };
   return {.rows = round_down(l2_bytes / 2 / strip_bytes, kTileRows),
           .columns = round_down(l3_bytes / 2 / strip_bytes, kTileColumns)};
 }
@@ -65,10 +68,12 @@ CacheBlocking cache_blocking() {
     long long kib[3] = {32, 1024, 8 * 1024};
     if (const char* forced = std::getenv("MPS_COURSE_TEST_CACHE_KIB")) {
       char extra = 0;
-      if (std::sscanf(forced, "%lld,%lld,%lld%c", &kib[0], &kib[1], &kib[2], &extra) != 3 || kib[0] <= 0 ||
-          kib[1] <= 0 || kib[2] <= 0) {
-        throw Error("MPS_COURSE_TEST_CACHE_KIB must be three sizes in KiB, L1,L2,L3 (for example "
-                    "48,2048,32768), not '" + std::string(forced) + "'");
+      if (std::sscanf(forced, "%lld,%lld,%lld%c", &kib[0], &kib[1], &kib[2], &extra) != 3 ||
+          kib[0] <= 0 || kib[1] <= 0 || kib[2] <= 0) {
+        throw Error(
+            "MPS_COURSE_TEST_CACHE_KIB must be three sizes in KiB, L1,L2,L3 (for example "
+            "48,2048,32768), not '" +
+            std::string(forced) + "'");
       }
     }
     Eigen::setCpuCacheSizes(kib[0] << 10, kib[1] << 10, kib[2] << 10);
@@ -80,8 +85,8 @@ CacheBlocking cache_blocking() {
 
 // B's rows [p0, p0 + depth) and columns [j0, j0 + width) as strips of kTileColumns columns,
 // each strip depth x kTileColumns row-major; columns past the edge are zero.
-void pack_b(const Operand& b, std::int64_t p0, std::int64_t depth, std::int64_t j0, std::int64_t width,
-            float* packed) {
+void pack_b(const Operand& b, std::int64_t p0, std::int64_t depth, std::int64_t j0,
+            std::int64_t width, float* packed) {
   for (std::int64_t strip = 0; strip < width; strip += kTileColumns) {
     const std::int64_t columns = std::min(kTileColumns, width - strip);
     for (std::int64_t p = 0; p < depth; ++p) {
@@ -94,8 +99,8 @@ void pack_b(const Operand& b, std::int64_t p0, std::int64_t depth, std::int64_t 
 
 // A's rows [i0, i0 + height) and columns [p0, p0 + depth) as strips of kTileRows rows, each
 // depth x kTileRows (column by column); rows past the edge are zero.
-void pack_a(const Operand& a, std::int64_t i0, std::int64_t height, std::int64_t p0, std::int64_t depth,
-            float* packed) {
+void pack_a(const Operand& a, std::int64_t i0, std::int64_t height, std::int64_t p0,
+            std::int64_t depth, float* packed) {
   for (std::int64_t strip = 0; strip < height; strip += kTileRows) {
     const std::int64_t rows = std::min(kTileRows, height - strip);
     for (std::int64_t p = 0; p < depth; ++p) {
@@ -111,7 +116,8 @@ void pack_a(const Operand& a, std::int64_t i0, std::int64_t height, std::int64_t
 // versions performs exactly the scalar version's operations on its own result, so all three
 // give the same bits.
 #if defined(__AVX2__) && defined(__FMA__)
-void tile_sums(const float* a, const float* b, std::int64_t depth, float (&sum)[kTileRows][kTileColumns]) {
+void tile_sums(const float* a, const float* b, std::int64_t depth,
+               float (&sum)[kTileRows][kTileColumns]) {
   static_assert(kTileRows == 6 && kTileColumns == 16);
   // Twelve named sums rather than an array: g++ keeps an array in memory.
   __m256 l0{}, r0{}, l1{}, r1{}, l2{}, r2{}, l3{}, r3{}, l4{}, r4{}, l5{}, r5{};
@@ -136,14 +142,16 @@ void tile_sums(const float* a, const float* b, std::int64_t depth, float (&sum)[
   }
 }
 #elif defined(__aarch64__)
-void tile_sums(const float* a, const float* b, std::int64_t depth, float (&sum)[kTileRows][kTileColumns]) {
+void tile_sums(const float* a, const float* b, std::int64_t depth,
+               float (&sum)[kTileRows][kTileColumns]) {
   static_assert(kTileRows == 6 && kTileColumns == 16);
   struct Row {  // one row's sixteen sums; named, not an array, for g++'s sake as above
     float32x4_t q0, q1, q2, q3;
   };
   Row s0{}, s1{}, s2{}, s3{}, s4{}, s5{};
   for (std::int64_t p = 0; p < depth; ++p, a += kTileRows, b += kTileColumns) {
-    const float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), b2 = vld1q_f32(b + 8), b3 = vld1q_f32(b + 12);
+    const float32x4_t b0 = vld1q_f32(b), b1 = vld1q_f32(b + 4), b2 = vld1q_f32(b + 8),
+                      b3 = vld1q_f32(b + 12);
     const auto update = [&](Row& row, float a_value) {
       row.q0 = vfmaq_n_f32(row.q0, b0, a_value);
       row.q1 = vfmaq_n_f32(row.q1, b1, a_value);
@@ -166,7 +174,8 @@ void tile_sums(const float* a, const float* b, std::int64_t depth, float (&sum)[
   }
 }
 #else
-void tile_sums(const float* a, const float* b, std::int64_t depth, float (&sum)[kTileRows][kTileColumns]) {
+void tile_sums(const float* a, const float* b, std::int64_t depth,
+               float (&sum)[kTileRows][kTileColumns]) {
   for (auto& row : sum) std::fill(std::begin(row), std::end(row), 0.0f);
   for (std::int64_t p = 0; p < depth; ++p) {
     for (std::int64_t i = 0; i < kTileRows; ++i) {
@@ -188,11 +197,13 @@ void micro_kernel(const float* a, const float* b, std::int64_t depth, float* c, 
 }
 
 // c (m, n) += a (m, k) b (k, n), c row-major.
-void accumulate_product(const Operand& a, const Operand& b, float* c, std::int64_t m, std::int64_t k,
-                        std::int64_t n) {
+void accumulate_product(const Operand& a, const Operand& b, float* c, std::int64_t m,
+                        std::int64_t k, std::int64_t n) {
   const CacheBlocking blocks = cache_blocking();
   thread_local std::vector<float> packed_a, packed_b;
-  const auto round_up = [](std::int64_t value, std::int64_t unit) { return (value + unit - 1) / unit * unit; };
+  const auto round_up = [](std::int64_t value, std::int64_t unit) {
+    return (value + unit - 1) / unit * unit;
+  };
   for (std::int64_t j0 = 0; j0 < n; j0 += blocks.columns) {
     const std::int64_t width = std::min(blocks.columns, n - j0);
     for (std::int64_t p0 = 0; p0 < k; p0 += kDepth) {  // the blocks of every sum, in order
@@ -217,7 +228,8 @@ void accumulate_product(const Operand& a, const Operand& b, float* c, std::int64
 
 }  // namespace
 
-void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k, std::int64_t n) {
+void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,
+            std::int64_t n) {
   std::fill(c, c + m * n, 0.0f);
   accumulate_product({a, k, 1}, {b, n, 1}, c, m, k, n);
 }
@@ -228,8 +240,8 @@ void matmul_transposed_a(const float* a, const float* b, float* c, std::int64_t 
   accumulate_product({a, 1, m}, {b, n, 1}, c, m, k, n);
 }
 
-void linear(const float* x, const float* w, const float* bias, float* y, std::int64_t rows, std::int64_t in,
-            std::int64_t out) {
+void linear(const float* x, const float* w, const float* bias, float* y, std::int64_t rows,
+            std::int64_t in, std::int64_t out) {
   for (std::int64_t r = 0; r < rows; ++r) {
     if (bias != nullptr) {
       std::copy(bias, bias + out, y + r * out);

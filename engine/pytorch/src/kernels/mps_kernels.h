@@ -32,7 +32,8 @@ namespace mps {
 // The same contracts as the cpu kernels of the same names in kernels.h.
 void sum_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t reduce,
                    std::int64_t inner, double scale = 1.0);
-void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k, std::int64_t n);
+void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,
+            std::int64_t n);
 void matmul_transposed_a(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,
                          std::int64_t n);
 void linear(const float* x, const float* w, const float* bias, float* y, std::int64_t rows,
@@ -43,8 +44,10 @@ void linear(const float* x, const float* w, const float* bias, float* y, std::in
 struct Summation {
   void (*sum_over_axis)(const float*, float*, std::int64_t, std::int64_t, std::int64_t, double);
   void (*matmul)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t);
-  void (*matmul_transposed_a)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t);
-  void (*linear)(const float*, const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t);
+  void (*matmul_transposed_a)(const float*, const float*, float*, std::int64_t, std::int64_t,
+                              std::int64_t);
+  void (*linear)(const float*, const float*, const float*, float*, std::int64_t, std::int64_t,
+                 std::int64_t);
 };
 const Summation& summation_on(const Device& device);
 

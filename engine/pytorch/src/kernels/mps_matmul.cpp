@@ -1,8 +1,7 @@
 // Matrix products in the emulated MPS order: Note [Summation order on mps] (mps_kernels.h).
 
-#include <algorithm>
-
 #include <Eigen/Core>
+#include <algorithm>
 
 #include "kernels/mps_kernels.h"
 
@@ -16,7 +15,8 @@ using RowMajorArray = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen:
 
 }  // namespace
 
-void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k, std::int64_t n) {
+void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64_t k,
+            std::int64_t n) {
   // Row q of `block` is the q-th product of the current block, for every column of the result.
   RowMajorArray block(kTile, n);
   for (std::int64_t i = 0; i < m; ++i) {
@@ -26,7 +26,8 @@ void matmul(const float* a, const float* b, float* c, std::int64_t m, std::int64
       const std::int64_t depth = std::min(kTile, k - start);
       block.setZero();
       for (std::int64_t q = 0; q < depth; ++q) {
-        block.row(q) = Eigen::Map<const Eigen::ArrayXf>(b + (start + q) * n, n).transpose() * a[i * k + start + q];
+        block.row(q) = Eigen::Map<const Eigen::ArrayXf>(b + (start + q) * n, n).transpose() *
+                       a[i * k + start + q];
       }
       for (std::int64_t width = kTile / 2; width >= 1; width /= 2) {
         for (std::int64_t q = 0; q < width; ++q) block.row(q) += block.row(q + width);

@@ -19,7 +19,8 @@ void sum_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t
   for (std::int64_t o = 0; o < outer; ++o) {
     lanes.setZero();
     for (std::int64_t r = 0; r < reduce; ++r) {
-      lanes.col(r % kSimdWidth) += Eigen::Map<const Eigen::ArrayXf>(in + (o * reduce + r) * inner, inner);
+      lanes.col(r % kSimdWidth) +=
+          Eigen::Map<const Eigen::ArrayXf>(in + (o * reduce + r) * inner, inner);
     }
     for (std::int64_t width = kSimdWidth / 2; width >= 1; width /= 2) {
       for (std::int64_t l = 0; l < width; ++l) lanes.col(l) += lanes.col(l + width);
@@ -31,9 +32,10 @@ void sum_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t
 }  // namespace mps
 
 const Summation& summation_on(const Device& device) {
-  static constexpr Summation cpu{kernels::sum_over_axis, kernels::matmul, kernels::matmul_transposed_a,
-                                 kernels::linear};
-  static constexpr Summation gpu{mps::sum_over_axis, mps::matmul, mps::matmul_transposed_a, mps::linear};
+  static constexpr Summation cpu{kernels::sum_over_axis, kernels::matmul,
+                                 kernels::matmul_transposed_a, kernels::linear};
+  static constexpr Summation gpu{mps::sum_over_axis, mps::matmul, mps::matmul_transposed_a,
+                                 mps::linear};
   return device.is_mps() ? gpu : cpu;
 }
 

@@ -15,7 +15,8 @@ void layer_norm(const float* x, const float* weight, const float* bias, float* y
       squares += static_cast<double>(row[i]) * row[i];
     }
     const double mu = sum / static_cast<double>(n);
-    const double var = std::max(squares / static_cast<double>(n) - mu * mu, 0.0);  // biased, as PyTorch
+    const double var =
+        std::max(squares / static_cast<double>(n) - mu * mu, 0.0);  // biased, as PyTorch
     mean[r] = static_cast<float>(mu);
     rstd[r] = static_cast<float>(1.0 / std::sqrt(var + eps));
     for (std::int64_t i = 0; i < n; ++i) {
@@ -47,7 +48,8 @@ void layer_norm_backward(const float* g, const float* x, const float* weight, co
     for (std::int64_t i = 0; i < n; ++i) {
       const float xhat = (xr[i] - mean[r]) * rstd[r];
       const float gw = gr[i] * (weight != nullptr ? weight[i] : 1.0f);
-      dx[r * n + i] = rstd[r] * (gw - static_cast<float>(mean_gw) - xhat * static_cast<float>(mean_gw_xhat));
+      dx[r * n + i] =
+          rstd[r] * (gw - static_cast<float>(mean_gw) - xhat * static_cast<float>(mean_gw_xhat));
     }
   }
 }

@@ -96,7 +96,8 @@ double log(double x) {
   const double s = f / (2.0 + f);
   const double z = s * s;
   double series = kAtanhCoefficient.back();  // to z^13: 0.0296^13 / 27 is 1e-21
-  for (std::size_t k = kAtanhCoefficient.size() - 1; k-- > 1;) series = series * z + kAtanhCoefficient[k];
+  for (std::size_t k = kAtanhCoefficient.size() - 1; k-- > 1;)
+    series = series * z + kAtanhCoefficient[k];
   series *= z;
   const double half_square = 0.5 * f * f;
   const double e = exponent;
@@ -115,10 +116,18 @@ void sin_cos(double x, double& sine, double& cosine) {
   double c = kInverseFactorial[20];  // cos r = 1 - r^2/2! + ...
   for (int k = 18; k >= 0; k -= 2) c = -(c * z) + kInverseFactorial[static_cast<std::size_t>(k)];
   switch (static_cast<std::int64_t>(n) & 3) {  // the quadrant
-    case 0: sine = s, cosine = c; break;
-    case 1: sine = c, cosine = -s; break;
-    case 2: sine = -s, cosine = -c; break;
-    default: sine = -c, cosine = s; break;
+    case 0:
+      sine = s, cosine = c;
+      break;
+    case 1:
+      sine = c, cosine = -s;
+      break;
+    case 2:
+      sine = -s, cosine = -c;
+      break;
+    default:
+      sine = -c, cosine = s;
+      break;
   }
 }
 
@@ -171,7 +180,8 @@ DoubleDouble times(DoubleDouble a, DoubleDouble b) {
 
 double integer_power(double base, std::int64_t exponent) {
   DoubleDouble result{1.0, 0.0};
-  for (DoubleDouble square{base, 0.0}; exponent > 0; exponent >>= 1, square = times(square, square)) {
+  for (DoubleDouble square{base, 0.0}; exponent > 0;
+       exponent >>= 1, square = times(square, square)) {
     if ((exponent & 1) != 0) result = times(result, square);
   }
   return result.hi + result.lo;

@@ -34,7 +34,8 @@ void softmax_backward(const float* grad_out, const float* out, float* grad_in, s
     for (std::int64_t i = 0; i < inner; ++i) {
       const std::int64_t base = o * n * inner + i;
       double dot = 0;
-      for (std::int64_t j = 0; j < n; ++j) dot += grad_out[base + j * inner] * out[base + j * inner];
+      for (std::int64_t j = 0; j < n; ++j)
+        dot += grad_out[base + j * inner] * out[base + j * inner];
       for (std::int64_t j = 0; j < n; ++j) {
         const std::int64_t at = base + j * inner;
         grad_in[at] = out[at] * (grad_out[at] - static_cast<float>(dot));

@@ -74,7 +74,8 @@ double gpu_bandwidth(const MachineProfile& m) { return m.gpu.value_or(GpuSpec{})
 double gpu_memory_seconds(double bytes, double share, const MachineProfile& machine, double paged) {
   const double bandwidth = gpu_bandwidth(machine) * share;
   if (bandwidth <= 0) return 0;
-  return bytes * (1 - paged) / bandwidth + (paged > 0 ? bytes * paged / machine.swap_bandwidth : 0.0);
+  return bytes * (1 - paged) / bandwidth +
+         (paged > 0 ? bytes * paged / machine.swap_bandwidth : 0.0);
 }
 
 // The share of bandwidth a streaming kernel of `bytes` reaches on this GPU.
@@ -86,12 +87,14 @@ double streaming_share(double bytes, const MachineProfile& machine) {
 double matmul_seconds(const KernelCost& cost, const MachineProfile& machine, double paged) {
   const GpuSpec gpu = machine.gpu.value_or(GpuSpec{});
   const MatmulShape& s = cost.matmul;
-  const double tiles = std::ceil(s.m / 32) * std::ceil(s.n / 32) * s.batch * std::ceil(s.k / kSplitDepth);
+  const double tiles =
+      std::ceil(s.m / 32) * std::ceil(s.n / 32) * s.batch * std::ceil(s.k / kSplitDepth);
   double share = kMatmulPeakShare * ramp(s.m, kMatmulHalfWidth) * ramp(s.n, kMatmulHalfWidth) *
                  ramp(s.k, kMatmulHalfDepth) * ramp(tiles, kMatmulHalfTilesPerCore * gpu.cores);
   if (s.broadcast) share *= kBroadcastMatmulShare;
   const double compute = gpu.fp32_flops > 0 ? cost.flops / (gpu.fp32_flops * share) : 0.0;
-  const double memory = gpu_memory_seconds(cost.bytes, streaming_share(cost.bytes, machine), machine, paged);
+  const double memory =
+      gpu_memory_seconds(cost.bytes, streaming_share(cost.bytes, machine), machine, paged);
   const bool large_result = 4 * s.m * s.n > kLargeResultBytes;
   return large_result ? compute + memory : std::max(compute, memory);
 }
@@ -134,10 +137,14 @@ constexpr double kCpuVectorMatmulShare = 0.45;
 
 double cpu_cycles_per_element(OpKind kind) {
   switch (kind) {
-    case OpKind::Softmax: return kSoftmaxCycles;
-    case OpKind::Transcendental: return kTranscendentalCycles;
-    case OpKind::Normalization: return kNormalizationCycles;
-    default: return 0;
+    case OpKind::Softmax:
+      return kSoftmaxCycles;
+    case OpKind::Transcendental:
+      return kTranscendentalCycles;
+    case OpKind::Normalization:
+      return kNormalizationCycles;
+    default:
+      return 0;
   }
 }
 
@@ -151,8 +158,12 @@ double paged_fraction(double process_gpu_bytes, const MachineProfile& machine) {
 }
 
 KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes) {
-  return {.name = name, .kind = OpKind::MatMul, .bytes = bytes, .elements = shape.m * shape.n * shape.batch,
-          .flops = 2 * shape.m * shape.n * shape.k * shape.batch, .matmul = shape};
+  return {.name = name,
+          .kind = OpKind::MatMul,
+          .bytes = bytes,
+          .elements = shape.m * shape.n * shape.batch,
+          .flops = 2 * shape.m * shape.n * shape.k * shape.batch,
+          .matmul = shape};
 }
 
 // PyTorch 2.9 runs elementwise arithmetic, fills and copies as Metal kernels of its own (binary
@@ -161,11 +172,13 @@ KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes) {
 // Call sites that know better say so.
 Encoding mps_encoding(const KernelCost& cost) {
   if (cost.encoding != Encoding::ByKind) return cost.encoding;
-  return cost.kind == OpKind::Elementwise || cost.kind == OpKind::Copy ? Encoding::Metal : Encoding::Graph;
+  return cost.kind == OpKind::Elementwise || cost.kind == OpKind::Copy ? Encoding::Metal
+                                                                       : Encoding::Graph;
 }
 
 double mps_encode_seconds(const KernelCost& cost, const MachineProfile& machine) {
-  return mps_encoding(cost) == Encoding::Metal ? machine.metal_dispatch_seconds : machine.host_dispatch_seconds;
+  return mps_encoding(cost) == Encoding::Metal ? machine.metal_dispatch_seconds
+                                               : machine.host_dispatch_seconds;
 }
 
 double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged) {
@@ -186,27 +199,32 @@ double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine)
   double compute = 0;
   if (cost.kind == OpKind::MatMul) {
     const double per_product = cost.flops / cost.matmul.batch;
-    const double peak = machine.cpu_matrix_flops > 0
-                            ? machine.cpu_matrix_flops * kAccelerateShare * ramp(per_product, kAccelerateHalfFlops)
-                            : machine.cpu_fp32_flops * kCpuVectorMatmulShare;
+    const double peak =
+        machine.cpu_matrix_flops > 0
+            ? machine.cpu_matrix_flops * kAccelerateShare * ramp(per_product, kAccelerateHalfFlops)
+            : machine.cpu_fp32_flops * kCpuVectorMatmulShare;
     compute = peak > 0 ? cost.flops / peak : 0.0;
   } else if (cost.kind == OpKind::Random) {
     const double core = machine.cpu_core_hz > 0 ? machine.cpu_core_hz : machine.cpu_fp32_flops / 32;
     if (core > 0) compute = cost.elements * kRandomCycles / core;  // one core
   } else {
     const double cycles_per_second = machine.cpu_fp32_flops / 32;  // [cores]: cores x clock x 32
-    if (cycles_per_second > 0) compute = cost.elements * cpu_cycles_per_element(cost.kind) / cycles_per_second;
+    if (cycles_per_second > 0)
+      compute = cost.elements * cpu_cycles_per_element(cost.kind) / cycles_per_second;
   }
-  const double memory = machine.cpu_memory_bandwidth > 0 ? cost.bytes / machine.cpu_memory_bandwidth : 0.0;
+  const double memory =
+      machine.cpu_memory_bandwidth > 0 ? cost.bytes / machine.cpu_memory_bandwidth : 0.0;
   return machine.cpu_op_seconds + std::max(compute, memory);
 }
 
 double compiled_encode_seconds(const KernelCost& cost, const MachineProfile& machine) {
   // Products are extern calls to the MPS ops; Inductor launches its own kernels directly.
-  return cost.kind == OpKind::MatMul ? mps_encode_seconds(cost, machine) : machine.metal_dispatch_seconds;
+  return cost.kind == OpKind::MatMul ? mps_encode_seconds(cost, machine)
+                                     : machine.metal_dispatch_seconds;
 }
 
-double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged) {
+double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
+                               double paged) {
   if (cost.kind == OpKind::MatMul) return mps_kernel_seconds(cost, machine, paged);
   const double traffic = cost.bytes * kFusedTrafficShare;
   const double share = streaming_share(traffic, machine) * kGeneratedKernelShare;
@@ -214,7 +232,8 @@ double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& mac
 }
 
 double mps_copy_seconds(double bytes, const MachineProfile& machine, double paged) {
-  return machine.kernel_launch_seconds + gpu_memory_seconds(bytes, streaming_share(bytes, machine), machine, paged);
+  return machine.kernel_launch_seconds +
+         gpu_memory_seconds(bytes, streaming_share(bytes, machine), machine, paged);
 }
 
 }  // namespace engine::detail

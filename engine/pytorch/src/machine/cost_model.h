@@ -38,12 +38,12 @@ struct MatmulShape {
 };
 
 struct KernelCost {
-  std::string_view name;   // PyTorch's operator name, "aten::mm"
+  std::string_view name;  // PyTorch's operator name, "aten::mm"
   OpKind kind = OpKind::Elementwise;
-  double bytes = 0;        // memory read and written
-  double elements = 0;     // elements produced; the per-element work of the cpu path
-  double flops = 0;        // matrix products: 2 x multiply-adds
-  MatmulShape matmul{};    // matrix products only
+  double bytes = 0;      // memory read and written
+  double elements = 0;   // elements produced; the per-element work of the cpu path
+  double flops = 0;      // matrix products: 2 x multiply-adds
+  MatmulShape matmul{};  // matrix products only
   // softmax and normalization: the length of the rows they reduce; a reduction: the length of
   // its contiguous innermost run when it reduces the innermost dimension, else 0
   std::int64_t row = 0;
@@ -59,7 +59,8 @@ Encoding mps_encoding(const KernelCost& cost);
 double mps_encode_seconds(const KernelCost& cost, const MachineProfile& machine);
 // Device time of one mps kernel. `paged_fraction`: the share of the process's GPU memory
 // macOS has moved to swap; that share of the traffic goes at the SSD's speed.
-double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged_fraction = 0);
+double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
+                          double paged_fraction = 0);
 // One cpu op, on the host.
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine);
 // A copy of `bytes` between host and GPU buffers (a blit).
@@ -71,7 +72,8 @@ double paged_fraction(double process_gpu_bytes, const MachineProfile& machine);
 // torch.compile's steady state (runtime/compiled_region.h): the same op as a kernel TorchInductor
 // generates, its memory traffic fused with its neighbours'. Matrix products stay extern calls
 // to the MPS kernels and cost what they cost eagerly.
-double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine, double paged_fraction = 0);
+double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
+                               double paged_fraction = 0);
 double compiled_encode_seconds(const KernelCost& cost, const MachineProfile& machine);
 
 }  // namespace engine::detail

@@ -74,7 +74,8 @@ MachineProfile make_host_machine() {
   m.name = "host";
   utsname uts{};
   uname(&uts);
-  const bool arm = std::strcmp(uts.machine, "arm64") == 0 || std::strcmp(uts.machine, "aarch64") == 0;
+  const bool arm =
+      std::strcmp(uts.machine, "arm64") == 0 || std::strcmp(uts.machine, "aarch64") == 0;
   m.python_architecture = arm ? Architecture::Arm64 : Architecture::X86_64;
   m.cpu_architecture = m.python_architecture;
   m.cpu_has_avx2 = cpu_has_avx2();
@@ -91,8 +92,8 @@ MachineProfile make_host_machine() {
   m.unified_memory = m.cpu_architecture == Architecture::Arm64;
   m.gpu = GpuSpec{.name = "this Mac's GPU", .fp32_flops = 2.6e12, .memory_bandwidth = 68.25e9};
   const std::uint64_t gib32 = 32ULL << 30;
-  m.recommended_working_set_bytes = m.memory_bytes <= gib32 ? m.memory_bytes * 2 / 3
-                                                            : m.memory_bytes * 3 / 4;
+  m.recommended_working_set_bytes =
+      m.memory_bytes <= gib32 ? m.memory_bytes * 2 / 3 : m.memory_bytes * 3 / 4;
   m.max_buffer_length = m.memory_bytes / 2;  // [maxbuf] of machine_profiles.cpp
   m.kernel_launch_seconds = 3e-6;
   m.host_dispatch_seconds = 20e-6;

@@ -51,9 +51,9 @@ namespace {
 constexpr std::uint64_t kGiB = 1ULL << 30;
 constexpr std::uint64_t kMiB = 1ULL << 20;
 
-constexpr double kAppleKernelLaunch = 3e-6;     // [pt-82707]
-constexpr double kAppleGraphCompile = 0.3e-3;   // [pt-124056]
-constexpr double kEagerCpuOp = 0.9e-6;          // [pt-148219] a 1-element op on the cpu
+constexpr double kAppleKernelLaunch = 3e-6;    // [pt-82707]
+constexpr double kAppleGraphCompile = 0.3e-3;  // [pt-124056]
+constexpr double kEagerCpuOp = 0.9e-6;         // [pt-148219] a 1-element op on the cpu
 // [fit] Committing a command buffer and waking the waiting host when Metal reports it
 // complete, on top of the GPU's work: what an op followed by synchronize() costs beyond the op.
 // Apple's MPS tuning hints warn that waiting for each command buffer adds delays of up to
@@ -65,17 +65,19 @@ constexpr double kAppleSyncLatency = 0.3e-3;
 struct AppleChip {
   const char* name;
   int gpu_cores;
-  double gpu_clock;        // GHz [clocks]
-  int gpu_family;          // MTLGPUFamilyApple7 (M1), 8 (M2), 9 (M3, M4)
-  double bandwidth;        // GB/s [apple]
-  int performance_cores;   // [apple]
-  int clusters;            // performance-core clusters, one AMX unit each
-  double cpu_clock;        // GHz [clocks]
-  double cpu_bandwidth;    // GB/s [mlxb-cpu]
+  double gpu_clock;       // GHz [clocks]
+  int gpu_family;         // MTLGPUFamilyApple7 (M1), 8 (M2), 9 (M3, M4)
+  double bandwidth;       // GB/s [apple]
+  int performance_cores;  // [apple]
+  int clusters;           // performance-core clusters, one AMX unit each
+  double cpu_clock;       // GHz [clocks]
+  double cpu_bandwidth;   // GB/s [mlxb-cpu]
 };
 
 // Seconds of 537 MB summed on the cpu [mlxb-cpu], as bytes per second.
-constexpr double streamed(double milliseconds) { return 64.0 * 128 * 128 * 128 * 4 / (milliseconds * 1e-3) / 1e9; }
+constexpr double streamed(double milliseconds) {
+  return 64.0 * 128 * 128 * 128 * 4 / (milliseconds * 1e-3) / 1e9;
+}
 
 constexpr AppleChip kM1{"Apple M1", 8, 1.278, 7, 68.25, 4, 1, 3.2, streamed(9.38)};
 constexpr AppleChip kM1Pro{"Apple M1 Pro", 16, 1.296, 7, 200, 8, 2, 3.228, streamed(4.67)};
@@ -96,26 +98,29 @@ constexpr AppleChip kM4Max{"Apple M4 Max", 40, 1.677, 9, 546, 12, 2, 4.5, stream
 // The GPU, the MPS overheads and the cpu numbers of a Mac with `chip`.
 void fit_chip(MachineProfile& m, const AppleChip& chip) {
   m.gpu = GpuSpec{.name = chip.name,
-                  .fp32_flops = chip.gpu_cores * 256 * chip.gpu_clock * 1e9,  // [hmc-tech] 128 ALUs x 2 per core
+                  .fp32_flops = chip.gpu_cores * 256 * chip.gpu_clock *
+                                1e9,  // [hmc-tech] 128 ALUs x 2 per core
                   .memory_bandwidth = chip.bandwidth * 1e9,
                   .cores = chip.gpu_cores,
                   .family = chip.gpu_family};
-  const double host_speed = 3.228 / chip.cpu_clock;  // [estimate] host overheads scale with the clock
+  const double host_speed =
+      3.228 / chip.cpu_clock;  // [estimate] host overheads scale with the clock
   m.kernel_launch_seconds = kAppleKernelLaunch;
-  m.host_dispatch_seconds = 20e-6 * host_speed;   // [pt-148219]
+  m.host_dispatch_seconds = 20e-6 * host_speed;    // [pt-148219]
   m.metal_dispatch_seconds = 1.3e-6 * host_speed;  // [pt-148219]
   m.graph_compile_seconds = kAppleGraphCompile;
   m.sync_latency_seconds = kAppleSyncLatency;
-  m.cpu_fp32_flops = chip.performance_cores * chip.cpu_clock * 1e9 * 32;      // [cores]
-  m.cpu_core_hz = chip.cpu_clock * 1e9;                                        // [clocks]
-  m.cpu_matrix_flops = chip.clusters * 1475e9 * chip.cpu_clock / 3.228;        // [corsix-amx]
-  m.cpu_memory_bandwidth = chip.cpu_bandwidth * 1e9;                           // [mlxb-cpu]
+  m.cpu_fp32_flops = chip.performance_cores * chip.cpu_clock * 1e9 * 32;  // [cores]
+  m.cpu_core_hz = chip.cpu_clock * 1e9;                                   // [clocks]
+  m.cpu_matrix_flops = chip.clusters * 1475e9 * chip.cpu_clock / 3.228;   // [corsix-amx]
+  m.cpu_memory_bandwidth = chip.cpu_bandwidth * 1e9;                      // [mlxb-cpu]
   m.cpu_op_seconds = kEagerCpuOp;
 }
 
 // A Mac with `chip` and `memory_gb` of unified memory on macOS 15.6.1: the chips of the cost
 // model's validation set, for which published PyTorch timings exist.
-MachineProfile apple_silicon(std::string_view name, std::string_view summary, const AppleChip& chip, int memory_gb) {
+MachineProfile apple_silicon(std::string_view name, std::string_view summary, const AppleChip& chip,
+                             int memory_gb) {
   MachineProfile m;
   m.name = name;
   m.summary = summary;
@@ -126,10 +131,11 @@ MachineProfile apple_silicon(std::string_view name, std::string_view summary, co
   m.torch_built_with_mps = true;
   m.unified_memory = true;
   m.memory_bytes = static_cast<std::uint64_t>(memory_gb) * kGiB;
-  m.recommended_working_set_bytes = memory_gb <= 32 ? m.memory_bytes * 2 / 3 : m.memory_bytes * 3 / 4;  // [wss]
-  m.max_buffer_length = m.memory_bytes / 2;  // [maxbuf] estimate: half the memory
+  m.recommended_working_set_bytes =
+      memory_gb <= 32 ? m.memory_bytes * 2 / 3 : m.memory_bytes * 3 / 4;  // [wss]
+  m.max_buffer_length = m.memory_bytes / 2;               // [maxbuf] estimate: half the memory
   m.other_apps_bytes = (memory_gb <= 16 ? 3 : 6) * kGiB;  // [scenario] macOS, a browser, an editor
-  m.swap_bandwidth = 4e9;                                  // [estimate] the internal SSD's reads
+  m.swap_bandwidth = 4e9;                                 // [estimate] the internal SSD's reads
   fit_chip(m, chip);
   return m;
 }
@@ -145,7 +151,7 @@ MachineProfile m3_max_64gb() {
   m.torch_built_with_mps = true;  // the macOS arm64 wheels are built with MPS
   fit_chip(m, kM3Max);  // 40-core GPU at 1398 MHz: 14.32 TFLOPS [hmc-tech], 400 GB/s [apple]
   m.unified_memory = true;
-  m.memory_bytes = 64 * kGiB;                     // [seed-003]
+  m.memory_bytes = 64 * kGiB;                      // [seed-003]
   m.recommended_working_set_bytes = 49152 * kMiB;  // [wss] 3/4 of 64 GB
   m.max_buffer_length = 32 * kGiB;                 // [maxbuf] estimate: half of 64 GB
   m.other_apps_bytes = 8 * kGiB;                   // [scenario] macOS, a browser, an IDE
@@ -166,9 +172,9 @@ MachineProfile m1_8gb() {
   m.unified_memory = true;
   m.memory_bytes = 8 * kGiB;
   m.recommended_working_set_bytes = 8 * kGiB * 2 / 3;  // [wss] 5.33 GiB
-  m.max_buffer_length = 4 * kGiB;                       // [maxbuf] 8 GB Macs report 4 GiB
-  m.other_apps_bytes = 3 * kGiB;  // [scenario] macOS and a browser
-  m.swap_bandwidth = 2.5e9;       // [estimate] the internal SSD's reads
+  m.max_buffer_length = 4 * kGiB;                      // [maxbuf] 8 GB Macs report 4 GiB
+  m.other_apps_bytes = 3 * kGiB;                       // [scenario] macOS and a browser
+  m.swap_bandwidth = 2.5e9;                            // [estimate] the internal SSD's reads
   return m;
 }
 
@@ -180,17 +186,17 @@ MachineProfile intel_mac_macos12() {
   m.os_version = {12, 0, 0};  // below the 14.0 that PyTorch 2.9 requires for MPS
   m.cpu_architecture = Architecture::X86_64;
   m.python_architecture = Architecture::X86_64;
-  m.cpu_has_avx2 = true;           // Coffee Lake has AVX2
-  m.torch_built_with_mps = true;   // x86_64 macOS builds include MPS (for AMD GPUs)
+  m.cpu_has_avx2 = true;          // Coffee Lake has AVX2
+  m.torch_built_with_mps = true;  // x86_64 macOS builds include MPS (for AMD GPUs)
   // MPS never runs here (the OS is too old), so the GPU's speed is not modelled.
   m.gpu = GpuSpec{.name = "AMD Radeon Pro Vega 20"};
   m.unified_memory = false;  // a discrete GPU with its own 4 GB of video memory
   m.memory_bytes = 16 * kGiB;
   m.recommended_working_set_bytes = 4076 * kMiB;  // [wss] 3.98 GiB
-  m.other_apps_bytes = 4 * kGiB;  // [scenario]
-  m.cpu_fp32_flops = 6 * 2.6e9 * 32;  // [cores] 6 cores at 2.6 GHz (Core i7-8850H)
+  m.other_apps_bytes = 4 * kGiB;                  // [scenario]
+  m.cpu_fp32_flops = 6 * 2.6e9 * 32;              // [cores] 6 cores at 2.6 GHz (Core i7-8850H)
   m.cpu_core_hz = 2.6e9;
-  m.cpu_memory_bandwidth = 30e9;      // [estimate] dual-channel DDR4-2400
+  m.cpu_memory_bandwidth = 30e9;  // [estimate] dual-channel DDR4-2400
   m.cpu_op_seconds = kEagerCpuOp;
   return m;
 }
@@ -199,7 +205,8 @@ MachineProfile intel_mac_macos12() {
 // well, on a macOS that PyTorch 2.9 no longer accepts, told it needs a version it already has.
 MachineProfile m2_max_macos13() {
   MachineProfile m = apple_silicon(
-      "m2-max-macos13.7", "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 13.7.4 (too old for 2.9's MPS)",
+      "m2-max-macos13.7",
+      "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 13.7.4 (too old for 2.9's MPS)",
       kM2Max, 32);
   m.os_version = {13, 7, 4};  // pytorch/pytorch#164943's machine: an M2 Max on 13.7.4
   return m;
@@ -212,15 +219,15 @@ MachineProfile linux_x86_64() {
   m.os = OperatingSystem::Linux;
   m.cpu_architecture = Architecture::X86_64;
   m.python_architecture = Architecture::X86_64;
-  m.cpu_has_avx2 = true;            // [zen4-box]
-  m.torch_built_with_mps = false;   // Linux wheels are built without MPS
-  m.unified_memory = false;         // no GPU at all
-  m.memory_bytes = 24 * kGiB;       // [zen4-box]
-  m.other_apps_bytes = 1 * kGiB;    // [scenario]
-  m.cpu_fp32_flops = 229.8e9;       // [zen4-box] 2 cores x 3.59 GHz x 32
-  m.cpu_core_hz = 3.59e9;           // [zen4-box]
-  m.cpu_memory_bandwidth = 40e9;    // [estimate]
-  m.cpu_op_seconds = 1.2e-6;        // [zen4-box]
+  m.cpu_has_avx2 = true;           // [zen4-box]
+  m.torch_built_with_mps = false;  // Linux wheels are built without MPS
+  m.unified_memory = false;        // no GPU at all
+  m.memory_bytes = 24 * kGiB;      // [zen4-box]
+  m.other_apps_bytes = 1 * kGiB;   // [scenario]
+  m.cpu_fp32_flops = 229.8e9;      // [zen4-box] 2 cores x 3.59 GHz x 32
+  m.cpu_core_hz = 3.59e9;          // [zen4-box]
+  m.cpu_memory_bandwidth = 40e9;   // [estimate]
+  m.cpu_op_seconds = 1.2e-6;       // [zen4-box]
   return m;
 }
 
@@ -237,24 +244,24 @@ MachineProfile rosetta_x86_64() {
   // profile models an x86_64 build compiled without MPS, as many such installs were.
   m.torch_built_with_mps = false;
   m.gpu = GpuSpec{.name = "Apple M2",
-                  .fp32_flops = 3.6e12,          // [hmc-tech] 10-core M2
-                  .memory_bandwidth = 100e9,     // [apple]
+                  .fp32_flops = 3.6e12,       // [hmc-tech] 10-core M2
+                  .memory_bandwidth = 100e9,  // [apple]
                   .cores = 10,
                   .family = 8};
   m.unified_memory = true;
   m.memory_bytes = 16 * kGiB;
   m.recommended_working_set_bytes = 16 * kGiB * 2 / 3;  // [wss] 10922.67 MiB
-  m.other_apps_bytes = 4 * kGiB;  // [scenario]
-  m.swap_bandwidth = 3e9;         // [estimate] the internal SSD's reads
+  m.other_apps_bytes = 4 * kGiB;                        // [scenario]
+  m.swap_bandwidth = 3e9;                               // [estimate] the internal SSD's reads
   m.kernel_launch_seconds = kAppleKernelLaunch;
-  m.host_dispatch_seconds = 20e-6;   // [pt-148219]
+  m.host_dispatch_seconds = 20e-6;    // [pt-148219]
   m.metal_dispatch_seconds = 1.3e-6;  // [pt-148219]
   m.graph_compile_seconds = kAppleGraphCompile;
   m.sync_latency_seconds = kAppleSyncLatency;
   m.cpu_fp32_flops = 4 * 3.5e9 * 16;  // [cores] 4 cores at 3.5 GHz, SSE only (no AVX under Rosetta)
   m.cpu_core_hz = 3.5e9;
-  m.cpu_memory_bandwidth = 60e9;      // [estimate]
-  m.cpu_op_seconds = 2 * kEagerCpuOp; // [estimate] translated code runs the overhead slower
+  m.cpu_memory_bandwidth = 60e9;       // [estimate]
+  m.cpu_op_seconds = 2 * kEagerCpuOp;  // [estimate] translated code runs the overhead slower
   return m;
 }
 
@@ -270,34 +277,36 @@ std::span<const MachineProfile* const> machines() {
   static const MachineProfile linux_box = linux_x86_64();
   static const MachineProfile rosetta = rosetta_x86_64();
   // The chips of the cost model's validation set (tests/data/cost_model_cases.toml).
-  static const MachineProfile m1_pro =
-      apple_silicon("m1-pro-16gb", "MacBook Pro, Apple M1 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM1Pro, 16);
-  static const MachineProfile m1_max =
-      apple_silicon("m1-max-64gb", "MacBook Pro, Apple M1 Max (32-core GPU), 64 GB, macOS 15.6.1", kM1Max, 64);
+  static const MachineProfile m1_pro = apple_silicon(
+      "m1-pro-16gb", "MacBook Pro, Apple M1 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM1Pro, 16);
+  static const MachineProfile m1_max = apple_silicon(
+      "m1-max-64gb", "MacBook Pro, Apple M1 Max (32-core GPU), 64 GB, macOS 15.6.1", kM1Max, 64);
   static const MachineProfile m1_ultra =
-      apple_silicon("m1-ultra-64gb", "Mac Studio, Apple M1 Ultra (48-core GPU), 64 GB, macOS 15.6.1", kM1Ultra, 64);
+      apple_silicon("m1-ultra-64gb",
+                    "Mac Studio, Apple M1 Ultra (48-core GPU), 64 GB, macOS 15.6.1", kM1Ultra, 64);
   static const MachineProfile m2 =
       apple_silicon("m2-16gb", "MacBook Air, Apple M2 (10-core GPU), 16 GB, macOS 15.6.1", kM2, 16);
-  static const MachineProfile m2_pro =
-      apple_silicon("m2-pro-16gb", "Mac mini, Apple M2 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM2Pro, 16);
-  static const MachineProfile m2_max =
-      apple_silicon("m2-max-32gb", "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 15.6.1", kM2Max, 32);
+  static const MachineProfile m2_pro = apple_silicon(
+      "m2-pro-16gb", "Mac mini, Apple M2 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM2Pro, 16);
+  static const MachineProfile m2_max = apple_silicon(
+      "m2-max-32gb", "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 15.6.1", kM2Max, 32);
   static const MachineProfile m3_base =
       apple_silicon("m3-16gb", "MacBook Pro, Apple M3 (10-core GPU), 16 GB, macOS 15.6.1", kM3, 16);
-  static const MachineProfile m3_pro =
-      apple_silicon("m3-pro-18gb", "MacBook Pro, Apple M3 Pro (14-core GPU), 18 GB, macOS 15.6.1", kM3Pro, 18);
+  static const MachineProfile m3_pro = apple_silicon(
+      "m3-pro-18gb", "MacBook Pro, Apple M3 Pro (14-core GPU), 18 GB, macOS 15.6.1", kM3Pro, 18);
   static const MachineProfile m3_ultra =
-      apple_silicon("m3-ultra-96gb", "Mac Studio, Apple M3 Ultra (60-core GPU), 96 GB, macOS 15.6.1", kM3Ultra, 96);
+      apple_silicon("m3-ultra-96gb",
+                    "Mac Studio, Apple M3 Ultra (60-core GPU), 96 GB, macOS 15.6.1", kM3Ultra, 96);
   static const MachineProfile m4 =
       apple_silicon("m4-16gb", "MacBook Air, Apple M4 (10-core GPU), 16 GB, macOS 15.6.1", kM4, 16);
-  static const MachineProfile m4_pro =
-      apple_silicon("m4-pro-24gb", "Mac mini, Apple M4 Pro (20-core GPU), 24 GB, macOS 15.6.1", kM4Pro, 24);
-  static const MachineProfile m4_max =
-      apple_silicon("m4-max-128gb", "MacBook Pro, Apple M4 Max (40-core GPU), 128 GB, macOS 15.6.1", kM4Max, 128);
+  static const MachineProfile m4_pro = apple_silicon(
+      "m4-pro-24gb", "Mac mini, Apple M4 Pro (20-core GPU), 24 GB, macOS 15.6.1", kM4Pro, 24);
+  static const MachineProfile m4_max = apple_silicon(
+      "m4-max-128gb", "MacBook Pro, Apple M4 Max (40-core GPU), 128 GB, macOS 15.6.1", kM4Max, 128);
   static const MachineProfile host = make_host_machine();
-  static const MachineProfile* const all[] = {&m3, &m1, &intel, &ventura, &linux_box, &rosetta, &m1_pro, &m1_max,
-                                              &m1_ultra, &m2, &m2_pro, &m2_max, &m3_base, &m3_pro, &m3_ultra, &m4,
-                                              &m4_pro, &m4_max, &host};
+  static const MachineProfile* const all[] = {
+      &m3,     &m1,     &intel,   &ventura, &linux_box, &rosetta, &m1_pro, &m1_max, &m1_ultra, &m2,
+      &m2_pro, &m2_max, &m3_base, &m3_pro,  &m3_ultra,  &m4,      &m4_pro, &m4_max, &host};
   return all;
 }
 

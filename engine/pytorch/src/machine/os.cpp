@@ -11,7 +11,8 @@ std::map<std::string, std::string> detail::program_environment() {
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string text(*entry);
     const auto equals = text.find('=');
-    if (equals != std::string::npos) variables.emplace(text.substr(0, equals), text.substr(equals + 1));
+    if (equals != std::string::npos)
+      variables.emplace(text.substr(0, equals), text.substr(equals + 1));
   }
   return variables;
 }

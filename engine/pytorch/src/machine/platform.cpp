@@ -4,9 +4,7 @@
 
 namespace engine::py::platform {
 
-std::string system() {
-  return sim::machine().os == OperatingSystem::MacOS ? "Darwin" : "Linux";
-}
+std::string system() { return sim::machine().os == OperatingSystem::MacOS ? "Darwin" : "Linux"; }
 
 std::string machine() { return std::string(architecture_name(sim::machine().python_architecture)); }
 

@@ -13,16 +13,16 @@
 
 #include "engine/device.h"
 #include "engine/machine.h"
+#include "mps/allocator.h"
 #include "random/cpu_generator.h"
 #include "random/samplers.h"
-#include "mps/allocator.h"
 
 namespace engine::detail {
 
 // The two clocks of the emulated MPS stream, in seconds since the process started.
 struct Timeline {
-  double host_now = 0;     // the host's clock: time.perf_counter()
-  double device_free = 0;  // when the MPS queue finishes the last work queued on it
+  double host_now = 0;       // the host's clock: time.perf_counter()
+  double device_free = 0;    // when the MPS queue finishes the last work queued on it
   bool uncommitted = false;  // work was encoded since the host last waited for the queue
 };
 
@@ -43,30 +43,36 @@ FallbackVariable read_mps_fallback_variable(const MachineProfile& machine,
 
 struct Process {
   Process(const MachineProfile& profile, std::map<std::string, std::string> env)
-      : machine(profile), environment(std::move(env)), fallback_variable(read_mps_fallback_variable(machine, environment)) {}
+      : machine(profile),
+        environment(std::move(env)),
+        fallback_variable(read_mps_fallback_variable(machine, environment)) {}
 
   MachineProfile machine;  // a copy: the caller's profile need not outlive the process
   std::map<std::string, std::string> environment;  // os.environ
-  FallbackVariable fallback_variable;  // read at start-up: later changes to the environment do not count
+  FallbackVariable
+      fallback_variable;         // read at start-up: later changes to the environment do not count
   bool fallback_warned = false;  // TORCH_WARN_ONCE: only the first fallback in a process warns
   bool nonleaf_grad_warned = false;  // Tensor::grad() of a non-leaf warns once (tensor.cpp)
   std::map<std::string, std::int64_t> fallback_counts;  // per operator
   // Where the work ran, in order, one entry per change: "cpu", "mps", "cpu fallback".
   std::vector<std::string> backend_path;
-  int fallback_depth = 0;  // > 0 while an operator runs through the cpu fallback
+  int fallback_depth = 0;             // > 0 while an operator runs through the cpu fallback
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
   // torch.mps's own generator: manual_seed seeds it too, and drawing on mps leaves the cpu's
   // stream where it was. Real MPS draws with Philox; the emulator draws with the cpu's sampler
   // from this separate stream, so mps values are reproducible but not a Mac's.
   CpuGenerator mps_generator;
-  CpuGenerator& generator_for(const Device& device) { return device.is_mps() ? mps_generator : cpu_generator; }
+  CpuGenerator& generator_for(const Device& device) {
+    return device.is_mps() ? mps_generator : cpu_generator;
+  }
   Timeline timeline;
   // torch.mps.Event ids, as MPSEventPool hands them out: released ones first, last in first
   // out, then new ones counting from 1. Shared so that an event outliving its process gives
   // its id back to nothing.
   std::int64_t next_event_id = 1;
-  std::shared_ptr<std::vector<std::int64_t>> released_event_ids = std::make_shared<std::vector<std::int64_t>>();
+  std::shared_ptr<std::vector<std::int64_t>> released_event_ids =
+      std::make_shared<std::vector<std::int64_t>>();
   // MPSGraphCache: the graphs built so far, one per op and input shapes (hashed); a process
   // starts empty.
   std::unordered_set<std::size_t> compiled_graphs;

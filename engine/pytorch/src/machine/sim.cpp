@@ -6,8 +6,8 @@
 #include "engine/errors.h"
 #include "machine/process.h"
 #include "mps/fallback.h"
-#include "trace/trace.h"
 #include "tensor/tensor_impl.h"
+#include "trace/trace.h"
 
 namespace engine {
 namespace detail {
@@ -50,12 +50,15 @@ void start_process(const MachineProfile& profile, std::map<std::string, std::str
     throw ProcessAborted(started.fallback_variable.abort_message);
   }
   detail::process() = std::move(started);
-  detail::trace_new_process(changed.empty() ? std::string(profile.name) : std::string(profile.name) + " · " + changed);
+  detail::trace_new_process(changed.empty() ? std::string(profile.name)
+                                            : std::string(profile.name) + " · " + changed);
 }
 
 }  // namespace
 
-void use_machine(const MachineProfile& profile) { start_process(profile, detail::program_environment()); }
+void use_machine(const MachineProfile& profile) {
+  start_process(profile, detail::program_environment());
+}
 
 void restart_with_environment(const std::map<std::string, std::optional<std::string>>& changes) {
   std::map<std::string, std::string> environment = detail::program_environment();
@@ -79,7 +82,8 @@ void clear_backend_path() { detail::process().backend_path.clear(); }
 
 std::vector<std::string> operators_without_mps_kernel() {
   std::vector<std::string> names;
-  for (const detail::MissingMpsKernel& entry : detail::operators_without_mps_kernel()) names.emplace_back(entry.op);
+  for (const detail::MissingMpsKernel& entry : detail::operators_without_mps_kernel())
+    names.emplace_back(entry.op);
   return names;
 }
 

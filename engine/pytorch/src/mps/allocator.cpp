@@ -39,7 +39,8 @@ std::string stream_format(double value) {
 
 // getenv + strtod, as init_allocator reads the ratios: unset gives the default, and text that
 // is not a number reads as 0.
-double ratio_from(const std::map<std::string, std::string>& environment, const char* name, double fallback) {
+double ratio_from(const std::map<std::string, std::string>& environment, const char* name,
+                  double fallback) {
   const auto it = environment.find(name);
   return it == environment.end() ? fallback : std::strtod(it->second.c_str(), nullptr);
 }
@@ -62,7 +63,8 @@ std::string format_size(std::uint64_t bytes) {
   return out.str();
 }
 
-MpsAllocator::MpsAllocator(const MachineProfile& machine, const std::map<std::string, std::string>& environment)
+MpsAllocator::MpsAllocator(const MachineProfile& machine,
+                           const std::map<std::string, std::string>& environment)
     : unified_(machine.unified_memory),
       page_(machine.cpu_architecture == Architecture::Arm64 ? 16384 : 4096),  // vm_page_size
       recommended_max_(machine.recommended_working_set_bytes),
@@ -73,25 +75,34 @@ MpsAllocator::MpsAllocator(const MachineProfile& machine, const std::map<std::st
   if (!(high_ratio_ >= 0.0 && high_ratio_ <= high_upper_bound)) {
     throw Error("invalid high watermark ratio " + stream_format(high_ratio_));
   }
-  max_total_ = high_ratio_ == 0.0 ? kUnlimited : static_cast<std::size_t>(high_ratio_ * static_cast<double>(recommended_max_));
+  max_total_ = high_ratio_ == 0.0
+                   ? kUnlimited
+                   : static_cast<std::size_t>(high_ratio_ * static_cast<double>(recommended_max_));
   const double high_limit = high_ratio_ == 0.0 ? high_upper_bound : high_ratio_;
   low_ratio_ = ratio_from(environment, "PYTORCH_MPS_LOW_WATERMARK_RATIO",
                           unified_ ? kDefaultLowRatioUnified : kDefaultLowRatioDiscrete);
   if (!(low_ratio_ >= 0.0 && low_ratio_ <= high_limit)) {
     throw Error("invalid low watermark ratio " + stream_format(low_ratio_));
   }
-  low_limit_ = low_ratio_ == 0.0 ? kUnlimited : static_cast<std::size_t>(low_ratio_ * static_cast<double>(recommended_max_));
+  low_limit_ = low_ratio_ == 0.0
+                   ? kUnlimited
+                   : static_cast<std::size_t>(low_ratio_ * static_cast<double>(recommended_max_));
 }
 
 void MpsAllocator::set_high_watermark_ratio(double ratio) {
-  if (!(ratio >= 0.0 && ratio <= 2.0)) throw Error("invalid high watermark ratio " + stream_format(ratio));
-  max_total_ = ratio == 0.0 ? kUnlimited : static_cast<std::size_t>(ratio * static_cast<double>(recommended_max_));
+  if (!(ratio >= 0.0 && ratio <= 2.0))
+    throw Error("invalid high watermark ratio " + stream_format(ratio));
+  max_total_ = ratio == 0.0
+                   ? kUnlimited
+                   : static_cast<std::size_t>(ratio * static_cast<double>(recommended_max_));
   high_ratio_ = ratio;
 }
 
 // Metal's heapBufferSizeAndAlign: page-granular sizes (an assumption; the exact values are not
 // published).
-std::size_t MpsAllocator::aligned_size(std::size_t bytes) const { return (bytes + page_ - 1) / page_ * page_; }
+std::size_t MpsAllocator::aligned_size(std::size_t bytes) const {
+  return (bytes + page_ - 1) / page_ * page_;
+}
 
 MpsAllocator::Pool& MpsAllocator::pool_for(std::size_t requested, std::size_t aligned) {
   if (requested <= kMaxScalarAlloc && unified_) return shared_small_;
@@ -101,7 +112,8 @@ MpsAllocator::Pool& MpsAllocator::pool_for(std::size_t requested, std::size_t al
 // MiB left below the low watermark; 0 once it is reached (memory pressure).
 std::ptrdiff_t MpsAllocator::low_watermark_mib() const {
   if (low_ratio_ == 0.0) return std::numeric_limits<std::ptrdiff_t>::max();
-  const auto left = static_cast<std::ptrdiff_t>(low_limit_) - static_cast<std::ptrdiff_t>(driver_allocated());
+  const auto left =
+      static_cast<std::ptrdiff_t>(low_limit_) - static_cast<std::ptrdiff_t>(driver_allocated());
   return std::max<std::ptrdiff_t>(0, left / static_cast<std::ptrdiff_t>(kMiB));
 }
 
@@ -281,8 +293,8 @@ void MpsAllocator::out_of_memory(const Request& r) const {
   std::string message = "MPS backend out of memory (MPS allocated: " + format_size(heaps_total_) +
                         ", other allocations: " + format_size(driver_allocated() - heaps_total_);
   if (high_ratio_ > 0.0) {
-    message += ", max allowed: " + format_size(max_total_) + "). Tried to allocate " + format_size(r.size) +
-               " on " + pool +
+    message += ", max allowed: " + format_size(max_total_) + "). Tried to allocate " +
+               format_size(r.size) + " on " + pool +
                " pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory "
                "allocations (may cause system failure).";
   } else {

@@ -26,7 +26,8 @@ class MpsAllocator {
  public:
   // Reads PYTORCH_MPS_HIGH_WATERMARK_RATIO and PYTORCH_MPS_LOW_WATERMARK_RATIO from the process
   // environment and validates them as PyTorch does; throws Error("invalid ... ratio r").
-  MpsAllocator(const MachineProfile& machine, const std::map<std::string, std::string>& environment);
+  MpsAllocator(const MachineProfile& machine,
+               const std::map<std::string, std::string>& environment);
 
   // A buffer for `bytes` (> 0), or Error with PyTorch's text: "Invalid buffer size: ..." for
   // a buffer at or above Metal's maxBufferLength, else the out-of-memory message.
@@ -116,7 +117,8 @@ class MpsAllocator {
 // goes, unless its simulated process has ended since.
 class DeviceBuffer {
  public:
-  DeviceBuffer(std::weak_ptr<MpsAllocator> owner, std::uint64_t id) : owner_(std::move(owner)), id_(id) {}
+  DeviceBuffer(std::weak_ptr<MpsAllocator> owner, std::uint64_t id)
+      : owner_(std::move(owner)), id_(id) {}
   ~DeviceBuffer();
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;

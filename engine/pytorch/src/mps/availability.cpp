@@ -13,10 +13,10 @@
 
 #include "engine/backends/mps.h"
 #include "engine/errors.h"
-#include "mps/missing_backend.h"
 #include "engine/mps.h"
 #include "engine/sim.h"
 #include "machine/process.h"
+#include "mps/missing_backend.h"
 
 namespace engine {
 namespace {
@@ -75,7 +75,8 @@ Device check_device_usable(Device device, Placement placement) {
       break;
   }
   if (!py::torch::backends::mps::is_built()) {
-    if (placement == Placement::Allocated) throw NotImplementedError(std::string(no_mps_kernel_for_empty()));
+    if (placement == Placement::Allocated)
+      throw NotImplementedError(std::string(no_mps_kernel_for_empty()));
     // c10/core/impl/DeviceGuardImplInterface.h: no guard is registered for the device type.
     throw Error("PyTorch is not linked with support for mps devices");
   }

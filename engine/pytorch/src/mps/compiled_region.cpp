@@ -10,6 +10,8 @@
 // runs through it, as AOTAutograd does. Each mode is its own graph: a call under no_grad after
 // training calls recompiles (Dynamo guards on grad mode).
 
+#include "mps/compiled_region.h"
+
 #include <functional>
 #include <memory>
 #include <utility>
@@ -17,7 +19,6 @@
 #include "engine/autograd.h"
 #include "engine/compile.h"
 #include "machine/process.h"
-#include "mps/compiled_region.h"
 #include "trace/trace.h"
 
 namespace engine::detail {
@@ -44,14 +45,15 @@ struct CompileCache {
 
 namespace {
 
-thread_local CompiledGraph* dynamo_trace = nullptr;  // Dynamo is tracing this graph's forward
+thread_local CompiledGraph* dynamo_trace = nullptr;   // Dynamo is tracing this graph's forward
 thread_local std::shared_ptr<CompiledGraph> running;  // this graph's kernels run now
 thread_local bool in_backward = false;
 
 // Runs the kernels launched while alive as part of `graph`.
 class RunningGraph {
  public:
-  RunningGraph(std::shared_ptr<CompiledGraph> graph, bool backward) : saved_(running), saved_backward_(in_backward) {
+  RunningGraph(std::shared_ptr<CompiledGraph> graph, bool backward)
+      : saved_(running), saved_backward_(in_backward) {
     running = std::move(graph);
     in_backward = backward;
   }
@@ -79,7 +81,8 @@ void charge_compile(std::int64_t ops, const char* what) {
 std::shared_ptr<CompileCache> make_compile_cache() { return std::make_shared<CompileCache>(); }
 
 void run_compiled(CompileCache& cache, const std::function<void()>& forward) {
-  const std::shared_ptr<CompiledGraph>& graph = GradMode::is_enabled() ? cache.with_grad : cache.no_grad;
+  const std::shared_ptr<CompiledGraph>& graph =
+      GradMode::is_enabled() ? cache.with_grad : cache.no_grad;
   if (!graph->traced) {
     dynamo_trace = graph.get();
     try {

@@ -19,8 +19,10 @@ namespace {
 // cut on 2025-09-09 (pytorch/pytorch#162493), before either.
 constexpr MissingMpsKernel kMissing[] = {
     {"aten::_embedding_bag", "pytorch/pytorch#162270; forward kernel added by #163012 for 2.10"},
-    {"aten::_embedding_bag_forward_only", "pytorch/pytorch#162270; forward kernel added by #163012 for 2.10"},
-    {"aten::_embedding_bag_dense_backward", "pytorch/pytorch#162270; backward kernel added by #163931 for 2.10"},
+    {"aten::_embedding_bag_forward_only",
+     "pytorch/pytorch#162270; forward kernel added by #163012 for 2.10"},
+    {"aten::_embedding_bag_dense_backward",
+     "pytorch/pytorch#162270; backward kernel added by #163931 for 2.10"},
 };
 
 std::string not_implemented_message(std::string_view op) {
@@ -51,7 +53,8 @@ std::span<const MissingMpsKernel> operators_without_mps_kernel() { return kMissi
 Tensor run_without_mps_kernel(std::string_view op, const std::vector<Tensor>& inputs,
                               const std::function<Tensor(const std::vector<Tensor>&)>& cpu_kernel) {
   NoGradGuard no_grad;
-  const auto first_on_mps = std::find_if(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.is_mps(); });
+  const auto first_on_mps =
+      std::find_if(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.is_mps(); });
   if (first_on_mps == inputs.end()) return cpu_kernel(inputs);
   Process& p = process();
   if (!p.fallback_variable.enabled) throw NotImplementedError(not_implemented_message(op));
@@ -66,7 +69,8 @@ Tensor run_without_mps_kernel(std::string_view op, const std::vector<Tensor>& in
   std::vector<Tensor> on_cpu;
   for (const Tensor& t : inputs) on_cpu.push_back(t.to(Device(DeviceType::CPU)));  // at::_to_cpu
   Tensor result = cpu_kernel(on_cpu).to(inputs.front().device());
-  trace_span(Track::Host, "cpu fallback: " + std::string(op), "fallback", start, p.timeline.host_now - start);
+  trace_span(Track::Host, "cpu fallback: " + std::string(op), "fallback", start,
+             p.timeline.host_now - start);
   return result;
 }
 

@@ -35,7 +35,8 @@ struct Event::State {
   bool enable_timing = false;
   bool recorded = false;
   double completes_at = 0;  // when the work before the marker finishes, on the device timeline
-  std::weak_ptr<std::vector<std::int64_t>> pool;  // where the id goes back: torch._C._mps_releaseEvent
+  std::weak_ptr<std::vector<std::int64_t>>
+      pool;  // where the id goes back: torch._C._mps_releaseEvent
 
   ~State() {
     if (const auto released = pool.lock()) released->push_back(id);
@@ -68,7 +69,9 @@ void Event::record() {
                      state_->completes_at, 0);
 }
 
-void Event::wait() { detail::process().timeline.host_now += detail::process().machine.cpu_op_seconds; }
+void Event::wait() {
+  detail::process().timeline.host_now += detail::process().machine.cpu_op_seconds;
+}
 
 bool Event::query() const {
   return state_->recorded && state_->completes_at <= detail::process().timeline.host_now;
@@ -77,9 +80,11 @@ bool Event::query() const {
 void Event::synchronize() {
   detail::Process& p = detail::process();
   detail::Timeline& t = p.timeline;
-  if (state_->recorded && state_->completes_at > t.host_now) {  // blocks until Metal signals the event
+  if (state_->recorded &&
+      state_->completes_at > t.host_now) {  // blocks until Metal signals the event
     const double done = state_->completes_at + p.machine.sync_latency_seconds;
-    detail::trace_span(detail::Track::Host, "event.synchronize", "wait", t.host_now, done - t.host_now);
+    detail::trace_span(detail::Track::Host, "event.synchronize", "wait", t.host_now,
+                       done - t.host_now);
     t.host_now = done;
   }
 }
@@ -92,10 +97,12 @@ double Event::elapsed_time(const Event& end) const {
   const State& start = *state_;
   const State& stop = *end.state_;
   if (!stop.recorded || !stop.enable_timing) {
-    throw Error("the end event was never recorded with enable_timing=True: PyTorch 2.9 would wait "
-                "here forever for its completion time (the emulator stops instead)");
+    throw Error(
+        "the end event was never recorded with enable_timing=True: PyTorch 2.9 would wait "
+        "here forever for its completion time (the emulator stops instead)");
   }
-  if (!start.recorded || !start.enable_timing) throw Error("Events were not created with argument 'enable_timing=True'");
+  if (!start.recorded || !start.enable_timing)
+    throw Error("Events were not created with argument 'enable_timing=True'");
   if (!(stop.completes_at > start.completes_at)) {
     throw Error("End event " + std::to_string(stop.id) + " was not recorded after start event " +
                 std::to_string(start.id));

@@ -14,7 +14,8 @@ namespace engine {
 std::shared_ptr<detail::MpsAllocator> detail::mps_allocator() {
   Process& p = process();
   if (!p.mps_allocator) {
-    if (!p.allocator_environment) p.allocator_environment = p.environment;  // the first start reads it
+    if (!p.allocator_environment)
+      p.allocator_environment = p.environment;  // the first start reads it
     p.mps_allocator = std::make_shared<MpsAllocator>(p.machine, *p.allocator_environment);
   }
   return p.mps_allocator;
@@ -26,7 +27,8 @@ namespace {
 // The allocator when MPS works here; nullptr when it is built but unavailable (Metal has no
 // device, and every counter reads 0); an error, as MPSHooksInterface raises, without MPS.
 std::shared_ptr<detail::MpsAllocator> allocator_for(const char* hook) {
-  if (!backends::mps::is_built()) throw Error(std::string("Cannot execute ") + hook + "() without MPS backend.");
+  if (!backends::mps::is_built())
+    throw Error(std::string("Cannot execute ") + hook + "() without MPS backend.");
   if (!backends::mps::is_available()) return nullptr;
   return detail::mps_allocator();
 }
@@ -59,7 +61,9 @@ void set_per_process_memory_fraction(double fraction) {
   if (const auto a = allocator_for("setMemoryFraction")) a->set_high_watermark_ratio(fraction);
 }
 
-void reject_memory_fraction_type() { throw TypeError("Invalid type for fraction argument, must be `float`"); }
+void reject_memory_fraction_type() {
+  throw TypeError("Invalid type for fraction argument, must be `float`");
+}
 
 }  // namespace py::torch::mps
 }  // namespace engine

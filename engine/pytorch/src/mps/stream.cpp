@@ -19,7 +19,8 @@ namespace {
 void prepare_on_first_use(Process& p, const KernelCost& cost) {
   std::size_t key = std::hash<std::string_view>{}(cost.name);
   if (mps_encoding(cost) == Encoding::Graph) {
-    for (const double size : {cost.bytes, cost.flops}) key = key * 1000003 ^ std::hash<double>{}(size);
+    for (const double size : {cost.bytes, cost.flops})
+      key = key * 1000003 ^ std::hash<double>{}(size);
   }
   if (!p.compiled_graphs.insert(key).second) return;
   Timeline& t = p.timeline;
@@ -30,7 +31,8 @@ void prepare_on_first_use(Process& p, const KernelCost& cost) {
 // One entry per change of backend (sim::backend_path).
 void note_backend(Process& p, Device where) {
   const char* backend = p.fallback_depth > 0 ? "cpu fallback" : where.is_mps() ? "mps" : "cpu";
-  if (p.backend_path.empty() || p.backend_path.back() != backend) p.backend_path.emplace_back(backend);
+  if (p.backend_path.empty() || p.backend_path.back() != backend)
+    p.backend_path.emplace_back(backend);
 }
 
 // How much of this process's GPU memory is in swap right now.
@@ -40,7 +42,8 @@ double paged_share(const Process& p) {
 }
 
 // Queues `seconds` of device work named `name` behind what is already queued.
-void enqueue(Process& p, std::string_view name, std::string_view category, double seconds, const KernelCost& cost) {
+void enqueue(Process& p, std::string_view name, std::string_view category, double seconds,
+             const KernelCost& cost) {
   Timeline& t = p.timeline;
   const double begin = std::max(t.device_free, t.host_now);  // in order, once encoded
   trace_span(Track::Device, name, category, begin, seconds, cost.bytes, cost.flops);
@@ -66,18 +69,20 @@ void launch(const KernelCost& cost, Device device) {
     return;
   }
   const bool compiled = current_compiled_graph() != nullptr;
-  const double encode = compiled ? compiled_encode_seconds(cost, p.machine) : mps_encode_seconds(cost, p.machine);
+  const double encode =
+      compiled ? compiled_encode_seconds(cost, p.machine) : mps_encode_seconds(cost, p.machine);
   spend_host(p, cost.name, "dispatch", encode);
   if (compiled) compile_backward_if_needed();
   if (!compiled || cost.kind == OpKind::MatMul) prepare_on_first_use(p, cost);
   const double paged = paged_share(p);
-  const double seconds =
-      compiled ? compiled_kernel_seconds(cost, p.machine, paged) : mps_kernel_seconds(cost, p.machine, paged);
+  const double seconds = compiled ? compiled_kernel_seconds(cost, p.machine, paged)
+                                  : mps_kernel_seconds(cost, p.machine, paged);
   enqueue(p, cost.name, "kernel", seconds, cost);
 }
 
 void dispatch_view(std::string_view name, Device /*device*/) {
-  if (count_traced_op() || current_compiled_graph() != nullptr) return;  // a compiled graph has no views to dispatch
+  if (count_traced_op() || current_compiled_graph() != nullptr)
+    return;  // a compiled graph has no views to dispatch
   Process& p = process();
   spend_host(p, name, "view", p.machine.cpu_op_seconds);
 }
@@ -85,7 +90,8 @@ void dispatch_view(std::string_view name, Device /*device*/) {
 void wait_for_device(std::string_view reason) {
   Process& p = process();
   Timeline& t = p.timeline;
-  if (!t.uncommitted) return;  // nothing was encoded since the last wait: no command buffer to commit
+  if (!t.uncommitted)
+    return;  // nothing was encoded since the last wait: no command buffer to commit
   const double done = std::max(t.device_free, t.host_now) + p.machine.sync_latency_seconds;
   trace_span(Track::Host, reason, "wait", t.host_now, done - t.host_now);
   t.host_now = done;
@@ -103,7 +109,8 @@ void copy_between(Device from, Device to, double bytes) {
   Process& p = process();
   const std::string name = to.is_mps() ? "copy cpu -> mps" : "copy mps -> cpu";
   spend_host(p, name, "dispatch", p.machine.metal_dispatch_seconds);
-  enqueue(p, name, "copy", mps_copy_seconds(bytes, p.machine, paged_share(p)), {.name = name, .bytes = bytes});
+  enqueue(p, name, "copy", mps_copy_seconds(bytes, p.machine, paged_share(p)),
+          {.name = name, .bytes = bytes});
   wait_for_device(to.is_mps() ? "wait: copy to mps" : "wait: copy to cpu");
 }
 

@@ -3,17 +3,17 @@
 // min(1, max_norm / (total + 1e-6)), computed on the device without reading it back; LibTorch's
 // (torch/csrc/api/src/nn/utils/clip_grad.cpp) then reads the norm.
 
-#include "engine/nn/utils.h"
-
 #include <cmath>
 
 #include "engine/factories.h"
+#include "engine/nn/utils.h"
 #include "mps/stream.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
 
-Tensor py::torch::nn::utils::clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm) {
+Tensor py::torch::nn::utils::clip_grad_norm_(const std::vector<Tensor>& parameters,
+                                             double max_norm) {
   std::vector<Tensor> grads;
   for (const Tensor& p : parameters) {
     if (p.grad().defined()) grads.push_back(p.grad());
@@ -23,14 +23,17 @@ Tensor py::torch::nn::utils::clip_grad_norm_(const std::vector<Tensor>& paramete
   double squares = 0;
   bool values = true;
   for (const Tensor& g : grads) {
-    detail::launch({.name = "aten::linalg_vector_norm", .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(g)},
+    detail::launch({.name = "aten::linalg_vector_norm",
+                    .kind = detail::OpKind::Reduction,
+                    .bytes = detail::nbytes(g)},
                    g.device());
     values = values && detail::have_values({&g});
     if (!values) continue;
     const float* v = g.impl().data<float>();
     for (std::int64_t i = 0; i < g.numel(); ++i) squares += static_cast<double>(v[i]) * v[i];
   }
-  detail::launch({.name = "aten::stack + linalg_vector_norm + div + clamp", .kind = detail::OpKind::Reduction,
+  detail::launch({.name = "aten::stack + linalg_vector_norm + div + clamp",
+                  .kind = detail::OpKind::Reduction,
                   .bytes = 8.0 * static_cast<double>(grads.size())},
                  device);
   Tensor total = detail::allocate({}, ScalarType::Float, device, values);
@@ -38,7 +41,9 @@ Tensor py::torch::nn::utils::clip_grad_norm_(const std::vector<Tensor>& paramete
   if (values) total.impl().data<float>()[0] = static_cast<float>(norm);
   const auto factor = static_cast<float>(std::min(1.0, max_norm / (norm + 1e-6)));
   for (const Tensor& g : grads) {
-    detail::launch({.name = "aten::mul_.Tensor", .bytes = 2 * detail::nbytes(g), .elements = static_cast<double>(g.numel())},
+    detail::launch({.name = "aten::mul_.Tensor",
+                    .bytes = 2 * detail::nbytes(g),
+                    .elements = static_cast<double>(g.numel())},
                    g.device());
     if (!values) continue;
     float* v = g.impl().data<float>();

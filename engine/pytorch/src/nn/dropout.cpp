@@ -5,12 +5,12 @@
 
 #include "autograd/record.h"
 #include "engine/errors.h"
-#include "engine/python_format.h"
 #include "engine/nn/functional.h"
 #include "engine/ops.h"
+#include "engine/python_format.h"
 #include "machine/process.h"
-#include "random/samplers.h"
 #include "mps/stream.h"
+#include "random/samplers.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -25,18 +25,24 @@ Tensor dropout(const Tensor& input, const DropoutFuncOptions& options) {
   detail::require_float(input, "dropout");
   const bool values = detail::have_values({&input});
   Tensor mask = detail::allocate(input.sizes().vec(), ScalarType::Float, input.device(), values);
-  detail::launch({.name = "aten::bernoulli_", .kind = detail::OpKind::Random, .bytes = detail::nbytes(mask),
+  detail::launch({.name = "aten::bernoulli_",
+                  .kind = detail::OpKind::Random,
+                  .bytes = detail::nbytes(mask),
                   .elements = static_cast<double>(mask.numel())},
                  input.device());
   if (values) {
     float* m = mask.impl().data<float>();
     detail::Process& process = detail::process();
-    detail::fill_uniform(m, mask.numel(), process.generator_for(input.device()), 0.0, 1.0, process.cpu_kernels());
+    detail::fill_uniform(m, mask.numel(), process.generator_for(input.device()), 0.0, 1.0,
+                         process.cpu_kernels());
     const auto scale = p < 1 ? static_cast<float>(1.0 / (1.0 - p)) : 0.0f;
-    for (std::int64_t i = 0; i < mask.numel(); ++i) m[i] = m[i] >= static_cast<float>(p) ? scale : 0.0f;
+    for (std::int64_t i = 0; i < mask.numel(); ++i)
+      m[i] = m[i] >= static_cast<float>(p) ? scale : 0.0f;
   }
   Tensor out = detail::allocate(input.sizes().vec(), ScalarType::Float, input.device(), values);
-  detail::launch({.name = "aten::mul.Tensor", .bytes = 3 * detail::nbytes(input), .elements = static_cast<double>(input.numel())},
+  detail::launch({.name = "aten::mul.Tensor",
+                  .bytes = 3 * detail::nbytes(input),
+                  .elements = static_cast<double>(input.numel())},
                  input.device());
   if (values) {
     const float* x = input.impl().data<float>();

@@ -1,6 +1,5 @@
-#include "engine/nn/embedding_bag.h"
-
 #include "engine/factories.h"
+#include "engine/nn/embedding_bag.h"
 
 namespace engine::nn {
 

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "autograd/record.h"
-#include "tensor/device_checks.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
 #include "kernels/mps_kernels.h"
 #include "mps/stream.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -20,7 +20,8 @@ namespace {
 // The MPS kernel runs when any argument is on mps, and it requires all of them there; without
 // one on mps, all are on the cpu.
 Device linear_device(const Tensor& input, const Tensor& weight, const Tensor& bias) {
-  if (detail::any_on_mps({&input, &weight, &bias})) detail::check_mps_linear_arguments(input, weight, bias);
+  if (detail::any_on_mps({&input, &weight, &bias}))
+    detail::check_mps_linear_arguments(input, weight, bias);
   return input.device();
 }
 
@@ -32,24 +33,33 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
   const bool values = detail::have_values({&g, &input, &weight});
   Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
   Tensor dw = detail::allocate({out, in}, ScalarType::Float, device, values);
-  const auto r = static_cast<double>(rows), i = static_cast<double>(in), o = static_cast<double>(out);
-  detail::launch(detail::matmul_cost("aten::mm", {.m = r, .n = i, .k = o},
-                                     detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)),
-                 device);
-  detail::launch(detail::matmul_cost("aten::mm", {.m = o, .n = i, .k = r},
-                                     detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)),
-                 device);
+  const auto r = static_cast<double>(rows), i = static_cast<double>(in),
+             o = static_cast<double>(out);
+  detail::launch(
+      detail::matmul_cost("aten::mm", {.m = r, .n = i, .k = o},
+                          detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)),
+      device);
+  detail::launch(
+      detail::matmul_cost("aten::mm", {.m = o, .n = i, .k = r},
+                          detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)),
+      device);
   if (values) {
     const float* gd = g.impl().data<float>();
     const kernels::Summation& kernel = kernels::summation_on(device);
     kernel.matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
-    kernel.matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(), out, rows, in);
+    kernel.matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(), out, rows,
+                               in);
   }
   std::vector<Tensor> grads{dx, dw};
   if (with_bias) {
     Tensor db = detail::allocate({out}, ScalarType::Float, device, values);
-    detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(g)}, device);
-    if (values) kernels::summation_on(device).sum_over_axis(g.impl().data<float>(), db.impl().data<float>(), 1, rows, out, 1.0);
+    detail::launch({.name = "aten::sum.dim_IntList",
+                    .kind = detail::OpKind::Reduction,
+                    .bytes = detail::nbytes(g)},
+                   device);
+    if (values)
+      kernels::summation_on(device).sum_over_axis(g.impl().data<float>(), db.impl().data<float>(),
+                                                  1, rows, out, 1.0);
     grads.push_back(db);
   }
   return grads;
@@ -58,18 +68,22 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
 // An input whose last size is not the weight's: _mps_linear checks input.size(-2) and
 // input.size(-1) against weight.T; on the cpu, addmm sees the input's leading dimensions folded
 // into rows (_flatten_nd_linear).
-[[noreturn]] void throw_linear_shape_mismatch(const Tensor& input, const Tensor& weight, const Device& device) {
+[[noreturn]] void throw_linear_shape_mismatch(const Tensor& input, const Tensor& weight,
+                                              const Device& device) {
   const std::int64_t in = weight.size(1), out = weight.size(0);
   const std::string weight_t = " and " + std::to_string(in) + "x" + std::to_string(out) + ")";
   if (device.is_mps()) {
-    const std::int64_t rows = input.size(detail::wrap_dim(-2, input.dim()));  // a 1-D input: IndexError
-    throw Error("linear(): input and weight.T shapes cannot be multiplied (" + std::to_string(rows) + "x" +
-                std::to_string(input.size(-1)) + weight_t);
+    const std::int64_t rows =
+        input.size(detail::wrap_dim(-2, input.dim()));  // a 1-D input: IndexError
+    throw Error("linear(): input and weight.T shapes cannot be multiplied (" +
+                std::to_string(rows) + "x" + std::to_string(input.size(-1)) + weight_t);
   }
-  if (input.dim() == 0) throw Error("both arguments to linear need to be at least 1D, but they are 0D and 2D");
+  if (input.dim() == 0)
+    throw Error("both arguments to linear need to be at least 1D, but they are 0D and 2D");
   const std::int64_t cols = input.size(-1);
   const std::int64_t rows = input.numel() / std::max<std::int64_t>(cols, 1);
-  throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" + std::to_string(cols) + weight_t);
+  throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" +
+              std::to_string(cols) + weight_t);
 }
 
 // The node PyTorch's linear leaves: on mps its own kernel's; on the cpu, at::native::linear's
@@ -97,13 +111,16 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   Tensor result = detail::allocate(out_shape, ScalarType::Float, device, values);
   if (values) {
     kernels::summation_on(device).linear(input.impl().data<float>(), weight.impl().data<float>(),
-                    bias.defined() ? bias.impl().data<float>() : nullptr,
-                    result.impl().data<float>(), rows, in, out);
+                                         bias.defined() ? bias.impl().data<float>() : nullptr,
+                                         result.impl().data<float>(), rows, in, out);
   }
-  detail::launch(detail::matmul_cost(bias.defined() ? "aten::addmm" : "aten::mm",
-                                     {.m = static_cast<double>(rows), .n = static_cast<double>(out), .k = static_cast<double>(in)},
-                                     detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)),
-                 device);
+  detail::launch(
+      detail::matmul_cost(bias.defined() ? "aten::addmm" : "aten::mm",
+                          {.m = static_cast<double>(rows),
+                           .n = static_cast<double>(out),
+                           .k = static_cast<double>(in)},
+                          detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)),
+      device);
   if (!detail::should_record({&input, &weight, &bias})) return result;
   std::vector<Tensor> inputs{input, weight};
   if (bias.defined()) inputs.push_back(bias);
@@ -116,6 +133,8 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
 
 Tensor relu(const Tensor& input) { return engine::relu(input); }
 Tensor softmax(const Tensor& input, std::int64_t dim) { return engine::softmax(input, dim); }
-Tensor log_softmax(const Tensor& input, std::int64_t dim) { return engine::log_softmax(input, dim); }
+Tensor log_softmax(const Tensor& input, std::int64_t dim) {
+  return engine::log_softmax(input, dim);
+}
 
 }  // namespace engine::nn::functional

@@ -4,8 +4,8 @@
 
 #include "engine/errors.h"
 #include "machine/process.h"
-#include "random/samplers.h"
 #include "mps/stream.h"
+#include "random/samplers.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::nn::init {
@@ -15,7 +15,9 @@ void uniform_(const Tensor& tensor, double from, double to) {
     throw Error("the course engine initialises parameters on the cpu; move the module after");
   }
   detail::Process& p = detail::process();
-  detail::launch({.name = "aten::uniform_", .kind = detail::OpKind::Random, .bytes = detail::nbytes(tensor),
+  detail::launch({.name = "aten::uniform_",
+                  .kind = detail::OpKind::Random,
+                  .bytes = detail::nbytes(tensor),
                   .elements = static_cast<double>(tensor.numel())},
                  tensor.device());
   if (!detail::have_values({&tensor})) return;  // a shape-only parameter: its cost only
@@ -28,7 +30,8 @@ void uniform_(const Tensor& tensor, double from, double to) {
 // The arithmetic is Python's, in double, step for step.
 void kaiming_uniform_(const Tensor& tensor, double a) {
   if (tensor.dim() < 2) {
-    throw ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions");
+    throw ValueError(
+        "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions");
   }
   double fan_in = static_cast<double>(tensor.size(1));
   for (std::int64_t d = 2; d < tensor.dim(); ++d) fan_in *= static_cast<double>(tensor.size(d));

@@ -4,11 +4,11 @@
 #include <string>
 
 #include "autograd/record.h"
-#include "tensor/device_checks.h"
 #include "engine/errors.h"
 #include "engine/nn/functional.h"
 #include "engine/ops.h"
 #include "mps/stream.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -21,13 +21,16 @@ constexpr std::int64_t kIgnoreIndex = -100;
 void check_loss_arguments(const Tensor& input, const Tensor& target) {
   detail::require_float(input, "nll_loss");
   if (input.dim() != 2) {
-    throw Error("the course engine computes nll_loss for (N, C) inputs; got " + std::to_string(input.dim()) + "-D");
+    throw Error("the course engine computes nll_loss for (N, C) inputs; got " +
+                std::to_string(input.dim()) + "-D");
   }
   if (target.scalar_type() != ScalarType::Long) {
-    throw Error("expected scalar type Long but found " + std::string(scalar_type_name(target.scalar_type())));
+    throw Error("expected scalar type Long but found " +
+                std::string(scalar_type_name(target.scalar_type())));
   }
   // nll_loss_nd compares the batch sizes first; nll_loss_forward then wants one label per row.
-  const std::int64_t target_batch = target.dim() == 0 ? 0 : target.size(0);  // a 0-D target counts as none
+  const std::int64_t target_batch =
+      target.dim() == 0 ? 0 : target.size(0);  // a 0-D target counts as none
   if (target_batch != input.size(0)) {
     throw ValueError("Expected input batch_size (" + std::to_string(input.size(0)) +
                      ") to match target batch_size (" + std::to_string(target_batch) + ").");
@@ -57,7 +60,10 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
   const Device device = input.device();
   const bool values = detail::have_values({&input, &target});
   Tensor loss = detail::allocate({}, ScalarType::Float, device, values);
-  detail::launch({.name = "aten::nll_loss_forward", .kind = detail::OpKind::Gather, .bytes = detail::nbytes(target) * 2}, device);
+  detail::launch({.name = "aten::nll_loss_forward",
+                  .kind = detail::OpKind::Gather,
+                  .bytes = detail::nbytes(target) * 2},
+                 device);
   const std::int64_t classes = input.size(1);
   std::vector<std::int64_t> labels;
   std::int64_t counted = 0;
@@ -71,20 +77,23 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
       total -= logp[static_cast<std::int64_t>(i) * classes + labels[i]];
       ++counted;
     }
-    loss.impl().data<float>()[0] = static_cast<float>(total / static_cast<double>(counted));  // 0/0 = nan, as PyTorch
+    loss.impl().data<float>()[0] =
+        static_cast<float>(total / static_cast<double>(counted));  // 0/0 = nan, as PyTorch
   }
   if (!detail::should_record({&input})) return loss;
   detail::record(loss, "NllLossBackward0", {input, target},
                  [input, labels, classes, counted](const Tensor& g) {
                    Tensor grad = zeros_like(input);
-                   detail::launch({.name = "aten::nll_loss_backward", .kind = detail::OpKind::Gather,
+                   detail::launch({.name = "aten::nll_loss_backward",
+                                   .kind = detail::OpKind::Gather,
                                    .bytes = detail::nbytes(input)},
                                   g.device());
                    if (detail::have_values({&g, &grad})) {
                      const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);
                      float* out = grad.impl().data<float>();
                      for (std::size_t i = 0; i < labels.size(); ++i) {
-                       if (labels[i] != kIgnoreIndex) out[static_cast<std::int64_t>(i) * classes + labels[i]] = scale;
+                       if (labels[i] != kIgnoreIndex)
+                         out[static_cast<std::int64_t>(i) * classes + labels[i]] = scale;
                      }
                    }
                    return std::vector<Tensor>{grad, Tensor()};

@@ -7,7 +7,8 @@ namespace engine::nn {
 std::vector<std::pair<std::string, Tensor>> Module::named_parameters() const {
   std::vector<std::pair<std::string, Tensor>> all = params_;
   for (const auto& [child_name, child] : children_) {
-    for (auto& [name, tensor] : child->named_parameters()) all.emplace_back(child_name + "." + name, tensor);
+    for (auto& [name, tensor] : child->named_parameters())
+      all.emplace_back(child_name + "." + name, tensor);
   }
   return all;
 }

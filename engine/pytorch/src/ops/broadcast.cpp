@@ -14,15 +14,17 @@ std::vector<std::int64_t> broadcast_shape(IntArrayRef a, IntArrayRef b) {
     const std::int64_t da = i + a.size() >= rank ? a[i + a.size() - rank] : 1;
     const std::int64_t db = i + b.size() >= rank ? b[i + b.size() - rank] : 1;
     if (da != db && da != 1 && db != 1) {
-      throw Error("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
-                  std::to_string(db) + ") at non-singleton dimension " + std::to_string(i));
+      throw Error("The size of tensor a (" + std::to_string(da) +
+                  ") must match the size of tensor b (" + std::to_string(db) +
+                  ") at non-singleton dimension " + std::to_string(i));
     }
     shape[i] = da == 1 ? db : da;
   }
   return shape;
 }
 
-std::vector<std::int64_t> broadcast_strides(IntArrayRef shape, const std::vector<std::int64_t>& out) {
+std::vector<std::int64_t> broadcast_strides(IntArrayRef shape,
+                                            const std::vector<std::int64_t>& out) {
   std::vector<std::int64_t> strides(out.size(), 0);
   std::int64_t step = 1;
   for (std::size_t i = shape.size(); i-- > 0;) {

@@ -13,6 +13,7 @@ namespace engine::detail {
 std::vector<std::int64_t> broadcast_shape(IntArrayRef a, IntArrayRef b);
 // Element steps of a contiguous tensor of `shape` read in the broadcast shape `out`: 0 along
 // the dimensions it is stretched over.
-std::vector<std::int64_t> broadcast_strides(IntArrayRef shape, const std::vector<std::int64_t>& out);
+std::vector<std::int64_t> broadcast_strides(IntArrayRef shape,
+                                            const std::vector<std::int64_t>& out);
 
 }  // namespace engine::detail

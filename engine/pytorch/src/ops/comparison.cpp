@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "tensor/device_checks.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
-#include "ops/broadcast.h"
 #include "mps/stream.h"
+#include "ops/broadcast.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -27,14 +27,16 @@ std::vector<double> host_values(const Tensor& t) {
 }
 
 void read_back(const Tensor& t, const char* op) {
-  detail::launch({.name = op, .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(t)}, t.device());
+  detail::launch({.name = op, .kind = detail::OpKind::Reduction, .bytes = detail::nbytes(t)},
+                 t.device());
   if (t.is_mps()) detail::copy_between(t.device(), Device(DeviceType::CPU), 1);
 }
 
 }  // namespace
 
 bool equal(const Tensor& a, const Tensor& b) {
-  detail::mps_equal_check_devices(a, b);  // tensors on two devices: one is on mps, so mps_equal runs
+  detail::mps_equal_check_devices(a,
+                                  b);  // tensors on two devices: one is on mps, so mps_equal runs
   if (a.sizes() != b.sizes()) return false;
   read_back(a, "aten::equal");
   return host_values(a) == host_values(b);
@@ -77,8 +79,10 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool e
 }
 
 Tensor isfinite(const Tensor& t) {
-  Tensor out = detail::allocate(t.sizes().vec(), ScalarType::Bool, t.device(), detail::have_values({&t}));
-  detail::launch({.name = "aten::isfinite", .bytes = detail::nbytes(t) + detail::nbytes(out)}, t.device());
+  Tensor out =
+      detail::allocate(t.sizes().vec(), ScalarType::Bool, t.device(), detail::have_values({&t}));
+  detail::launch({.name = "aten::isfinite", .bytes = detail::nbytes(t) + detail::nbytes(out)},
+                 t.device());
   if (!out.impl().has_values()) return out;
   bool* result = out.impl().data<bool>();
   detail::visit_dtype(t.scalar_type(), [&](auto tag) {

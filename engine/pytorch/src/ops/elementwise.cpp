@@ -5,12 +5,12 @@
 #include <string>
 
 #include "autograd/record.h"
-#include "tensor/device_checks.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
 #include "kernels/kernels.h"
-#include "ops/broadcast.h"
 #include "mps/stream.h"
+#include "ops/broadcast.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -20,10 +20,14 @@ using kernels::BinaryOp;
 
 const char* aten_name(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Add: return "aten::add.Tensor";
-    case BinaryOp::Sub: return "aten::sub.Tensor";
-    case BinaryOp::Mul: return "aten::mul.Tensor";
-    case BinaryOp::Div: return "aten::div.Tensor";
+    case BinaryOp::Add:
+      return "aten::add.Tensor";
+    case BinaryOp::Sub:
+      return "aten::sub.Tensor";
+    case BinaryOp::Mul:
+      return "aten::mul.Tensor";
+    case BinaryOp::Div:
+      return "aten::div.Tensor";
   }
   return "";
 }
@@ -36,7 +40,8 @@ Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device, con
                     b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
                     out.impl().data<float>(), shape);
   }
-  detail::launch({.name = aten, .bytes = detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
+  detail::launch({.name = aten,
+                  .bytes = detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
                   .elements = static_cast<double>(out.numel())},
                  device);
   return out;
@@ -55,14 +60,17 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name
     detail::record(
         out, node_name, {a, b},
         [a_shape, b_shape, subtract](const Tensor& g) {
-          return std::vector<Tensor>{detail::sum_to(g, a_shape), detail::sum_to(subtract ? -g : g, b_shape)};
+          return std::vector<Tensor>{detail::sum_to(g, a_shape),
+                                     detail::sum_to(subtract ? -g : g, b_shape)};
         },
         detail::Saves::NoTensors);
     return out;
   }
   detail::record(out, node_name, {a, b}, [op, a, b, a_shape, b_shape](const Tensor& g) {
-    if (op == BinaryOp::Mul) return std::vector<Tensor>{detail::sum_to(g * b, a_shape), detail::sum_to(g * a, b_shape)};
-    return std::vector<Tensor>{detail::sum_to(g / b, a_shape), detail::sum_to(-(g * a) / (b * b), b_shape)};
+    if (op == BinaryOp::Mul)
+      return std::vector<Tensor>{detail::sum_to(g * b, a_shape), detail::sum_to(g * a, b_shape)};
+    return std::vector<Tensor>{detail::sum_to(g / b, a_shape),
+                               detail::sum_to(-(g * a) / (b * b), b_shape)};
   });
   return out;
 }
@@ -72,64 +80,109 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name
 Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_first,
                    const char* node_name, detail::Saves saves) {
   detail::require_float(x, "arithmetic");
-  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  Tensor out =
+      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) {
     kernels::binary_scalar(op, x.impl().data<float>(), static_cast<float>(scalar), scalar_first,
                            out.impl().data<float>(), x.numel());
   }
-  detail::launch({.name = aten_name(op), .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
+  detail::launch({.name = aten_name(op),
+                  .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel())},
+                 x.device());
   if (!detail::should_record({&x})) return out;
   // Only `scalar / x` needs x back for its gradient; every other form saves nothing.
   const Tensor saved = op == BinaryOp::Div && scalar_first ? x : Tensor();
-  detail::record(out, node_name, {x}, [op, saved, scalar, scalar_first](const Tensor& g) {
-    switch (op) {
-      case BinaryOp::Add: return std::vector<Tensor>{g};
-      case BinaryOp::Sub: return std::vector<Tensor>{scalar_first ? -g : g};
-      case BinaryOp::Mul: return std::vector<Tensor>{g * scalar};
-      case BinaryOp::Div:
-        return std::vector<Tensor>{scalar_first ? -(g * scalar) / (saved * saved) : g / scalar};
-    }
-    return std::vector<Tensor>{};
-  }, saves);
+  detail::record(
+      out, node_name, {x},
+      [op, saved, scalar, scalar_first](const Tensor& g) {
+        switch (op) {
+          case BinaryOp::Add:
+            return std::vector<Tensor>{g};
+          case BinaryOp::Sub:
+            return std::vector<Tensor>{scalar_first ? -g : g};
+          case BinaryOp::Mul:
+            return std::vector<Tensor>{g * scalar};
+          case BinaryOp::Div:
+            return std::vector<Tensor>{scalar_first ? -(g * scalar) / (saved * saved) : g / scalar};
+        }
+        return std::vector<Tensor>{};
+      },
+      saves);
   return out;
 }
 
 Tensor filled_like(const Tensor& t, double value) {
-  Tensor out = detail::allocate(t.sizes().vec(), t.scalar_type(), t.device(), detail::have_values({&t}));
+  Tensor out =
+      detail::allocate(t.sizes().vec(), t.scalar_type(), t.device(), detail::have_values({&t}));
   if (out.impl().has_values()) {
     detail::visit_dtype(t.scalar_type(), [&](auto tag) {
       using T = decltype(tag);
       std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
     });
   }
-  detail::launch({.name = "aten::fill_", .bytes = detail::nbytes(out), .elements = static_cast<double>(out.numel())}, t.device());
+  detail::launch({.name = "aten::fill_",
+                  .bytes = detail::nbytes(out),
+                  .elements = static_cast<double>(out.numel())},
+                 t.device());
   return out;
 }
 
 }  // namespace
 
-Tensor operator+(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Add, a, b, "add", "AddBackward0"); }
-Tensor operator-(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Sub, a, b, "sub", "SubBackward0"); }
-Tensor operator*(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Mul, a, b, "mul", "MulBackward0"); }
-Tensor operator/(const Tensor& a, const Tensor& b) { return binary(BinaryOp::Div, a, b, "div", "DivBackward0"); }
+Tensor operator+(const Tensor& a, const Tensor& b) {
+  return binary(BinaryOp::Add, a, b, "add", "AddBackward0");
+}
+Tensor operator-(const Tensor& a, const Tensor& b) {
+  return binary(BinaryOp::Sub, a, b, "sub", "SubBackward0");
+}
+Tensor operator*(const Tensor& a, const Tensor& b) {
+  return binary(BinaryOp::Mul, a, b, "mul", "MulBackward0");
+}
+Tensor operator/(const Tensor& a, const Tensor& b) {
+  return binary(BinaryOp::Div, a, b, "div", "DivBackward0");
+}
 // Node names as Python shows them: `t * 2` is a Tensor op with a wrapped scalar (MulBackward0),
 // `2 - t` is rsub (RsubBackward1), and `2 / t` is reciprocal(t) * 2 (MulBackward0).
 constexpr detail::Saves kScalars = detail::Saves::NoTensors, kWrapped = detail::Saves::Tensors;
-Tensor operator+(const Tensor& a, double b) { return with_scalar(BinaryOp::Add, a, b, false, "AddBackward0", kScalars); }
-Tensor operator-(const Tensor& a, double b) { return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward0", kScalars); }
-Tensor operator*(const Tensor& a, double b) { return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward0", kWrapped); }
-Tensor operator/(const Tensor& a, double b) { return with_scalar(BinaryOp::Div, a, b, false, "DivBackward0", kWrapped); }
-Tensor operator+(double a, const Tensor& b) { return with_scalar(BinaryOp::Add, b, a, true, "AddBackward0", kScalars); }
-Tensor operator-(double a, const Tensor& b) { return with_scalar(BinaryOp::Sub, b, a, true, "RsubBackward1", kScalars); }
-Tensor operator*(double a, const Tensor& b) { return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward0", kWrapped); }
-Tensor operator/(double a, const Tensor& b) { return with_scalar(BinaryOp::Div, b, a, true, "MulBackward0", kWrapped); }
-Tensor operator-(const Tensor& a) { return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0", kScalars); }
+Tensor operator+(const Tensor& a, double b) {
+  return with_scalar(BinaryOp::Add, a, b, false, "AddBackward0", kScalars);
+}
+Tensor operator-(const Tensor& a, double b) {
+  return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward0", kScalars);
+}
+Tensor operator*(const Tensor& a, double b) {
+  return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward0", kWrapped);
+}
+Tensor operator/(const Tensor& a, double b) {
+  return with_scalar(BinaryOp::Div, a, b, false, "DivBackward0", kWrapped);
+}
+Tensor operator+(double a, const Tensor& b) {
+  return with_scalar(BinaryOp::Add, b, a, true, "AddBackward0", kScalars);
+}
+Tensor operator-(double a, const Tensor& b) {
+  return with_scalar(BinaryOp::Sub, b, a, true, "RsubBackward1", kScalars);
+}
+Tensor operator*(double a, const Tensor& b) {
+  return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward0", kWrapped);
+}
+Tensor operator/(double a, const Tensor& b) {
+  return with_scalar(BinaryOp::Div, b, a, true, "MulBackward0", kWrapped);
+}
+Tensor operator-(const Tensor& a) {
+  return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0", kScalars);
+}
 
 Tensor relu(const Tensor& x) {
   detail::require_float(x, "relu");
-  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
-  if (out.impl().has_values()) kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
-  detail::launch({.name = "aten::relu", .bytes = 2 * detail::nbytes(x), .elements = static_cast<double>(x.numel())}, x.device());
+  Tensor out =
+      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values())
+    kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
+  detail::launch({.name = "aten::relu",
+                  .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel())},
+                 x.device());
   if (detail::should_record({&x})) {
     // Like PyTorch (threshold_backward(grad, result, 0)), the node saves the result, not the
     // input: the input of a relu is freed once nothing else holds it.
@@ -141,9 +194,10 @@ Tensor relu(const Tensor& x) {
         kernels::relu_backward(g.impl().data<float>(), saved.impl().data<float>(),
                                grad.impl().data<float>(), saved.numel());
       }
-      detail::launch({.name = "aten::threshold_backward", .bytes = 3 * detail::nbytes(saved),
-                        .elements = static_cast<double>(saved.numel())},
-                       g.device());
+      detail::launch({.name = "aten::threshold_backward",
+                      .bytes = 3 * detail::nbytes(saved),
+                      .elements = static_cast<double>(saved.numel())},
+                     g.device());
       return std::vector<Tensor>{grad};
     });
   }

@@ -9,10 +9,10 @@
 #include <string>
 
 #include "autograd/record.h"
-#include "tensor/device_checks.h"
 #include "engine/errors.h"
 #include "kernels/mps_kernels.h"
 #include "mps/stream.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -34,8 +34,9 @@ Batches broadcast_batches(const std::vector<std::int64_t>& a_shape,
   for (std::size_t i = 0; i < rank; ++i) {
     const std::int64_t da = batches.a[i], db = batches.b[i];
     if (da != db && da != 1 && db != 1) {
-      throw Error("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
-                  std::to_string(db) + ") at non-singleton dimension " + std::to_string(i));
+      throw Error("The size of tensor a (" + std::to_string(da) +
+                  ") must match the size of tensor b (" + std::to_string(db) +
+                  ") at non-singleton dimension " + std::to_string(i));
     }
     batches.out[i] = std::max(da, db);
   }
@@ -46,7 +47,8 @@ Batches broadcast_batches(const std::vector<std::int64_t>& a_shape,
 std::int64_t batch_number(const std::vector<std::int64_t>& index,
                           const std::vector<std::int64_t>& dims) {
   std::int64_t number = 0;
-  for (std::size_t i = 0; i < dims.size(); ++i) number = number * dims[i] + (dims[i] == 1 ? 0 : index[i]);
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    number = number * dims[i] + (dims[i] == 1 ? 0 : index[i]);
   return number;
 }
 
@@ -79,19 +81,22 @@ bool should_fold(const MatmulOperand& t1, const MatmulOperand& t2) {
 // broadcast (throw_bmm_mismatch).
 [[noreturn]] void throw_shape_mismatch(const MatmulOperand& t1, const MatmulOperand& t2) {
   const auto mm = [](std::int64_t r1, std::int64_t c1, std::int64_t r2, std::int64_t c2) {
-    return Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(r1) + "x" + std::to_string(c1) +
-                 " and " + std::to_string(r2) + "x" + std::to_string(c2) + ")");
+    return Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(r1) + "x" +
+                 std::to_string(c1) + " and " + std::to_string(r2) + "x" + std::to_string(c2) +
+                 ")");
   };
   const auto mv = [](std::int64_t rows, std::int64_t cols, std::int64_t vec) {
-    return Error("size mismatch, got input (" + std::to_string(rows) + "), mat (" + std::to_string(rows) + "x" +
-                 std::to_string(cols) + "), vec (" + std::to_string(vec) + ")");
+    return Error("size mismatch, got input (" + std::to_string(rows) + "), mat (" +
+                 std::to_string(rows) + "x" + std::to_string(cols) + "), vec (" +
+                 std::to_string(vec) + ")");
   };
   const std::int64_t d1 = t1.dim(), d2 = t2.dim();
-  const std::int64_t k = t1.sizes.back(), k2 = d2 == 1 ? t2.sizes[0] : t2.sizes[t2.sizes.size() - 2];
+  const std::int64_t k = t1.sizes.back(),
+                     k2 = d2 == 1 ? t2.sizes[0] : t2.sizes[t2.sizes.size() - 2];
   if (d1 == 1 && d2 == 1) {
-    throw Error("inconsistent tensor size, expected tensor [" + std::to_string(k) + "] and src [" + std::to_string(k2) +
-                "] to have the same number of elements, but got " + std::to_string(k) + " and " + std::to_string(k2) +
-                " elements respectively");
+    throw Error("inconsistent tensor size, expected tensor [" + std::to_string(k) + "] and src [" +
+                std::to_string(k2) + "] to have the same number of elements, but got " +
+                std::to_string(k) + " and " + std::to_string(k2) + " elements respectively");
   }
   if (d1 == 2 && d2 == 1) throw mv(t1.sizes[0], k, k2);
   if (d1 <= 2 && d2 == 2) throw mm(d1 == 1 ? 1 : t1.sizes[0], k, k2, t2.sizes[1]);
@@ -100,15 +105,16 @@ bool should_fold(const MatmulOperand& t1, const MatmulOperand& t2) {
     throw d2 == 2 ? mm(rows, k, k2, t2.sizes[1]) : mv(rows, k, k2);
   }
   // t2 transposed and folded: its batches times its columns become rows; t1 follows, transposed.
-  const std::int64_t rows = product(IntArrayRef(t2.sizes.data(), t2.sizes.size() - 2)) * t2.sizes.back();
+  const std::int64_t rows =
+      product(IntArrayRef(t2.sizes.data(), t2.sizes.size() - 2)) * t2.sizes.back();
   throw d1 == 2 ? mm(rows, k2, k, t1.sizes[0]) : mv(rows, k2, k);
 }
 
 // bmm's check (common_checks_baddbmm_bmm), on the operands expanded to their broadcast batch.
 [[noreturn]] void throw_bmm_mismatch(const Batches& batches, std::int64_t k, std::int64_t k2) {
   const std::string batch = std::to_string(product(IntArrayRef(batches.out)));
-  throw Error("Expected size for first two dimensions of batch2 tensor to be: [" + batch + ", " + std::to_string(k) +
-              "] but got: [" + batch + ", " + std::to_string(k2) + "].");
+  throw Error("Expected size for first two dimensions of batch2 tensor to be: [" + batch + ", " +
+              std::to_string(k) + "] but got: [" + batch + ", " + std::to_string(k2) + "].");
 }
 
 // mm_out_mps_impl allocates its output on mps and runs checkAllSameGPU("mm", out, mat1, mat2).
@@ -129,7 +135,8 @@ void check_matmul_devices(const MatmulOperand& t1, const MatmulOperand& t2) {
   const std::int64_t d1 = t1.dim(), d2 = t2.dim();
   if (d1 == 1 && d2 == 1) return detail::dot_check_devices(t1.tensor, t2.tensor);
   if (d1 == 2 && d2 == 1) return check_mv_devices(t1.tensor, t2.tensor);
-  if (d1 <= 2 && d2 == 2) return check_mm_devices(t1.tensor, t2.tensor);  // a vector becomes one row
+  if (d1 <= 2 && d2 == 2)
+    return check_mm_devices(t1.tensor, t2.tensor);  // a vector becomes one row
   if (should_fold(t1, t2)) {
     // The larger operand (transposed when second) is folded into mat1 or mat, the other follows.
     const bool second_larger = d2 > d1;
@@ -137,12 +144,15 @@ void check_matmul_devices(const MatmulOperand& t1, const MatmulOperand& t2) {
     const Tensor& other = second_larger ? t1.tensor : t2.tensor;
     return other.dim() == 2 ? check_mm_devices(folded, other) : check_mv_devices(folded, other);
   }
-  if (d1 == 3 && d2 == 3 && t1.sizes[0] != t2.sizes[0]) {  // a batch of one requiring grad is squeezed
+  if (d1 == 3 && d2 == 3 &&
+      t1.sizes[0] != t2.sizes[0]) {  // a batch of one requiring grad is squeezed
     auto squeezed = [](const MatmulOperand& t) {
       return MatmulOperand{t.tensor, {t.sizes.begin() + 1, t.sizes.end()}};
     };
-    if (t1.sizes[0] == 1 && t1.tensor.requires_grad()) return check_matmul_devices(squeezed(t1), t2);
-    if (t2.sizes[0] == 1 && t2.tensor.requires_grad()) return check_matmul_devices(t1, squeezed(t2));
+    if (t1.sizes[0] == 1 && t1.tensor.requires_grad())
+      return check_matmul_devices(squeezed(t1), t2);
+    if (t2.sizes[0] == 1 && t2.tensor.requires_grad())
+      return check_matmul_devices(t1, squeezed(t2));
   }
   detail::check_placeholder_storage({&t1.tensor, &t2.tensor});  // bmm_out_mps_impl: batch1, batch2
 }
@@ -155,14 +165,18 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, const Batches& batches) 
   std::vector<std::int64_t> out_shape = batches.out;
   out_shape.push_back(m);
   out_shape.push_back(n);
-  Tensor out = detail::allocate(out_shape, ScalarType::Float, device, detail::have_values({&a, &b}));
+  Tensor out =
+      detail::allocate(out_shape, ScalarType::Float, device, detail::have_values({&a, &b}));
   const std::int64_t count = product(batches.out);
   // A batch times one shared matrix (b has no batch dimensions) is folded into one product by
   // torch.matmul; MPS runs it as such, and measurably slower than a batch of equal products.
   const bool shared = count > 1 && product(IntArrayRef(batches.b)) == 1;
   detail::launch(detail::matmul_cost(count > 1 && !shared ? "aten::bmm" : "aten::mm",
-                                     {.m = static_cast<double>(m), .n = static_cast<double>(n), .k = static_cast<double>(k),
-                                      .batch = static_cast<double>(count), .broadcast = shared},
+                                     {.m = static_cast<double>(m),
+                                      .n = static_cast<double>(n),
+                                      .k = static_cast<double>(k),
+                                      .batch = static_cast<double>(count),
+                                      .broadcast = shared},
                                      detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)),
                  device);
   if (!out.impl().has_values()) return out;
@@ -173,7 +187,7 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, const Batches& batches) 
   const kernels::Summation& kernel = kernels::summation_on(device);
   for (std::int64_t step = 0; step < count; ++step) {
     kernel.matmul(pa + batch_number(index, batches.a) * m * k,
-                    pb + batch_number(index, batches.b) * k * n, pc + step * m * n, m, k, n);
+                  pb + batch_number(index, batches.b) * k * n, pc + step * m * n, m, k, n);
     for (std::size_t i = index.size(); i-- > 0;) {  // the next batch index, row-major
       if (++index[i] < batches.out[i]) break;
       index[i] = 0;
@@ -186,7 +200,8 @@ const char* node_name(std::int64_t a_dim, std::int64_t b_dim) {
   if (a_dim == 1 && b_dim == 1) return "DotBackward0";
   if (a_dim == 2 && b_dim == 1) return "MvBackward0";
   if (a_dim == 2 && b_dim == 2) return "MmBackward0";
-  if (a_dim == 1 && b_dim == 2) return "SqueezeBackward4";  // a.unsqueeze(0).mm(b).squeeze_(0) (1.13: ...3)
+  if (a_dim == 1 && b_dim == 2)
+    return "SqueezeBackward4";  // a.unsqueeze(0).mm(b).squeeze_(0) (1.13: ...3)
   return "UnsafeViewBackward0";
 }
 
@@ -207,7 +222,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   // Promote vectors to matrices, multiply, then drop the added dimensions.
   const Tensor a2 = a_vector ? detail::share_values(a, {1, k}) : a;
   const Tensor b2 = b_vector ? detail::share_values(b, {k2, 1}) : b;
-  const Batches batches = broadcast_batches(a2.sizes().vec(), b2.sizes().vec());  // expand fails first
+  const Batches batches =
+      broadcast_batches(a2.sizes().vec(), b2.sizes().vec());  // expand fails first
   if (k != k2) throw_bmm_mismatch(batches, k, k2);
   if (a.device() != b.device()) check_matmul_devices({a, a.sizes().vec()}, {b, b.sizes().vec()});
   const Tensor product = batched_matmul(a2, b2, batches);

@@ -19,7 +19,8 @@ namespace {
 
 // Which dimensions a reduction over `dims` removes; an empty list means all of them.
 std::vector<bool> reduced_dims(IntArrayRef dims, std::int64_t ndim) {
-  std::vector<bool> reduced(static_cast<std::size_t>(std::max<std::int64_t>(ndim, 1)), dims.empty());
+  std::vector<bool> reduced(static_cast<std::size_t>(std::max<std::int64_t>(ndim, 1)),
+                            dims.empty());
   for (std::int64_t d : dims) {
     const auto w = static_cast<std::size_t>(detail::wrap_dim(d, ndim));
     if (reduced[w]) {
@@ -38,8 +39,8 @@ detail::Axis collapse(std::vector<std::int64_t>& sizes, std::size_t d) {
 }
 
 // The result's shape: the reduced dimensions dropped, or kept with size 1.
-std::vector<std::int64_t> result_sizes(const std::vector<std::int64_t>& collapsed, const std::vector<bool>& reduced,
-                                       bool keepdim) {
+std::vector<std::int64_t> result_sizes(const std::vector<std::int64_t>& collapsed,
+                                       const std::vector<bool>& reduced, bool keepdim) {
   std::vector<std::int64_t> kept;
   for (std::size_t d = 0; d < collapsed.size(); ++d) {
     if (keepdim || !reduced[d]) kept.push_back(collapsed[d]);
@@ -52,8 +53,9 @@ std::vector<std::int64_t> result_sizes(const std::vector<std::int64_t>& collapse
 // itself when nothing is reduced). Afterwards `sizes` has each reduced dimension at 1. Without
 // values (a shape-only tensor) only `sizes` changes.
 template <typename T, typename SumAxis>
-const T* reduce_axes(const T* in, bool values, std::vector<T>& scratch, std::vector<std::int64_t>& sizes,
-                     const std::vector<bool>& reduced, SumAxis sum_axis) {
+const T* reduce_axes(const T* in, bool values, std::vector<T>& scratch,
+                     std::vector<std::int64_t>& sizes, const std::vector<bool>& reduced,
+                     SumAxis sum_axis) {
   for (std::size_t d = sizes.size(); d-- > 0;) {
     if (!reduced[d]) continue;
     const detail::Axis axis = collapse(sizes, d);
@@ -75,22 +77,28 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
   std::vector<std::int64_t> sizes = x.sizes().vec();
   std::vector<float> scratch;
   const kernels::Summation& kernel = kernels::summation_on(x.device());
-  const float* result = reduce_axes(values ? x.impl().data<float>() : nullptr, values, scratch, sizes, reduced,
-                                    [&](const float* in, float* out, const detail::Axis& a) {
-                                      // The mean of no elements is 0 / 0: NaN, as in PyTorch.
-                                      const double scale = !average ? 1.0
-                                                           : a.n > 0 ? 1.0 / static_cast<double>(a.n)
-                                                                     : std::numeric_limits<double>::quiet_NaN();
-                                      kernel.sum_over_axis(in, out, a.outer, a.n, a.inner, scale);
-                                    });
-  Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Float, x.device(), values);
-  if (values) std::copy_n(result, out.numel(), out.impl().data<float>());  // a 0-dim input: a copy of it
-  std::int64_t innermost_run = 0;  // the contiguous elements each output sums, when they are innermost
+  const float* result =
+      reduce_axes(values ? x.impl().data<float>() : nullptr, values, scratch, sizes, reduced,
+                  [&](const float* in, float* out, const detail::Axis& a) {
+                    // The mean of no elements is 0 / 0: NaN, as in PyTorch.
+                    const double scale = !average  ? 1.0
+                                         : a.n > 0 ? 1.0 / static_cast<double>(a.n)
+                                                   : std::numeric_limits<double>::quiet_NaN();
+                    kernel.sum_over_axis(in, out, a.outer, a.n, a.inner, scale);
+                  });
+  Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Float,
+                                x.device(), values);
+  if (values)
+    std::copy_n(result, out.numel(), out.impl().data<float>());  // a 0-dim input: a copy of it
+  std::int64_t innermost_run =
+      0;  // the contiguous elements each output sums, when they are innermost
   for (std::int64_t d = ndim - 1; d >= 0 && reduced[static_cast<std::size_t>(d)]; --d) {
     innermost_run = std::max<std::int64_t>(innermost_run, 1) * x.size(d);
   }
-  detail::launch({.name = average ? "aten::mean.dim" : "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction,
-                  .bytes = detail::nbytes(x) + detail::nbytes(out), .elements = static_cast<double>(x.numel()),
+  detail::launch({.name = average ? "aten::mean.dim" : "aten::sum.dim_IntList",
+                  .kind = detail::OpKind::Reduction,
+                  .bytes = detail::nbytes(x) + detail::nbytes(out),
+                  .elements = static_cast<double>(x.numel()),
                   .row = innermost_run},
                  x.device());
   return out;
@@ -109,59 +117,73 @@ Tensor sum_integers(const Tensor& x, const std::vector<bool>& reduced, bool keep
       std::copy_n(x.impl().data<std::int64_t>(), x.numel(), input.begin());
     }
   }
-  const std::int64_t* result = reduce_axes(input.data(), values, scratch, sizes, reduced,
-                                           [](const std::int64_t* in, std::int64_t* out, const detail::Axis& a) {
-                                             for (std::int64_t o = 0; o < a.outer; ++o) {
-                                               for (std::int64_t r = 0; r < a.n; ++r) {
-                                                 for (std::int64_t i = 0; i < a.inner; ++i) {
-                                                   out[o * a.inner + i] += in[(o * a.n + r) * a.inner + i];
-                                                 }
-                                               }
-                                             }
-                                           });
-  Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Long, x.device(), values);
+  const std::int64_t* result =
+      reduce_axes(input.data(), values, scratch, sizes, reduced,
+                  [](const std::int64_t* in, std::int64_t* out, const detail::Axis& a) {
+                    for (std::int64_t o = 0; o < a.outer; ++o) {
+                      for (std::int64_t r = 0; r < a.n; ++r) {
+                        for (std::int64_t i = 0; i < a.inner; ++i) {
+                          out[o * a.inner + i] += in[(o * a.n + r) * a.inner + i];
+                        }
+                      }
+                    }
+                  });
+  Tensor out =
+      detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Long, x.device(), values);
   if (values) std::copy_n(result, out.numel(), out.impl().data<std::int64_t>());
-  detail::launch({.name = "aten::sum.dim_IntList", .kind = detail::OpKind::Reduction,
-                  .bytes = detail::nbytes(x) + detail::nbytes(out), .elements = static_cast<double>(x.numel())},
+  detail::launch({.name = "aten::sum.dim_IntList",
+                  .kind = detail::OpKind::Reduction,
+                  .bytes = detail::nbytes(x) + detail::nbytes(out),
+                  .elements = static_cast<double>(x.numel())},
                  x.device());
   return out;
 }
 
 Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) {
-  if (!average && x.scalar_type() != ScalarType::Float) return sum_integers(x, reduced_dims(dims, x.dim()), keepdim);
+  if (!average && x.scalar_type() != ScalarType::Float)
+    return sum_integers(x, reduced_dims(dims, x.dim()), keepdim);
   if (x.scalar_type() != ScalarType::Float) {
     throw Error(std::string(average ? "mean" : "sum") +
                 "(): could not infer output dtype. Input dtype must be either a floating point or "
-                "complex dtype. Got: " + std::string(scalar_type_name(x.scalar_type())));
+                "complex dtype. Got: " +
+                std::string(scalar_type_name(x.scalar_type())));
   }
   const std::vector<bool> reduced = reduced_dims(dims, x.dim());
   Tensor out = reduce(x, reduced, keepdim, average);
   if (!detail::should_record({&x})) return out;
-  const std::string name = std::string(average ? "Mean" : "Sum") + (dims.empty() ? "Backward0" : "Backward1");
+  const std::string name =
+      std::string(average ? "Mean" : "Sum") + (dims.empty() ? "Backward0" : "Backward1");
   // Saves the input's shape and device, not its values.
   const std::vector<std::int64_t> shape = x.sizes().vec();
   const Device device = x.device();
-  detail::record(out, name, {x}, [shape, device, reduced, average](const Tensor& g) {
-    std::vector<std::int64_t> kept_shape = shape;
-    std::int64_t count = 1;
-    for (std::size_t d = 0; d < kept_shape.size(); ++d) {
-      if (reduced[d]) {
-        count *= kept_shape[d];
-        kept_shape[d] = 1;
-      }
-    }
-    const Tensor spread = zeros(shape, device) + g.reshape(kept_shape);
-    return std::vector<Tensor>{average ? spread / static_cast<double>(std::max<std::int64_t>(count, 1))
-                                       : spread};
-  }, detail::Saves::NoTensors);
+  detail::record(
+      out, name, {x},
+      [shape, device, reduced, average](const Tensor& g) {
+        std::vector<std::int64_t> kept_shape = shape;
+        std::int64_t count = 1;
+        for (std::size_t d = 0; d < kept_shape.size(); ++d) {
+          if (reduced[d]) {
+            count *= kept_shape[d];
+            kept_shape[d] = 1;
+          }
+        }
+        const Tensor spread = zeros(shape, device) + g.reshape(kept_shape);
+        return std::vector<Tensor>{
+            average ? spread / static_cast<double>(std::max<std::int64_t>(count, 1)) : spread};
+      },
+      detail::Saves::NoTensors);
   return out;
 }
 
 }  // namespace
 
-Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const { return reduction(*this, dims, keepdim, false); }
+Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
+  return reduction(*this, dims, keepdim, false);
+}
 Tensor Tensor::sum() const { return reduction(*this, {}, false, false); }
-Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const { return reduction(*this, dims, keepdim, true); }
+Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
+  return reduction(*this, dims, keepdim, true);
+}
 Tensor Tensor::mean() const { return reduction(*this, {}, false, true); }
 
 }  // namespace engine

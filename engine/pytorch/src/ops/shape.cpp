@@ -16,14 +16,17 @@ namespace engine {
 namespace {
 
 Tensor copy_values(const Tensor& x) {
-  Tensor out = detail::allocate(x.sizes().vec(), x.scalar_type(), x.device(), detail::have_values({&x}));
+  Tensor out =
+      detail::allocate(x.sizes().vec(), x.scalar_type(), x.device(), detail::have_values({&x}));
   if (out.impl().has_values()) {
     detail::visit_dtype(x.scalar_type(), [&](auto tag) {
       using T = decltype(tag);
       std::copy_n(x.impl().data<T>(), x.numel(), out.impl().data<T>());
     });
   }
-  detail::launch({.name = "aten::clone", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(x)}, x.device());
+  detail::launch(
+      {.name = "aten::clone", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(x)},
+      x.device());
   return out;
 }
 
@@ -106,7 +109,8 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
   if (detail::should_record({this})) {
     const std::vector<std::int64_t> original = this->sizes().vec();
     detail::record(
-        out, "ViewBackward0", {*this}, [original](const Tensor& g) { return std::vector<Tensor>{g.reshape(original)}; },
+        out, "ViewBackward0", {*this},
+        [original](const Tensor& g) { return std::vector<Tensor>{g.reshape(original)}; },
         detail::Saves::NoTensors);
   }
   return out;
@@ -115,7 +119,9 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
 Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) const {
   const std::int64_t d = detail::wrap_dim(dim, this->dim());
   const std::int64_t size = this->size(d);
-  auto clamp = [size](std::int64_t i) { return std::clamp(i < 0 ? i + size : i, std::int64_t{0}, size); };
+  auto clamp = [size](std::int64_t i) {
+    return std::clamp(i < 0 ? i + size : i, std::int64_t{0}, size);
+  };
   const std::int64_t from = clamp(start), length = std::max<std::int64_t>(clamp(end) - from, 0);
   std::vector<std::int64_t> sizes = this->sizes().vec();
   sizes[static_cast<std::size_t>(d)] = length;
@@ -127,23 +133,29 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
     detail::require_float(*this, "slicing along an inner dimension");
     out = detail::allocate(sizes, ScalarType::Float, device(), detail::have_values({this}));
     if (out.impl().has_values()) {
-      copy_block(impl().data<float>(), out.impl().data<float>(), this->sizes(), d, from, length, true);
+      copy_block(impl().data<float>(), out.impl().data<float>(), this->sizes(), d, from, length,
+                 true);
     }
   }
   detail::dispatch_view("aten::slice", device());  // a view in PyTorch, whatever the dimension
   if (detail::should_record({this})) {
     const std::vector<std::int64_t> full = this->sizes().vec();
     const Device where = device();
-    detail::record(out, "SliceBackward0", {*this}, [full, where, d, from, length](const Tensor& g) {
-      Tensor grad = zeros(full, where);
-      if (detail::have_values({&g, &grad})) {
-        copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length, false);
-      }
-      detail::launch({.name = "aten::slice_backward", .kind = detail::OpKind::Copy,
-                      .bytes = detail::nbytes(g) + detail::nbytes(grad)},
-                     where);
-      return std::vector<Tensor>{grad};
-    }, detail::Saves::NoTensors);
+    detail::record(
+        out, "SliceBackward0", {*this},
+        [full, where, d, from, length](const Tensor& g) {
+          Tensor grad = zeros(full, where);
+          if (detail::have_values({&g, &grad})) {
+            copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length,
+                       false);
+          }
+          detail::launch({.name = "aten::slice_backward",
+                          .kind = detail::OpKind::Copy,
+                          .bytes = detail::nbytes(g) + detail::nbytes(grad)},
+                         where);
+          return std::vector<Tensor>{grad};
+        },
+        detail::Saves::NoTensors);
   }
   return out;
 }
@@ -158,10 +170,14 @@ Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const {
   if (out.impl().has_values()) copy_transposed(*this, out, a, b);
   // A view in PyTorch; the engine copies here, and charges the copy PyTorch makes later (in
   // .contiguous() or inside the consumer).
-  detail::launch({.name = "aten::transpose + copy", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(*this)}, device());
+  detail::launch({.name = "aten::transpose + copy",
+                  .kind = detail::OpKind::Copy,
+                  .bytes = 2 * detail::nbytes(*this)},
+                 device());
   if (detail::should_record({this})) {
     detail::record(
-        out, "TransposeBackward0", {*this}, [a, b](const Tensor& g) { return std::vector<Tensor>{g.transpose(a, b)}; },
+        out, "TransposeBackward0", {*this},
+        [a, b](const Tensor& g) { return std::vector<Tensor>{g.transpose(a, b)}; },
         detail::Saves::NoTensors);
   }
   return out;
@@ -171,7 +187,8 @@ Tensor Tensor::clone() const {
   Tensor out = copy_values(*this);
   if (detail::should_record({this})) {
     detail::record(
-        out, "CloneBackward0", {*this}, [](const Tensor& g) { return std::vector<Tensor>{g}; }, detail::Saves::NoTensors);
+        out, "CloneBackward0", {*this}, [](const Tensor& g) { return std::vector<Tensor>{g}; },
+        detail::Saves::NoTensors);
   }
   return out;
 }

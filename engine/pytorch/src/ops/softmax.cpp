@@ -32,10 +32,15 @@ struct Variant {
 Tensor run(const Variant& v, const Tensor& x, std::int64_t dim) {
   detail::require_float(x, v.op);
   const detail::Axis a = axis_of(x, dim);  // a named struct: the backward lambda captures it
-  Tensor out = detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
-  if (out.impl().has_values()) v.forward(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
-  detail::launch({.name = v.kernel, .kind = detail::OpKind::Softmax, .bytes = 2 * detail::nbytes(x),
-                  .elements = static_cast<double>(x.numel()), .row = a.n},
+  Tensor out =
+      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values())
+    v.forward(x.impl().data<float>(), out.impl().data<float>(), a.outer, a.n, a.inner);
+  detail::launch({.name = v.kernel,
+                  .kind = detail::OpKind::Softmax,
+                  .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel()),
+                  .row = a.n},
                  x.device());
   if (detail::should_record({&x})) {
     const Tensor saved = out.detach();
@@ -43,11 +48,14 @@ Tensor run(const Variant& v, const Tensor& x, std::int64_t dim) {
       Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
                                      detail::have_values({&g, &saved}));
       if (grad.impl().has_values()) {
-        v.backward(g.impl().data<float>(), saved.impl().data<float>(), grad.impl().data<float>(), a.outer, a.n,
-                   a.inner);
+        v.backward(g.impl().data<float>(), saved.impl().data<float>(), grad.impl().data<float>(),
+                   a.outer, a.n, a.inner);
       }
-      detail::launch({.name = v.backward_kernel, .kind = detail::OpKind::Softmax, .bytes = 3 * detail::nbytes(saved),
-                      .elements = static_cast<double>(saved.numel()), .row = a.n},
+      detail::launch({.name = v.backward_kernel,
+                      .kind = detail::OpKind::Softmax,
+                      .bytes = 3 * detail::nbytes(saved),
+                      .elements = static_cast<double>(saved.numel()),
+                      .row = a.n},
                      g.device());
       return std::vector<Tensor>{grad};
     });
@@ -55,10 +63,12 @@ Tensor run(const Variant& v, const Tensor& x, std::int64_t dim) {
   return out;
 }
 
-constexpr Variant kSoftmax{"softmax", "aten::_softmax", "SoftmaxBackward0", "aten::_softmax_backward_data",
-                           kernels::softmax, kernels::softmax_backward};
-constexpr Variant kLogSoftmax{"log_softmax", "aten::_log_softmax", "LogSoftmaxBackward0",
-                              "aten::_log_softmax_backward_data", kernels::log_softmax, kernels::log_softmax_backward};
+constexpr Variant kSoftmax{"softmax",          "aten::_softmax",
+                           "SoftmaxBackward0", "aten::_softmax_backward_data",
+                           kernels::softmax,   kernels::softmax_backward};
+constexpr Variant kLogSoftmax{"log_softmax",         "aten::_log_softmax",
+                              "LogSoftmaxBackward0", "aten::_log_softmax_backward_data",
+                              kernels::log_softmax,  kernels::log_softmax_backward};
 
 }  // namespace
 

@@ -4,12 +4,12 @@
 #include <cmath>
 #include <string_view>
 
-#include "tensor/device_checks.h"
 #include "engine/autograd.h"
 #include "engine/errors.h"
 #include "engine/python_format.h"
 #include "kernels/portable_math.h"
 #include "mps/stream.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::optim {
@@ -21,9 +21,12 @@ const AdamOptions& checked(const AdamOptions& options) {
   const auto [beta1, beta2] = options.betas();
   if (options.lr() < 0) throw ValueError("Invalid learning rate: " + py::str(options.lr()));
   if (options.eps() < 0) throw ValueError("Invalid epsilon value: " + py::str(options.eps()));
-  if (beta1 < 0 || beta1 >= 1) throw ValueError("Invalid beta parameter at index 0: " + py::str(beta1));
-  if (beta2 < 0 || beta2 >= 1) throw ValueError("Invalid beta parameter at index 1: " + py::str(beta2));
-  if (options.weight_decay() < 0) throw ValueError("Invalid weight_decay value: " + py::str(options.weight_decay()));
+  if (beta1 < 0 || beta1 >= 1)
+    throw ValueError("Invalid beta parameter at index 0: " + py::str(beta1));
+  if (beta2 < 0 || beta2 >= 1)
+    throw ValueError("Invalid beta parameter at index 1: " + py::str(beta2));
+  if (options.weight_decay() < 0)
+    throw ValueError("Invalid weight_decay value: " + py::str(options.weight_decay()));
   return options;
 }
 
@@ -47,23 +50,27 @@ bool graph_encoded(std::string_view op) { return op == "aten::addcmul_" || op ==
 // The seven kernels _single_tensor_adam launches per parameter (lerp_, mul_, addcmul_, sqrt,
 // div, add_, addcdiv_), with the parameter-sized tensors each one reads and writes.
 void charge_adam_kernels(const Tensor& param) {
-  for (const auto& [op, tensors] : {std::pair{"aten::lerp_.Scalar", 3}, std::pair{"aten::mul_.Scalar", 2},
-                                    std::pair{"aten::addcmul_", 4}, std::pair{"aten::sqrt", 2},
-                                    std::pair{"aten::div.Scalar", 2}, std::pair{"aten::add_.Scalar", 2},
-                                    std::pair{"aten::addcdiv_", 4}}) {
-    detail::launch({.name = op,
-                    .kind = op == std::string_view("aten::sqrt") ? detail::OpKind::Transcendental : detail::OpKind::Elementwise,
-                    .bytes = tensors * detail::nbytes(param),
-                    .elements = static_cast<double>(param.numel()),
-                    .encoding = graph_encoded(op) ? detail::Encoding::Graph : detail::Encoding::Metal},
-                   param.device());
+  for (const auto& [op, tensors] :
+       {std::pair{"aten::lerp_.Scalar", 3}, std::pair{"aten::mul_.Scalar", 2},
+        std::pair{"aten::addcmul_", 4}, std::pair{"aten::sqrt", 2},
+        std::pair{"aten::div.Scalar", 2}, std::pair{"aten::add_.Scalar", 2},
+        std::pair{"aten::addcdiv_", 4}}) {
+    detail::launch(
+        {.name = op,
+         .kind = op == std::string_view("aten::sqrt") ? detail::OpKind::Transcendental
+                                                      : detail::OpKind::Elementwise,
+         .bytes = tensors * detail::nbytes(param),
+         .elements = static_cast<double>(param.numel()),
+         .encoding = graph_encoded(op) ? detail::Encoding::Graph : detail::Encoding::Metal},
+        param.device());
   }
 }
 
 // torch.zeros_like(param): optimizer state on the parameter's device, with values only when
 // the parameter has them.
 Tensor zeros_like_parameter(const Tensor& param) {
-  Tensor state = detail::allocate(param.sizes().vec(), ScalarType::Float, param.device(), param.impl().has_values());
+  Tensor state = detail::allocate(param.sizes().vec(), ScalarType::Float, param.device(),
+                                  param.impl().has_values());
   detail::launch({.name = "aten::zeros_like", .bytes = detail::nbytes(state)}, param.device());
   if (state.impl().has_values()) std::fill_n(state.impl().data<float>(), state.numel(), 0.0f);
   return state;
@@ -80,7 +87,8 @@ void check_adam_devices(const Tensor& param, const Tensor& grad, Device exp_avg,
   constexpr auto kNoScalars = detail::CpuScalars::Rejected;
   const bool scalar = grad.dim() == 0;  // grad, param and state share one shape
   detail::IterOperand decayed{grad};
-  if (l2_decay) decayed.device = check_all_same_device({}, {decayed, param}, detail::CpuScalars::Allowed);
+  if (l2_decay)
+    decayed.device = check_all_same_device({}, {decayed, param}, detail::CpuScalars::Allowed);
   const detail::IterOperand first{exp_avg, scalar}, second{exp_avg_sq, scalar};
   check_all_same_device({first}, {first, decayed}, kNoScalars);
   check_all_same_device({second}, {second, decayed, decayed}, kNoScalars);
@@ -101,9 +109,11 @@ void Adam::step() {
     State& s = state_[i];
     const bool fresh = s.step == 0;  // its state is made below, on the parameter's device
     check_adam_devices(params_[i], grad, fresh ? params_[i].device() : s.exp_avg.device(),
-                       fresh ? params_[i].device() : s.exp_avg_sq.device(), decay != 0 && !decoupled_);
+                       fresh ? params_[i].device() : s.exp_avg_sq.device(),
+                       decay != 0 && !decoupled_);
     if (decay != 0) {
-      detail::launch({.name = decoupled_ ? "aten::mul_.Scalar" : "aten::add.Tensor", .bytes = 3 * detail::nbytes(grad),
+      detail::launch({.name = decoupled_ ? "aten::mul_.Scalar" : "aten::add.Tensor",
+                      .bytes = 3 * detail::nbytes(grad),
                       .elements = static_cast<double>(grad.numel())},
                      grad.device());
     }

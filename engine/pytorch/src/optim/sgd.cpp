@@ -1,10 +1,10 @@
 #include "engine/optim/sgd.h"
 
-#include "tensor/device_checks.h"
 #include "engine/autograd.h"
 #include "engine/errors.h"
 #include "engine/python_format.h"
 #include "mps/stream.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::optim {
@@ -14,8 +14,10 @@ namespace {
 // torch.optim.SGD.__init__'s checks, in its order (before the parameter list's).
 const SGDOptions& checked(const SGDOptions& options) {
   if (options.lr() < 0) throw ValueError("Invalid learning rate: " + py::str(options.lr()));
-  if (options.momentum() < 0) throw ValueError("Invalid momentum value: " + py::str(options.momentum()));
-  if (options.weight_decay() < 0) throw ValueError("Invalid weight_decay value: " + py::str(options.weight_decay()));
+  if (options.momentum() < 0)
+    throw ValueError("Invalid momentum value: " + py::str(options.momentum()));
+  if (options.weight_decay() < 0)
+    throw ValueError("Invalid weight_decay value: " + py::str(options.weight_decay()));
   if (options.nesterov() && (options.momentum() <= 0 || options.dampening() != 0)) {
     throw ValueError("Nesterov momentum requires a momentum and zero dampening");
   }
@@ -25,14 +27,18 @@ const SGDOptions& checked(const SGDOptions& options) {
 }  // namespace
 
 SGD::SGD(std::vector<Tensor> params, SGDOptions options)
-    : Optimizer((checked(options), std::move(params))), options_(options), momentum_buffers_(params_.size()) {}
+    : Optimizer((checked(options), std::move(params))),
+      options_(options),
+      momentum_buffers_(params_.size()) {}
 
 namespace {
 
 // The kernels _single_tensor_sgd launches per parameter, each reading and writing `tensors`
 // parameter-sized tensors.
 void charge(const Tensor& param, std::string_view op, int tensors) {
-  detail::launch({.name = op, .bytes = tensors * detail::nbytes(param), .elements = static_cast<double>(param.numel())},
+  detail::launch({.name = op,
+                  .bytes = tensors * detail::nbytes(param),
+                  .elements = static_cast<double>(param.numel())},
                  param.device());
 }
 
@@ -45,11 +51,14 @@ Device check_sgd_devices(const Tensor& param, const Tensor& grad, const Tensor& 
   using detail::check_all_same_device;
   constexpr auto kScalars = detail::CpuScalars::Allowed;
   detail::IterOperand direction{grad};  // the update, as it is computed
-  if (options.weight_decay() != 0) direction.device = check_all_same_device({}, {direction, param}, kScalars);
-  const detail::IterOperand buf{buffer.defined() ? buffer.device() : direction.device, direction.zero_dim};
+  if (options.weight_decay() != 0)
+    direction.device = check_all_same_device({}, {direction, param}, kScalars);
+  const detail::IterOperand buf{buffer.defined() ? buffer.device() : direction.device,
+                                direction.zero_dim};
   if (options.momentum() != 0) {
     if (buffer.defined()) check_all_same_device({buf}, {buf, direction}, kScalars);
-    direction.device = options.nesterov() ? check_all_same_device({}, {direction, buf}, kScalars) : buf.device;
+    direction.device =
+        options.nesterov() ? check_all_same_device({}, {direction, buf}, kScalars) : buf.device;
   }
   check_all_same_device({param}, {param, direction}, kScalars);
   return buf.device;
@@ -73,7 +82,8 @@ void SGD::step() {
     const bool first = !buffer.defined();
     if (momentum != 0 && first) {
       // torch.clone(grad).detach(): allocated on the device (its values are set below).
-      buffer = detail::allocate(grad.sizes().vec(), ScalarType::Float, buffer_device, grad.impl().has_values());
+      buffer = detail::allocate(grad.sizes().vec(), ScalarType::Float, buffer_device,
+                                grad.impl().has_values());
     }
     if (momentum != 0) charge(params_[i], first ? "aten::clone" : "aten::mul_ + aten::add_", 3);
     charge(params_[i], "aten::add_.Tensor", 3);

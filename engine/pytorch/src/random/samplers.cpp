@@ -118,8 +118,7 @@ void fill_uniform(float* data, std::int64_t size, CpuGenerator& gen, double from
   for (std::int64_t i = 0; i < size; ++i) data[i] = gen.uniform_float(low, high, fused);
 }
 
-void fill_standard_normal(float* data, std::int64_t size, CpuGenerator& gen,
-                          CpuKernels kernels) {
+void fill_standard_normal(float* data, std::int64_t size, CpuGenerator& gen, CpuKernels kernels) {
   if (size < 16) {
     for (std::int64_t i = 0; i < size; ++i) {
       data[i] = static_cast<float>(gen.standard_normal_double());

@@ -11,8 +11,8 @@ namespace {
 
 // c10::DeviceType's names in the order PyTorch 2.x lists them in its parse error.
 constexpr std::array<std::string_view, 20> kPyTorchDeviceNames = {
-    "cpu", "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",  "ve",
-    "fpga", "maia", "xla", "lazy", "vulkan", "mps",   "meta",   "hpu",   "mtia", "privateuseone"};
+    "cpu",  "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",  "ve",
+    "fpga", "maia", "xla", "lazy", "vulkan", "mps",    "meta",   "hpu",   "mtia", "privateuseone"};
 
 std::string joined_device_names() {
   std::string names;
@@ -30,7 +30,8 @@ DeviceType parse_type(const std::string& name) {
   if (name == "meta") return DeviceType::Meta;
   for (std::string_view known : kPyTorchDeviceNames) {
     if (known == name) {
-      throw Error("'" + name + "' is a PyTorch device type the course engine does not emulate; "
+      throw Error("'" + name +
+                  "' is a PyTorch device type the course engine does not emulate; "
                   "it models cpu, cuda, mps and meta");
     }
   }
@@ -70,10 +71,14 @@ std::string DeviceTypeName(DeviceType type, bool lower_case) {
     return std::string(lower_case ? lower : upper);
   };
   switch (type) {
-    case DeviceType::CPU: return named("CPU", "cpu");
-    case DeviceType::CUDA: return named("CUDA", "cuda");
-    case DeviceType::MPS: return named("MPS", "mps");
-    case DeviceType::Meta: return named("META", "meta");
+    case DeviceType::CPU:
+      return named("CPU", "cpu");
+    case DeviceType::CUDA:
+      return named("CUDA", "cuda");
+    case DeviceType::MPS:
+      return named("MPS", "mps");
+    case DeviceType::Meta:
+      return named("META", "meta");
   }
   return "unknown";
 }

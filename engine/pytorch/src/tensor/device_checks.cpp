@@ -49,8 +49,9 @@ Device check_all_same_device(std::initializer_list<IterOperand> outputs,
   auto check = [&common](const IterOperand& op, bool may_be_scalar) {
     if (may_be_scalar && op.device.is_cpu() && op.zero_dim) return;
     if (op.device != *common) {
-      throw Error("Expected all tensors to be on the same device, but found at least two devices, " +
-                  common->str() + " and " + op.device.str() + "!");
+      throw Error(
+          "Expected all tensors to be on the same device, but found at least two devices, " +
+          common->str() + " and " + op.device.str() + "!");
     }
   };
   for (const IterOperand& op : outputs) check(op, false);
@@ -79,7 +80,8 @@ void check_mps_linear_arguments(const Tensor& input, const Tensor& weight, const
 
 void check_placeholder_storage(std::initializer_list<const Tensor*> inputs) {
   for (const Tensor* t : inputs) {
-    if (t->defined() && !t->is_mps()) throw Error("Placeholder storage has not been allocated on MPS device!");
+    if (t->defined() && !t->is_mps())
+      throw Error("Placeholder storage has not been allocated on MPS device!");
   }
 }
 
@@ -91,28 +93,30 @@ void check_mtl_buffers(std::initializer_list<const Tensor*> arguments) {
 
 void torch_check_is_mps(const Tensor& tensor, std::string_view name) {
   if (tensor.is_mps()) return;
-  throw Error("Expected " + std::string(name) +
-              ".is_mps() to be true, but got false.  (Could this error message be improved?  If so, "
-              "please report an enhancement request to PyTorch.)");
+  throw Error(
+      "Expected " + std::string(name) +
+      ".is_mps() to be true, but got false.  (Could this error message be improved?  If so, "
+      "please report an enhancement request to PyTorch.)");
 }
 
 void dot_check_devices(const Tensor& self, const Tensor& other) {
   if (self.device() == other.device()) return;
-  throw Error("Expected all tensors to be on the same device. Found: " + self.device().str() + ", " +
-              other.device().str());
+  throw Error("Expected all tensors to be on the same device. Found: " + self.device().str() +
+              ", " + other.device().str());
 }
 
 void mps_equal_check_devices(const Tensor& self, const Tensor& src) {
   if (self.device() == src.device()) return;
-  throw Error("Cannot compare two tensors on different devices. Got: " + self.device().str() + " and " +
-              src.device().str());
+  throw Error("Cannot compare two tensors on different devices. Got: " + self.device().str() +
+              " and " + src.device().str());
 }
 
 void validate_sdpa_input_devices(const Tensor& query, const Tensor& key, const Tensor& value) {
   if (query.device() == key.device() && query.device() == value.device()) return;
-  throw Error("Expected query, key, and value to have the same device type, but got query.device: " +
-              query.device().str() + " key.device: " + key.device().str() +
-              " and value.device: " + value.device().str() + " instead.");
+  throw Error(
+      "Expected query, key, and value to have the same device type, but got query.device: " +
+      query.device().str() + " key.device: " + key.device().str() +
+      " and value.device: " + value.device().str() + " instead.");
 }
 
 }  // namespace engine::detail

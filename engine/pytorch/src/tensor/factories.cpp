@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <string>
 
-#include "mps/availability.h"
 #include "engine/errors.h"
 #include "machine/process.h"
-#include "random/samplers.h"
+#include "mps/availability.h"
 #include "mps/stream.h"
+#include "random/samplers.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -25,21 +25,25 @@ template <typename Fill>
 Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_dtype,
             std::string_view op, Origin origin, Fill&& fill) {
   const Device device = detail::check_device_usable(
-      options.device_or_cpu(), origin == Origin::Kernel ? detail::Placement::Allocated : detail::Placement::Copied);
+      options.device_or_cpu(),
+      origin == Origin::Kernel ? detail::Placement::Allocated : detail::Placement::Copied);
   Tensor t = detail::allocate(sizes.vec(), options.dtype_or(default_dtype), device);
   if (t.impl().has_values()) fill(t.impl());
   if (origin == Origin::Host && device.is_mps()) {
     detail::copy_between(Device(DeviceType::CPU), device, detail::nbytes(t));
   } else {
     const bool random = op == "aten::normal_" || op == "aten::uniform_";
-    detail::launch({.name = op, .kind = random ? detail::OpKind::Random : detail::OpKind::Elementwise,
-                    .bytes = detail::nbytes(t), .elements = static_cast<double>(t.numel())},
+    detail::launch({.name = op,
+                    .kind = random ? detail::OpKind::Random : detail::OpKind::Elementwise,
+                    .bytes = detail::nbytes(t),
+                    .elements = static_cast<double>(t.numel())},
                    device);
   }
   if (options.requires_grad()) {
     // A factory's requires_grad goes through AutogradMeta::set_requires_grad, whose message
     // differs from requires_grad_()'s.
-    if (!is_floating_point(t.scalar_type())) throw Error("Only Tensors of floating point and complex dtype can require gradients");
+    if (!is_floating_point(t.scalar_type()))
+      throw Error("Only Tensors of floating point and complex dtype can require gradients");
     t.set_requires_grad(true);
   }
   return t;
@@ -65,15 +69,15 @@ template <typename T>
 Tensor from_list(std::initializer_list<T> values, const TensorOptions& options,
                  ScalarType default_dtype, bool scalar = false) {
   const std::vector<std::int64_t> sizes =
-      scalar ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{static_cast<std::int64_t>(values.size())};
-  return make(sizes, options, default_dtype, "aten::tensor", Origin::Host,
-              [&](TensorImpl& t) {
-                std::int64_t i = 0;
-                detail::visit_dtype(t.dtype, [&](auto tag) {
-                  using Stored = decltype(tag);
-                  for (T v : values) t.data<Stored>()[i++] = static_cast<Stored>(v);
-                });
-              });
+      scalar ? std::vector<std::int64_t>{}
+             : std::vector<std::int64_t>{static_cast<std::int64_t>(values.size())};
+  return make(sizes, options, default_dtype, "aten::tensor", Origin::Host, [&](TensorImpl& t) {
+    std::int64_t i = 0;
+    detail::visit_dtype(t.dtype, [&](auto tag) {
+      using Stored = decltype(tag);
+      for (T v : values) t.data<Stored>()[i++] = static_cast<Stored>(v);
+    });
+  });
 }
 
 }  // namespace
@@ -95,18 +99,22 @@ Tensor full(IntArrayRef sizes, double value, TensorOptions options) {
 
 Tensor randn(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "normal_kernel_cpu");
-  return make(sizes, options, ScalarType::Float, "aten::normal_", Origin::Kernel, [](TensorImpl& t) {
-    detail::Process& p = detail::process();
-    detail::fill_standard_normal(t.data<float>(), t.numel(), p.generator_for(t.device), p.cpu_kernels());
-  });
+  return make(sizes, options, ScalarType::Float, "aten::normal_", Origin::Kernel,
+              [](TensorImpl& t) {
+                detail::Process& p = detail::process();
+                detail::fill_standard_normal(t.data<float>(), t.numel(), p.generator_for(t.device),
+                                             p.cpu_kernels());
+              });
 }
 
 Tensor rand(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "check_uniform_bounds");
-  return make(sizes, options, ScalarType::Float, "aten::uniform_", Origin::Kernel, [](TensorImpl& t) {
-    detail::Process& p = detail::process();
-    detail::fill_uniform(t.data<float>(), t.numel(), p.generator_for(t.device), 0.0, 1.0, p.cpu_kernels());
-  });
+  return make(sizes, options, ScalarType::Float, "aten::uniform_", Origin::Kernel,
+              [](TensorImpl& t) {
+                detail::Process& p = detail::process();
+                detail::fill_uniform(t.data<float>(), t.numel(), p.generator_for(t.device), 0.0,
+                                     1.0, p.cpu_kernels());
+              });
 }
 
 Tensor arange(std::int64_t end, TensorOptions options) { return arange(0, end, 1, options); }
@@ -117,12 +125,14 @@ Tensor arange(std::int64_t start, std::int64_t end, std::int64_t step, TensorOpt
     throw Error("upper bound and larger bound inconsistent with step sign");
   }
   const std::int64_t count = (end - start + step - (step > 0 ? 1 : -1)) / step;
-  return make({count}, options, ScalarType::Long, "aten::arange", Origin::Kernel, [&](TensorImpl& t) {
-    detail::visit_dtype(t.dtype, [&](auto tag) {
-      using T = decltype(tag);
-      for (std::int64_t i = 0; i < count; ++i) t.data<T>()[i] = static_cast<T>(start + i * step);
-    });
-  });
+  return make({count}, options, ScalarType::Long, "aten::arange", Origin::Kernel,
+              [&](TensorImpl& t) {
+                detail::visit_dtype(t.dtype, [&](auto tag) {
+                  using T = decltype(tag);
+                  for (std::int64_t i = 0; i < count; ++i)
+                    t.data<T>()[i] = static_cast<T>(start + i * step);
+                });
+              });
 }
 
 Tensor tensor(double value, TensorOptions options) {

@@ -3,7 +3,6 @@
 
 #include "engine/tensor.h"
 
-
 #include <algorithm>
 #include <iostream>
 #include <limits>
@@ -11,13 +10,13 @@
 #include <type_traits>
 
 #include "autograd/record.h"
-#include "mps/availability.h"
-#include "tensor/device_checks.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
 #include "kernels/kernels.h"
-#include "ops/broadcast.h"
+#include "mps/availability.h"
 #include "mps/stream.h"
+#include "ops/broadcast.h"
+#include "tensor/device_checks.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -43,8 +42,10 @@ Tensor convert(const Tensor& t, ScalarType dtype, Device device) {
 // would silently change what the recorded graph computes.
 void check_in_place(const Tensor& t) {
   if (GradMode::is_enabled() && t.requires_grad()) {
-    throw Error(t.is_leaf() ? "a leaf Variable that requires grad is being used in an in-place operation."
-                            : "the course engine does not record in-place operations on tensors in a graph");
+    throw Error(
+        t.is_leaf()
+            ? "a leaf Variable that requires grad is being used in an in-place operation."
+            : "the course engine does not record in-place operations on tensors in a graph");
   }
   detail::require_float(t, "in-place arithmetic");
 }
@@ -61,7 +62,9 @@ TensorImpl& Tensor::impl() const {
 IntArrayRef Tensor::sizes() const { return impl().sizes; }
 std::int64_t Tensor::dim() const { return static_cast<std::int64_t>(impl().sizes.size()); }
 std::int64_t Tensor::numel() const { return impl().numel(); }
-std::int64_t Tensor::element_size() const { return static_cast<std::int64_t>(engine::elementSize(scalar_type())); }
+std::int64_t Tensor::element_size() const {
+  return static_cast<std::int64_t>(engine::elementSize(scalar_type()));
+}
 ScalarType Tensor::scalar_type() const { return impl().dtype; }
 Device Tensor::device() const { return impl().device; }
 
@@ -77,7 +80,8 @@ Tensor Tensor::to(Device target) const {
   if (detail::should_record({this})) {
     const Device source = device();
     detail::record(
-        out, "ToCopyBackward0", {*this}, [source](const Tensor& g) { return std::vector<Tensor>{g.to(source)}; },
+        out, "ToCopyBackward0", {*this},
+        [source](const Tensor& g) { return std::vector<Tensor>{g.to(source)}; },
         detail::Saves::NoTensors);
   }
   return out;
@@ -86,14 +90,18 @@ Tensor Tensor::to(Device target) const {
 Tensor Tensor::to(ScalarType dtype) const {
   if (dtype == scalar_type()) return *this;
   Tensor out = convert(*this, dtype, device());
-  detail::launch({.name = "aten::_to_copy", .kind = detail::OpKind::Copy, .bytes = detail::nbytes(*this) + detail::nbytes(out)}, device());
+  detail::launch({.name = "aten::_to_copy",
+                  .kind = detail::OpKind::Copy,
+                  .bytes = detail::nbytes(*this) + detail::nbytes(out)},
+                 device());
   return out;
 }
 
 template <typename T>
 T Tensor::item() const {
   if (numel() != 1) {
-    throw Error("a Tensor with " + std::to_string(numel()) + " elements cannot be converted to Scalar");
+    throw Error("a Tensor with " + std::to_string(numel()) +
+                " elements cannot be converted to Scalar");
   }
   if (!impl().has_values()) {
     // A what-if run still waits where the real script would; the value it would read does
@@ -119,8 +127,9 @@ bool Tensor::requires_grad() const { return impl().requires_grad; }
 // changes nothing; only turning it off is refused.
 Tensor& Tensor::set_requires_grad(bool requires_grad) {
   if (!is_leaf() && !requires_grad) {
-    throw Error("you can only change requires_grad flags of leaf variables. If you want to use a computed "
-                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    throw Error(
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+        "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
   }
   if (requires_grad && !is_floating_point(scalar_type())) {
     throw Error("only Tensors of floating point dtype can require gradients");
@@ -138,11 +147,12 @@ Tensor Tensor::grad() const {
     detail::Process& p = detail::process();
     if (!p.nonleaf_grad_warned) {
       p.nonleaf_grad_warned = true;
-      std::cerr << "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
-                   ".grad attribute won't be populated during autograd.backward(). If you indeed want the .grad "
-                   "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
-                   "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-                   "github.com/pytorch/pytorch/pull/30531 for more information.\n";
+      std::cerr
+          << "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+             ".grad attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+             "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
+             "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+             "github.com/pytorch/pytorch/pull/30531 for more information.\n";
     }
   }
   return impl().grad;
@@ -168,7 +178,8 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
                     scaled.impl().data<float>(), detail::broadcast_strides(scaled.sizes(), shape),
                     self, shape);
   }
-  detail::launch({.name = "aten::add_.Tensor", .bytes = 2 * detail::nbytes(*this) + detail::nbytes(scaled),
+  detail::launch({.name = "aten::add_.Tensor",
+                  .bytes = 2 * detail::nbytes(*this) + detail::nbytes(scaled),
                   .elements = static_cast<double>(numel())},
                  device());
   return *this;
@@ -181,14 +192,20 @@ Tensor& Tensor::mul_(double factor) {
     kernels::binary_scalar(kernels::BinaryOp::Mul, values, static_cast<float>(factor), false,
                            values, numel());
   }
-  detail::launch({.name = "aten::mul_.Scalar", .bytes = 2 * detail::nbytes(*this), .elements = static_cast<double>(numel())}, device());
+  detail::launch({.name = "aten::mul_.Scalar",
+                  .bytes = 2 * detail::nbytes(*this),
+                  .elements = static_cast<double>(numel())},
+                 device());
   return *this;
 }
 
 Tensor& Tensor::zero_() {
   check_in_place(*this);
   if (impl().has_values()) std::fill_n(impl().data<float>(), numel(), 0.0f);
-  detail::launch({.name = "aten::zero_", .bytes = detail::nbytes(*this), .elements = static_cast<double>(numel())}, device());
+  detail::launch({.name = "aten::zero_",
+                  .bytes = detail::nbytes(*this),
+                  .elements = static_cast<double>(numel())},
+                 device());
   return *this;
 }
 

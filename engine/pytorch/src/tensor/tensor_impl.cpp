@@ -42,7 +42,8 @@ Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device
   auto impl = std::make_shared<TensorImpl>();
   const std::int64_t n = product(sizes);
   const auto bytes = static_cast<std::size_t>(n) * elementSize(dtype);
-  if (device.is_mps() && bytes > 0) {  // first, so that running out of MPS memory costs nothing here
+  if (device.is_mps() &&
+      bytes > 0) {  // first, so that running out of MPS memory costs nothing here
     const auto allocator = mps_allocator();
     impl->buffer = std::make_shared<DeviceBuffer>(allocator, allocator->malloc(bytes));
   }
@@ -66,7 +67,8 @@ double nbytes(const Tensor& t) {
 
 void require_values(const Tensor& t, const char* what) {
   if (!t.impl().has_values()) {
-    throw Error(std::string(what) + " needs values, and this tensor is shape-only (made under "
+    throw Error(std::string(what) +
+                " needs values, and this tensor is shape-only (made under "
                 "sim::ShapeOnlyGuard): it has a shape, a device and a cost, but no values");
   }
 }
@@ -101,7 +103,8 @@ void require_float(const Tensor& t, const char* op) {
 }
 
 Axis axis_around(IntArrayRef sizes, std::size_t d) {
-  return {product(IntArrayRef(sizes.data(), d)), sizes[d], product(IntArrayRef(sizes.data() + d + 1, sizes.size() - d - 1))};
+  return {product(IntArrayRef(sizes.data(), d)), sizes[d],
+          product(IntArrayRef(sizes.data() + d + 1, sizes.size() - d - 1))};
 }
 
 std::string type_name_in_errors(const Tensor& t) {

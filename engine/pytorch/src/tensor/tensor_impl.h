@@ -64,9 +64,12 @@ namespace detail {
 template <typename F>
 decltype(auto) visit_dtype(ScalarType dtype, F&& f) {
   switch (dtype) {
-    case ScalarType::Long: return f(std::int64_t{});
-    case ScalarType::Bool: return f(bool{});
-    case ScalarType::Float: break;
+    case ScalarType::Long:
+      return f(std::int64_t{});
+    case ScalarType::Bool:
+      return f(bool{});
+    case ScalarType::Float:
+      break;
   }
   return f(float{});
 }

@@ -2,17 +2,17 @@
 // line width 80, summarised above 1000 elements with 3 edge items). Printing a tensor on mps
 // copies its values to the host, so it waits for the device like .cpu() does.
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
+#include "engine/autograd.h"
 #include "engine/errors.h"
 #include "engine/python_format.h"
 #include "engine/tensor.h"
 #include "tensor/tensor_impl.h"
-#include "engine/autograd.h"
 
 namespace engine::py {
 namespace {
@@ -23,7 +23,8 @@ constexpr std::int64_t kThreshold = 1000, kEdgeItems = 3, kLineWidth = 80;
 // decimals, or scientific notation when magnitudes span more than 1000x or leave [1e-4, 1e8].
 class Formatter {
  public:
-  Formatter(const std::vector<double>& values, ScalarType dtype) : floating_(is_floating_point(dtype)), bool_(dtype == ScalarType::Bool) {
+  Formatter(const std::vector<double>& values, ScalarType dtype)
+      : floating_(is_floating_point(dtype)), bool_(dtype == ScalarType::Bool) {
     if (!floating_) {
       for (double v : values) width_ = std::max(width_, format(v, false).size());
       return;
@@ -55,7 +56,9 @@ class Formatter {
     } else if (!floating_) {
       text = std::to_string(static_cast<std::int64_t>(v));
     } else if (!std::isfinite(v)) {
-      text = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";  // never "-nan": Python shows no NaN sign
+      text = std::isnan(v) ? "nan"
+             : v > 0       ? "inf"
+                           : "-inf";  // never "-nan": Python shows no NaN sign
     } else if (sci_mode_) {
       text = fmt::format("{:.4e}", v);
     } else if (int_mode_) {
@@ -98,7 +101,8 @@ std::int64_t stride_of(const std::vector<std::int64_t>& sizes, std::size_t dim) 
 }
 
 // Every value that would be printed, for the formatter (get_summarized_data).
-void collect_shown(const View& v, std::size_t dim, std::int64_t base, bool summarize, std::vector<double>& out) {
+void collect_shown(const View& v, std::size_t dim, std::int64_t base, bool summarize,
+                   std::vector<double>& out) {
   for (std::int64_t i : shown_indices(v.sizes[dim], summarize)) {
     if (i < 0) continue;
     const std::int64_t at = base + i * stride_of(v.sizes, dim);
@@ -110,23 +114,26 @@ void collect_shown(const View& v, std::size_t dim, std::int64_t base, bool summa
   }
 }
 
-std::string vector_str(const View& v, std::int64_t base, std::size_t indent, bool summarize, const Formatter& f) {
-  const auto per_line = std::max<std::int64_t>(
-      1, (kLineWidth - static_cast<std::int64_t>(indent)) / static_cast<std::int64_t>(f.width() + 2));
+std::string vector_str(const View& v, std::int64_t base, std::size_t indent, bool summarize,
+                       const Formatter& f) {
+  const auto per_line = std::max<std::int64_t>(1, (kLineWidth - static_cast<std::int64_t>(indent)) /
+                                                      static_cast<std::int64_t>(f.width() + 2));
   std::vector<std::string> items;
   for (std::int64_t i : shown_indices(v.sizes.back(), summarize)) {
     items.push_back(i < 0 ? " ..." : f.format(v.values[static_cast<std::size_t>(base + i)]));
   }
   std::string text = "[";
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) text += static_cast<std::int64_t>(i) % per_line == 0 ? ",\n" + std::string(indent + 1, ' ') : ", ";
+    if (i > 0)
+      text += static_cast<std::int64_t>(i) % per_line == 0 ? ",\n" + std::string(indent + 1, ' ')
+                                                           : ", ";
     text += items[i];
   }
   return text + "]";
 }
 
-std::string tensor_str(const View& v, std::size_t dim, std::int64_t base, std::size_t indent, bool summarize,
-                       const Formatter& f) {
+std::string tensor_str(const View& v, std::size_t dim, std::int64_t base, std::size_t indent,
+                       bool summarize, const Formatter& f) {
   if (dim + 1 == v.sizes.size()) return vector_str(v, base, indent, summarize, f);
   const std::string separator =
       "," + std::string(v.sizes.size() - dim - 1, '\n') + std::string(indent + 1, ' ');
@@ -135,7 +142,9 @@ std::string tensor_str(const View& v, std::size_t dim, std::int64_t base, std::s
   for (std::int64_t i : shown_indices(v.sizes[dim], summarize)) {
     if (!first) text += separator;
     first = false;
-    text += i < 0 ? "..." : tensor_str(v, dim + 1, base + i * stride_of(v.sizes, dim), indent + 1, summarize, f);
+    text += i < 0 ? "..."
+                  : tensor_str(v, dim + 1, base + i * stride_of(v.sizes, dim), indent + 1,
+                               summarize, f);
   }
   return text + "]";
 }
@@ -167,7 +176,8 @@ std::string repr(const Tensor& t) {
     body = "[]";
     if (t.dim() != 1) suffixes.push_back("size=" + py::tuple(t.sizes()));
     // No element shows the dtype, so anything but the default float32 is named.
-    if (t.scalar_type() != ScalarType::Float) suffixes.push_back("dtype=" + std::string(python_dtype_name(t.scalar_type())));
+    if (t.scalar_type() != ScalarType::Float)
+      suffixes.push_back("dtype=" + std::string(python_dtype_name(t.scalar_type())));
   } else if (t.dim() == 0) {
     body = Formatter(values, t.scalar_type()).format(values[0]);
   } else {
@@ -185,7 +195,8 @@ std::string repr(const Tensor& t) {
   std::string text = prefix + body;
   // _add_suffixes: len(s) - s.rfind("\n") + 1, where rfind gives -1 for a single line.
   const std::size_t newline = text.rfind('\n');
-  std::size_t last_line = newline == std::string::npos ? text.size() + 2 : text.size() - newline + 1;
+  std::size_t last_line =
+      newline == std::string::npos ? text.size() + 2 : text.size() - newline + 1;
   for (const std::string& suffix : suffixes) {
     if (last_line + suffix.size() + 2 > kLineWidth) {
       text += ",\n" + std::string(indent, ' ') + suffix;

@@ -26,8 +26,8 @@ TimelineRecording::~TimelineRecording() { std::erase(live_recordings(), this); }
 
 namespace detail {
 
-void record_in_timelines(Track track, std::string_view name, std::string_view category, double start,
-                         double duration) {
+void record_in_timelines(Track track, std::string_view name, std::string_view category,
+                         double start, double duration) {
   for (sim::TimelineRecording* recording : live_recordings()) {
     recording->add({.track = track == Track::Host ? "host" : "mps device",
                     .name = std::string(name),

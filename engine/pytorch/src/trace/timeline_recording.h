@@ -7,7 +7,7 @@
 
 namespace engine::detail {
 
-void record_in_timelines(Track track, std::string_view name, std::string_view category, double start,
-                         double duration);
+void record_in_timelines(Track track, std::string_view name, std::string_view category,
+                         double start, double duration);
 
 }  // namespace engine::detail

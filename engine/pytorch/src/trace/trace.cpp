@@ -3,11 +3,12 @@
 
 #include "trace/trace.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -41,7 +42,8 @@ struct Recorder {
   std::map<int, std::string> labels;
 
   std::uint32_t intern(std::string_view text) {
-    const auto [it, added] = string_ids.try_emplace(std::string(text), static_cast<std::uint32_t>(strings.size()));
+    const auto [it, added] =
+        string_ids.try_emplace(std::string(text), static_cast<std::uint32_t>(strings.size()));
     if (added) strings.emplace_back(text);
     return it->second;
   }
@@ -61,7 +63,8 @@ void trace_span(Track track, std::string_view name, std::string_view category, d
   record_in_timelines(track, name, category, start, duration);
   Recorder& r = recorder();
   if (!r.on) return;
-  r.spans.push_back({r.process, track, r.intern(name), r.intern(category), start, duration, bytes, flops});
+  r.spans.push_back(
+      {r.process, track, r.intern(name), r.intern(category), start, duration, bytes, flops});
 }
 
 void trace_new_process(std::string_view description) {
@@ -71,8 +74,9 @@ void trace_new_process(std::string_view description) {
   if (parent == r.labels.end()) return;
   const std::string cell = parent->second.substr(0, parent->second.find(" · "));
   // The cell's own process is the first; those it starts count on from 2.
-  const auto started = std::count_if(r.labels.begin(), r.labels.end(),
-                                     [&](const auto& label) { return label.second.rfind(cell + " · ", 0) == 0; });
+  const auto started = std::count_if(r.labels.begin(), r.labels.end(), [&](const auto& label) {
+    return label.second.rfind(cell + " · ", 0) == 0;
+  });
   r.labels[r.process] = fmt::format("{} · process {} · {}", cell, started + 2, description);
 }
 
@@ -99,8 +103,8 @@ constexpr std::size_t kDetailedSpans = 10000;  // per simulated process: about 1
 constexpr double kMaxGapSeconds = 100e-6;      // a longer pause on a track ends a summary span
 
 bool per_operation(std::string_view category) {
-  return category == "dispatch" || category == "kernel" || category == "view" || category == "compile" ||
-         category == "cpu";
+  return category == "dispatch" || category == "kernel" || category == "view" ||
+         category == "compile" || category == "cpu";
 }
 
 // Consecutive per-operation spans of one track, merged.
@@ -137,7 +141,8 @@ class TraceWriter {
   TraceWriter(const detail::Recorder& recorder, std::ofstream& out) : r_(recorder), out_(out) {}
 
   void metadata(const char* name, int process, int thread, std::string_view value) {
-    fmt::format_to(std::back_inserter(event_), R"({{"name": "{}", "ph": "M", "pid": {})", name, process);
+    fmt::format_to(std::back_inserter(event_), R"({{"name": "{}", "ph": "M", "pid": {})", name,
+                   process);
     if (thread > 0) fmt::format_to(std::back_inserter(event_), R"(, "tid": {})", thread);
     fmt::format_to(std::back_inserter(event_), R"(, "args": {{"name": )");
     append_json_string(event_, value);
@@ -148,8 +153,11 @@ class TraceWriter {
   void span(const detail::Span& s) {
     begin_span(r_.strings[s.name], r_.strings[s.category], s.process, s.track, s.start, s.duration);
     const char* separator = "";
-    if (s.bytes > 0) fmt::format_to(std::back_inserter(event_), R"({}"bytes": {})", std::exchange(separator, ", "), s.bytes);
-    if (s.flops > 0) fmt::format_to(std::back_inserter(event_), R"({}"flops": {})", separator, s.flops);
+    if (s.bytes > 0)
+      fmt::format_to(std::back_inserter(event_), R"({}"bytes": {})", std::exchange(separator, ", "),
+                     s.bytes);
+    if (s.flops > 0)
+      fmt::format_to(std::back_inserter(event_), R"({}"flops": {})", separator, s.flops);
     fmt::format_to(std::back_inserter(event_), "}}}}");
     emit();
   }
@@ -160,12 +168,14 @@ class TraceWriter {
     std::sort(frequent.rbegin(), frequent.rend());
     std::string most;
     for (std::size_t i = 0; i < std::min<std::size_t>(3, frequent.size()); ++i) {
-      most += fmt::format("{}{} x{}", most.empty() ? "" : ", ", frequent[i].second, frequent[i].first);
+      most +=
+          fmt::format("{}{} x{}", most.empty() ? "" : ", ", frequent[i].second, frequent[i].first);
     }
     begin_span(fmt::format("{} ops", s.count), "summary", process, track, s.start, s.end - s.start);
     fmt::format_to(std::back_inserter(event_), R"("ops": {}, "most frequent": )", s.count);
     append_json_string(event_, most);
-    fmt::format_to(std::back_inserter(event_), R"(, "detail": "summarised; --full-trace keeps every op")");
+    fmt::format_to(std::back_inserter(event_),
+                   R"(, "detail": "summarised; --full-trace keeps every op")");
     if (s.bytes > 0) fmt::format_to(std::back_inserter(event_), R"(, "bytes": {})", s.bytes);
     if (s.flops > 0) fmt::format_to(std::back_inserter(event_), R"(, "flops": {})", s.flops);
     fmt::format_to(std::back_inserter(event_), "}}}}");
@@ -174,14 +184,15 @@ class TraceWriter {
 
  private:
   // The fields every complete event has, up to the opening of its args.
-  void begin_span(std::string_view name, std::string_view category, int process, Track track, double start,
-                  double duration) {
+  void begin_span(std::string_view name, std::string_view category, int process, Track track,
+                  double start, double duration) {
     fmt::format_to(std::back_inserter(event_), R"({{"name": )");
     append_json_string(event_, name);
     fmt::format_to(std::back_inserter(event_), R"(, "cat": )");
     append_json_string(event_, category);
-    fmt::format_to(std::back_inserter(event_), R"(, "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{)",
-                   process, thread_of(track), start * 1e6, duration * 1e6);
+    fmt::format_to(std::back_inserter(event_),
+                   R"(, "ph": "X", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{)", process,
+                   thread_of(track), start * 1e6, duration * 1e6);
   }
 
   void emit() {
@@ -200,7 +211,8 @@ class TraceWriter {
 // Hands each recorded span to the writer, or folds it into its track's open summary.
 class Summariser {
  public:
-  Summariser(const detail::Recorder& recorder, TraceWriter& writer) : r_(recorder), writer_(writer) {}
+  Summariser(const detail::Recorder& recorder, TraceWriter& writer)
+      : r_(recorder), writer_(writer) {}
 
   void add(const detail::Span& s) {
     if (++spans_[s.process] <= kDetailedSpans) return writer_.span(s);
@@ -236,8 +248,8 @@ class Summariser {
 
   const detail::Recorder& r_;
   TraceWriter& writer_;
-  std::map<int, std::size_t> spans_;                  // spans seen, per process
-  std::map<std::pair<int, Track>, Summary> open_;     // per (process, track)
+  std::map<int, std::size_t> spans_;               // spans seen, per process
+  std::map<std::pair<int, Track>, Summary> open_;  // per (process, track)
 };
 
 }  // namespace
@@ -245,10 +257,13 @@ class Summariser {
 void write_trace(const std::string& path, TraceDetail level) {
   const detail::Recorder& r = detail::recorder();
   std::ofstream out(path);
-  const auto fail = [&] { throw Error("cannot write the trace to " + path + ": " + std::strerror(errno)); };
+  const auto fail = [&] {
+    throw Error("cannot write the trace to " + path + ": " + std::strerror(errno));
+  };
   if (!out) fail();
   std::map<int, std::string> processes = r.labels;
-  for (const detail::Span& s : r.spans) processes.try_emplace(s.process, "simulated process " + std::to_string(s.process));
+  for (const detail::Span& s : r.spans)
+    processes.try_emplace(s.process, "simulated process " + std::to_string(s.process));
   out << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   TraceWriter writer(r, out);
   for (const auto& [process, label] : processes) {

@@ -33,7 +33,7 @@ struct Question {
 };
 
 struct Bank {
-  std::string name;   // the file's stem: "mastery", "lesson03"
+  std::string name;  // the file's stem: "mastery", "lesson03"
   std::string title;
   std::string path;
   std::vector<Question> questions;

@@ -29,7 +29,8 @@ std::vector<Graded> grade(const std::vector<ShownQuestion>& shown, const std::ve
 // and in any order, so that a sheet cannot be applied to the wrong questions. The letters are
 // those of the option order `shown` was made with. Returns the letters in the order of
 // `shown`; throws std::invalid_argument saying what is wrong.
-std::vector<int> parse_answer_sheet(const std::string& sheet, const std::vector<ShownQuestion>& shown);
+std::vector<int> parse_answer_sheet(const std::string& sheet,
+                                    const std::vector<ShownQuestion>& shown);
 // The sheet that answers every question of `shown` correctly, in the same form.
 std::string answer_key(const std::vector<ShownQuestion>& shown);
 

@@ -15,8 +15,8 @@ namespace quiz {
 
 struct ShownQuestion {
   const Question* question = nullptr;
-  int number = 0;           // 1-based position in the bank
-  std::vector<int> order;   // order[letter] = 0 for the answer, i for distractor i - 1
+  int number = 0;          // 1-based position in the bank
+  std::vector<int> order;  // order[letter] = 0 for the answer, i for distractor i - 1
 
   int options() const { return static_cast<int>(order.size()); }
   const std::string& option(int letter) const;
@@ -29,13 +29,14 @@ struct ShownQuestion {
 // its options in the order `seed` gives it. A question's order depends only on the seed and
 // its place in the bank, so a retry of missed questions shows them as before. The shuffle is
 // written out (Fisher-Yates over std::mt19937_64) so it is the same with every compiler.
-std::vector<ShownQuestion> show(const Bank& bank, std::uint64_t seed, const std::vector<std::string>& ids = {});
+std::vector<ShownQuestion> show(const Bank& bank, std::uint64_t seed,
+                                const std::vector<std::string>& ids = {});
 
 char letter_of(int index);  // 0 -> 'a'
 
 // "Question 3 of 8" (with the question's id when `with_id`, for writing answer sheets), the
 // prompt, and the options by letter, wrapped at word boundaries to `width` columns.
-void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position, std::size_t count,
-                    std::size_t width, bool with_id = false);
+void print_question(std::ostream& out, const ShownQuestion& q, std::size_t position,
+                    std::size_t count, std::size_t width, bool with_id = false);
 
 }  // namespace quiz

@@ -24,7 +24,9 @@ planner::ModelConfig config_of(const Case& c) {
     const auto it = c.model.find(key);
     return it == c.model.end() ? fallback : it->second;
   };
-  auto count = [&](const char* key, double fallback) { return static_cast<std::int64_t>(get(key, fallback)); };
+  auto count = [&](const char* key, double fallback) {
+    return static_cast<std::int64_t>(get(key, fallback));
+  };
   planner::ModelConfig config;
   config.name = "cost model case";
   config.n_layer = count("layers", 6);
@@ -56,7 +58,8 @@ double steady_seconds_per_iteration(planner::TrainingRun& run) {
 
 double nanogpt(const Case& c) {
   const planner::ModelConfig cfg = config_of(c);
-  const int eval_iters = static_cast<int>(c.model.count("eval_iters") ? c.model.at("eval_iters") : 200);
+  const int eval_iters =
+      static_cast<int>(c.model.count("eval_iters") ? c.model.at("eval_iters") : 200);
   engine::sim::ShapeOnlyGuard shape_only;
   planner::TrainingRun run(cfg, engine::Device(c.device), cfg.compile);
   if (c.op == "nanogpt_first_iteration") {
@@ -69,7 +72,8 @@ double nanogpt(const Case& c) {
   const double dt = steady_seconds_per_iteration(run);
   if (c.op == "nanogpt_mfu") {
     // GPT.estimate_mfu: flops per token 6N + 12 L H Q T, against an A100's 312 TFLOPS of bf16
-    const double q = static_cast<double>(cfg.n_embd / cfg.n_head), t = static_cast<double>(cfg.block_size);
+    const double q = static_cast<double>(cfg.n_embd / cfg.n_head),
+                 t = static_cast<double>(cfg.block_size);
     const double per_token = 6 * static_cast<double>(planner::parameter_count(cfg)) +
                              12 * static_cast<double>(cfg.n_layer * cfg.n_head) * q * t;
     return per_token * t * static_cast<double>(cfg.batch_size) / dt / 312e12 * 100;  // percent

@@ -19,7 +19,9 @@ namespace F = torch::nn::functional;
 
 namespace {
 
-void line(const std::string& label, const std::string& text) { std::cout << label << ": " << text << '\n'; }
+void line(const std::string& label, const std::string& text) {
+  std::cout << label << ": " << text << '\n';
+}
 
 std::string number(double value) {
   char text[32];
@@ -68,11 +70,14 @@ void factories() {
   line("zeros", shape(torch::zeros({2, 3})) + " " + values(torch::zeros({2, 3})));
   line("ones", values(torch::ones({3})));
   line("full", values(torch::full({2}, 3.5)));
-  line("arange", values(torch::arange(5)) + " long " + yes(torch::arange(5).dtype() == torch::kLong));
+  line("arange",
+       values(torch::arange(5)) + " long " + yes(torch::arange(5).dtype() == torch::kLong));
   line("arange step", values(torch::arange(0, 10, 3)));
-  line("tensor float", values(torch::tensor({1.5, 2.5})) + " float " + yes(torch::tensor({1.5, 2.5}).dtype() == torch::kFloat));
+  line("tensor float", values(torch::tensor({1.5, 2.5})) + " float " +
+                           yes(torch::tensor({1.5, 2.5}).dtype() == torch::kFloat));
   line("tensor long", values(torch::tensor({0, 2, 1}, torch::kLong)));
-  line("options", yes(torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat)).dtype() == torch::kFloat));
+  line("options", yes(torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat)).dtype() ==
+                      torch::kFloat));
   line("element size", std::to_string(torch::ones({2}).element_size()) + " " +
                            std::to_string(torch::arange(2).element_size()) + " " +
                            std::to_string(torch::elementSize(torch::kFloat32)) + " " +
@@ -80,18 +85,20 @@ void factories() {
   const torch::ScalarType dtype = torch::randn({1}).scalar_type();
   const torch::Tensor matrix = torch::zeros({2, 3});
   const torch::IntArrayRef sizes = matrix.sizes();  // a view of the tensor's own sizes
-  line("types", yes(dtype == torch::kFloat) + " " + std::to_string(sizes.size()) + " " + std::to_string(sizes[1]) +
-                    " " + yes(torch::tensor({true, false}).dtype() == torch::kBool));
+  line("types", yes(dtype == torch::kFloat) + " " + std::to_string(sizes.size()) + " " +
+                    std::to_string(sizes[1]) + " " +
+                    yes(torch::tensor({true, false}).dtype() == torch::kBool));
 }
 
 void devices() {
   const torch::Device cpu("cpu"), mps("mps"), mps0("mps:0");
   line("device str", cpu.str() + " " + mps.str() + " " + mps0.str() + " " +
-                         torch::DeviceTypeName(mps.type(), /*lower_case=*/true) + " " + torch::DeviceTypeName(cpu.type()));
+                         torch::DeviceTypeName(mps.type(), /*lower_case=*/true) + " " +
+                         torch::DeviceTypeName(cpu.type()));
   line("device equal", yes(mps == mps0) + " types " + yes(mps.type() == mps0.type()));
-  line("device parts", yes(mps.is_mps()) + " " + yes(mps.has_index()) + " " + yes(mps0.has_index()) + " " +
-                           std::to_string(mps0.index()) + " " + yes(mps.type() == torch::kMPS) + " " +
-                           yes(cpu.type() == torch::kCPU));
+  line("device parts", yes(mps.is_mps()) + " " + yes(mps.has_index()) + " " +
+                           yes(mps0.has_index()) + " " + std::to_string(mps0.index()) + " " +
+                           yes(mps.type() == torch::kMPS) + " " + yes(cpu.type() == torch::kCPU));
   line("mps available", yes(torch::mps::is_available()));
   const torch::Tensor t = torch::ones({2});
   line("tensor device", t.device().str() + " " + yes(t.is_mps()) + " " + yes(t.is_cpu()));
@@ -107,7 +114,8 @@ void linear_layers() {
   line("linear forward", values(layer->forward(x)) + " " + values(layer(x)));
   line("functional linear", values(F::linear(x, layer->weight, layer->bias)));
   torch::nn::Sequential mlp(torch::nn::Linear(4, 8), torch::nn::ReLU(), torch::nn::Linear(8, 2));
-  line("sequential", shape(mlp->forward(x)) + " parameters " + std::to_string(mlp->parameters().size()));
+  line("sequential",
+       shape(mlp->forward(x)) + " parameters " + std::to_string(mlp->parameters().size()));
 }
 
 // A few steps of the course's classifier, as lessons 3 and 7 train it.
@@ -138,7 +146,8 @@ void optimizers() {
   training<torch::optim::AdamW>("adamw", torch::optim::AdamWOptions(1e-2).weight_decay(0.1));
   torch::manual_seed(0);
   torch::nn::Linear model(4, 3);
-  F::cross_entropy(model->forward(torch::randn({8, 4}) * 10), torch::zeros({8}, torch::kLong)).backward();
+  F::cross_entropy(model->forward(torch::randn({8, 4}) * 10), torch::zeros({8}, torch::kLong))
+      .backward();
   const double norm = torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
   line("clip_grad_norm_", number(norm) + " " + values(model->bias.grad()));
 }
@@ -152,22 +161,27 @@ void functional() {
   line("log_softmax", values(torch::log_softmax(x, 1)));
   line("layer_norm", values(F::layer_norm(x, F::LayerNormFuncOptions({4}))));
   const torch::Tensor gamma = torch::full({4}, 2.0), beta = torch::full({4}, 0.5);
-  line("layer_norm affine", values(F::layer_norm(x, F::LayerNormFuncOptions({4}).weight(gamma).bias(beta).eps(1e-5))));
+  line("layer_norm affine",
+       values(F::layer_norm(x, F::LayerNormFuncOptions({4}).weight(gamma).bias(beta).eps(1e-5))));
   line("dropout p=0", values(F::dropout(x, F::DropoutFuncOptions().p(0.0).training(true))));
   line("dropout eval", values(F::dropout(x, F::DropoutFuncOptions().p(0.5).training(false))));
   const torch::Tensor table = torch::randn({5, 3}), ids = torch::tensor({4, 0, 2}, torch::kLong);
   line("embedding", values(F::embedding(ids, table)));
   const torch::Tensor bags = torch::tensor({0, 1, 4, 2}, torch::kLong).reshape({2, 2});
-  line("embedding_bag mean", values(F::embedding_bag(bags, table, F::EmbeddingBagFuncOptions().mode(torch::kMean))));
+  line("embedding_bag mean",
+       values(F::embedding_bag(bags, table, F::EmbeddingBagFuncOptions().mode(torch::kMean))));
   torch::manual_seed(4);
   torch::nn::EmbeddingBag bag(5, 3);
   line("EmbeddingBag", shape(bag->weight) + " " + values(bag->forward(bags)));
-  line("embedding_bag sum", values(F::embedding_bag(bags, table, F::EmbeddingBagFuncOptions().mode(torch::kSum))));
-  const torch::Tensor q = torch::randn({1, 2, 3, 4}), k = torch::randn({1, 2, 3, 4}), v = torch::randn({1, 2, 3, 4});
+  line("embedding_bag sum",
+       values(F::embedding_bag(bags, table, F::EmbeddingBagFuncOptions().mode(torch::kSum))));
+  const torch::Tensor q = torch::randn({1, 2, 3, 4}), k = torch::randn({1, 2, 3, 4}),
+                      v = torch::randn({1, 2, 3, 4});
   line("attention", values(torch::scaled_dot_product_attention(q, k, v)));
   line("attention causal", values(torch::scaled_dot_product_attention(q, k, v, {}, 0.0, true)));
   const torch::Tensor logits = torch::randn({4, 3});
-  line("cross_entropy", number(F::cross_entropy(logits, torch::tensor({0, 1, 2, 1}, torch::kLong)).item<float>()));
+  line("cross_entropy",
+       number(F::cross_entropy(logits, torch::tensor({0, 1, 2, 1}, torch::kLong)).item<float>()));
 }
 
 void tensors() {
@@ -177,11 +191,12 @@ void tensors() {
   line("transpose", shape(a.transpose(0, 1)) + " " + values(a.transpose(0, 1)));
   line("reshape", shape(a.reshape({3, 2})) + " " + shape(a.reshape({-1})));
   line("view", shape(a.view({6})));
-  line("sum", number(a.sum().item<float>()) + " " + values(a.sum({1})) + " " + values(a.sum({0}, true)));
+  line("sum",
+       number(a.sum().item<float>()) + " " + values(a.sum({1})) + " " + values(a.sum({0}, true)));
   line("mean", number(a.mean().item<float>()) + " " + values(a.mean({1})));
   line("slice", values(a.slice(0, 1, 2)) + " " + values(a.slice(1, 0, 2)));
-  line("sizes", std::to_string(a.numel()) + " " + std::to_string(a.dim()) + " " + std::to_string(a.size(-1)) +
-                    " " + std::to_string(a.sizes()[0]));
+  line("sizes", std::to_string(a.numel()) + " " + std::to_string(a.dim()) + " " +
+                    std::to_string(a.size(-1)) + " " + std::to_string(a.sizes()[0]));
   line("arithmetic", values(a + 1) + " " + values(a * 2 - a / 2) + " " + values(-a));
   line("clone", values(a.clone()) + " " + yes(torch::equal(a, a.clone())));
   line("allclose", yes(torch::allclose(a, a + 1e-9)) + " " + yes(torch::allclose(a, a + 1e-3)));
@@ -191,8 +206,8 @@ void tensors() {
 void autograd() {
   const torch::Tensor x = torch::ones({2, 3}).requires_grad_();
   const torch::Tensor y = (x * x * 3).sum();
-  line("requires_grad", yes(x.requires_grad()) + " " + yes(y.requires_grad()) + " leaf " + yes(x.is_leaf()) + " " +
-                            yes(y.is_leaf()));
+  line("requires_grad", yes(x.requires_grad()) + " " + yes(y.requires_grad()) + " leaf " +
+                            yes(x.is_leaf()) + " " + yes(y.is_leaf()));
   line("grad_fn", y.grad_fn()->name());
   y.backward();
   line("grad", values(x.grad()));
@@ -202,9 +217,10 @@ void autograd() {
   }
   line("detach", yes(x.detach().requires_grad()));
   const torch::Tensor w = torch::ones({3, 4}).requires_grad_();
-  line("nodes", (x + 1).grad_fn()->name() + " " + (x * 2).grad_fn()->name() + " " + x.sum().grad_fn()->name() + " " +
-                    x.mean().grad_fn()->name() + " " + x.matmul(w).grad_fn()->name() + " " +
-                    torch::softmax(x, 1).grad_fn()->name() + " " + F::gelu(x).grad_fn()->name());
+  line("nodes", (x + 1).grad_fn()->name() + " " + (x * 2).grad_fn()->name() + " " +
+                    x.sum().grad_fn()->name() + " " + x.mean().grad_fn()->name() + " " +
+                    x.matmul(w).grad_fn()->name() + " " + torch::softmax(x, 1).grad_fn()->name() +
+                    " " + F::gelu(x).grad_fn()->name());
 }
 
 void errors() {
@@ -215,8 +231,12 @@ void errors() {
   error("device string", [] { torch::Device("mpss"); });
   error("copy to mps", [] { torch::ones({2}).to(torch::Device("mps")); });
   error("factory on mps", [] { torch::zeros({2}, torch::Device("mps")); });
-  error("cross_entropy batch", [] { F::cross_entropy(torch::ones({4, 3}), torch::tensor({0, 1}, torch::kLong)); });
-  error("embedding index", [] { F::embedding(torch::tensor({3}, torch::kLong), torch::ones({3, 2})); });
+  error("cross_entropy batch", [] {
+    F::cross_entropy(torch::ones({4, 3}), torch::tensor({0, 1}, torch::kLong));
+  });
+  error("embedding index", [] {
+    F::embedding(torch::tensor({3}, torch::kLong), torch::ones({3, 2}));
+  });
   error("integer requires_grad", [] { torch::arange(3).requires_grad_(); });
   error("backward twice", [] {
     const torch::Tensor x = torch::ones({2}).requires_grad_();
@@ -227,7 +247,9 @@ void errors() {
   error("item of many", [] { torch::ones({2}).item<float>(); });
   error("negative dimension", [] { torch::zeros({-1}); });
   error("mps synchronize", [] { torch::mps::synchronize(); });
-  error("sgd learning rate", [] { torch::optim::SGD({torch::ones({1}).requires_grad_()}, torch::optim::SGDOptions(-1.0)); });
+  error("sgd learning rate", [] {
+    torch::optim::SGD({torch::ones({1}).requires_grad_()}, torch::optim::SGDOptions(-1.0));
+  });
 }
 
 }  // namespace

@@ -28,10 +28,10 @@ void run_cell(const char* file, int line, CellBody body);
 
 }  // namespace engine::notebook
 
-#define TUTOR_CELL_IMPL(body, registration, claim)                                        \
-  static void body();                                                                     \
+#define TUTOR_CELL_IMPL(body, registration, claim)                                           \
+  static void body();                                                                        \
   static const ::engine::notebook::CellRegistration registration(__FILE__, __LINE__, claim); \
-  TEST_CASE(claim) { ::engine::notebook::run_cell(__FILE__, __LINE__, &body); }           \
+  TEST_CASE(claim) { ::engine::notebook::run_cell(__FILE__, __LINE__, &body); }              \
   static void body()
 
 #define TUTOR_CELL(claim) \

@@ -12,11 +12,12 @@
 namespace engine::notebook {
 
 struct CatalogEntry {
-  std::string number;  // "05"
-  std::string name;    // "05_timing_and_synchronization", its key in the progress file
+  std::string number;   // "05"
+  std::string name;     // "05_timing_and_synchronization", its key in the progress file
   std::string heading;  // its first heading, as plain text: "Lesson 5 · Timing and synchronization"
   std::string title;    // the heading after its "· ": "Timing and synchronization"
-  std::filesystem::path file;  // lessons/05_timing_and_synchronization.cpp, labs/05_timing/README.md
+  std::filesystem::path
+      file;  // lessons/05_timing_and_synchronization.cpp, labs/05_timing/README.md
 };
 
 struct CourseCatalog {

@@ -36,8 +36,9 @@ template <>
 struct StringMaker<engine::Tensor> {
   static String convert(const engine::Tensor& t) {
     if (!t.defined()) return "Tensor(undefined)";
-    return ("Tensor(shape=" + engine::py::tuple(t.sizes()) + ", dtype=" +
-            std::string(engine::python_dtype_name(t.dtype())) + ", device=" + t.device().str() + ")")
+    return ("Tensor(shape=" + engine::py::tuple(t.sizes()) +
+            ", dtype=" + std::string(engine::python_dtype_name(t.dtype())) +
+            ", device=" + t.device().str() + ")")
         .c_str();
   }
 };

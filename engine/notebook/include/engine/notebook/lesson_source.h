@@ -51,8 +51,8 @@ struct OutputBlock {
 struct PythonTwin {
   int marker_line = 0;
   std::vector<std::string> lines{};
-  std::string differs{};  // why real PyTorch prints something other than the documented output
-  std::string before{};   // the difference holds only for releases older than this ("2.6")
+  std::string differs{};     // why real PyTorch prints something other than the documented output
+  std::string before{};      // the difference holds only for releases older than this ("2.6")
   std::string code() const;  // the lines, each ending in a newline
 };
 
@@ -60,9 +60,9 @@ enum class CellKind { Code, Markdown };
 
 struct Cell {
   CellKind kind = CellKind::Code;
-  std::string name{};   // named code cells only
-  int marker_line = 0;  // 0 for text before the first marker
-  int first_line = 0;   // first content line
+  std::string name{};                // named code cells only
+  int marker_line = 0;               // 0 for text before the first marker
+  int first_line = 0;                // first content line
   std::vector<std::string> lines{};  // code as written; Markdown without its "// " prefix
   // Machines whose documented outputs the notebook shows under this cell's, because the prose
   // discusses them (compare="..." on the marker).

@@ -49,8 +49,8 @@ struct LabRecord {
 struct Progress {
   std::map<std::string, std::string> lessons_verified;     // "03" -> when, "2026-11-21T10:00:00Z"
   std::map<std::string, std::string> lessons_verified_on;  // "03" -> the machine, "m3-max-64gb"
-  std::map<std::string, QuizRecord> quizzes;            // quiz name -> record
-  std::map<std::string, LabRecord> labs;                // "03_fallback" -> record
+  std::map<std::string, QuizRecord> quizzes;               // quiz name -> record
+  std::map<std::string, LabRecord> labs;                   // "03_fallback" -> record
 };
 
 std::filesystem::path progress_path();
@@ -89,6 +89,7 @@ std::string progress_timestamp();
 
 // Records a lesson ("05") as verified now, on a simulated machine ("m1-8gb"); throws as
 // update_progress does.
-void record_lesson_verified(const std::string& lesson, std::string_view machine, std::ostream& report);
+void record_lesson_verified(const std::string& lesson, std::string_view machine,
+                            std::ostream& report);
 
 }  // namespace engine::notebook

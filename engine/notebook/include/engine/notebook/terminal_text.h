@@ -32,6 +32,7 @@ std::string wrap(std::string_view text, std::size_t width, std::string_view firs
 // later part starts with `indent` spaces and "↪ " so it is not read as a line of its own. The
 // spaces inside a part stay as printed, so columns keep their alignment; a word longer than a
 // part stays whole.
-std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width, std::size_t indent = 0);
+std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width,
+                                            std::size_t indent = 0);
 
 }  // namespace engine::notebook

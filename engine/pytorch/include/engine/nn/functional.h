@@ -29,7 +29,8 @@ Tensor embedding(const Tensor& input, const Tensor& weight);
 // of indices into `weight` (num_embeddings, dim), reduced to one row (by its mean, unless
 // options.mode() is kSum): (bags, dim). Its operators have no MPS kernel in PyTorch 2.9, so on
 // mps it needs the cpu fallback.
-Tensor embedding_bag(const Tensor& input, const Tensor& weight, const EmbeddingBagFuncOptions& options = {});
+Tensor embedding_bag(const Tensor& input, const Tensor& weight,
+                     const EmbeddingBagFuncOptions& options = {});
 // Normalises over the trailing options.normalized_shape() dimensions; weight and bias are
 // optional.
 Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);

@@ -46,8 +46,9 @@ class ModuleHolder {
  public:
   // Constructs a new module from its arguments; copying a holder shares the module instead.
   template <typename... Args>
-    requires(!(sizeof...(Args) == 1 && (std::is_base_of_v<ModuleHolder, std::decay_t<Args>> && ...)))
-  explicit ModuleHolder(Args&&... args) : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
+  requires(!(sizeof...(Args) == 1 && (std::is_base_of_v<ModuleHolder, std::decay_t<Args>> &&
+                                      ...))) explicit ModuleHolder(Args&&... args)
+      : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
 
   Impl* operator->() const noexcept { return impl_.get(); }
   Impl& operator*() const noexcept { return *impl_; }

@@ -24,13 +24,23 @@ namespace nn::functional {
 
 class LayerNormFuncOptions {
  public:
-  LayerNormFuncOptions(std::vector<std::int64_t> normalized_shape) : normalized_shape_(std::move(normalized_shape)) {}  // NOLINT: as LibTorch's
+  LayerNormFuncOptions(std::vector<std::int64_t> normalized_shape)
+      : normalized_shape_(std::move(normalized_shape)) {}  // NOLINT: as LibTorch's
   const std::vector<std::int64_t>& normalized_shape() const { return normalized_shape_; }
-  LayerNormFuncOptions& weight(const Tensor& value) { weight_ = value; return *this; }
+  LayerNormFuncOptions& weight(const Tensor& value) {
+    weight_ = value;
+    return *this;
+  }
   const Tensor& weight() const { return weight_; }
-  LayerNormFuncOptions& bias(const Tensor& value) { bias_ = value; return *this; }
+  LayerNormFuncOptions& bias(const Tensor& value) {
+    bias_ = value;
+    return *this;
+  }
   const Tensor& bias() const { return bias_; }
-  LayerNormFuncOptions& eps(double value) { eps_ = value; return *this; }
+  LayerNormFuncOptions& eps(double value) {
+    eps_ = value;
+    return *this;
+  }
   double eps() const { return eps_; }
 
  private:
@@ -41,9 +51,15 @@ class LayerNormFuncOptions {
 
 class DropoutFuncOptions {
  public:
-  DropoutFuncOptions& p(double value) { p_ = value; return *this; }
+  DropoutFuncOptions& p(double value) {
+    p_ = value;
+    return *this;
+  }
   double p() const { return p_; }
-  DropoutFuncOptions& training(bool value) { training_ = value; return *this; }
+  DropoutFuncOptions& training(bool value) {
+    training_ = value;
+    return *this;
+  }
   bool training() const { return training_; }
 
  private:
@@ -55,7 +71,10 @@ using EmbeddingBagMode = std::variant<enumtype::kSum, enumtype::kMean>;
 
 class EmbeddingBagFuncOptions {
  public:
-  EmbeddingBagFuncOptions& mode(EmbeddingBagMode value) { mode_ = value; return *this; }
+  EmbeddingBagFuncOptions& mode(EmbeddingBagMode value) {
+    mode_ = value;
+    return *this;
+  }
   const EmbeddingBagMode& mode() const { return mode_; }
 
  private:

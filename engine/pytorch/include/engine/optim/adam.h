@@ -16,9 +16,18 @@ namespace engine::optim {
 class AdamOptions {
  public:
   explicit AdamOptions(double lr = 1e-3) : lr_(lr) {}
-  AdamOptions& betas(std::pair<double, double> value) { betas_ = value; return *this; }
-  AdamOptions& eps(double value) { eps_ = value; return *this; }
-  AdamOptions& weight_decay(double value) { weight_decay_ = value; return *this; }
+  AdamOptions& betas(std::pair<double, double> value) {
+    betas_ = value;
+    return *this;
+  }
+  AdamOptions& eps(double value) {
+    eps_ = value;
+    return *this;
+  }
+  AdamOptions& weight_decay(double value) {
+    weight_decay_ = value;
+    return *this;
+  }
   double lr() const noexcept { return lr_; }
   std::pair<double, double> betas() const noexcept { return betas_; }
   double eps() const noexcept { return eps_; }
@@ -38,9 +47,18 @@ class AdamWOptions : public AdamOptions {
   using AdamOptions::betas;
   using AdamOptions::eps;
   using AdamOptions::weight_decay;
-  AdamWOptions& betas(std::pair<double, double> value) { AdamOptions::betas(value); return *this; }
-  AdamWOptions& eps(double value) { AdamOptions::eps(value); return *this; }
-  AdamWOptions& weight_decay(double value) { AdamOptions::weight_decay(value); return *this; }
+  AdamWOptions& betas(std::pair<double, double> value) {
+    AdamOptions::betas(value);
+    return *this;
+  }
+  AdamWOptions& eps(double value) {
+    AdamOptions::eps(value);
+    return *this;
+  }
+  AdamWOptions& weight_decay(double value) {
+    AdamOptions::weight_decay(value);
+    return *this;
+  }
 };
 
 class Adam : public Optimizer {

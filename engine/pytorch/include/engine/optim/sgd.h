@@ -11,10 +11,22 @@ namespace engine::optim {
 class SGDOptions {
  public:
   explicit SGDOptions(double lr) : lr_(lr) {}
-  SGDOptions& momentum(double value) { momentum_ = value; return *this; }
-  SGDOptions& dampening(double value) { dampening_ = value; return *this; }
-  SGDOptions& weight_decay(double value) { weight_decay_ = value; return *this; }
-  SGDOptions& nesterov(bool value) { nesterov_ = value; return *this; }
+  SGDOptions& momentum(double value) {
+    momentum_ = value;
+    return *this;
+  }
+  SGDOptions& dampening(double value) {
+    dampening_ = value;
+    return *this;
+  }
+  SGDOptions& weight_decay(double value) {
+    weight_decay_ = value;
+    return *this;
+  }
+  SGDOptions& nesterov(bool value) {
+    nesterov_ = value;
+    return *this;
+  }
   double lr() const noexcept { return lr_; }
   double momentum() const noexcept { return momentum_; }
   double dampening() const noexcept { return dampening_; }
