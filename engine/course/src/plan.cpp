@@ -25,6 +25,8 @@ const Subcommand kPlanCommand{
         "names (n_layer, n_head, n_embd, block_size, batch_size, ...): "
         "engine/planner/README.md lists them. Examples: engine/planner/examples/, "
         "for instance\n"
-        "  build/course plan engine/planner/examples/laptop_char.toml --machine m1-8gb\n"};
+        "  build/course plan engine/planner/examples/laptop_char.toml --machine m1-8gb\n"
+        "--sweep batch doubles the batch on mps until the GPU swaps or runs out of memory; "
+        "--json prints the plan or the sweep as JSON.\n"};
 
 }  // namespace front_door

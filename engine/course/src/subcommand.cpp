@@ -30,7 +30,9 @@ void print_help(std::ostream& out, std::size_t columns) {
       out << "  course " << s.usage << std::string(usage_width - s.usage.size() + gap, ' ')
           << s.summary << '\n';
     } else {
-      out << "  course " << s.usage << '\n' << wrap(s.summary, columns, "      ", "      ");
+      // A long usage goes on under its own indent, as its summary does.
+      out << wrap("course " + std::string(s.usage), columns, "  ", "          ")
+          << wrap(s.summary, columns, "      ", "      ");
     }
   }
   out << '\n'

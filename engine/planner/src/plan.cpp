@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <variant>
 
@@ -17,6 +18,8 @@ namespace {
 struct Options {
   std::string config;
   std::optional<std::string> machine;
+  bool sweep_batch = false;
+  bool json = false;
 };
 
 // The arguments, or a message saying what is wrong with them.
@@ -27,6 +30,13 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
       if (i + 1 == args.size() || args[i + 1].starts_with("--"))
         return std::string("--machine needs a machine's name");
       o.machine = args[++i];
+    } else if (args[i] == "--sweep") {
+      if (i + 1 == args.size() || args[i + 1] != "batch")
+        return std::string("--sweep sweeps the batch: --sweep batch");
+      o.sweep_batch = true;
+      ++i;
+    } else if (args[i] == "--json") {
+      o.json = true;
     } else if (args[i].starts_with("--")) {
       return "unknown option " + args[i];
     } else if (o.config.empty()) {
@@ -111,6 +121,141 @@ void print_plan(const ModelConfig& config,
   }
 }
 
+const char* memory_name(MpsMemory memory) {
+  switch (memory) {
+    case MpsMemory::Fits:
+      return "fits";
+    case MpsMemory::Swaps:
+      return "swaps";
+    case MpsMemory::OutOfMemory:
+      return "out of memory";
+    case MpsMemory::BufferTooLarge:
+      return "buffer too large";
+    case MpsMemory::Unavailable:
+      break;
+  }
+  return "no mps";
+}
+
+nlohmann::json milliseconds_json(std::optional<double> seconds) {
+  return seconds ? nlohmann::json(*seconds * 1e3) : nlohmann::json(nullptr);
+}
+
+nlohmann::json config_json(const ModelConfig& c) {
+  return {{"name", c.name},
+          {"n_layer", c.n_layer},
+          {"n_head", c.n_head},
+          {"n_embd", c.n_embd},
+          {"block_size", c.block_size},
+          {"batch_size", c.batch_size},
+          {"gradient_accumulation_steps", c.gradient_accumulation_steps},
+          {"vocab_size", c.vocab_size},
+          {"dropout", c.dropout},
+          {"bias", c.bias},
+          {"compile", c.compile},
+          {"optimizer", c.optimizer},
+          {"parameters", parameter_count(c)},
+          {"defaults", defaulted_fields(c)}};
+}
+
+// The mps side of a prediction: its memory, against the machine's limits.
+nlohmann::json mps_memory_json(const Prediction& p) {
+  return {{"memory", memory_name(p.memory)},
+          {"mps_bytes", p.mps_bytes},
+          {"free_bytes", free_memory(*p.machine)},
+          {"allocator_limit_bytes", allocator_limit(*p.machine)},
+          {"why", p.why}};
+}
+
+void print_plan_json(const ModelConfig& config,
+                     const std::vector<const engine::MachineProfile*>& machines,
+                     std::ostream& out) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const engine::MachineProfile* machine : machines) {
+    const Prediction p = predict(config, *machine);
+    const Recommendation r = recommend(p);
+    nlohmann::json row = {{"machine", machine->name},
+                          {"cpu_ms", p.cpu_seconds * 1e3},
+                          {"mps_ms", milliseconds_json(p.mps_seconds)},
+                          {"compiled_ms", milliseconds_json(p.compiled_seconds)},
+                          {"verdict", r.lane},
+                          {"reasons", r.reasons}};
+    row.update(mps_memory_json(p));
+    rows.push_back(row);
+  }
+  out << nlohmann::json{{"config", config_json(config)}, {"machines", rows}}.dump(2) << "\n";
+}
+
+// The largest batch of a sweep that fits without swapping, if any.
+std::optional<std::int64_t> largest_fitting(const std::vector<SweepStep>& steps) {
+  std::optional<std::int64_t> largest;
+  for (const SweepStep& s : steps) {
+    if (s.mps.memory == MpsMemory::Fits) largest = s.batch_size;
+  }
+  return largest;
+}
+
+// Sequences (of block_size tokens) trained per second at one step of the sweep.
+double samples_per_second(const ModelConfig& config, const SweepStep& step) {
+  return static_cast<double>(step.batch_size * config.gradient_accumulation_steps) /
+         *step.mps.mps_seconds;
+}
+
+void print_sweep_json(const ModelConfig& config,
+                      const std::vector<const engine::MachineProfile*>& machines,
+                      std::ostream& out) {
+  nlohmann::json sweeps = nlohmann::json::array();
+  for (const engine::MachineProfile* machine : machines) {
+    const std::vector<SweepStep> steps = sweep_batch(config, *machine);
+    nlohmann::json rows = nlohmann::json::array();
+    for (const SweepStep& s : steps) {
+      nlohmann::json row = {
+          {"batch_size", s.batch_size},
+          {"mps_ms", milliseconds_json(s.mps.mps_seconds)},
+          {"samples_per_second", s.mps.mps_seconds ? nlohmann::json(samples_per_second(config, s))
+                                                   : nlohmann::json(nullptr)}};
+      row.update(mps_memory_json(s.mps));
+      rows.push_back(row);
+    }
+    const auto largest = largest_fitting(steps);
+    sweeps.push_back({{"machine", machine->name},
+                      {"steps", rows},
+                      {"largest_batch_without_swap",
+                       largest ? nlohmann::json(*largest) : nlohmann::json(nullptr)}});
+  }
+  out << nlohmann::json{{"config", config_json(config)}, {"sweeps", sweeps}}.dump(2) << "\n";
+}
+
+void print_sweep(const ModelConfig& config,
+                 const std::vector<const engine::MachineProfile*>& machines, std::ostream& out,
+                 std::size_t width) {
+  using engine::notebook::wrap;
+  out << wrap(describe(config), width)
+      << wrap(
+             "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
+             "of memory; a steady eager iteration on mps and the Metal memory it holds",
+             width);
+  for (const engine::MachineProfile* machine : machines) {
+    out << "\n" << machine->name << "\n";
+    const std::vector<SweepStep> steps = sweep_batch(config, *machine);
+    if (steps.front().mps.memory == MpsMemory::Unavailable) {
+      out << wrap("no sweep: " + steps.front().mps.why, width, "  ", "  ");
+      continue;
+    }
+    out << fmt::format("{:>7} {:>9} {:>10}  {}\n", "batch", "mps ms", "samples/s", "mps memory");
+    for (const SweepStep& s : steps) {
+      const std::string rate =
+          s.mps.mps_seconds ? fmt::format("{:.1f}", samples_per_second(config, s)) : "-";
+      out << fmt::format("{:>7} {:>9} {:>10}  ", s.batch_size, ms(s.mps.mps_seconds), rate);
+      out << wrap(memory_text(s.mps), width > 31 ? width - 31 : 20, "", std::string(31, ' '));
+    }
+    const auto largest = largest_fitting(steps);
+    out << wrap(largest ? fmt::format("largest batch_size without swap: {}", *largest)
+                        : std::string("even batch_size 1 does not fit without swap"),
+                width, "  ", "  ");
+  }
+}
+
 }  // namespace
 
 int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
@@ -143,7 +288,11 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     err << "course plan: " << error.what() << "\n";
     return 1;
   }
-  print_plan(config, machines, out, width);
+  if (o.sweep_batch) {
+    o.json ? print_sweep_json(config, machines, out) : print_sweep(config, machines, out, width);
+  } else {
+    o.json ? print_plan_json(config, machines, out) : print_plan(config, machines, out, width);
+  }
   return 0;
 }
 

@@ -31,18 +31,18 @@ std::int64_t allocator_limit(const engine::MachineProfile& machine) {
                                    static_cast<double>(machine.recommended_working_set_bytes));
 }
 
-Prediction predict(const ModelConfig& config, const engine::MachineProfile& machine) {
-  Prediction p;
-  p.machine = &machine;
-  p.cpu_seconds = run_steady(config, machine, "cpu", false);
+namespace {
+
+// The mps part of a prediction: false (with `p.why`) where MPS is unusable or refuses the step.
+bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machine, Prediction& p) {
   engine::sim::use_machine(machine);
   if (!engine::py::torch::backends::mps::is_built()) {
     p.why = "this PyTorch build has no MPS";
-    return p;
+    return false;
   }
   if (!engine::py::torch::backends::mps::is_available()) {
     p.why = "MPS is built but unavailable on " + machine.os_description();
-    return p;
+    return false;
   }
   try {
     p.mps_seconds = run_steady(config, machine, "mps", false);
@@ -54,10 +54,36 @@ Prediction predict(const ModelConfig& config, const engine::MachineProfile& mach
                    ? MpsMemory::BufferTooLarge
                    : MpsMemory::OutOfMemory;
     p.mps_seconds.reset();
-    return p;
+    return false;
   }
   p.memory = p.mps_bytes > free_memory(machine) ? MpsMemory::Swaps : MpsMemory::Fits;
+  return true;
+}
+
+}  // namespace
+
+Prediction predict(const ModelConfig& config, const engine::MachineProfile& machine) {
+  Prediction p;
+  p.machine = &machine;
+  p.cpu_seconds = run_steady(config, machine, "cpu", false);
+  predict_mps(config, machine, p);
   return p;
+}
+
+std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::MachineProfile& machine,
+                                   std::int64_t largest) {
+  std::vector<SweepStep> steps;
+  ModelConfig at = config;
+  at.compile = false;  // the sweep compares eager steps
+  for (at.batch_size = 1; at.batch_size <= largest; at.batch_size *= 2) {
+    SweepStep step;
+    step.batch_size = at.batch_size;
+    step.mps.machine = &machine;
+    predict_mps(at, machine, step.mps);
+    steps.push_back(step);
+    if (step.mps.memory != MpsMemory::Fits) break;
+  }
+  return steps;
 }
 
 }  // namespace planner

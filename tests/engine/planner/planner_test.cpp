@@ -3,9 +3,11 @@
 // the field and the line.
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -48,6 +50,11 @@ Run plan(const std::vector<std::string>& args, std::size_t width = 160) {
   std::ostringstream out, err;
   const int status = planner::plan_command(args, out, err, width);
   return {status, out.str(), err.str()};
+}
+
+// --json for every simulated machine.
+std::string plan_output_of_all_machines() {
+  return plan({kData + "laptop_char.toml", "--json"}).out;
 }
 
 }  // namespace
@@ -276,4 +283,73 @@ TEST_CASE("the planner's README shows what course plan prints") {
   CHECK(readme.str().find("```\n" + m3.out + "```") != std::string::npos);
   const std::string m1_rows = m1.out.substr(m1.out.find("\nm1-8gb") + 1);
   CHECK(readme.str().find("```\n" + m1_rows + "```") != std::string::npos);
+  const Run sweep =
+      plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb", "--sweep", "batch"});
+  CHECK(readme.str().find("```\n" + sweep.out.substr(sweep.out.find("\nm1-8gb") + 1) + "```") !=
+        std::string::npos);
+}
+
+TEST_CASE("course plan --json gives each machine's steps, memory and verdict, as the table does") {
+  const Run table = plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb"});
+  const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb", "--json"});
+  REQUIRE(run.status == 0);
+  const nlohmann::json plan = nlohmann::json::parse(run.out);
+  CHECK(plan["config"]["n_layer"] == 6);
+  CHECK(plan["config"]["parameters"] == 10'646'784);
+  CHECK(plan["config"]["defaults"].size() ==
+        planner::defaulted_fields(planner::read_model_config(kData + "train_shakespeare_char.toml"))
+            .size());
+  REQUIRE(plan["machines"].size() == 1);
+  const nlohmann::json& m1 = plan["machines"][0];
+  CHECK(m1["machine"] == "m1-8gb");
+  CHECK(m1["verdict"] == "remote");
+  CHECK(m1["memory"] == "swaps");
+  CHECK(m1["compiled_ms"].is_null());  // the config does not compile
+  // The same numbers as the table's row: "m1-8gb  3764  3858  -  0.98x  6.09 of 5.0 GiB free: swaps"
+  CHECK(table.out.find(fmt::format("{:.0f}     {:.0f}", m1["cpu_ms"].get<double>(),
+                                   m1["mps_ms"].get<double>())) != std::string::npos);
+  CHECK(table.out.find(
+            fmt::format("{:.2f} of {:.1f} GiB free", m1["mps_bytes"].get<double>() / (1 << 30),
+                        m1["free_bytes"].get<double>() / (1 << 30))) != std::string::npos);
+  // Every simulated machine but this computer, without --machine.
+  const nlohmann::json all = nlohmann::json::parse(plan_output_of_all_machines());
+  CHECK(all["machines"].size() == engine::machines().size() - 1);
+}
+
+TEST_CASE(
+    "course plan --sweep batch doubles the batch until the GPU swaps, and names the largest that "
+    "fits") {
+  const Run run =
+      plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb", "--sweep", "batch"}, 60);
+  REQUIRE(run.status == 0);
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);)
+    CHECK(engine::notebook::display_width(line) <= 60);
+  CHECK(run.out.find("\n  batch    mps ms  samples/s  mps memory\n      1 ") != std::string::npos);
+  // Batch 64 is the config's own, whose step the table above predicts: 3858 ms, swapping.
+  CHECK(run.out.find("\n     64      3858       16.6  6.09 of 5.0 GiB free: swaps\n") !=
+        std::string::npos);
+  CHECK(run.out.find("largest batch_size without swap: 32\n") != std::string::npos);
+
+  const nlohmann::json sweep =
+      nlohmann::json::parse(plan({kData + "train_shakespeare_char.toml", "--machine", "m1-8gb",
+                                  "--sweep", "batch", "--json"})
+                                .out);
+  const nlohmann::json& steps = sweep["sweeps"][0]["steps"];
+  REQUIRE(steps.size() == 7);  // 1, 2, 4, ..., 64
+  for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+    CHECK(steps[i]["batch_size"] == 1 << i);
+    CHECK(steps[i]["memory"] == "fits");
+    CHECK(steps[i + 1]["mps_bytes"].get<std::int64_t>() >
+          steps[i]["mps_bytes"].get<std::int64_t>());
+  }
+  CHECK(steps.back()["memory"] == "swaps");
+  CHECK(sweep["sweeps"][0]["largest_batch_without_swap"] == 32);
+
+  const Run linux =
+      plan({kData + "laptop_char.toml", "--machine", "linux-x86_64", "--sweep", "batch"});
+  CHECK(linux.out.find("no sweep: this PyTorch build has no MPS") != std::string::npos);
+  CHECK(plan({kData + "laptop_char.toml", "--sweep"})
+            .err.find("--sweep sweeps the batch: --sweep batch") != std::string::npos);
+  CHECK(plan({kData + "laptop_char.toml", "--sweep", "block_size"}).status == 2);
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "planner/model_config.h"
 
@@ -37,5 +38,18 @@ std::int64_t free_memory(const engine::MachineProfile& machine);
 std::int64_t allocator_limit(const engine::MachineProfile& machine);
 
 Prediction predict(const ModelConfig& config, const engine::MachineProfile& machine);
+
+// One row of the runbook's batch sweep (seed 001, step 3): the steady mps iteration at one
+// batch_size and the Metal memory it holds.
+struct SweepStep {
+  std::int64_t batch_size = 0;
+  Prediction mps;  // its cpu_seconds is not measured (0)
+};
+
+// The batch sweep on `machine`: batch_size 1, 2, 4, ... on mps until the step swaps, runs out of
+// memory or meets a tensor too large for Metal (that row is the last), or batch_size reaches
+// `largest`. Where MPS is unusable, one row that says why.
+std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::MachineProfile& machine,
+                                   std::int64_t largest = 1 << 16);
 
 }  // namespace planner
