@@ -8,9 +8,7 @@
 // Each run of PROGRAM is printed, for CTest's log. Exit status: 0 proved, 1 not, 2 a usage error.
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,14 +18,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw harness::DecoyError(path.string() + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // A proof that does not hold, in words that say what the lab version does instead.
 struct NotProved {
@@ -56,7 +46,7 @@ std::string filter(const std::string& test_name) {
 }
 
 void prove_starter(const std::string& program, const fs::path& starter, const fs::path& top) {
-  const auto todos = harness::todo_lines(read(starter));
+  const auto todos = harness::todo_lines(harness::read_lab_file(starter));
   if (todos.empty())
     throw harness::DecoyError(starter.string() +
                               ": a starter needs at least one TODO(\"N.M\", \"...\") line");
@@ -69,7 +59,8 @@ void prove_starter(const std::string& program, const fs::path& starter, const fs
 }
 
 void prove_decoy(const std::string& program, const fs::path& description) {
-  const harness::DecoySpec spec = harness::parse_decoy(read(description), description.string());
+  const harness::DecoySpec spec =
+      harness::parse_decoy(harness::read_lab_file(description), description.string());
   const auto caught = run(program, {"--test-case=" + filter(spec.fails)});
   if (caught.status == 0)
     throw NotProved{"the decoy passes \"" + spec.fails + "\"; that test should catch it"};

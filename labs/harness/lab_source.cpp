@@ -1,6 +1,8 @@
 #include "harness/lab_source.h"
 
+#include <fstream>
 #include <optional>
+#include <sstream>
 
 namespace harness {
 namespace {
@@ -116,6 +118,14 @@ std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const 
     code.replace(first, change.solution.size(), change.decoy);
   }
   return code;
+}
+
+std::string read_lab_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DecoyError(path.string() + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace harness

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "harness/lab_source.h"
@@ -17,22 +16,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw harness::DecoyError(path.string() + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::path& output) {
-  const harness::DecoySpec spec = harness::parse_decoy(read(spec_file), spec_file.string());
+  const harness::DecoySpec spec =
+      harness::parse_decoy(harness::read_lab_file(spec_file), spec_file.string());
   const fs::path shown =
       spec_file.parent_path().parent_path().filename() / "decoys" / spec_file.filename();
-  const std::string code = "// Generated from labs/" + shown.generic_string() +
-                           ": the reference solution with one mistake.\n" +
-                           harness::apply_decoy(spec, read(solution), spec_file.string());
-  if (fs::exists(output) && read(output) == code) return 0;
+  const std::string code =
+      "// Generated from labs/" + shown.generic_string() +
+      ": the reference solution with one mistake.\n" +
+      harness::apply_decoy(spec, harness::read_lab_file(solution), spec_file.string());
+  if (fs::exists(output) && harness::read_lab_file(output) == code) return 0;
   fs::create_directories(output.parent_path());
   std::ofstream(output, std::ios::binary) << code;
   return 0;

@@ -4,6 +4,7 @@
 // starter's proof points at, and a decoy's description, from which the build writes the decoy's
 // lab.cpp.
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,6 +42,9 @@ class DecoyError : public std::runtime_error {
 };
 
 DecoySpec parse_decoy(std::string_view text, const std::string& path);
+
+// The text of a lab file; throws DecoyError "path: cannot be read".
+std::string read_lab_file(const std::filesystem::path& path);
 
 // `solution` with each change made; each solution block must occur in it exactly once.
 std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const std::string& path);
