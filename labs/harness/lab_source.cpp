@@ -1,8 +1,8 @@
 #include "harness/lab_source.h"
 
-#include <fstream>
 #include <optional>
-#include <sstream>
+
+#include "engine/notebook/text_file.h"
 
 namespace harness {
 namespace {
@@ -121,11 +121,11 @@ std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const 
 }
 
 std::string read_lab_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DecoyError(path.string() + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return engine::notebook::read_text_file(path.string(), 1 << 20);  // a lab file is a page or two
+  } catch (const engine::notebook::UnreadableFile& e) {
+    throw DecoyError(path.string() + ": cannot be read: " + e.what());
+  }
 }
 
 }  // namespace harness

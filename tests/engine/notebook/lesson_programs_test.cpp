@@ -7,10 +7,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "end_to_end.h"
+#include "engine/notebook/text_file.h"
 
 using namespace end_to_end;
 
@@ -21,10 +21,7 @@ std::string fixture(std::string_view name) {
 }
 
 std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return engine::notebook::read_text_file(path, 1 << 20);
 }
 
 void write(const std::string& path, const std::string& text) {

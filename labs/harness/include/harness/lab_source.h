@@ -43,7 +43,7 @@ class DecoyError : public std::runtime_error {
 
 DecoySpec parse_decoy(std::string_view text, const std::string& path);
 
-// The text of a lab file; throws DecoyError "path: cannot be read".
+// The text of a lab file; throws DecoyError "path: cannot be read: why".
 std::string read_lab_file(const std::filesystem::path& path);
 
 // `solution` with each change made; each solution block must occur in it exactly once.
