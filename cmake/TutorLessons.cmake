@@ -1,7 +1,9 @@
-# tutor_add_lesson(NN_topic): builds lessons/NN_topic.cpp into the executable lessonNN and
-# registers one CTest test per code cell and documented machine, named like
-# lesson.02/sanity_check and lesson.02/sanity_check@linux-x86_64, plus lesson.02/notebook,
-# which runs the whole lesson the way a learner does.
+# tutor_add_lesson(NN_topic): builds lessons/NN_topic.cpp into the executable lessonNN, or, for
+# a lesson in sections (the folder lessons/NN_topic/ with its shared.h: lesson_names.h), each
+# section NN_S_topic.cpp into lessonNN_S. It registers one CTest test per code cell and
+# documented machine, named like lesson.02/sanity_check and lesson.02/sanity_check@linux-x86_64
+# (a section's: lesson.08.2/...), plus lesson.02/notebook, which runs the whole program the way a
+# learner does.
 #
 # The cell tests are discovered after each build by asking the executable itself
 # (lessonNN --list-tests), the way doctest_discover_tests and gtest_discover_tests work: the
@@ -15,10 +17,34 @@ function(tutor_add_lesson name)
     message(FATAL_ERROR "lesson '${name}': expected NN_topic, for example 02_device_checks")
   endif()
   set(number "${CMAKE_MATCH_1}")
-  set(target "lesson${number}")
+  if(NOT IS_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
+    tutor_add_lesson_program("${name}.cpp" "${number}")
+    return()
+  endif()
+  if(NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${name}/shared.h")
+    message(FATAL_ERROR "lesson '${name}': a lesson in sections needs its ${name}/shared.h")
+  endif()
+  # The sections are the folder's files, as the course catalog reads them; a new one reconfigures.
+  file(GLOB sections RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}" CONFIGURE_DEPENDS
+       "${CMAKE_CURRENT_SOURCE_DIR}/${name}/${number}_[1-9]_*.cpp")
+  if(NOT sections)
+    message(FATAL_ERROR "lesson '${name}': no section ${name}/${number}_1_topic.cpp")
+  endif()
+  list(SORT sections)
+  foreach(section IN LISTS sections)
+    string(REGEX MATCH "/${number}_([1-9])_" ignored "${section}")
+    tutor_add_lesson_program("${section}" "${number}.${CMAKE_MATCH_1}")
+  endforeach()
+endfunction()
+
+# One lesson program: `source` (relative to this folder) built into the program of `number`
+# ("02": lesson02; a section's "08.2": lesson08_2).
+function(tutor_add_lesson_program source number)
+  string(REPLACE "." "_" suffix "${number}")
+  set(target "lesson${suffix}")
   set(prefix "lesson.${number}")
 
-  add_executable(${target} "${name}.cpp")
+  add_executable(${target} "${source}")
   target_link_libraries(${target} PRIVATE
     tutor::notebook tutor::lesson_runtime tutor::warnings tutor::lesson_codegen tutor::fast_link)
   if(TARGET tutor_lesson_pch)
@@ -44,7 +70,7 @@ function(tutor_add_lesson name)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 
   set_property(GLOBAL APPEND PROPERTY TUTOR_LESSON_TARGETS ${target})
-  set_property(GLOBAL APPEND PROPERTY TUTOR_LESSON_SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/${name}.cpp")
+  set_property(GLOBAL APPEND PROPERTY TUTOR_LESSON_SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/${source}")
 
   add_test(NAME "${prefix}/notebook" COMMAND ${target})
   set_tests_properties("${prefix}/notebook" PROPERTIES

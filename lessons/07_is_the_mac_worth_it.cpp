@@ -974,5 +974,5 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 //
 // Check yourself: `build/quizzes/quiz take lesson07`. Practise the runbook's decision in lab 7:
 // edit `labs/07_decision/lab.cpp` until `build/course verify 07` passes. Then lesson 8,
-// `build/lessons/lesson08`, trains nanoGPT's Shakespeare model on the simulated M3 Max and
+// `build/course run 08`, trains nanoGPT's Shakespeare model on the simulated M3 Max and
 // reads its timeline.

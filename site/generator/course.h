@@ -12,12 +12,16 @@
 
 namespace site {
 
+// A lesson's page; a lesson in sections (engine/notebook/lesson_names.h) has one for the file its
+// sections share, first, then one for each section.
 struct Lesson {
-  std::string stem;      // "05_timing_and_synchronization"
-  std::string number{};  // "05"
+  std::string stem;      // "05_timing_and_synchronization"; a shared file's: its folder's name
+  std::string number{};  // "05"; a section's "08.2"
   std::string title{};   // its first heading: "Lesson 5 · Timing ..."
+  std::string file{};    // below lessons/: "05_timing_and_synchronization.cpp"
   engine::notebook::LessonSource source{};
-  std::filesystem::path program{};  // the executable built from it: lesson05
+  std::string target{};             // the executable built from it: lesson05; none for shared.h
+  std::filesystem::path program{};  // the executable's path; empty for shared.h
   std::string page() const { return stem + ".html"; }
 };
 
@@ -39,7 +43,8 @@ struct Course {
   const Lesson* lesson(const std::string& stem) const;
 };
 
-// Parses the lessons (throws engine::notebook::FormatError) and the banks (quiz::BankError),
+// Parses the lessons (throws engine::notebook::FormatError), with the shared file of each lesson
+// in sections before its first section, and the banks (quiz::BankError),
 // lists the labs of the course (engine/notebook/course_catalog.h) whose folder `labs` is, and
 // reads the theme (ThemeError); `programs` is the directory of the lesson executables.
 Course load_course(const std::vector<std::filesystem::path>& lesson_files,

@@ -91,15 +91,16 @@ class LessonPageWriter {
     bool introduced = false;  // the lesson's tools follow its introduction
     for (const Cell& cell : lesson.source.cells) {
       if (cell.is_code()) {
-        if (!introduced) body_ += tools();
+        if (!introduced && !lesson.target.empty()) body_ += tools();
         introduced = true;
         code_cell(cell);
       } else {
         prose(cell);
       }
     }
-    const std::string bank = "lesson" + lesson.number;
-    if (const quiz::Bank* b = in_.course.bank(bank)) {
+    const std::string bank = "lesson" + lesson.number.substr(0, 2);
+    const quiz::Bank* b = closes_lesson() ? in_.course.bank(bank) : nullptr;
+    if (b != nullptr) {
       body_ += quiz_html(*b, in_.course);
       sections_.push_back({2, "Self-check", "quiz-" + bank});
       search_.push_back({b->title, lesson.title, lesson.page() + "#quiz-" + bank, quiz_text(*b)});
@@ -110,8 +111,19 @@ class LessonPageWriter {
   }
 
  private:
+  // Whether this is the last page of its lesson (of a lesson in sections, its last section's),
+  // which the lesson's self-check closes.
+  bool closes_lesson() const {
+    const std::string lesson = in_.lesson.number.substr(0, 2);
+    std::string last;
+    for (const Lesson& page : in_.course.lessons) {
+      if (page.number.substr(0, 2) == lesson) last = page.stem;
+    }
+    return last == in_.lesson.stem;
+  }
+
   std::string tools() const {
-    return in_.course.theme.text("lesson_tools", {{"number", in_.lesson.number},
+    return in_.course.theme.text("lesson_tools", {{"program", in_.lesson.target},
                                                   {"notebook", in_.notebook},
                                                   {"machine", escape(in_.notebook_machine)}});
   }
@@ -159,8 +171,8 @@ class LessonPageWriter {
           R"(<section class="cell setup"><p class="cell-head">setup: includes and helpers</p>)";
     } else {
       body_ += fmt::format(
-          R"(<section class="cell" id="{0}"><p class="cell-head"><a class="cell-name" href="#{0}">{0}</a>{2} <code class="run">build/lessons/lesson{1} --cell {0}</code></p>)",
-          cell.name, in_.lesson.number,
+          R"(<section class="cell" id="{0}"><p class="cell-head"><a class="cell-name" href="#{0}">{0}</a>{2} <code class="run">build/lessons/{1} --cell {0}</code></p>)",
+          cell.name, in_.lesson.target,
           cell.requires_mps
               ? R"( <span class="requires" title="runs only where MPS is available">requires mps</span>)"
               : "");

@@ -41,18 +41,25 @@ std::vector<std::vector<std::string>> list_cells(const std::vector<Lesson>& less
     fs::remove_all(
         dir);  // every run starts afresh: no machine or cell left over from an earlier one
     fs::create_directories(dir);
+    if (lesson.program.empty()) continue;  // the page of a shared file runs nothing
     commands.push_back({{lesson.program.string(), "--list-cells"},
                         (dir / "cells.txt").string(),
                         (dir / "cells.log").string()});
   }
   const std::vector<int> statuses = engine::notebook::run_in_parallel(commands, jobs);
   std::vector<std::vector<std::string>> cells;
-  for (std::size_t i = 0; i < lessons.size(); ++i) {
+  std::size_t i = 0;  // the command of each lesson that has a program
+  for (const Lesson& lesson : lessons) {
+    if (lesson.program.empty()) {
+      cells.emplace_back();
+      continue;
+    }
     if (statuses[i] != 0) {
-      throw std::runtime_error(lessons[i].program.string() + " --list-cells failed:\n" +
+      throw std::runtime_error(lesson.program.string() + " --list-cells failed:\n" +
                                read_text(commands[i].errors));
     }
     cells.push_back(lines_of(read_text(commands[i].output)));
+    ++i;
   }
   return cells;
 }

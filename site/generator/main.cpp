@@ -199,13 +199,16 @@ int build(const Options& options) {
   std::vector<RenderedPage> lesson_pages;
   for (std::size_t i = 0; i < course.lessons.size(); ++i) {
     const Lesson& lesson = course.lessons[i];
-    const std::string notebook = "notebooks/" + lesson.stem + ".ipynb";
+    // A program's cells become a notebook; a shared file runs nothing, so it has none.
+    const std::string notebook = lesson.target.empty() ? "" : "notebooks/" + lesson.stem + ".ipynb";
     const auto outputs = captures[i].find(options.notebook_machine);
-    write_text((options.output / notebook).string(),
-               lesson_notebook(lesson,
-                               outputs == captures[i].end() ? std::map<std::string, CellCapture>{}
-                                                            : outputs->second,
-                               options.notebook_machine));
+    if (!notebook.empty()) {
+      write_text((options.output / notebook).string(),
+                 lesson_notebook(lesson,
+                                 outputs == captures[i].end() ? std::map<std::string, CellCapture>{}
+                                                              : outputs->second,
+                                 options.notebook_machine));
+    }
     lesson_pages.push_back(lesson_page(
         {lesson, captures[i], pictures, machines, course, notebook, options.notebook_machine}));
     inputs.insert(lesson.source.path);

@@ -66,11 +66,11 @@ std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, Ce
                             const std::string& machine) {
   json cells = json::array();
   cells.push_back(markdown_cell(
-      "about",
-      "*Exported from `lessons/" + lesson.stem +
-          ".cpp` with the outputs of the simulated machine `" + machine +
-          "`. Each code cell is part of the lesson's C++ program: run it with `build/lessons/lesson" +
-          lesson.number + " --cell NAME` (add `--machine NAME` for another computer).*"));
+      "about", "*Exported from `lessons/" + lesson.file +
+                   "` with the outputs of the simulated machine `" + machine +
+                   "`. Each code cell is part of the lesson's C++ program: run it with "
+                   "`build/lessons/" +
+                   lesson.target + " --cell NAME` (add `--machine NAME` for another computer).*"));
   int markdown = 0, setup = 0, executed = 0;
   for (const Cell& cell : lesson.source.cells) {
     if (!cell.is_code()) {

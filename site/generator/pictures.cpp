@@ -28,10 +28,9 @@ Pictures draw_pictures(const std::vector<Lesson>& lessons,
           write_text((site / file).string(), drawing.svg);
           list.push_back(
               {file, drawing.title, drawing.description,
-               fmt::format(
-                   "Every span in detail: build/lessons/lesson{} --cell {} --machine {} --trace "
-                   "{}.json, then open the file in Perfetto (ui.perfetto.dev).",
-                   lesson.number, cell, name, cell)});
+               fmt::format("Every span in detail: build/lessons/{} --cell {} --machine {} --trace "
+                           "{}.json, then open the file in Perfetto (ui.perfetto.dev).",
+                           lesson.target, cell, name, cell)});
         }
         if (lesson.stem == kSweepLesson && cell == kSweepCell) {
           if (const auto sweep = parse_batch_sweep(capture.output)) {

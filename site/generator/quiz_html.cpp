@@ -22,7 +22,7 @@ std::string lesson_link_html(const quiz::Question& question, const Course& cours
   return course.theme.text("rerun", {{"page", lesson->page()},
                                      {"cell", escape(link.cell)},
                                      {"lesson", escape(lesson->title)},
-                                     {"number", lesson->number}});
+                                     {"program", lesson->target}});
 }
 
 }  // namespace

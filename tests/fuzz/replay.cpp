@@ -18,8 +18,10 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> inputs;
   for (int i = 1; i < argc; ++i) {
     if (std::filesystem::is_directory(argv[i])) {
-      for (const auto& entry : std::filesystem::directory_iterator(argv[i]))
-        inputs.push_back(entry.path());
+      // Its files and its folders' (a lesson in sections is a folder), as libFuzzer reads one.
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(argv[i])) {
+        if (entry.is_regular_file()) inputs.push_back(entry.path());
+      }
     } else {
       inputs.emplace_back(argv[i]);
     }

@@ -308,7 +308,11 @@ TEST_CASE(
            R"({"attempts": 1, "best_correct": 1, "total": 8, "passed": false, "last_seed": 0, "last_missed": [], "x": 1})"),
        "quizzes.mastery.x: not a field of the progress file"},
       {R"({"format": 1, "lessons_verified": {"7": "2026-11-21T10:00:00Z"}, "quizzes": {}})",
-       "lessons_verified.7: not a lesson number"},
+       "lessons_verified.7: not a lesson or section number such as \"03\" or \"08.2\""},
+      {R"({"format": 1, "lessons_verified": {"08.0": "2026-11-21T10:00:00Z"}, "quizzes": {}})",
+       "lessons_verified.08.0: not a lesson or section number such as \"03\" or \"08.2\""},
+      {R"({"format": 1, "lessons_verified": {"08.12": "2026-11-21T10:00:00Z"}, "quizzes": {}})",
+       "lessons_verified.08.12: not a lesson or section number such as \"03\" or \"08.2\""},
       {R"({"format": 1, "lessons_verified": {"03": "yesterday"}, "quizzes": {}})",
        "lessons_verified.03: \"yesterday\" is not a time"},
       {R"({"format": 1, "lessons_verified": {"03": "2026-13-21T10:00:00Z"}, "quizzes": {}})",
@@ -357,6 +361,17 @@ TEST_CASE(
       R"({"format": 1, "lessons_verified": {"02": "2026-11-21T10:00:00Z"}, "quizzes": {}})");
   CHECK(older.lessons_verified.count("02") == 1);
   CHECK(older.lessons_verified_on.empty());
+  CHECK(report.str().empty());
+}
+
+TEST_CASE("a section of a lesson in sections is recorded under its own number, 08.2") {
+  const ScratchProgress scratch("section");
+  std::ostringstream report;
+  engine::notebook::record_lesson_verified("08.2", "m3-max-64gb", report);
+  const Progress read = engine::notebook::load_progress(scratch.path, report);
+  CHECK(read.lessons_verified.count("08.2") == 1);
+  CHECK(read.lessons_verified.count("08") == 0);
+  CHECK(read.lessons_verified_on.at("08.2") == "m3-max-64gb");
   CHECK(report.str().empty());
 }
 

@@ -79,7 +79,9 @@ site::Lesson fixture_lesson() {
   return site::Lesson{.stem = "09_small",
                       .number = "09",
                       .title = "Lesson 9 · A small lesson",
+                      .file = "09_small.cpp",
                       .source = engine::notebook::parse_lesson(kLesson, "09_small.cpp"),
+                      .target = "lesson09",
                       .program = "lesson09"};
 }
 
@@ -422,9 +424,10 @@ TEST_CASE(
     fs::copy_file(fs::path(TUTOR_SOURCE_DIR "/site/theme") / file, dir / file);
   }
   const site::Theme theme = site::Theme::load(dir);
-  CHECK(contains(theme.text("lesson_tools",
-                            {{"number", "05"}, {"notebook", "n.ipynb"}, {"machine", "m1-8gb"}}),
-                 "<code>build/lessons/lesson05</code>"));
+  CHECK(contains(
+      theme.text("lesson_tools",
+                 {{"program", "lesson05"}, {"notebook", "n.ipynb"}, {"machine", "m1-8gb"}}),
+      "<code>build/lessons/lesson05</code>"));
   CHECK_THROWS_WITH_AS(theme.text("no_such_text"),
                        doctest::Contains("texts.toml: the text no_such_text is missing"),
                        site::ThemeError);

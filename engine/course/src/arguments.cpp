@@ -1,4 +1,5 @@
-// Numbers on the command line: one or two digits, naming a lesson or a lab that exists.
+// Numbers on the command line: one or two digits, naming a lesson or a lab that exists; a
+// lesson's section adds its digit ("8.2").
 
 #include "arguments.h"
 
@@ -27,7 +28,26 @@ const Info* numbered(Course& course, std::string_view subcommand, const std::str
 
 const LessonInfo* lesson_argument(Course& course, std::string_view subcommand,
                                   const std::string& text) {
-  return numbered(course, subcommand, text, course.catalog().lessons(), "lesson");
+  const auto number = lesson_or_section(text);
+  if (!number || number->size() == 2)
+    return numbered(course, subcommand, text, course.catalog().lessons(), "lesson");
+  if (const LessonInfo* section = course.catalog().lesson(*number)) return section;
+  const LessonInfo* lesson = course.catalog().lesson(number->substr(0, 2));
+  if (lesson == nullptr)
+    return numbered(course, subcommand, text, course.catalog().lessons(), "lesson");
+  if (lesson->sections.empty()) {
+    usage_error(
+        course, subcommand,
+        "lesson " + lesson->number + " has no sections; name the whole lesson, " + lesson->number);
+    return nullptr;
+  }
+  std::string numbers;
+  for (const LessonInfo& section : lesson->sections)
+    numbers += (numbers.empty() ? "" : ", ") + section.number;
+  usage_error(
+      course, subcommand,
+      "'" + text + "' is not a section of lesson " + lesson->number + "; its sections: " + numbers);
+  return nullptr;
 }
 
 const LabInfo* lab_argument(Course& course, std::string_view subcommand, const std::string& text) {

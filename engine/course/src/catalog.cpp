@@ -20,7 +20,10 @@ using engine::notebook::Progress;
 Catalog::Catalog(const Layout& layout) {
   const engine::notebook::CourseCatalog course = engine::notebook::read_catalog(layout.top);
   for (const engine::notebook::CatalogEntry& lesson : course.lessons) {
-    lessons_.push_back({lesson.number, lesson.name, lesson.title});
+    LessonInfo info{lesson.number, lesson.name, lesson.title, lesson.file};
+    for (const engine::notebook::CatalogEntry& section : lesson.sections)
+      info.sections.push_back({section.number, section.name, section.title, section.file});
+    lessons_.push_back(std::move(info));
   }
   for (const engine::notebook::CatalogEntry& lab : course.labs) {
     labs_.push_back({lab.number, lab.name, lab.title, lab.file.parent_path()});
@@ -36,10 +39,22 @@ Catalog::Catalog(const Layout& layout) {
   }
 }
 
+std::vector<const LessonInfo*> LessonInfo::programs() const {
+  if (sections.empty()) return {this};
+  std::vector<const LessonInfo*> each;
+  for (const LessonInfo& section : sections) each.push_back(&section);
+  return each;
+}
+
 const LessonInfo* Catalog::lesson(std::string_view number) const {
-  const auto it = std::find_if(lessons_.begin(), lessons_.end(),
-                               [&](const LessonInfo& l) { return l.number == number; });
-  return it == lessons_.end() ? nullptr : &*it;
+  const auto numbered = [](const std::vector<LessonInfo>& lessons, std::string_view wanted) {
+    const auto it = std::find_if(lessons.begin(), lessons.end(),
+                                 [&](const LessonInfo& l) { return l.number == wanted; });
+    return it == lessons.end() ? nullptr : &*it;
+  };
+  const LessonInfo* lesson = numbered(lessons_, number.substr(0, 2));
+  if (lesson == nullptr || number.size() == 2) return lesson;
+  return numbered(lesson->sections, number);
 }
 
 const LabInfo* Catalog::lab(std::string_view number) const {
@@ -84,10 +99,17 @@ bool lab_passed(const LabInfo& lab, const Progress& progress) {
   return it != progress.labs.end() && !it->second.passed_at.empty();
 }
 
+bool lesson_verified(const LessonInfo& lesson, const Progress& progress) {
+  const std::vector<const LessonInfo*> programs = lesson.programs();
+  return std::all_of(programs.begin(), programs.end(), [&](const LessonInfo* program) {
+    return progress.lessons_verified.count(program->number) > 0;
+  });
+}
+
 bool is_done(const Step& step, const Catalog& catalog, const Progress& progress) {
   switch (step.kind) {
     case StepKind::Lesson:
-      return progress.lessons_verified.count(step.id) > 0;
+      return lesson_verified(*catalog.lesson(step.id), progress);
     case StepKind::Lab:
       return lab_passed(*catalog.lab(step.id), progress);
     case StepKind::Quiz:
@@ -117,6 +139,15 @@ std::optional<std::string> two_digits(std::string_view text) {
   if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
   return text.size() == 1 ? "0" + std::string(text) : std::string(text);
+}
+
+std::optional<std::string> lesson_or_section(std::string_view text) {
+  const auto dot = text.find('.');
+  const auto lesson = two_digits(text.substr(0, dot));
+  if (!lesson || dot == std::string_view::npos) return lesson;
+  const std::string_view section = text.substr(dot + 1);
+  if (section.size() != 1 || section[0] < '1' || section[0] > '9') return std::nullopt;
+  return *lesson + "." + std::string(section);
 }
 
 }  // namespace front_door

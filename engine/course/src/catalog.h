@@ -15,9 +15,14 @@
 namespace front_door {
 
 struct LessonInfo {
-  std::string number;  // "02"
-  std::string name;    // "02_device_checks"
-  std::string title;   // "Asking PyTorch whether MPS can run"
+  std::string number;          // "02"; a section's "08.2"
+  std::string name;            // "02_device_checks"
+  std::string title;           // "Asking PyTorch whether MPS can run"
+  std::filesystem::path file;  // lessons/02_device_checks.cpp; a lesson in sections: its shared.h
+  std::vector<LessonInfo> sections{};  // a lesson in sections: each, in order
+
+  // What a learner runs for it, in order: the lesson itself, or each of its sections.
+  std::vector<const LessonInfo*> programs() const;
 };
 
 struct LabInfo {
@@ -48,7 +53,7 @@ class Catalog {
   const std::vector<LessonInfo>& lessons() const noexcept { return lessons_; }
   const std::vector<LabInfo>& labs() const noexcept { return labs_; }
   const std::vector<QuizInfo>& quizzes() const noexcept { return quizzes_; }
-  const LessonInfo* lesson(std::string_view number) const;
+  const LessonInfo* lesson(std::string_view number) const;  // "08", or a section's "08.2"
   const LabInfo* lab(std::string_view number) const;
   const QuizInfo* quiz(std::string_view name) const;
 
@@ -62,6 +67,8 @@ class Catalog {
 
 bool is_done(const Step& step, const Catalog& catalog, const engine::notebook::Progress& progress);
 bool lab_passed(const LabInfo& lab, const engine::notebook::Progress& progress);
+// Every program of the lesson (or the section) ran as its documentation says.
+bool lesson_verified(const LessonInfo& lesson, const engine::notebook::Progress& progress);
 // The first step not done yet; nullopt once the course is finished.
 std::optional<Step> next_step(const Catalog& catalog, const engine::notebook::Progress& progress);
 // The first lab, in course order, that has not passed yet.
@@ -69,5 +76,7 @@ const LabInfo* current_lab(const Catalog& catalog, const engine::notebook::Progr
 
 // "5" or "05" -> "05"; nullopt for anything but one or two digits.
 std::optional<std::string> two_digits(std::string_view text);
+// A lesson's or a section's number as typed: "5" -> "05", "8.2" -> "08.2"; nullopt otherwise.
+std::optional<std::string> lesson_or_section(std::string_view text);
 
 }  // namespace front_door

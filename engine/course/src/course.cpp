@@ -68,7 +68,8 @@ std::string Course::bad(std::string_view text) const {
 
 void print_next_step(Course& course) {
   const Catalog& catalog = course.catalog();
-  const std::optional<Step> next = next_step(catalog, course.progress());
+  const engine::notebook::Progress progress = course.progress();
+  const std::optional<Step> next = next_step(catalog, progress);
   std::ostream& out = course.out();  // commands go on lines of their own, whole, to be copied
   if (!next) {
     course.say(
@@ -77,9 +78,16 @@ void print_next_step(Course& course) {
   }
   switch (next->kind) {
     case StepKind::Lesson: {
-      const LessonInfo& lesson = *catalog.lesson(next->id);
-      course.say("Next: lesson " + lesson.number + " · " + lesson.title + ". Read it and run it:");
-      out << "  " << course.command("run " + lesson.number) << '\n';
+      // In a lesson in sections, the first section not verified yet.
+      const LessonInfo* lesson = catalog.lesson(next->id);
+      for (const LessonInfo* program : lesson->programs()) {
+        if (lesson_verified(*program, progress)) continue;
+        lesson = program;
+        break;
+      }
+      course.say("Next: lesson " + lesson->number + " · " + lesson->title +
+                 ". Read it and run it:");
+      out << "  " << course.command("run " + lesson->number) << '\n';
       return;
     }
     case StepKind::Lab: {

@@ -14,11 +14,25 @@ namespace {
 
 using engine::notebook::Progress;
 
+// A lesson in sections counts as verified when all its sections are: on the day and the machine
+// of the last one.
 std::string lesson_state(const LessonInfo& lesson, const Progress& progress) {
-  const auto it = progress.lessons_verified.find(lesson.number);
-  if (it == progress.lessons_verified.end()) return "not verified yet";
-  const auto machine = progress.lessons_verified_on.find(lesson.number);  // none in older files
-  return "verified " + it->second.substr(0, 10) +
+  const std::vector<const LessonInfo*> programs = lesson.programs();
+  std::size_t verified = 0;
+  std::string last;
+  for (const LessonInfo* program : programs) {
+    const auto it = progress.lessons_verified.find(program->number);
+    if (it == progress.lessons_verified.end()) continue;
+    ++verified;
+    if (last.empty() || it->second > progress.lessons_verified.at(last)) last = program->number;
+  }
+  if (verified < programs.size()) {
+    return verified == 0 ? "not verified yet"
+                         : std::to_string(verified) + " of " + std::to_string(programs.size()) +
+                               " sections verified";
+  }
+  const auto machine = progress.lessons_verified_on.find(last);  // none in older files
+  return "verified " + progress.lessons_verified.at(last).substr(0, 10) +
          (machine == progress.lessons_verified_on.end() ? "" : " on " + machine->second);
 }
 

@@ -199,6 +199,34 @@ const engine::MachineProfile* compared_machine(Course& course,
   return &engine::notebook::closest_machine(host, engine::machines());
 }
 
+void show_prelude(Course& course, const std::string& heading, const std::string& prelude) {
+  if (prelude.empty()) return;
+  course.out() << '\n';
+  course.say(heading);
+  for (const std::string& line : engine::notebook::split_lines(prelude))
+    course.out() << "│ " << line << '\n';
+}
+
+// The Python every twin runs after: a lesson in sections shows its shared file's once, then
+// what each section adds.
+void show_preludes(Course& course, const LessonInfo& lesson,
+                   const std::vector<engine::notebook::LessonSource>& sources) {
+  using engine::notebook::LessonSource;
+  if (lesson.sections.empty()) {
+    show_prelude(course, "Every twin runs after the lesson's Python prelude:",
+                 sources.front().python_prelude());
+    return;
+  }
+  show_prelude(course,
+               "Every twin runs after the Python prelude of " + course.shown(lesson.file) +
+                   ", which the sections share:",
+               LessonSource{.path = "", .cells = sources.front().shared_cells}.python_prelude());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    show_prelude(course, "The twins of section " + lesson.sections[i].number + " also run after:",
+                 LessonSource{.path = "", .cells = sources[i].cells}.python_prelude());
+  }
+}
+
 int twins(Course& course, const Arguments& args) {
   std::optional<std::string> number, machine_name;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -220,19 +248,21 @@ int twins(Course& course, const Arguments& args) {
   const engine::MachineProfile* machine = compared_machine(course, machine_name);
   if (machine == nullptr) return kUsageError;
 
-  engine::notebook::LessonSource source;
+  // A lesson in sections: every section's twins, in one run of the learner's Python.
+  std::vector<engine::notebook::LessonSource> sources;
   try {
-    source = engine::notebook::load_lesson(
-        (course.layout().top / "lessons" / (lesson->name + ".cpp")).string());
+    for (const LessonInfo* program : lesson->programs())
+      sources.push_back(engine::notebook::load_lesson(program->file.string()));
   } catch (const engine::notebook::FormatError& e) {
     course.err() << e.what() << '\n';
     return kFailed;
   }
-  const std::string prelude = source.python_prelude();
   std::vector<Twin> twins;
-  for (const Cell& cell : source.cells) {
-    if (cell.is_code() && !cell.name.empty() && cell.python)
-      twins.push_back({&cell, source.twin_script(cell)});
+  for (const engine::notebook::LessonSource& source : sources) {
+    for (const Cell& cell : source.cells) {
+      if (cell.is_code() && !cell.name.empty() && cell.python)
+        twins.push_back({&cell, source.twin_script(cell)});
+    }
   }
   if (twins.empty()) {
     course.say("Lesson " + lesson->number + " has no Python twins.");
@@ -251,11 +281,7 @@ int twins(Course& course, const Arguments& args) {
              " Beside each twin: the output lesson " + lesson->number + " documents for " +
              std::string(machine->name) +
              (machine_name ? "" : ", the simulated machine closest to this computer") + ".");
-  if (!prelude.empty()) {
-    course.out() << "\nEvery twin runs after the lesson's Python prelude:\n";
-    for (const std::string& line : engine::notebook::split_lines(prelude))
-      course.out() << "│ " << line << '\n';
-  }
+  show_preludes(course, *lesson, sources);
   course.out() << '\n';
   TwinsView view(course, *run, *machine);
   for (std::size_t i = 0; i < twins.size(); ++i)
@@ -268,7 +294,7 @@ int twins(Course& course, const Arguments& args) {
 
 const Subcommand kTwinsCommand{
     .name = "twins",
-    .usage = "twins NN [--machine NAME]",
+    .usage = "twins NN[.S] [--machine NAME]",
     .summary = "lesson NN's Python twins run by your own PyTorch, beside the lesson's outputs",
     .run = twins,
     .details =

@@ -6,6 +6,7 @@
 
 #include "build.h"
 #include "course.h"
+#include "engine/notebook/lesson_names.h"
 #include "engine/notebook/stopped_code.h"
 #include "hints.h"
 
@@ -134,13 +135,14 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const LabRun& how) {
   return Verdict::Passed;
 }
 
-Verdict verify_lesson(Course& course, const LessonInfo& lesson) {
-  const std::string target = "lesson" + lesson.number;
-  const fs::path source = course.layout().top / "lessons" / (lesson.name + ".cpp");
+namespace {
+
+Verdict verify_program(Course& course, const LessonInfo& lesson) {
+  const std::string target = engine::notebook::program_target(lesson.number);
   const fs::path program = course.layout().lesson_programs / target;
   course.out() << "Lesson " << lesson.number << " · " << lesson.title << " · "
-               << course.shown(source) << '\n';
-  if (!build_or_explain(course, target, source)) return Verdict::DoesNotCompile;
+               << course.shown(lesson.file) << '\n';
+  if (!build_or_explain(course, target, lesson.file)) return Verdict::DoesNotCompile;
   const Finished checks =
       run_collecting({program.string(), "--verify", "--color", course.color() ? "always" : "never"},
                      learner_program_limit());
@@ -163,6 +165,16 @@ Verdict verify_lesson(Course& course, const LessonInfo& lesson) {
   course.out() << course.good("✔ Lesson " + lesson.number +
                               ": every cell prints its documented output.")
                << " It counts as verified.\n";
+  return Verdict::Passed;
+}
+
+}  // namespace
+
+Verdict verify_lesson(Course& course, const LessonInfo& lesson) {
+  for (const LessonInfo* program : lesson.programs()) {
+    if (const Verdict verdict = verify_program(course, *program); verdict != Verdict::Passed)
+      return verdict;
+  }
   return Verdict::Passed;
 }
 

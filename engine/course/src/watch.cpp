@@ -24,9 +24,11 @@ std::vector<Watched> watched_files(const Course& course) {
   std::vector<Watched> watched;
   for (const LabInfo& lab : course.catalog().labs())
     watched.push_back({lab.learner_file(), {StepKind::Lab, lab.number}});
+  // A section verifies itself; the file its sections share verifies them all.
   for (const LessonInfo& lesson : course.catalog().lessons()) {
-    watched.push_back({course.layout().top / "lessons" / (lesson.name + ".cpp"),
-                       {StepKind::Lesson, lesson.number}});
+    watched.push_back({lesson.file, {StepKind::Lesson, lesson.number}});
+    for (const LessonInfo& section : lesson.sections)
+      watched.push_back({section.file, {StepKind::Lesson, section.number}});
   }
   return watched;
 }
@@ -54,7 +56,7 @@ int watch(Course& course, const Arguments& args) {
 
   auto footer = [&] {
     course.out()
-        << "\nWatching your labs (labs/*/lab.cpp) and the lessons (lessons/*.cpp): save one to verify "
+        << "\nWatching your labs (labs/*/lab.cpp) and the lessons (lessons/): save one to verify "
            "it. Ctrl-C stops.\n";
     course.out().flush();
   };

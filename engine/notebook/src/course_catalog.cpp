@@ -6,9 +6,9 @@
 #include <exception>
 #include <optional>
 
+#include "engine/notebook/lesson_names.h"
 #include "engine/notebook/lesson_source.h"
 #include "engine/notebook/markdown.h"
-#include "engine/notebook/progress.h"
 #include "engine/notebook/text_file.h"
 
 namespace engine::notebook {
@@ -48,12 +48,32 @@ std::string lesson_heading(const fs::path& file) {
   return "";
 }
 
-CatalogEntry entry(const fs::path& file, const std::string& name, const std::string& heading) {
-  return {.number = name.substr(0, 2),
+CatalogEntry entry(const fs::path& file, const std::string& name, const std::string& heading,
+                   std::string number) {
+  return {.number = std::move(number),
           .name = name,
           .heading = heading.empty() ? name : heading,
           .title = heading.empty() ? name : title_of(heading),
           .file = file};
+}
+
+const auto by_name = [](const CatalogEntry& a, const CatalogEntry& b) { return a.name < b.name; };
+
+// A lesson's folder: its shared file, and the sections of its own number.
+CatalogEntry lesson_in_sections(const fs::path& folder, const std::string& number) {
+  const fs::path shared = folder / kSharedFile;
+  CatalogEntry lesson = entry(shared, folder.filename().string(), lesson_heading(shared), number);
+  std::error_code ignored;
+  for (const fs::directory_entry& file : fs::directory_iterator(folder, ignored)) {
+    const std::string name = file.path().stem().string();
+    const auto section = program_number(name);
+    if (file.path().extension() != ".cpp" || !section || section->size() != 4 ||
+        section->substr(0, 2) != number)
+      continue;
+    lesson.sections.push_back(entry(file.path(), name, lesson_heading(file.path()), *section));
+  }
+  std::sort(lesson.sections.begin(), lesson.sections.end(), by_name);
+  return lesson;
 }
 
 const CatalogEntry* find(const std::vector<CatalogEntry>& entries, std::string_view number) {
@@ -87,13 +107,29 @@ const CatalogEntry* CourseCatalog::lesson(std::string_view number) const {
 }
 const CatalogEntry* CourseCatalog::lab(std::string_view number) const { return find(labs, number); }
 
+const CatalogEntry* CourseCatalog::section(std::string_view number) const {
+  const CatalogEntry* in = number.size() > 2 ? lesson(number.substr(0, 2)) : nullptr;
+  return in == nullptr ? nullptr : find(in->sections, number);
+}
+
+std::vector<std::string> CatalogEntry::program_numbers() const {
+  if (sections.empty()) return {number};
+  std::vector<std::string> numbers;
+  for (const CatalogEntry& section : sections) numbers.push_back(section.number);
+  return numbers;
+}
+
 CourseCatalog read_catalog(const fs::path& top) {
   CourseCatalog catalog;
   std::error_code ignored;
   for (const fs::directory_entry& file : fs::directory_iterator(top / "lessons", ignored)) {
     const std::string name = file.path().stem().string();
-    if (file.path().extension() != ".cpp" || !lesson_number(name)) continue;
-    catalog.lessons.push_back(entry(file.path(), name, lesson_heading(file.path())));
+    const auto number = lesson_number(name);
+    if (number && file.is_directory() && fs::exists(file.path() / kSharedFile)) {
+      catalog.lessons.push_back(lesson_in_sections(file.path(), *number));
+    } else if (number && file.path().extension() == ".cpp") {
+      catalog.lessons.push_back(entry(file.path(), name, lesson_heading(file.path()), *number));
+    }
   }
   for (const fs::directory_entry& dir : fs::directory_iterator(top / "labs", ignored)) {
     const std::string name = dir.path().filename().string();
@@ -107,9 +143,8 @@ CourseCatalog read_catalog(const fs::path& top) {
     } catch (const UnreadableFile&) {
       // Listed by its name.
     }
-    catalog.labs.push_back(entry(readme, name, heading));
+    catalog.labs.push_back(entry(readme, name, heading, name.substr(0, 2)));
   }
-  const auto by_name = [](const CatalogEntry& a, const CatalogEntry& b) { return a.name < b.name; };
   std::sort(catalog.lessons.begin(), catalog.lessons.end(), by_name);
   std::sort(catalog.labs.begin(), catalog.labs.end(), by_name);
   return catalog;

@@ -17,6 +17,7 @@
 #include "engine/errors.h"
 #include "engine/machine.h"
 #include "engine/notebook/documented_machines.h"
+#include "engine/notebook/lesson_names.h"
 #include "engine/notebook/progress.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
@@ -174,7 +175,7 @@ int main(int argc, char** argv) {
     // counts as verified in the course progress (quiz progress), with the machine. Test runs use
     // --verify, --cell or --source; tools that show the lesson elsewhere use --outputs. A machine
     // without documented outputs was only compared with another's (documented_machines.h).
-    const auto number = lesson_number(session.lesson_name());
+    const auto number = program_number(session.lesson_name());
     if (status == 0 && number && options.cells.empty() && !options.verify &&
         options.source.empty() && options.outputs.empty() && is_documented(*machine)) {
       try {

@@ -1,9 +1,11 @@
 #include "engine/notebook/lesson_source.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
 
+#include "engine/notebook/lesson_names.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/notebook/text_file.h"
 
@@ -405,8 +407,10 @@ std::string PythonTwin::code() const {
 
 std::string LessonSource::python_prelude() const {
   std::string prelude;
-  for (const Cell& cell : cells) {
-    if (cell.is_code() && cell.name.empty() && cell.python) prelude += cell.python->code();
+  for (const std::vector<Cell>* part : {&shared_cells, &cells}) {
+    for (const Cell& cell : *part) {
+      if (cell.is_code() && cell.name.empty() && cell.python) prelude += cell.python->code();
+    }
   }
   return prelude;
 }
@@ -454,7 +458,9 @@ LessonSource parse_lesson(std::string_view text, std::string path) {
   return Parser(std::move(path)).parse(text);
 }
 
-LessonSource load_lesson(const std::string& path) {
+namespace {
+
+LessonSource load_one_file(const std::string& path) {
   constexpr std::uintmax_t kLimit = 16u << 20;  // a lesson is a few hundred KiB
   std::string text;
   try {
@@ -463,6 +469,17 @@ LessonSource load_lesson(const std::string& path) {
     throw FormatError(path, 0, std::string("cannot read the lesson: ") + e.what());
   }
   return parse_lesson(text, path);
+}
+
+}  // namespace
+
+LessonSource load_lesson(const std::string& path) {
+  LessonSource lesson = load_one_file(path);
+  if (const std::filesystem::path shared = shared_file_of(path); !shared.empty()) {
+    lesson.shared_path = shared.string();
+    lesson.shared_cells = load_one_file(lesson.shared_path).cells;
+  }
+  return lesson;
 }
 
 }  // namespace engine::notebook

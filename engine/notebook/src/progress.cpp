@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "engine/notebook/lesson_names.h"
 #include "state_file.h"
 
 namespace engine::notebook {
@@ -203,8 +204,10 @@ Progress from_json(const json& j, const QuizQuestionIds& known) {
   Progress p;
   for (const auto& [lesson, when] : names_map(j, "lessons_verified").items()) {
     const std::string where = field("lessons_verified", lesson);
-    if (lesson.size() != 2 || !lesson_number(lesson + "_x"))
-      corrupt(where, "not a lesson number such as \"03\"");
+    std::string stem = lesson + "_x";  // "08.2" is the section a stem "08_2_x" names
+    std::replace(stem.begin(), stem.end(), '.', '_');
+    if (program_number(stem) != lesson)
+      corrupt(where, "not a lesson or section number such as \"03\" or \"08.2\"");
     p.lessons_verified[lesson] = timestamp(when, where);
   }
   if (j.contains("lessons_verified_on")) {
@@ -298,12 +301,6 @@ fs::path progress_path() {
   const char* home = std::getenv("HOME");
   return fs::path(home != nullptr ? home : ".") / ".local" / "state" / "mps-course" /
          "progress.json";
-}
-
-std::optional<std::string> lesson_number(std::string_view name) {
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  if (name.size() < 4 || !digit(name[0]) || !digit(name[1]) || name[2] != '_') return std::nullopt;
-  return std::string(name.substr(0, 2));
 }
 
 Progress parse_progress(std::string_view text, const QuizQuestionIds& known) {

@@ -1,5 +1,6 @@
 #include "quiz/lesson_links.h"
 
+#include "engine/notebook/lesson_names.h"
 #include "engine/notebook/lesson_source.h"
 
 namespace quiz {
@@ -31,7 +32,10 @@ std::string as_typed(const std::filesystem::path& program) {
 }
 
 std::string rerun_command(const LessonLink& link, const std::filesystem::path& lesson_bin_dir) {
-  return as_typed(lesson_bin_dir / ("lesson" + link.lesson.substr(0, 2))) + " --cell " + link.cell;
+  const std::string stem = std::filesystem::path(link.lesson).filename().string();
+  const std::string number = engine::notebook::program_number(stem).value_or(stem.substr(0, 2));
+  return as_typed(lesson_bin_dir / engine::notebook::program_target(number)) + " --cell " +
+         link.cell;
 }
 
 }  // namespace quiz

@@ -59,11 +59,19 @@ struct SmallCourse {
   std::ostringstream out, err;
   std::unique_ptr<Course> course;
 
-  explicit SmallCourse(const std::string& input = "") : in(input) {
+  // With `sections`, a third lesson comes in two sections (engine/notebook/lesson_names.h).
+  explicit SmallCourse(const std::string& input = "", bool sections = false) : in(input) {
     write(top.path / "lessons/01_first.cpp",
           "// %% [markdown]\n// # Lesson 1 · The first lesson\n");
     write(top.path / "lessons/02_second.cpp",
           "// %% [markdown]\n// # Lesson 2 · The `second` lesson\n");
+    if (sections) {
+      write(top.path / "lessons/03_third/shared.h",
+            "// %% [markdown]\n// # Lesson 3 · The third lesson\n");
+      write(top.path / "lessons/03_third/03_2_beta.cpp", "// %% [markdown]\n// # 3.2 · Beta\n");
+      write(top.path / "lessons/03_third/03_1_alpha.cpp", "// %% [markdown]\n// # 3.1 · Alpha\n");
+      write(top.path / "lessons/03_third/notes.md", "# Not a section\n");
+    }
     write(top.path / "labs/01_first/README.md", "# Lab 1 · The first lab\n");
     write(top.path / "labs/01_first/hints.md",
           "# Hints\n\n## A nudge\n\nLook.\n\n## Closer\n\nLook closer.\n");
@@ -197,6 +205,62 @@ TEST_CASE(
   c.out.str("");
   CHECK(c.run({"list"}) == 0);
   CHECK(c.out.str().find("verified 2026-11-22 on m1-8gb") != std::string::npos);
+}
+
+TEST_CASE(
+    "a lesson in sections counts as verified when every section is, and the next step names the "
+    "first section not verified") {
+  SmallCourse c("", true);
+  const LessonInfo* third = c.course->catalog().lesson("03");
+  REQUIRE(third != nullptr);
+  CHECK(third->title == "The third lesson");
+  CHECK(third->file == c.top.path / "lessons/03_third/shared.h");
+  REQUIRE(third->sections.size() == 2);
+  CHECK(third->sections[0].number == "03.1");
+  CHECK(third->sections[1].title == "Beta");
+  CHECK(c.course->catalog().lesson("03.2") == &third->sections[1]);
+  CHECK(c.course->catalog().lesson("03.3") == nullptr);
+  CHECK(c.course->catalog().lesson("02.1") == nullptr);
+  c.course->update_progress([](engine::notebook::Progress& p) {
+    for (const char* number : {"01", "02", "03.1"})
+      p.lessons_verified[number] = "2026-11-22T10:00:00Z";
+    p.labs["01_first"].passed_at = "2026-11-22T11:00:00Z";
+  });
+  CHECK(c.run({"list"}) == 0);
+  CHECK(c.out.str().find("03 · The third lesson") != std::string::npos);
+  CHECK(c.out.str().find("1 of 2 sections verified") != std::string::npos);
+  c.out.str("");
+  CHECK(c.run({"status"}) == 0);
+  CHECK(c.out.str().find("lessons 2 of 3 verified") != std::string::npos);
+  CHECK(c.out.str().find("Next: lesson 03.2 · Beta") != std::string::npos);
+  CHECK(c.out.str().find("course run 03.2") != std::string::npos);
+  c.course->update_progress([](engine::notebook::Progress& p) {
+    p.lessons_verified["03.2"] = "2026-11-23T10:00:00Z";
+    p.lessons_verified_on["03.2"] = "m1-8gb";
+  });
+  c.out.str("");
+  CHECK(c.run({"list"}) == 0);
+  CHECK(c.out.str().find("verified 2026-11-23 on m1-8gb") != std::string::npos);
+  c.out.str("");
+  CHECK(c.run({"status"}) == 0);
+  CHECK(c.out.str().find("lessons 3 of 3 verified") != std::string::npos);
+}
+
+TEST_CASE("a section is named by its lesson's number and its digit, and a wrong one is refused") {
+  CHECK(lesson_or_section("8.2") == "08.2");
+  CHECK(lesson_or_section("08.2") == "08.2");
+  CHECK(lesson_or_section("8") == "08");
+  CHECK_FALSE(lesson_or_section("8.").has_value());
+  CHECK_FALSE(lesson_or_section("8.0").has_value());
+  CHECK_FALSE(lesson_or_section("8.12").has_value());
+  CHECK_FALSE(lesson_or_section(".2").has_value());
+  SmallCourse c("", true);
+  CHECK(c.run({"run", "3.3"}) == kUsageError);
+  CHECK(c.err.str().find("'3.3' is not a section of lesson 03; its sections: 03.1, 03.2") !=
+        std::string::npos);
+  c.err.str("");
+  CHECK(c.run({"twins", "2.1"}) == kUsageError);
+  CHECK(c.err.str().find("lesson 02 has no sections") != std::string::npos);
 }
 
 TEST_CASE("titles are shown without their Markdown marks, and the status fits the terminal") {

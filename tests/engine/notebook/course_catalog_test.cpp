@@ -66,3 +66,33 @@ TEST_CASE("a course with no lessons or labs folder has an empty catalog") {
   CHECK(catalog.lessons.empty());
   CHECK(catalog.labs.empty());
 }
+
+TEST_CASE("a lesson in sections is its folder: titled by its shared file, its sections in order") {
+  const TemporaryCourse course;
+  write(course.top / "lessons/04_long/shared.h",
+        "// %% [markdown]\n// # Lesson 4 · A long lesson\n\n// %%\nint shared = 1;\n");
+  write(course.top / "lessons/04_long/04_2_second_half.cpp",
+        "// %% [markdown]\n// # 4.2 · Later\n");
+  write(course.top / "lessons/04_long/04_1_first_half.cpp", "// %% [markdown]\n// # 4.1 · First\n");
+  write(course.top / "lessons/04_long/05_1_another_lesson.cpp",
+        "// %% [markdown]\n// # 5.1 · No\n");
+  write(course.top / "lessons/04_long/helpers.cpp", "// %% [markdown]\n// # Not a section\n");
+  write(course.top / "lessons/05_no_shared_file/05_1_x.cpp", "// %% [markdown]\n// # 5.1 · X\n");
+
+  const engine::notebook::CourseCatalog catalog = engine::notebook::read_catalog(course.top);
+  REQUIRE(catalog.lessons.size() == 1);
+  const engine::notebook::CatalogEntry& lesson = catalog.lessons[0];
+  CHECK(lesson.number == "04");
+  CHECK(lesson.name == "04_long");
+  CHECK(lesson.title == "A long lesson");
+  CHECK(lesson.file == course.top / "lessons/04_long/shared.h");
+  REQUIRE(lesson.sections.size() == 2);
+  CHECK(lesson.sections[0].number == "04.1");
+  CHECK(lesson.sections[0].name == "04_1_first_half");
+  CHECK(lesson.sections[1].title == "Later");
+  CHECK(lesson.sections[1].file == course.top / "lessons/04_long/04_2_second_half.cpp");
+  CHECK(lesson.program_numbers() == std::vector<std::string>{"04.1", "04.2"});
+  CHECK(catalog.section("04.2") == &lesson.sections[1]);
+  CHECK(catalog.section("04.3") == nullptr);
+  CHECK(catalog.section("04") == nullptr);
+}

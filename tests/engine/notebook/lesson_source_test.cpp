@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "engine/notebook/lesson_names.h"
+
 using engine::notebook::Cell;
 using engine::notebook::CellKind;
 using engine::notebook::FormatError;
@@ -266,4 +268,44 @@ TEST_CASE("malformed compare options are named precisely") {
       "1: expected compare=\"NAME,NAME\" or requires=\"mps\" after the cell name, got 'compare=m1-8gb'");
   CHECK(error_at("// %% compare=\"m1-8gb\"\n") ==
         "1: a code cell's options follow its name: // %% my_cell compare=\"m1-8gb\"");
+}
+
+TEST_CASE("a section of a lesson in sections is read with its folder's shared file") {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::temp_directory_path() /
+                          (std::to_string(::getpid()) + "-lesson_source_test/08_long_lesson");
+  fs::create_directories(folder);
+  std::ofstream(folder / "shared.h")
+      << "// %% [markdown]\n// # Lesson 8 · Long\n\n// %%\nint shared();\n// %% [python]\n"
+         "// import torch\n";
+  std::ofstream(folder / "08_2_later.cpp")
+      << "// %%\n#include \"shared.h\"\n// %% [python]\n// import time\n\n"
+         "// %% c\nx\n// %% [python]\n// print(1)\n";
+  const LessonSource section = engine::notebook::load_lesson((folder / "08_2_later.cpp").string());
+  CHECK(section.shared_path == (folder / "shared.h").string());
+  REQUIRE(section.shared_cells.size() == 2);
+  CHECK(section.shared_cells[1].lines == std::vector<std::string>{"int shared();"});
+  // The twins start with the shared file's prelude, then the section's own.
+  CHECK(section.python_prelude() == "import torch\nimport time\n");
+  CHECK(section.twin_script(*section.find("c")) == "import torch\nimport time\nprint(1)\n");
+  // The shared file alone, and a file outside any lesson folder, have none.
+  CHECK(engine::notebook::load_lesson((folder / "shared.h").string()).shared_path.empty());
+  CHECK(engine::notebook::shared_file_of(folder.parent_path() / "08_x.cpp").empty());
+  fs::remove_all(folder.parent_path());
+}
+
+TEST_CASE("lesson and section numbers, and the programs they are built into") {
+  using engine::notebook::lesson_number;
+  using engine::notebook::program_number;
+  using engine::notebook::program_target;
+  CHECK(lesson_number("03_placement") == "03");
+  CHECK(lesson_number("08_2_compiled") == "08");
+  CHECK_FALSE(lesson_number("shared").has_value());
+  CHECK_FALSE(lesson_number("3_x").has_value());
+  CHECK(program_number("03_placement") == "03");
+  CHECK(program_number("08_2_compiled") == "08.2");
+  CHECK(program_number("08_0_x") == "08");       // sections count from 1
+  CHECK(program_number("01_3d_plots") == "01");  // a topic may start with a digit
+  CHECK(program_target("03") == "lesson03");
+  CHECK(program_target("08.2") == "lesson08_2");
 }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,8 @@
 
 namespace {
 
-const std::string kLesson8 = TUTOR_SOURCE_DIR "/lessons/08_nanogpt_on_the_m3_max.cpp";
+// Lesson 8 is a lesson in sections; each documents some of its cells.
+const std::filesystem::path kLesson8 = TUTOR_SOURCE_DIR "/lessons/08_nanogpt_on_the_m3_max";
 
 // train.py's loop as lesson 8 times it: estimate_loss() at iteration 0, dt from the end of one
 // iteration to the end of the next, the loss read every 10th; returns every dt.
@@ -50,8 +52,15 @@ std::vector<double> planner_dts(const char* machine, const char* device, bool co
 
 // The lines lesson 8 documents for `cell` on `machine`.
 std::string documented(const char* cell, const char* machine) {
-  const engine::notebook::LessonSource lesson = engine::notebook::load_lesson(kLesson8);
-  const engine::notebook::Cell* found = lesson.find(cell);
+  std::vector<engine::notebook::LessonSource> sections;
+  for (const auto& file : std::filesystem::directory_iterator(kLesson8)) {
+    if (file.path().extension() == ".cpp")
+      sections.push_back(engine::notebook::load_lesson(file.path().string()));
+  }
+  const engine::notebook::Cell* found = nullptr;
+  for (const engine::notebook::LessonSource& section : sections) {
+    if (found == nullptr) found = section.find(cell);
+  }
   REQUIRE_MESSAGE(found != nullptr, "lesson 8 has no cell " << cell);
   const engine::notebook::OutputBlock* block = found->output_for(machine);
   REQUIRE(block != nullptr);

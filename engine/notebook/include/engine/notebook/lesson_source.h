@@ -81,11 +81,16 @@ struct Cell {
 struct LessonSource {
   std::string path;
   std::vector<Cell> cells{};
+  // A section of a lesson in sections (lesson_names.h): its folder's shared file, whose code the
+  // section includes and whose twins' prelude its twins start with. Empty for other lessons.
+  std::string shared_path{};
+  std::vector<Cell> shared_cells{};
 
   const Cell* find(std::string_view name) const;
   // The code cell whose content contains `line`, or null.
   const Cell* code_cell_at(int line) const;
-  // The twins of the unnamed code cells, joined: what every named cell's twin runs after.
+  // The twins of the unnamed code cells, the shared file's first, joined: what every named cell's
+  // twin runs after.
   std::string python_prelude() const;
   // What the twin of named `cell` runs as a script: the prelude, then, for a requires="mps"
   // cell, the standard line and a clean exit where MPS is unavailable, then the twin.
@@ -107,6 +112,7 @@ class FormatError : public std::runtime_error {
 };
 
 LessonSource parse_lesson(std::string_view text, std::string path);
+// The lesson in `path`, with its shared file's cells where it is a section.
 LessonSource load_lesson(const std::string& path);
 
 }  // namespace engine::notebook

@@ -47,17 +47,15 @@ struct LabRecord {
 };
 
 struct Progress {
-  std::map<std::string, std::string> lessons_verified;     // "03" -> when, "2026-11-21T10:00:00Z"
-  std::map<std::string, std::string> lessons_verified_on;  // "03" -> the machine, "m3-max-64gb"
-  std::map<std::string, QuizRecord> quizzes;               // quiz name -> record
-  std::map<std::string, LabRecord> labs;                   // "03_fallback" -> record
+  // A lesson's number, or a section's of a lesson in sections ("08.2": lesson_names.h), -> when,
+  // "2026-11-21T10:00:00Z"; and -> the machine, "m3-max-64gb".
+  std::map<std::string, std::string> lessons_verified;
+  std::map<std::string, std::string> lessons_verified_on;
+  std::map<std::string, QuizRecord> quizzes;  // quiz name -> record
+  std::map<std::string, LabRecord> labs;      // "03_fallback" -> record
 };
 
 std::filesystem::path progress_path();
-
-// A lesson's number from its name ("03_placement_..." -> "03"); nullopt for names that are not
-// of the form NN_topic.
-std::optional<std::string> lesson_number(std::string_view lesson_name);
 
 // Each quiz's question ids, where the caller knows the banks: a record of a quiz named here
 // that lists any other id as missed is corrupt.
