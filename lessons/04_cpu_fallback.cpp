@@ -459,5 +459,5 @@ TUTOR_CELL("tokenizing on the cpu before .to(device) is ordinary cpu work, not f
 //
 // Check yourself: `build/quizzes/quiz take lesson04`. Practise it in lab 4: edit
 // `labs/04_fallback/lab.cpp` until `build/course verify 04` passes (`build/course hint 04`
-// gives one hint at a time). Then lesson 5, `build/lessons/lesson05`, times GPU work honestly
+// gives one hint at a time). Then lesson 5, `build/course run 05`, times GPU work honestly
 // and finds the sync points that hide in a training loop.

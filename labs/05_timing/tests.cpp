@@ -12,12 +12,12 @@
 
 namespace {
 
-const harness::LessonCell kMpsTiming("05_timing_and_synchronization", "mps_timing");
-const harness::LessonCell kWarmUp("05_timing_and_synchronization", "warm_up");
-const harness::LessonCell kNaiveVsSynchronized("05_timing_and_synchronization", "naive_vs_synchronized");
-const harness::LessonCell kEventTiming("05_timing_and_synchronization", "event_timing");
-const harness::LessonCell kHiddenSyncPoint("05_timing_and_synchronization", "hidden_sync_point");
-const harness::LessonCell kLoggingBoundary("05_timing_and_synchronization", "logging_boundary");
+const harness::LessonCell kMpsTiming("05_timing_and_synchronization/05_1_timing_gpu_work", "mps_timing");
+const harness::LessonCell kWarmUp("05_timing_and_synchronization/05_1_timing_gpu_work", "warm_up");
+const harness::LessonCell kNaiveVsSynchronized("05_timing_and_synchronization/05_1_timing_gpu_work", "naive_vs_synchronized");
+const harness::LessonCell kEventTiming("05_timing_and_synchronization/05_1_timing_gpu_work", "event_timing");
+const harness::LessonCell kHiddenSyncPoint("05_timing_and_synchronization/05_2_sync_points_in_a_training_loop", "hidden_sync_point");
+const harness::LessonCell kLoggingBoundary("05_timing_and_synchronization/05_2_sync_points_in_a_training_loop", "logging_boundary");
 
 // Milliseconds one warm run of `work` takes as an honest timer sees it: after a run that
 // builds its graphs, between two synchronizations (so the wait's round trip is included).

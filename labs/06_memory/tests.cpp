@@ -13,10 +13,10 @@ namespace {
 
 namespace F = torch::nn::functional;
 
-const harness::LessonCell kBatchSweep("06_memory_pressure", "batch_sweep");
-const harness::LessonCell kCounters("06_memory_pressure", "counters_del_and_empty_cache");
-const harness::LessonCell kRetained("06_memory_pressure", "retained_tensors");
-const harness::LessonCell kNaiveVsSynchronized("05_timing_and_synchronization", "naive_vs_synchronized");
+const harness::LessonCell kBatchSweep("06_memory_pressure/06_1_the_bill_and_the_limits", "batch_sweep");
+const harness::LessonCell kCounters("06_memory_pressure/06_1_the_bill_and_the_limits", "counters_del_and_empty_cache");
+const harness::LessonCell kRetained("06_memory_pressure/06_2_what_to_do_about_it", "retained_tensors");
+const harness::LessonCell kNaiveVsSynchronized("05_timing_and_synchronization/05_1_timing_gpu_work", "naive_vs_synchronized");
 
 // One Adam step on a batch of `reports` reports, from an empty cache: lesson 6's three-layer
 // encoder (768 wide, with ReLUs) under the classifier. Its activations, each the size of the

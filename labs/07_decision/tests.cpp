@@ -15,15 +15,15 @@ namespace {
 
 namespace F = torch::nn::functional;
 
-const harness::LessonCell kRunbook("07_is_the_mac_worth_it", "runbook_on_measured_workloads");
-const harness::LessonCell kWhenToMove("07_is_the_mac_worth_it", "when_to_move");
-const harness::LessonCell kFirstEpoch("07_is_the_mac_worth_it", "first_epoch_vs_steady");
-const harness::LessonCell kRetained("06_memory_pressure", "retained_tensors");
-const harness::LessonCell kEmptyCache("06_memory_pressure", "counters_del_and_empty_cache");
-const harness::LessonCell kOncePerProcess("06_memory_pressure", "watermark_settings");
-const harness::LessonCell kWarmUp("05_timing_and_synchronization", "warm_up");
-const harness::LessonCell kHiddenSyncPoint("05_timing_and_synchronization", "hidden_sync_point");
-const harness::LessonCell kEventTiming("05_timing_and_synchronization", "event_timing");
+const harness::LessonCell kRunbook("07_is_the_mac_worth_it/07_2_the_runbook", "runbook_on_measured_workloads");
+const harness::LessonCell kWhenToMove("07_is_the_mac_worth_it/07_2_the_runbook", "when_to_move");
+const harness::LessonCell kFirstEpoch("07_is_the_mac_worth_it/07_2_the_runbook", "first_epoch_vs_steady");
+const harness::LessonCell kRetained("06_memory_pressure/06_2_what_to_do_about_it", "retained_tensors");
+const harness::LessonCell kEmptyCache("06_memory_pressure/06_1_the_bill_and_the_limits", "counters_del_and_empty_cache");
+const harness::LessonCell kOncePerProcess("06_memory_pressure/06_2_what_to_do_about_it", "watermark_settings");
+const harness::LessonCell kWarmUp("05_timing_and_synchronization/05_1_timing_gpu_work", "warm_up");
+const harness::LessonCell kHiddenSyncPoint("05_timing_and_synchronization/05_2_sync_points_in_a_training_loop", "hidden_sync_point");
+const harness::LessonCell kEventTiming("05_timing_and_synchronization/05_1_timing_gpu_work", "event_timing");
 
 std::string name_of(lab::Choice choice) {
   return choice == lab::Choice::Cpu ? "cpu" : choice == lab::Choice::Mps ? "mps" : "remote";

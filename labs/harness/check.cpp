@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "engine/notebook/lesson_names.h"
+
 namespace harness {
 namespace {
 
@@ -20,7 +22,9 @@ LessonCell::LessonCell(const char* lesson, const char* cell) : lesson_(lesson), 
 }
 
 std::string LessonCell::command() const {
-  return "build/lessons/lesson" + lesson_.substr(0, 2) + " --cell " + cell_;
+  const std::string stem = lesson_.substr(lesson_.find('/') + 1);  // a section's file, if named
+  const std::string number = engine::notebook::program_number(stem).value_or(stem.substr(0, 2));
+  return "build/lessons/" + engine::notebook::program_target(number) + " --cell " + cell_;
 }
 
 std::ostream& operator<<(std::ostream& out, const LessonCell& cell) { return out << cell.see(); }

@@ -191,7 +191,7 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 // timeline: on a Mac, `torch.mps.profiler` marks PyTorch's operations as signposts that
 // Instruments' Metal System Trace shows beside the GPU's work; in this course, every lesson
 // takes `--trace FILE` and writes both simulated timelines for Perfetto
-// (`build/lessons/lesson08 --cell step_timeline --trace step.json`). A trace of a training step
+// (`build/lessons/lesson08_2 --cell step_timeline --trace step.json`). A trace of a training step
 // holds thousands of spans, so the first thing to do with one is to add it up. The cell below
 // records one steady step and sums its spans by track and kind, then ranks the GPU's kernels:
 

@@ -18,7 +18,8 @@ struct Lesson {
   std::string stem;      // "05_timing_and_synchronization"; a shared file's: its folder's name
   std::string number{};  // "05"; a section's "08.2"
   std::string title{};   // its first heading: "Lesson 5 · Timing ..."
-  std::string file{};    // below lessons/: "05_timing_and_synchronization.cpp"
+  std::string
+      file{};  // below lessons/: "04_cpu_fallback.cpp", "05_timing_and_synchronization/05_1_timing_gpu_work.cpp"
   engine::notebook::LessonSource source{};
   std::string target{};             // the executable built from it: lesson05; none for shared.h
   std::filesystem::path program{};  // the executable's path; empty for shared.h

@@ -12,7 +12,7 @@
 namespace site {
 
 struct PageEntry {
-  std::string page;   // "05_timing_and_synchronization.html"
+  std::string page;   // "05_1_timing_gpu_work.html"
   std::string title;  // "Lesson 5 · Timing and synchronization"
   std::string group;  // "Lessons", "Labs", "Check"; "" for the home page
 };

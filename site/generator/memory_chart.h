@@ -38,7 +38,7 @@ struct BatchSweep {
 };
 
 // The lesson and cell whose output the chart reads.
-inline constexpr const char* kSweepLesson = "06_memory_pressure";
+inline constexpr const char* kSweepLesson = "06_1_the_bill_and_the_limits";
 inline constexpr const char* kSweepCell = "batch_sweep";
 
 // Reads the sweep from the cell's output; nullopt when the machine printed no sweep (no mps

@@ -14,9 +14,8 @@
 namespace site {
 
 struct Picture {
-  std::string
-      file;  // relative to the site: "timelines/05_timing_and_synchronization.warm_up.m1-8gb.svg"
-  std::string title;        // the picture's own title
+  std::string file;   // relative to the site: "timelines/05_1_timing_gpu_work.warm_up.m1-8gb.svg"
+  std::string title;  // the picture's own title
   std::string description;  // what it shows, in words (the image's text alternative)
   std::string note;         // how to see more, shown under it
 };

@@ -269,14 +269,14 @@ def check_quizzes(site, banks):
 def save_screenshots(site, directory):
     directory.mkdir(parents=True, exist_ok=True)
     from selenium.webdriver.support.ui import Select
-    site.open("05_timing_and_synchronization.html")
+    site.open("05_1_timing_gpu_work.html")
     Select(site.driver.find_element("id", "machine")).select_by_value("m3-max-64gb")  # the switch remembers
     site.driver.save_screenshot(str(directory / "lesson05.png"))
     pictures = site.driver.find_elements("css selector", ".output:not([hidden]) figure.picture")
     if check(pictures, "lesson 5 shows no timeline"):
         site.js("arguments[0].scrollIntoView({block: 'center'})", pictures[0])
         pictures[0].screenshot(str(directory / "timeline.png"))
-    site.open("06_memory_pressure.html")
+    site.open("06_1_the_bill_and_the_limits.html")
     Select(site.driver.find_element("id", "machine")).select_by_value("m1-8gb")
     charts = [f for f in site.driver.find_elements("css selector", ".output:not([hidden]) figure.picture")
               if "charts/" in f.find_element("css selector", "img").get_attribute("src")]
@@ -309,9 +309,9 @@ def main():
             check_every_page(site)
             check_machine_switch(site, arguments.runs, "02_device_checks")
             check_machine_switch(site, arguments.runs, "04_cpu_fallback")  # with warnings on stderr
-            check_switch_keeps_place(site, "05_timing_and_synchronization")
+            check_switch_keeps_place(site, "05_1_timing_gpu_work")
             arguments.screenshots.mkdir(parents=True, exist_ok=True)
-            check_phone_width(site, "05_timing_and_synchronization", arguments.screenshots)
+            check_phone_width(site, "05_1_timing_gpu_work", arguments.screenshots)
             check_search(site)
             check_quizzes(site, arguments.banks)
             save_screenshots(site, arguments.screenshots)

@@ -2,7 +2,7 @@
 // Internal: `--outputs FILE`, what every cell that ran printed, as JSON, for the programs that
 // show a lesson somewhere other than a terminal (the course site, the notebook export):
 //
-//   {"lesson": "05_timing_and_synchronization", "machine": "m1-8gb", "pytorch": "2.9",
+//   {"lesson": "05_1_timing_gpu_work", "machine": "m1-8gb", "pytorch": "2.9",
 //    "cells": [{"name": "warm_up", "output": "...\n", "from_stderr": [false, ...],
 //               "documented": true, "matches": true, "passed": true, "problems": []}]}
 //

@@ -2,7 +2,7 @@
 // opens) with, for every simulated process, a host track and an MPS device track, and complete
 // events with non-negative microsecond times. Prints what is wrong and exits non-zero.
 //   check_trace TRACE.json LABEL [--max-bytes N] [--processes N] [--summarised yes|no]
-//   LABEL: a process the trace must contain, "05_timing_and_synchronization/warm_up";
+//   LABEL: a process the trace must contain, "05_1_timing_gpu_work/warm_up";
 //   --max-bytes: the file's largest size; --processes: how many processes it holds;
 //   --summarised: whether long loops were summarised (spans of category "summary").
 

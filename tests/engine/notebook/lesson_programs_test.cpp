@@ -146,10 +146,11 @@ TEST_CASE("a machine the lessons do not document is refused where a cell names i
 TEST_CASE("a requires=\"mps\" cell documents no output for a machine without MPS") {
   // Lesson 5's one explicit guard documents its line for machines without MPS; marked
   // requires="mps" in a copy (same line numbers), the lesson is refused, naming the block.
-  const std::string copy = edited_copy(
-      source("lessons/05_timing_and_synchronization.cpp"), "// %% naive_vs_synchronized compare=",
-      "// %% naive_vs_synchronized requires=\"mps\" compare=", "requires_mps_block");
-  const Run run = run_program({program("lesson05"), "--source", copy, "--list-tests"});
+  const std::string copy =
+      edited_copy(source("lessons/05_timing_and_synchronization/05_1_timing_gpu_work.cpp"),
+                  "// %% naive_vs_synchronized compare=",
+                  "// %% naive_vs_synchronized requires=\"mps\" compare=", "requires_mps_block");
+  const Run run = run_program({program("lesson05_1"), "--source", copy, "--list-tests"});
   expect_status(run, 2);
   expect_text(
       run,
@@ -160,7 +161,7 @@ TEST_CASE("a requires=\"mps\" cell documents no output for a machine without MPS
 TEST_CASE(
     "a requires=\"mps\" cell prints the standard line instead of running where MPS is unavailable") {
   const Run run = run_program(
-      {program("lesson05"), "--cell", "warm_up", "--machine", "rosetta-x86_64", "--minimal"});
+      {program("lesson05_1"), "--cell", "warm_up", "--machine", "rosetta-x86_64", "--minimal"});
   expect_status(run, 0);
   expect_text(run, {"no mps device here: this cell needs MPS\n"});
   expect_no_text(run, {"cold:"});
@@ -217,7 +218,7 @@ TEST_CASE("a bad option is refused with a pointer to --help") {
 
 TEST_CASE("an option where a value belongs is refused, and no file named after it is written") {
   const std::string folder = scratch("option_as_value");
-  const Run run = run_program({program("lesson05"), "--trace", "--minimal"},
+  const Run run = run_program({program("lesson05_1"), "--trace", "--minimal"},
                               {.environment = {}, .directory = folder, .input = ""});
   expect_status(run, 2);
   expect_text(run, {"--trace needs a value, not the option '--minimal'"});
@@ -288,7 +289,7 @@ TEST_CASE("colour is off when NO_COLOR is set, and --color always colours the no
 
 TEST_CASE(
     "an output line wider than the terminal continues on the next line, marked, with its spacing kept") {
-  const Run run = run_program({program("lesson07"), "--cell", "when_to_move"},
+  const Run run = run_program({program("lesson07_2"), "--cell", "when_to_move"},
                               {.environment = {"COLUMNS=70"}, .directory = "", .input = ""});
   expect_status(run, 0);
   expect_text(run, {"  leaking          -> remote memory grew 40% over ten epochs: find the",
@@ -420,7 +421,7 @@ TEST_CASE(
 
 TEST_CASE("lesson 6 started with only the high watermark lowered fails at the first allocation") {
   const Run run = run_program(
-      {program("lesson06"), "--cell", "mps_allocator_check", "--minimal"},
+      {program("lesson06_1"), "--cell", "mps_allocator_check", "--minimal"},
       {.environment = {"PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.7"}, .directory = "", .input = ""});
   expect_failure(run);
   expect_text(run, {"RuntimeError: invalid low watermark ratio 1.4"});

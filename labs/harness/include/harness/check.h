@@ -3,8 +3,8 @@
 // numbers written the way the messages show them. A test names the misconception it caught and
 // ends its message with the command that re-runs the lesson cell about it.
 //
-//   const harness::LessonCell kWarmUp("05_timing_and_synchronization", "warm_up");
-//   CHECK_MESSAGE(cold < 1.5 * warm, "... " << kWarmUp);   // "... see: build/lessons/lesson05 --cell warm_up"
+//   const harness::LessonCell kWarmUp("05_timing_and_synchronization/05_1_timing_gpu_work", "warm_up");
+//   CHECK_MESSAGE(cold < 1.5 * warm, "... " << kWarmUp);   // "... see: build/lessons/lesson05_1 --cell warm_up"
 //
 // doctest prints a `const char*` in a message as an address: stream std::string instead.
 //
@@ -19,12 +19,15 @@ namespace harness {
 
 class LessonCell {
  public:
-  LessonCell(const char* lesson, const char* cell);  // "05_timing_and_synchronization", "warm_up"
+  // The lesson's file below lessons/ without .cpp, and the cell: "04_cpu_fallback",
+  // "fallback_step_time"; in a lesson in sections, "05_timing_and_synchronization/05_1_timing_gpu_work",
+  // "warm_up".
+  LessonCell(const char* lesson, const char* cell);
   const std::string& lesson() const noexcept { return lesson_; }
   const std::string& cell() const noexcept { return cell_; }
-  // "build/lessons/lesson05 --cell warm_up"
+  // "build/lessons/lesson05_1 --cell warm_up"
   std::string command() const;
-  // "\nsee: build/lessons/lesson05 --cell warm_up", the last line of a teaching message.
+  // "\nsee: build/lessons/lesson05_1 --cell warm_up", the last line of a teaching message.
   std::string see() const { return "\nsee: " + command(); }
 
  private:

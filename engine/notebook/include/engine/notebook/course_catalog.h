@@ -17,7 +17,7 @@ struct CatalogEntry {
   std::string name;     // "05_timing_and_synchronization", a lab's key in the progress file
   std::string heading;  // its first heading, as plain text: "Lesson 5 · Timing and synchronization"
   std::string title;    // the heading after its "· ": "Timing and synchronization"
-  // lessons/05_timing_and_synchronization.cpp; a lesson in sections: its shared.h; a section:
+  // lessons/04_cpu_fallback.cpp; a lesson in sections: its shared.h; a section:
   // lessons/08_nanogpt_on_the_m3_max/08_2_compile_and_long_runs.cpp; labs/05_timing/README.md
   std::filesystem::path file;
   std::vector<CatalogEntry> sections{};  // a lesson in sections: each, in order
