@@ -37,7 +37,9 @@ int run(Course& course, const Arguments& args) {
   const LessonInfo* lesson = lesson_argument(course, "run", args.front());
   if (lesson == nullptr) return kUsageError;
   // A lesson in sections runs them in order, as one notebook, up to the first that fails.
-  for (const LessonInfo* program : programs_to_run(*lesson, args)) {
+  const std::vector<const LessonInfo*> programs = programs_to_run(*lesson, args);
+  for (const LessonInfo* program : programs) {
+    if (program != programs.front()) course.out() << '\n';
     const std::string target = engine::notebook::program_target(program->number);
     if (!build_or_explain(course, target, program->file)) return kFailed;
     std::vector<std::string> command{(course.layout().lesson_programs / target).string()};

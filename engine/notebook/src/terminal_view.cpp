@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/notebook/lesson_names.h"
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
@@ -60,6 +61,12 @@ class NotebookReporter : public doctest::IReporter {
                             m.name, session_.compared_machine().name));
     }
     out_ << '\n';
+    // The first section of a lesson in sections opens with the file its sections share, as the
+    // lesson's first page does on the site.
+    if (config_.only.empty() &&
+        program_number(session_.lesson_name()).value_or("").ends_with(".1")) {
+      for (const Cell& cell : session_.lesson().shared_cells) print_cell(cell);
+    }
   }
 
   void test_case_start(const doctest::TestCaseData& test) override {

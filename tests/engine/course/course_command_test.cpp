@@ -95,3 +95,29 @@ TEST_CASE("twins needs a lesson that exists") {
   expect_status(run, 2);
   expect_text(run, {"'99' is not a lesson's number; lessons: 01, 02"});
 }
+
+TEST_CASE(
+    "run NN runs a lesson's sections in order, run NN.S one, and the lesson counts once all are "
+    "verified") {
+  const std::string progress = "MPS_COURSE_PROGRESS=" + scratch("sections") + "/progress.json";
+  const auto with_progress = [&](std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), program("course"));
+    return run_program(arguments, {.environment = {progress}, .directory = "", .input = ""});
+  };
+  const Run second = with_progress({"run", "6.2", "--minimal"});
+  expect_status(second, 0);
+  expect_text(second, {"baseline   : 100% of token positions"});
+  expect_no_text(second, {"recommended working set:"});
+  expect_text(with_progress({"list"}), {"1 of 2 sections verified"});
+
+  const Run whole = with_progress({"run", "06", "--minimal"});
+  expect_status(whole, 0);
+  const auto first_section = whole.output.find("recommended working set: 48.00 GiB");
+  const auto second_section = whole.output.find("baseline   : 100% of token positions");
+  CHECK(first_section != std::string::npos);
+  CHECK(second_section != std::string::npos);
+  CHECK(first_section < second_section);
+  const Run list = with_progress({"list"});
+  expect_no_text(list, {"sections verified"});
+  expect_text(list, {"06 · Memory pressure on Apple GPUs"});
+}

@@ -167,6 +167,19 @@ TEST_CASE(
   expect_no_text(run, {"cold:"});
 }
 
+TEST_CASE("a lesson in sections opens with its shared file, in its first section only") {
+  const Run first = run_program({program("lesson05_1")});
+  expect_status(first, 0);
+  expect_text(first, {"Lesson 5 · Timing and synchronization", "struct IssueEncoder {",
+                      "5.1 · Timing GPU work", "#include \"shared.h\""});
+  const Run second = run_program({program("lesson05_2")});
+  expect_status(second, 0);
+  expect_text(second, {"5.2 · Sync points in a training loop", "#include \"shared.h\""});
+  expect_no_text(second, {"Lesson 5 · Timing and synchronization", "struct IssueEncoder {"});
+  const Run one_cell = run_program({program("lesson05_1"), "--cell", "warm_up"});
+  expect_no_text(one_cell, {"struct IssueEncoder {"});
+}
+
 // A learner's cell that crashes or never ends.
 
 TEST_CASE("a cell that crashes is named in the notebook, with what its signal means") {
