@@ -180,6 +180,20 @@ TEST_CASE("a lesson in sections opens with its shared file, in its first section
   expect_no_text(one_cell, {"struct IssueEncoder {"});
 }
 
+TEST_CASE("the tests' cache sizes are named when malformed and ignored when empty") {
+  const Run malformed = run_program(
+      {program("lesson01"), "--list-machines"},
+      {.environment = {"MPS_COURSE_TEST_CACHE_KIB=48,2048"}, .directory = "", .input = ""});
+  expect_status(malformed, 2);
+  expect_text(malformed, {"MPS_COURSE_TEST_CACHE_KIB must be three sizes in KiB, L1,L2,L3 (for "
+                          "example 48,2048,32768), not '48,2048'"});
+  const Run empty =
+      run_program({program("lesson01"), "--list-machines"},
+                  {.environment = {"MPS_COURSE_TEST_CACHE_KIB="}, .directory = "", .input = ""});
+  expect_status(empty, 0);
+  expect_text(empty, {"m3-max-64gb"});
+}
+
 // A learner's cell that crashes or never ends.
 
 TEST_CASE("a cell that crashes is named in the notebook, with what its signal means") {

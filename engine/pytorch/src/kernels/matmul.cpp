@@ -19,7 +19,6 @@
 #include <arm_neon.h>
 #endif
 
-#include "engine/errors.h"
 #include "kernels/kernels.h"
 
 namespace engine::kernels {
@@ -66,14 +65,17 @@ CacheBlocking blocking_for(std::int64_t l2_bytes, std::int64_t l3_bytes) {
 CacheBlocking cache_blocking() {
   static const CacheBlocking blocking = [] {
     long long kib[3] = {32, 1024, 8 * 1024};
-    if (const char* forced = std::getenv("MPS_COURSE_TEST_CACHE_KIB")) {
+    const char* forced = std::getenv("MPS_COURSE_TEST_CACHE_KIB");
+    if (forced != nullptr && *forced != '\0') {
       char extra = 0;
       if (std::sscanf(forced, "%lld,%lld,%lld%c", &kib[0], &kib[1], &kib[2], &extra) != 3 ||
           kib[0] <= 0 || kib[1] <= 0 || kib[2] <= 0) {
-        throw Error(
-            "MPS_COURSE_TEST_CACHE_KIB must be three sizes in KiB, L1,L2,L3 (for example "
-            "48,2048,32768), not '" +
-            std::string(forced) + "'");
+        // Read before main(), where an exception could only abort the program: say why, and stop.
+        std::fprintf(stderr,
+                     "MPS_COURSE_TEST_CACHE_KIB must be three sizes in KiB, L1,L2,L3 (for example "
+                     "48,2048,32768), not '%s'\n",
+                     forced);
+        std::exit(2);
       }
     }
     Eigen::setCpuCacheSizes(kib[0] << 10, kib[1] << 10, kib[2] << 10);
