@@ -365,21 +365,17 @@ int list(std::ostream& out, std::ostream& err, const Paths& paths, std::size_t w
   return 0;
 }
 
-// The lessons of the course whose lessons/ folder this is (engine/notebook/course_catalog.h).
-std::vector<std::string> lesson_numbers(const fs::path& lessons_dir) {
-  std::vector<std::string> numbers;
-  for (const auto& lesson : engine::notebook::read_catalog(lessons_dir.parent_path()).lessons) {
-    numbers.push_back(lesson.number);
-  }
-  return numbers;
-}
-
 int course_progress(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Progress progress = load_progress(err, paths);
-  const std::vector<std::string> lessons = lesson_numbers(paths.lessons);
-  std::vector<std::string> verified;
-  for (const std::string& n : lessons) {
-    if (progress.lessons_verified.count(n)) verified.push_back(n);
+  // The lessons of the course whose lessons/ folder this is (engine/notebook/course_catalog.h);
+  // a lesson in sections counts once every section is verified.
+  const std::vector<engine::notebook::CatalogEntry> entries =
+      engine::notebook::read_catalog(paths.lessons.parent_path()).lessons;
+  std::vector<std::string> lessons, verified;
+  for (const engine::notebook::CatalogEntry& lesson : entries) {
+    lessons.push_back(lesson.number);
+    if (engine::notebook::lesson_verified(progress, lesson.program_numbers()))
+      verified.push_back(lesson.number);
   }
   const auto mastery = progress.quizzes.find("mastery");
   const bool taken = mastery != progress.quizzes.end() && mastery->second.attempts > 0;
@@ -417,8 +413,8 @@ int course_progress(const Options& o, std::ostream& out, std::ostream& err, cons
                    (r->second.passed ? "passed " : "not passed yet, best ") +
                    std::to_string(r->second.best_correct) + "/" + std::to_string(r->second.total);
     }
-    out << "  lesson " << n << ": "
-        << (progress.lessons_verified.count(n) ? "verified" : "not verified yet") << ", "
+    const bool done = std::find(verified.begin(), verified.end(), n) != verified.end();
+    out << "  lesson " << n << ": " << (done ? "verified" : "not verified yet") << ", "
         << self_check << "\n";
   }
   out << "A lesson counts as verified once you run it and every cell prints its documented output.\n";

@@ -212,7 +212,7 @@ int build(const Options& options) {
     lesson_pages.push_back(lesson_page(
         {lesson, captures[i], pictures, machines, course, notebook, options.notebook_machine}));
     inputs.insert(lesson.source.path);
-    inputs.insert(lesson.program);
+    if (!lesson.program.empty()) inputs.insert(lesson.program);  // a shared file has none
   }
   std::vector<RenderedPage> pages = {home_page(course, lesson_pages, machines)};
   pages.insert(pages.end(), lesson_pages.begin(), lesson_pages.end());

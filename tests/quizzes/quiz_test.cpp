@@ -437,6 +437,23 @@ TEST_CASE("progress counts verified lessons and the mastery check") {
   CHECK(json["mastery_passed"] == true);
 }
 
+TEST_CASE("progress counts a lesson in sections once every section is verified") {
+  ScratchProgress scratch("sections");
+  std::ostringstream report;
+  engine::notebook::update_progress(scratch.path, report, [](engine::notebook::Progress& p) {
+    p.lessons_verified = {{"07.1", "2026-11-21T10:00:00Z"},
+                          {"08.1", "2026-11-21T10:00:00Z"},
+                          {"08.2", "2026-11-21T10:00:00Z"},
+                          {"08.3", "2026-11-21T10:00:00Z"}};
+  });
+  const std::string shown = quiz_run({"progress"}).out;
+  CHECK(shown.find("1 of 8 lessons verified") != std::string::npos);
+  CHECK(shown.find("lesson 07: not verified yet") != std::string::npos);
+  CHECK(shown.find("lesson 08: verified") != std::string::npos);
+  const nlohmann::json json = nlohmann::json::parse(quiz_run({"progress", "--json"}).out);
+  CHECK(json["lessons_verified"] == std::vector<std::string>{"08"});
+}
+
 TEST_CASE("lab records survive a round trip, and files from before the labs still load") {
   ScratchProgress scratch("labs");
   std::ofstream(scratch.path)

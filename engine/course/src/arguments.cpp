@@ -28,13 +28,14 @@ const Info* numbered(Course& course, std::string_view subcommand, const std::str
 
 const LessonInfo* lesson_argument(Course& course, std::string_view subcommand,
                                   const std::string& text) {
-  const auto number = lesson_or_section(text);
-  if (!number || number->size() == 2)
+  const auto dot = text.find('.');
+  const auto lesson_number = two_digits(std::string_view(text).substr(0, dot));
+  const LessonInfo* lesson = lesson_number ? course.catalog().lesson(*lesson_number) : nullptr;
+  if (dot == std::string::npos || lesson == nullptr)
     return numbered(course, subcommand, text, course.catalog().lessons(), "lesson");
-  if (const LessonInfo* section = course.catalog().lesson(*number)) return section;
-  const LessonInfo* lesson = course.catalog().lesson(number->substr(0, 2));
-  if (lesson == nullptr)
-    return numbered(course, subcommand, text, course.catalog().lessons(), "lesson");
+  if (const auto number = lesson_or_section(text)) {
+    if (const LessonInfo* section = course.catalog().lesson(*number)) return section;
+  }
   if (lesson->sections.empty()) {
     usage_error(
         course, subcommand,

@@ -100,10 +100,9 @@ bool lab_passed(const LabInfo& lab, const Progress& progress) {
 }
 
 bool lesson_verified(const LessonInfo& lesson, const Progress& progress) {
-  const std::vector<const LessonInfo*> programs = lesson.programs();
-  return std::all_of(programs.begin(), programs.end(), [&](const LessonInfo* program) {
-    return progress.lessons_verified.count(program->number) > 0;
-  });
+  std::vector<std::string> numbers;
+  for (const LessonInfo* program : lesson.programs()) numbers.push_back(program->number);
+  return engine::notebook::lesson_verified(progress, numbers);
 }
 
 bool is_done(const Step& step, const Catalog& catalog, const Progress& progress) {

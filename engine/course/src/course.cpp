@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <ostream>
 #include <utility>
 
@@ -78,10 +79,14 @@ void print_next_step(Course& course) {
   }
   switch (next->kind) {
     case StepKind::Lesson: {
-      // In a lesson in sections, the first section not verified yet.
+      // A lesson in sections that is partly verified: its first section not verified yet.
       const LessonInfo* lesson = catalog.lesson(next->id);
-      for (const LessonInfo* program : lesson->programs()) {
-        if (lesson_verified(*program, progress)) continue;
+      const std::vector<const LessonInfo*> programs = lesson->programs();
+      const auto begun = std::any_of(programs.begin(), programs.end(), [&](const LessonInfo* p) {
+        return lesson_verified(*p, progress);
+      });
+      for (const LessonInfo* program : programs) {
+        if (!begun || lesson_verified(*program, progress)) continue;
         lesson = program;
         break;
       }

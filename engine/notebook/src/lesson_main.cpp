@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 namespace {
 
 using namespace engine::notebook;
+namespace fs = std::filesystem;
 
 bool use_color(ColorMode mode) {
   if (mode != ColorMode::Auto) return mode == ColorMode::Always;
@@ -100,9 +102,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.glossary) {
-    // The glossary sits beside the lesson sources this program was built from.
-    const std::string& lesson = registrations().front().file;
-    const std::string glossary = lesson.substr(0, lesson.find_last_of('/') + 1) + "glossary.md";
+    // The glossary sits in lessons/, beside the lesson this program was built from (or its folder,
+    // for a section of a lesson in sections).
+    const fs::path lesson = registrations().front().file;
+    const fs::path lessons =
+        shared_file_of(lesson).empty() ? lesson.parent_path() : lesson.parent_path().parent_path();
+    const std::string glossary = (lessons / "glossary.md").string();
     try {
       stdout_stream << render_markdown_file(
           glossary,

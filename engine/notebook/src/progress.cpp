@@ -303,6 +303,12 @@ fs::path progress_path() {
          "progress.json";
 }
 
+bool lesson_verified(const Progress& progress, const std::vector<std::string>& program_numbers) {
+  return std::all_of(
+      program_numbers.begin(), program_numbers.end(),
+      [&](const std::string& number) { return progress.lessons_verified.count(number) > 0; });
+}
+
 Progress parse_progress(std::string_view text, const QuizQuestionIds& known) {
   if (text.size() > kMaxFileBytes)
     corrupt("the file", "larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");

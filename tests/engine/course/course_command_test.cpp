@@ -121,3 +121,25 @@ TEST_CASE(
   expect_no_text(list, {"sections verified"});
   expect_text(list, {"06 · Memory pressure on Apple GPUs"});
 }
+
+TEST_CASE("in a lesson in sections each --cell goes to its section, and a wrong one is named") {
+  const Run two = course({"run", "08", "--cell", "mfu", "--cell=long_run", "--minimal"});
+  expect_status(two, 0);
+  expect_text(two, {"against this GPU's own float32 peak", "emulator: 5000 iterations at"});
+  expect_no_text(two, {"number of parameters"});  // 8.1's model_size cell, not asked for
+
+  const Run nowhere = course({"run", "05", "--cell", "nosuch"});
+  expect_status(nowhere, 2);
+  expect_text(nowhere, {"no section of lesson 05 has a cell named 'nosuch'; their cells:",
+                        "05.2: hidden_sync_point, logging_boundary"});
+  const Run elsewhere = course({"run", "5.2", "--cell", "warm_up"});
+  expect_status(elsewhere, 2);
+  expect_text(elsewhere,
+              {"the cell 'warm_up' is in section 05.1: build/course run 05.1 --cell warm_up"});
+  const Run trace = course({"run", "05", "--trace", "t.json"});
+  expect_status(trace, 2);
+  expect_text(trace, {"--trace writes one section's file: name the section"});
+  const Run zero = course({"run", "8.0"});
+  expect_status(zero, 2);
+  expect_text(zero, {"'8.0' is not a section of lesson 08; its sections: 08.1, 08.2, 08.3"});
+}

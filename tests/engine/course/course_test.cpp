@@ -222,10 +222,15 @@ TEST_CASE(
   CHECK(c.course->catalog().lesson("03.3") == nullptr);
   CHECK(c.course->catalog().lesson("02.1") == nullptr);
   c.course->update_progress([](engine::notebook::Progress& p) {
-    for (const char* number : {"01", "02", "03.1"})
-      p.lessons_verified[number] = "2026-11-22T10:00:00Z";
+    for (const char* number : {"01", "02"}) p.lessons_verified[number] = "2026-11-22T10:00:00Z";
     p.labs["01_first"].passed_at = "2026-11-22T11:00:00Z";
   });
+  CHECK(c.run({"status"}) == 0);  // none of its sections yet: the whole lesson
+  CHECK(c.out.str().find("Next: lesson 03 · The third lesson") != std::string::npos);
+  CHECK(c.out.str().find("course run 03\n") != std::string::npos);
+  c.out.str("");
+  c.course->update_progress(
+      [](engine::notebook::Progress& p) { p.lessons_verified["03.1"] = "2026-11-22T10:00:00Z"; });
   CHECK(c.run({"list"}) == 0);
   CHECK(c.out.str().find("03 · The third lesson") != std::string::npos);
   CHECK(c.out.str().find("1 of 2 sections verified") != std::string::npos);

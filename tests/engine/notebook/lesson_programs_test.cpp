@@ -297,11 +297,13 @@ TEST_CASE("--help describes every option") {
                     "--color WHEN"});
 }
 
-TEST_CASE("--glossary shows the course's glossary from any lesson") {
-  const Run run = run_program({program("lesson04"), "--glossary"});
-  expect_status(run, 0);
-  expect_text(run,
-              {"Glossary\n════════", "roofline", "MFU (model FLOP utilisation)", "private pool"});
+TEST_CASE("--glossary shows the course's glossary from any lesson, and from any section") {
+  for (const char* lesson : {"lesson04", "lesson05_2"}) {
+    const Run run = run_program({program(lesson), "--glossary"});
+    expect_status(run, 0);
+    expect_text(run,
+                {"Glossary\n════════", "roofline", "MFU (model FLOP utilisation)", "private pool"});
+  }
 }
 
 TEST_CASE("colour is off when NO_COLOR is set, and --color always colours the notebook") {

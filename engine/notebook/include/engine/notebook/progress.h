@@ -57,6 +57,10 @@ struct Progress {
 
 std::filesystem::path progress_path();
 
+// Whether a lesson is verified: every one of its programs, its own number or each of its sections'
+// ("08.1", "08.2": CatalogEntry::program_numbers).
+bool lesson_verified(const Progress& progress, const std::vector<std::string>& program_numbers);
+
 // Each quiz's question ids, where the caller knows the banks: a record of a quiz named here
 // that lists any other id as missed is corrupt.
 using QuizQuestionIds = std::map<std::string, std::vector<std::string>>;
