@@ -12,7 +12,7 @@
 //
 // Training adds a backward pass and an optimizer step, and a loop around them. Each step
 // below also prepares the next batch on the cpu first: reading, tokenizing and padding 32
-// reports, pure Python work that takes the host 20 ms here (`time::sleep` stands in for it).
+// reports, pure Python work that takes the host 20 ms here (`py::time::sleep` stands in for it).
 // The batch is copied to the GPU, and every step ends with AdamW.
 //
 // The question is how often the loop reads the loss. `loss.item()` every step is the habit

@@ -21,7 +21,7 @@
 // the same way; the timing habits you learned there carry over, with `torch.mps` in place of
 // `torch.cuda`.
 //
-// **What the clocks here are.** The emulator keeps both timelines. `time::perf_counter()`
+// **What the clocks here are.** The emulator keeps both timelines. `py::time::perf_counter()`
 // reads the simulated host clock, so timings are the same on every run and can be documented.
 // A kernel's device time comes from a cost model of the selected machine: its GPU's peak
 // arithmetic and memory bandwidth, each at a share that depends on the size and kind of the
@@ -41,8 +41,8 @@
 // 2. **Sync points in a training loop**: the `loss.item()` that makes every step wait, and
 //    where to read numbers back instead.
 //
-// This page is what the two share, and each includes it: that real workload, a transformer
-// encoder, written out below.
+// What follows is what the two sections share, and each includes it: that real workload, a
+// transformer encoder, written out below.
 //
 // Terms the course uses before explaining them are in its glossary: `lesson05_1 --glossary`.
 
@@ -89,7 +89,7 @@ std::string ms(double seconds) { return fmt::format("{:.1f} ms", seconds * 1e3);
 // block, over the same batch of 32 reports × 128 tokens × 768 features. That is about 42
 // million parameters and 360 billion floating-point operations per forward pass.
 //
-// Computing those numbers here would take this computer minutes per pass, so the cells below
+// Computing those numbers here would take this computer minutes per pass, so the sections
 // build the encoder **shape-only** (`sim::ShapeOnlyGuard`): every tensor has its shape, device
 // and cost, and every kernel, copy and wait happens on the simulated timelines, but no
 // arithmetic is done. PyTorch's `meta` device is the same idea, without the clocks. Reading a

@@ -19,7 +19,7 @@
 // process, when the allocator first starts (at the first MPS allocation), and keeps what it
 // read even when that start fails: a script that got the ratios wrong must be started again.
 // `torch.mps.set_per_process_memory_fraction(f)` sets the high ratio from inside the script.
-// `os::setenv` plays the part of `os.environ[...] = ...` in Python, and
+// `py::os::setenv` plays the part of `os.environ[...] = ...` in Python, and
 // `sim::restart_with_environment` the part of starting `python train.py` again with the
 // variables set in the shell.
 

@@ -30,7 +30,8 @@
 // 2. **What to do about it**: the allocator's knobs and why they come last, shrinking the
 //    work, a table from symptom to first fix, and a leak that is not a leak.
 //
-// This page is what the two share, and each includes it: the device to use and how sizes print.
+// What follows is what the two sections share, and each includes it: the device to use and
+// how sizes print.
 //
 // **What the emulator models.** The allocator follows PyTorch's own algorithm (heap sizes,
 // best-fit reuse of cached buffers, the watermarks, garbage collection and the out-of-memory

@@ -1,8 +1,8 @@
 // %% [markdown]
 // # 7.1 · Speed: the same step on six Macs
 //
-// The decision starts with a measurement: one training step of the same model on the cpu and on
-// `mps`, timed with `shared.h`'s `time_steps`, then the reason the winner wins.
+// Is the GPU faster for this job at all, and why? This section times one training step on both
+// devices, on six Macs, then looks inside the step for the reason the winner wins.
 
 // %%
 #include "shared.h"  // the model, the workloads and the honest timing of a step

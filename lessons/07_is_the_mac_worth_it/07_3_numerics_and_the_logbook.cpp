@@ -1,9 +1,8 @@
 // %% [markdown]
 // # 7.3 · Numerics and the logbook
 //
-// Sections 7.1 and 7.2 compared times. The runbook's third rule compares numbers: the cpu and
-// the GPU do not produce the same bits, and a trial is worth only what its record lets someone
-// else repeat.
+// Sections 7.1 and 7.2 compared times. This one compares results, which the cpu and the GPU do
+// not produce to the last bit, and ends with the record that lets someone else repeat a trial.
 
 // %%
 #include "shared.h"  // the model, the workloads and the honest timing of a step

@@ -21,8 +21,8 @@
 // 3. **Numerics and the logbook**: results that differ in the last bits, tolerances, and the
 //    record of a trial run.
 //
-// This page is what the three share, and each includes it: a model, the workloads and the
-// honest timing of a step.
+// What follows is what the three sections share, and each includes it: a model, the
+// workloads and the honest timing of a step.
 //
 // **What the emulator knows here.** Every time below comes from the course's cost model of the
 // simulated Mac (lesson 5), checked against published PyTorch timings; the models are

@@ -23,8 +23,8 @@
 // 3. **MLX side by side**: how Apple's own framework would run the same work differently, and
 //    what to take away.
 //
-// This page is what the three share, and each includes it: the published measurements, the
-// model in nanoGPT's terms and the training loop with `train.py`'s clock.
+// What follows is what the three sections share, and each includes it: the published
+// measurements, the model in nanoGPT's terms and the training loop with `train.py`'s clock.
 //
 // **Measured and modelled.** The emulator's cost model was calibrated on about 280 published
 // PyTorch timings, and the published nanoGPT runs are among the cases it was *fitted* to, so its

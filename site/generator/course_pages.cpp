@@ -12,15 +12,25 @@ namespace site {
 RenderedPage home_page(const Course& course, const std::vector<RenderedPage>& lesson_pages,
                        const std::vector<const engine::MachineProfile*>& machines) {
   const Theme& theme = course.theme;
+  // One item per lesson; a lesson in sections lists them inside its own, under its shared page.
   std::string lessons;
+  const auto is_section = [&](std::size_t i) {
+    return i < course.lessons.size() && course.lessons[i].number.size() > 2;
+  };
   for (std::size_t i = 0; i < course.lessons.size(); ++i) {
     const Lesson& lesson = course.lessons[i];
-    std::string sections;
+    std::string headings;
     for (const Heading& h : lesson_pages[i].page.sections)
-      sections += (sections.empty() ? "" : " · ") + escape(h.text);
-    lessons += fmt::format(R"(<li><a href="{}">{}</a><p>{}</p></li>)", lesson.page(),
-                           escape(lesson.title), sections) +
-               "\n";
+      headings += (headings.empty() ? "" : " · ") + escape(h.text);
+    lessons += fmt::format(R"(<li><a href="{}">{}</a>)", lesson.page(), escape(lesson.title));
+    if (!headings.empty()) lessons += "<p>" + headings + "</p>";
+    if (!is_section(i) && is_section(i + 1)) {
+      lessons += R"(<ol class="sections">)";
+      continue;
+    }
+    lessons += "</li>";
+    if (is_section(i) && !is_section(i + 1)) lessons += "</ol></li>";
+    lessons += "\n";
   }
   std::string labs;
   if (!course.labs.empty()) {

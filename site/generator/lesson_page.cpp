@@ -105,9 +105,13 @@ class LessonPageWriter {
       sections_.push_back({2, "Self-check", "quiz-" + bank});
       search_.push_back({b->title, lesson.title, lesson.page() + "#quiz-" + bank, quiz_text(*b)});
     }
-    return {
-        Page{.file = lesson.page(), .body = body_, .sections = sections_, .machines = in_.machines},
-        std::move(search_)};
+    return {Page{.file = lesson.page(),
+                 .body = body_,
+                 .sections = sections_,
+                 // A shared file prints nothing: no machine to choose.
+                 .machines = lesson.target.empty() ? std::vector<const engine::MachineProfile*>{}
+                                                   : in_.machines},
+            std::move(search_)};
   }
 
  private:

@@ -65,38 +65,47 @@ json stream_outputs(const CellCapture& capture) {
 std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, CellCapture>& outputs,
                             const std::string& machine) {
   json cells = json::array();
+  const bool section = !lesson.source.shared_cells.empty();
   cells.push_back(markdown_cell(
-      "about", "*Exported from `lessons/" + lesson.file +
-                   "` with the outputs of the simulated machine `" + machine +
-                   "`. Each code cell is part of the lesson's C++ program: run it with "
-                   "`build/lessons/" +
-                   lesson.target + " --cell NAME` (add `--machine NAME` for another computer).*"));
+      "about",
+      "*Exported from `lessons/" + lesson.file + "` with the outputs of the simulated machine `" +
+          machine + "`" +
+          (section ? ", after the file its lesson's sections share, which it includes" : "") +
+          ". Each code cell is part of the lesson's C++ program: run it with "
+          "`build/lessons/" +
+          lesson.target + " --cell NAME` (add `--machine NAME` for another computer).*"));
   int markdown = 0, setup = 0, executed = 0;
-  for (const Cell& cell : lesson.source.cells) {
-    if (!cell.is_code()) {
-      cells.push_back(markdown_cell("markdown-" + std::to_string(++markdown), joined(cell.lines)));
-      continue;
-    }
-    const std::string id = cell.name.empty() ? "setup-" + std::to_string(++setup) : cell.name;
-    json code = {{"cell_type", "code"},        {"id", id},
-                 {"metadata", json::object()}, {"source", multiline(joined(cell.lines))},
-                 {"execution_count", nullptr}, {"outputs", json::array()}};
-    if (!cell.name.empty()) code["metadata"]["name"] = cell.name;
-    if (const auto found = outputs.find(cell.name); !cell.name.empty() && found != outputs.end()) {
-      code["execution_count"] = ++executed;
-      code["outputs"] = stream_outputs(found->second);
-    }
-    cells.push_back(std::move(code));
-    if (cell.python) {
-      std::string text = (cell.name.empty() ? "In Python, every twin starts with:\n"
-                                            : "The same cell in Python:\n");
-      text += "```python\n" + cell.python->code() + "```\n";
-      if (!cell.python->differs.empty()) {
-        text += "\nReal PyTorch" +
-                (cell.python->before.empty() ? "" : " before " + cell.python->before) +
-                " prints something else here: " + cell.python->differs + "\n";
+  // A section's notebook stands alone: the shared file's prose and code come first.
+  for (const std::vector<Cell>* part : {&lesson.source.shared_cells, &lesson.source.cells}) {
+    for (const Cell& cell : *part) {
+      if (!cell.is_code()) {
+        cells.push_back(
+            markdown_cell("markdown-" + std::to_string(++markdown), joined(cell.lines)));
+        continue;
       }
-      cells.push_back(markdown_cell(id + "-python", text));
+      const std::string id = cell.name.empty() ? "setup-" + std::to_string(++setup) : cell.name;
+      json code = {{"cell_type", "code"},        {"id", id},
+                   {"metadata", json::object()}, {"source", multiline(joined(cell.lines))},
+                   {"execution_count", nullptr}, {"outputs", json::array()}};
+      if (!cell.name.empty()) code["metadata"]["name"] = cell.name;
+      if (const auto found = outputs.find(cell.name);
+          !cell.name.empty() && found != outputs.end()) {
+        code["execution_count"] = ++executed;
+        code["outputs"] = stream_outputs(found->second);
+      }
+      cells.push_back(std::move(code));
+      if (cell.python) {
+        std::string text =
+            (cell.name.empty() ? "In Python, every twin of the lesson runs this first:\n"
+                               : "The same cell in Python:\n");
+        text += "```python\n" + cell.python->code() + "```\n";
+        if (!cell.python->differs.empty()) {
+          text += "\nReal PyTorch" +
+                  (cell.python->before.empty() ? "" : " before " + cell.python->before) +
+                  " prints something else here: " + cell.python->differs + "\n";
+        }
+        cells.push_back(markdown_cell(id + "-python", text));
+      }
     }
   }
   const json notebook = {

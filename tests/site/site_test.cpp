@@ -159,7 +159,7 @@ TEST_CASE(
       html,
       R"(<p class="output-label">Output on every machine</p><p class="no-output">(prints nothing)</p>)"));
   CHECK(contains(html, R"(<section class="cell" id="greeting">)"));
-  CHECK(contains(html, R"(In Python: the imports every twin starts with)"));
+  CHECK(contains(html, R"(In Python: every twin of the lesson runs this first)"));
   CHECK(contains(
       html,
       R"(<code class="language-python"><span class="b">print</span>(<span class="s">&quot;hello&quot;</span>))"));

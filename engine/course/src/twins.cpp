@@ -32,7 +32,8 @@ constexpr std::chrono::minutes kRunnerLimit{20};
 
 struct Twin {
   const Cell* cell;
-  std::string code;  // the lesson's Python prelude, then the twin
+  std::string code;     // the lesson's Python prelude, then the twin
+  std::string heading;  // in a lesson in sections, above each section's first twin
 };
 
 struct TheirRun {
@@ -110,6 +111,17 @@ std::optional<TheirRun> run_twins(Course& course, const std::string& lesson,
   return std::nullopt;
 }
 
+// Python code beside the gutter, each line broken to the terminal's width as the notebook
+// breaks code.
+void show_code(Course& course, const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) {
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    for (const std::string& part :
+         engine::notebook::printed_line_parts(line, course.width() - 2, indent))
+      course.out() << "│ " << part << '\n';
+  }
+}
+
 class TwinsView {
  public:
   TwinsView(Course& course, const TheirRun& run, const engine::MachineProfile& machine)
@@ -128,7 +140,7 @@ class TwinsView {
     const engine::notebook::PythonTwin& python = *twin.cell->python;
     course_.out() << "┌ " << twin.cell->name << (twin.cell->requires_mps ? "  requires mps" : "")
                   << '\n';
-    for (const std::string& line : python.lines) course_.out() << "│ " << line << '\n';
+    show_code(course_, python.lines);
     const engine::notebook::OutputBlock* block =
         engine::notebook::documented_output(*twin.cell, std::string(machine_.name));
     const std::string documented = block != nullptr ? block->text() : "";
@@ -199,31 +211,41 @@ const engine::MachineProfile* compared_machine(Course& course,
   return &engine::notebook::closest_machine(host, engine::machines());
 }
 
-void show_prelude(Course& course, const std::string& heading, const std::string& prelude) {
-  if (prelude.empty()) return;
-  course.out() << '\n';
-  course.say(heading);
-  for (const std::string& line : engine::notebook::split_lines(prelude))
-    course.out() << "│ " << line << '\n';
+// The twins of a file's unnamed cells, which every twin runs first, a blank line between cells.
+void show_prelude(Course& course, const std::string& heading,
+                  const std::vector<engine::notebook::Cell>& cells) {
+  bool first = true;
+  for (const engine::notebook::Cell& cell : cells) {
+    if (!cell.is_code() || !cell.name.empty() || !cell.python) continue;
+    if (first) {
+      course.out() << '\n';
+      course.say(heading);
+    } else {
+      course.out() << "│\n";
+    }
+    first = false;
+    show_code(course, cell.python->lines);
+  }
 }
 
 // The Python every twin runs after: a lesson in sections shows its shared file's once, then
 // what each section adds.
 void show_preludes(Course& course, const LessonInfo& lesson,
                    const std::vector<engine::notebook::LessonSource>& sources) {
-  using engine::notebook::LessonSource;
   if (lesson.sections.empty()) {
-    show_prelude(course, "Every twin runs after the lesson's Python prelude:",
-                 sources.front().python_prelude());
+    const engine::notebook::LessonSource& source = sources.front();
+    std::vector<engine::notebook::Cell> cells = source.shared_cells;  // a section's shared file
+    cells.insert(cells.end(), source.cells.begin(), source.cells.end());
+    show_prelude(course, "Every twin runs after the lesson's Python prelude:", cells);
     return;
   }
   show_prelude(course,
                "Every twin runs after the Python prelude of " + course.shown(lesson.file) +
                    ", which the sections share:",
-               LessonSource{.path = "", .cells = sources.front().shared_cells}.python_prelude());
+               sources.front().shared_cells);
   for (std::size_t i = 0; i < sources.size(); ++i) {
     show_prelude(course, "The twins of section " + lesson.sections[i].number + " also run after:",
-                 LessonSource{.path = "", .cells = sources[i].cells}.python_prelude());
+                 sources[i].cells);
   }
 }
 
@@ -258,10 +280,14 @@ int twins(Course& course, const Arguments& args) {
     return kFailed;
   }
   std::vector<Twin> twins;
-  for (const engine::notebook::LessonSource& source : sources) {
-    for (const Cell& cell : source.cells) {
-      if (cell.is_code() && !cell.name.empty() && cell.python)
-        twins.push_back({&cell, source.twin_script(cell)});
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    std::string heading = lesson->sections.empty() ? ""
+                                                   : "Section " + lesson->sections[s].number +
+                                                         " · " + lesson->sections[s].title;
+    for (const Cell& cell : sources[s].cells) {
+      if (!cell.is_code() || cell.name.empty() || !cell.python) continue;
+      twins.push_back({&cell, sources[s].twin_script(cell), heading});
+      heading.clear();
     }
   }
   if (twins.empty()) {
@@ -284,8 +310,10 @@ int twins(Course& course, const Arguments& args) {
   show_preludes(course, *lesson, sources);
   course.out() << '\n';
   TwinsView view(course, *run, *machine);
-  for (std::size_t i = 0; i < twins.size(); ++i)
+  for (std::size_t i = 0; i < twins.size(); ++i) {
+    if (!twins[i].heading.empty()) course.say(twins[i].heading);
     view.show(twins[i], run->results[i].first, run->results[i].second);
+  }
   view.summary(twins.size(), lesson->number);
   return 0;
 }
