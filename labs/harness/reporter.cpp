@@ -133,8 +133,15 @@ class LabReporter : public doctest::IReporter {
   void test_case_start(const doctest::TestCaseData& test) override {
     name_ = test.m_name;
     problems_.clear();
-    engine::notebook::limit_time("the check '" + name_ +
-                                 "'");  // the learner's code may never return
+    // The learner's code may never return: then the check is reported as stopped.
+    engine::notebook::limit_time(
+        "  " + std::string(style(kRed)) + "✘ " + reset() + name_ + '\n' +
+        engine::notebook::wrap(engine::notebook::stopped_after("your code"), width_, "    ",
+                               "      ") +
+        style(kRed) + style(kBold) +
+        engine::notebook::wrap(
+            "✘ Your code did not finish, so the checks after that one did not run.", width_) +
+        reset());
   }
   void test_case_reenter(const doctest::TestCaseData&) override {}
 
@@ -214,8 +221,13 @@ class LabReporter : public doctest::IReporter {
     }
     if (crashed_) {
       out_ << style(kRed) << style(kBold)
-           << "✘ Your code crashed, so the checks after that one did not run." << reset()
-           << "\nNext: the functions of your file that the crashed check calls are where to look.\n"
+           << engine::notebook::wrap(
+                  "✘ Your code crashed, so the checks after that one did not run.", width_)
+           << reset()
+           << engine::notebook::wrap(
+                  "Next: the check marked ✘ above names what it tests; the code of your file that "
+                  "does that is where to look.",
+                  width_)
            << std::flush;
       return;
     }

@@ -33,8 +33,7 @@ TEST_CASE("code that crashes is named with its signal and the check that ran it"
 TEST_CASE("code that never returns is stopped at the time limit, naming the check") {
   const Run run = runaway_lab({"RUNAWAY_LOOP=1", "MPS_COURSE_TIME_LIMIT=1"});
   expect_status(run, 124);
-  expect_text(
-      run,
-      {"✘ Stopped after 1 s: the check 'the timer gives milliseconds per run, with or without MPS' "
-       "was still running."});
+  expect_text(run, {"  ✘ the timer gives milliseconds per run, with or without MPS\n"
+                    "    Stopped after 1 s: your code was still running.",
+                    "✘ Your code did not finish, so the checks after that one did not run.\n"});
 }

@@ -9,8 +9,10 @@
 #include "engine/notebook/closest_machine.h"
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/stopped_code.h"
+#include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
 #include "engine/sim.h"
+#include "run_config.h"
 
 namespace engine::notebook {
 namespace {
@@ -328,7 +330,9 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
   sim::label_process(session.lesson_name() + "/" + run.cell->name);
   {
     OutputCapture capture;
-    limit_time("cell '" + run.cell->name + "'");  // an edited cell may loop forever
+    // An edited cell may loop forever.
+    limit_time("\n" +
+               wrap("✘ " + stopped_after("cell '" + run.cell->name + "'"), run_config().width));
     try {
       if (run.cell->requires_mps && !engine::mps::is_available()) {
         std::cout << kNeedsMpsLine << '\n';  // requires="mps": the standard line, not the cell

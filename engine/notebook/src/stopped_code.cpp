@@ -15,7 +15,7 @@
 namespace engine::notebook {
 namespace {
 
-std::array<char, 1024> g_message{};
+std::array<char, 4096> g_message{};
 std::size_t g_message_size = 0;
 
 extern "C" void time_is_up(int) {
@@ -34,14 +34,16 @@ int time_limit_seconds() {
   return seconds;
 }
 
-void limit_time(std::string_view running) {
+std::string stopped_after(std::string_view running) {
+  return "Stopped after " + std::to_string(time_limit_seconds()) + " s: " + std::string(running) +
+         " was still running. Look for a loop whose condition never changes.";
+}
+
+void limit_time(std::string_view message) {
   alarm(0);  // no alarm while the message changes
   const int seconds = time_limit_seconds();
-  const std::string text = "\n✘ Stopped after " + std::to_string(seconds) +
-                           " s: " + std::string(running) +
-                           " was still running. Look for a loop whose condition never changes.\n";
-  g_message_size = std::min(text.size(), g_message.size());
-  std::memcpy(g_message.data(), text.data(), g_message_size);
+  g_message_size = std::min(message.size(), g_message.size());
+  std::memcpy(g_message.data(), message.data(), g_message_size);
   struct sigaction action {};
   action.sa_handler = time_is_up;
   sigemptyset(&action.sa_mask);

@@ -12,10 +12,14 @@ namespace engine::notebook {
 // sets other seconds (a slow emulator, or the tests of this limit).
 int time_limit_seconds();
 
-// (Re)starts the clock. When it runs out, the program prints, on its standard output,
-//   ✘ Stopped after 10 s: <running> was still running. Look for a loop whose condition never changes.
-// and exits with status 124, what timeout(1) returns. `running` names the check or the cell.
-void limit_time(std::string_view running);
+// "Stopped after 10 s: <running> was still running. Look for a loop whose condition never
+// changes." `running` names the check or the cell.
+std::string stopped_after(std::string_view running);
+
+// (Re)starts the clock. When it runs out, the program prints `message` on its standard output
+// (the caller's words around stopped_after(), laid out as it lays out text) and exits with
+// status 124, what timeout(1) returns.
+void limit_time(std::string_view message);
 // Stops the clock: what runs next is the course's own code.
 void lift_time_limit();
 
