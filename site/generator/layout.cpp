@@ -33,8 +33,8 @@ std::string contents(const Page& page, const SiteMap& map) {
       group = entry.group;
     }
     const bool current = entry.page == page.file;
-    html += fmt::format(R"(<li><a href="{}"{}>{}</a>)", entry.page,
-                        current ? R"( aria-current="page")" : "", escape(entry.title));
+    html += fmt::format(R"(<li{}><a href="{}"{}>{}</a>)", entry.nested ? R"( class="nested")" : "",
+                        entry.page, current ? R"( aria-current="page")" : "", escape(entry.title));
     if (current && !page.sections.empty()) {
       html += "<ol class=\"sections\">";
       for (const Heading& section : page.sections) {

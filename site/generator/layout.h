@@ -12,9 +12,10 @@
 namespace site {
 
 struct PageEntry {
-  std::string page;   // "05_1_timing_gpu_work.html"
-  std::string title;  // "Lesson 5 · Timing and synchronization"
-  std::string group;  // "Lessons", "Labs", "Check"; "" for the home page
+  std::string page;     // "05_1_timing_gpu_work.html"
+  std::string title;    // "Lesson 5 · Timing and synchronization"
+  std::string group;    // "Lessons", "Labs", "Check"; "" for the home page
+  bool nested = false;  // a section of a lesson in sections, shown under its lesson
 };
 
 // The pages in reading order.

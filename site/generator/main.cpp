@@ -188,13 +188,13 @@ int build(const Options& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const Pictures pictures = draw_pictures(course.lessons, captures, machines, options.output);
 
-  SiteMap map = {{"index.html", "Home", ""}};
+  SiteMap map = {{"index.html", "Home", "", false}};
   for (const Lesson& lesson : course.lessons)
-    map.push_back({lesson.page(), lesson.title, "Lessons"});
-  if (!course.labs_overview.empty()) map.push_back({"labs.html", "About the labs", "Labs"});
-  for (const Lab& lab : course.labs) map.push_back({lab.page(), lab.title, "Labs"});
+    map.push_back({lesson.page(), lesson.title, "Lessons", lesson.number.size() > 2});
+  if (!course.labs_overview.empty()) map.push_back({"labs.html", "About the labs", "Labs", false});
+  for (const Lab& lab : course.labs) map.push_back({lab.page(), lab.title, "Labs", false});
   const quiz::Bank* mastery = course.bank("mastery");
-  if (mastery != nullptr) map.push_back({"mastery.html", mastery->title, "Check"});
+  if (mastery != nullptr) map.push_back({"mastery.html", mastery->title, "Check", false});
 
   std::vector<RenderedPage> lesson_pages;
   for (std::size_t i = 0; i < course.lessons.size(); ++i) {
