@@ -135,7 +135,7 @@ TEST_CASE("in a lesson in sections each --cell goes to its section, and a wrong 
   const Run elsewhere = course({"run", "5.2", "--cell", "warm_up"});
   expect_status(elsewhere, 2);
   expect_text(elsewhere,
-              {"the cell 'warm_up' is in section 05.1: build/course run 05.1 --cell warm_up"});
+              {"the cell 'warm_up' is in section 05.1: ", "course run 05.1 --cell warm_up\n"});
   const Run trace = course({"run", "05", "--trace", "t.json"});
   expect_status(trace, 2);
   expect_text(trace, {"--trace writes one section's file: name the section"});
