@@ -21,7 +21,7 @@
 namespace planner {
 namespace {
 
-using Value = std::variant<std::int64_t, double, bool, std::string>;
+using Value = std::variant<std::int64_t, double, bool, std::string, std::vector<std::int64_t>>;
 
 struct Assignment {
   std::string field;
@@ -39,19 +39,20 @@ constexpr std::array kIgnoredFields{"out_dir",       "eval_interval", "log_inter
                                     "decay_lr",      "warmup_iters",  "lr_decay_iters",
                                     "min_lr",        "backend",       "device",
                                     "dtype"};
-constexpr std::array kFields{"n_layer",
-                             "n_head",
-                             "n_embd",
-                             "block_size",
-                             "batch_size",
-                             "vocab_size",
-                             "gradient_accumulation_steps",
-                             "dropout",
-                             "bias",
-                             "compile",
-                             "optimizer",
-                             "dataset",
-                             "init_from"};
+// A GPT's fields, beside `family`.
+constexpr std::array kGptFields{"n_layer",
+                                "n_head",
+                                "n_embd",
+                                "block_size",
+                                "batch_size",
+                                "vocab_size",
+                                "gradient_accumulation_steps",
+                                "dropout",
+                                "bias",
+                                "compile",
+                                "optimizer",
+                                "dataset",
+                                "init_from"};
 
 template <std::size_t N>
 bool one_of(const std::array<const char*, N>& names, std::string_view name) {
@@ -74,9 +75,14 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-// The planner's field `name` is most likely a misspelling of (n_layers, n_embed), if any.
-std::optional<std::string> near_field(std::string_view name) {
-  for (std::string_view field : kFields) {
+// An MLP's fields, beside `family`.
+constexpr std::array kMlpFields{"widths", "batch_size", "dropout", "optimizer"};
+
+// The field of `fields` that `name` is most likely a misspelling of (n_layers, n_embed), if any.
+template <std::size_t N>
+std::optional<std::string> near_field(std::string_view name,
+                                      const std::array<const char*, N>& fields) {
+  for (std::string_view field : fields) {
     if (edit_distance(name, field) <= (field.size() >= 6 ? 2u : 1u)) return std::string(field);
   }
   return std::nullopt;
@@ -94,6 +100,7 @@ constexpr std::array<Pretrained, 4> kPretrained{{{"gpt2", 12, 12, 768},
 
 std::string describe(const Value& v) {
   if (const auto* s = std::get_if<std::string>(&v)) return "'" + *s + "'";
+  if (std::holds_alternative<std::vector<std::int64_t>>(v)) return "a list";
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
   std::ostringstream out;
@@ -139,6 +146,18 @@ class Applier {
     if (b == nullptr) fail(a, "expected true or false, got " + describe(v));
     return *b;
   }
+  std::vector<std::int64_t> widths(const Assignment& a) const {
+    const Value& v = value_of(a);
+    const auto* list = std::get_if<std::vector<std::int64_t>>(&v);
+    const bool positive = list != nullptr && std::all_of(list->begin(), list->end(),
+                                                         [](std::int64_t w) { return w > 0; });
+    if (!positive || list->size() < 2) {
+      fail(a,
+           "expected a list of two or more positive integers, the inputs first and the classes "
+           "last: widths = [784, 256, 10]");
+    }
+    return *list;
+  }
   std::string text(const Assignment& a) const {
     const Value& v = value_of(a);
     const auto* s = std::get_if<std::string>(&v);
@@ -147,12 +166,24 @@ class Applier {
   }
 
   ModelConfig apply(const std::vector<Assignment>& assignments, bool ignore_unknown) const {
+    for (const Assignment& a : assignments) {
+      if (a.field != "family") continue;
+      const std::string family = text(a);
+      if (family == "mlp") return apply_mlp(assignments);
+      if (family != "gpt") fail(a, "expected \"gpt\" or \"mlp\", got \"" + family + "\"");
+    }
     ModelConfig c;
     c.name = std::filesystem::path(path_).stem().string();
     std::optional<Assignment> vocab, embd, head;
     bool block_given = false;
     for (const Assignment& a : assignments) {
-      if (a.field == "n_layer")
+      if (a.field == "family")
+        continue;  // "gpt"
+      else if (a.field == "widths")
+        fail(
+            a,
+            "an MLP's field; a GPT has n_layer, n_head and n_embd (family = \"mlp\" plans an MLP)");
+      else if (a.field == "n_layer")
         c.n_layer = positive_integer(a);
       else if (a.field == "n_head")
         c.n_head = positive_integer(a), head = a;
@@ -176,14 +207,11 @@ class Applier {
         c.dataset = text(a);
       else if (a.field == "init_from")
         c.init_from = text(a);
-      else if (a.field == "optimizer") {
-        c.optimizer = text(a);
-        if (c.optimizer != "adamw" && c.optimizer != "adam" && c.optimizer != "sgd") {
-          fail(a, "expected \"adamw\", \"adam\" or \"sgd\", got \"" + c.optimizer + "\"");
-        }
-      } else if (one_of(kIgnoredFields, a.field)) {
+      else if (a.field == "optimizer")
+        c.optimizer = optimizer(a);
+      else if (one_of(kIgnoredFields, a.field)) {
         continue;
-      } else if (const auto near = near_field(a.field)) {
+      } else if (const auto near = near_field(a.field, kGptFields)) {
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
       } else if (!ignore_unknown) {
         fail(
@@ -191,7 +219,7 @@ class Applier {
             "not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, batch_size, "
             "vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
       }
-      if (one_of(kFields, a.field)) c.set_in_file.push_back(a.field);
+      if (one_of(kGptFields, a.field)) c.set_in_file.push_back(a.field);
     }
     if (c.set_in_file.empty()) {
       throw ConfigError(
@@ -217,6 +245,49 @@ class Applier {
                       std::to_string(c.n_head) + ")");
     }
     return c;
+  }
+
+  // An MLP classifier: its widths, batch, dropout and optimizer; a GPT's field is named as one.
+  ModelConfig apply_mlp(const std::vector<Assignment>& assignments) const {
+    ModelConfig c;
+    c.name = std::filesystem::path(path_).stem().string();
+    c.family = Family::Mlp;
+    c.batch_size = 64;
+    c.gradient_accumulation_steps = 1;
+    c.compile = false;
+    for (const Assignment& a : assignments) {
+      if (a.field == "family") continue;
+      if (a.field == "widths")
+        c.widths = widths(a);
+      else if (a.field == "batch_size")
+        c.batch_size = positive_integer(a);
+      else if (a.field == "dropout")
+        c.dropout = fraction(a);
+      else if (a.field == "optimizer")
+        c.optimizer = optimizer(a);
+      else if (one_of(kGptFields, a.field))
+        fail(
+            a,
+            "a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, dropout, optimizer)");
+      else if (const auto near = near_field(a.field, kMlpFields))
+        fail(a, "not a field the planner knows; did you mean " + *near + "?");
+      else
+        fail(a, "not a field of an MLP (its fields: widths, batch_size, dropout, optimizer)");
+      c.set_in_file.push_back(a.field);
+    }
+    if (c.widths.empty()) {
+      throw ConfigError(path_, 0,
+                        "an MLP needs its widths, the inputs first and the classes last: "
+                        "widths = [784, 256, 10]");
+    }
+    return c;
+  }
+
+  std::string optimizer(const Assignment& a) const {
+    const std::string kind = text(a);
+    if (kind != "adamw" && kind != "adam" && kind != "sgd")
+      fail(a, "expected \"adamw\", \"adam\" or \"sgd\", got \"" + kind + "\"");
+    return kind;
   }
 
  private:
@@ -245,9 +316,14 @@ std::vector<Assignment> toml_assignments(std::string_view text, const std::strin
       a.value = b->get();
     else if (const auto* s = node.as_string())
       a.value = s->get();
-    else
+    else if (const auto* list = node.as_array();
+             list != nullptr && list->is_homogeneous<std::int64_t>()) {
+      std::vector<std::int64_t> numbers;
+      for (const toml::node& n : *list) numbers.push_back(n.as_integer()->get());
+      a.value = numbers;
+    } else
       a.text = std::string(node.is_table()   ? "a table"
-                           : node.is_array() ? "a list"
+                           : node.is_array() ? "a list of other than integers"
                                              : "a date or time");
     out.push_back(std::move(a));
   }
@@ -348,6 +424,14 @@ std::vector<std::string> defaulted_fields(const ModelConfig& c) {
   const auto set = [&](std::string_view field) {
     return std::find(c.set_in_file.begin(), c.set_in_file.end(), field) != c.set_in_file.end();
   };
+  if (c.family == Family::Mlp) {
+    std::vector<std::string> out;
+    if (!set("batch_size")) out.push_back("batch_size " + std::to_string(c.batch_size));
+    if (!set("dropout"))
+      out.push_back("dropout " + std::string(c.dropout == 0 ? "0.0" : std::to_string(c.dropout)));
+    if (!set("optimizer")) out.push_back("optimizer \"" + c.optimizer + "\"");
+    return out;
+  }
   const bool pretrained = c.init_from.starts_with("gpt2");  // the checkpoint gives the shape
   std::vector<std::string> out;
   const auto add = [&](std::string_view field, const std::string& value,

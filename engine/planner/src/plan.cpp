@@ -51,6 +51,13 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
 }
 
 std::string describe(const ModelConfig& c) {
+  if (c.family == Family::Mlp) {
+    std::string widths;
+    for (const std::int64_t w : c.widths) widths += (widths.empty() ? "" : "-") + std::to_string(w);
+    return fmt::format("{}: an MLP classifier {}, batch {}, dropout {}, {}; {:.2f}M parameters",
+                       c.name, widths, c.batch_size, c.dropout, c.optimizer,
+                       static_cast<double>(parameter_count(c)) / 1e6);
+  }
   return fmt::format(
       "{}: {} layers, {} heads, {} wide, context {}, batch {} x {} micro-step{}, dropout {}, {}, {}, "
       "compile {}; {:.2f}M parameters",
@@ -94,12 +101,17 @@ void print_plan(const ModelConfig& config,
   if (!defaults.empty()) {
     std::string list;
     for (const std::string& d : defaults) list += (list.empty() ? "" : ", ") + d;
-    out << wrap("not in the file, so train.py's defaults: " + list, width, "  ", "  ");
+    out << wrap(std::string("not in the file, so ") +
+                    (config.family == Family::Mlp ? "the planner's" : "train.py's") +
+                    " defaults: " + list,
+                width, "  ", "  ");
   }
-  out << wrap(
-             "a steady training iteration of nanoGPT's train.py, in milliseconds, as the course's cost model "
-             "predicts it",
-             width)
+  out << wrap(config.family == Family::Mlp
+                  ? "a steady training step (the batch copied in, forward, backward, the "
+                    "optimizer's step), in milliseconds, as the course's cost model predicts it"
+                  : "a steady training iteration of nanoGPT's train.py, in milliseconds, as the "
+                    "course's cost model predicts it",
+              width)
       << "\n";
   // The memory column where the terminal has room for it, else under each row.
   const std::string columns =
@@ -142,7 +154,18 @@ nlohmann::json milliseconds_json(std::optional<double> seconds) {
 }
 
 nlohmann::json config_json(const ModelConfig& c) {
+  if (c.family == Family::Mlp) {
+    return {{"name", c.name},
+            {"family", "mlp"},
+            {"widths", c.widths},
+            {"batch_size", c.batch_size},
+            {"dropout", c.dropout},
+            {"optimizer", c.optimizer},
+            {"parameters", parameter_count(c)},
+            {"defaults", defaulted_fields(c)}};
+  }
   return {{"name", c.name},
+          {"family", "gpt"},
           {"n_layer", c.n_layer},
           {"n_head", c.n_head},
           {"n_embd", c.n_embd},
@@ -195,7 +218,7 @@ std::optional<std::int64_t> largest_fitting(const std::vector<SweepStep>& steps)
   return largest;
 }
 
-// Sequences (of block_size tokens) trained per second at one step of the sweep.
+// Samples (a GPT's: sequences of block_size tokens) trained per second at one step of the sweep.
 double samples_per_second(const ModelConfig& config, const SweepStep& step) {
   return static_cast<double>(step.batch_size * config.gradient_accumulation_steps) /
          *step.mps.mps_seconds;

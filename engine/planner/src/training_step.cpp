@@ -1,6 +1,7 @@
-// nanoGPT on the engine, shape-only. Its model mirrors model.py: token and position embeddings,
-// pre-norm blocks of causal self-attention and a 4x GELU MLP with dropout, a final layer norm,
-// and an output layer tied to the token embedding.
+// The planner's models on the engine, shape-only. nanoGPT's mirrors model.py: token and position
+// embeddings, pre-norm blocks of causal self-attention and a 4x GELU MLP with dropout, a final
+// layer norm, and an output layer tied to the token embedding. An MLP classifier is linear layers
+// with ReLU (and dropout) between them and cross-entropy on the last, as the course's own.
 
 #include "planner/training_step.h"
 
@@ -121,7 +122,52 @@ using nanogpt::Gpt;
 using nanogpt::make_gpt;
 using nanogpt::make_optimizer;
 
+// An MLP classifier, and its batches: features made on the cpu and copied to the device.
+namespace mlp {
+
+namespace F = engine::nn::functional;
+
+struct Mlp {
+  std::vector<Tensor> weights, biases;
+  double dropout = 0;
+  bool training = true;
+
+  Tensor operator()(const Tensor& x, const Tensor& y) const {
+    Tensor h = x;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+      h = F::linear(h, weights[i], biases[i]);
+      if (i + 1 == weights.size()) break;
+      h = F::dropout(F::relu(h), F::DropoutFuncOptions().p(dropout).training(training));
+    }
+    return F::cross_entropy(h, y);
+  }
+  std::vector<Tensor> parameters() const {
+    std::vector<Tensor> all = weights;
+    all.insert(all.end(), biases.begin(), biases.end());
+    return all;
+  }
+};
+
+Mlp make_mlp(const ModelConfig& cfg, engine::Device device) {
+  Mlp mlp;
+  mlp.dropout = cfg.dropout;
+  for (std::size_t i = 0; i + 1 < cfg.widths.size(); ++i) {
+    const std::int64_t in = cfg.widths[i], out = cfg.widths[i + 1];
+    mlp.weights.push_back((engine::randn({out, in}) * 0.02).to(device).requires_grad_());
+    mlp.biases.push_back(engine::zeros({out}).to(device).requires_grad_());
+  }
+  return mlp;
+}
+
+}  // namespace mlp
+
 std::int64_t parameter_count(const ModelConfig& config) {
+  if (config.family == Family::Mlp) {
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i + 1 < config.widths.size(); ++i)
+      count += (config.widths[i] + 1) * config.widths[i + 1];
+    return count;
+  }
   const std::int64_t C = config.n_embd, biases = config.bias ? 1 : 0;
   // the four matrices (3C + C + 4C + 4C rows of C), the two layer norms' weights, and with bias
   // on, 11 C biases (3C + C + 4C + C, and the layer norms' two)
@@ -129,8 +175,17 @@ std::int64_t parameter_count(const ModelConfig& config) {
   return config.vocab_size * C + config.n_layer * per_block + C * (1 + biases);  // wte (tied), ln_f
 }
 
+// What a TrainingRun runs: one family's model, optimizer and batches.
 struct TrainingRun::State {
-  State(const ModelConfig& c, engine::Device d, bool compiled)
+  virtual ~State() = default;
+  virtual Tensor iterate() = 0;
+  virtual void estimate_loss(int eval_iters) = 0;
+};
+
+namespace {
+
+struct GptRun final : TrainingRun::State {
+  GptRun(const ModelConfig& c, engine::Device d, bool compiled)
       : cfg(c),
         device(d),
         compile(compiled),
@@ -149,6 +204,33 @@ struct TrainingRun::State {
   }
   Tensor forward(const Tensor& a, const Tensor& b) { return compile ? model(a, b) : gpt(a, b); }
 
+  // gradient_accumulation_steps forward and backward passes (the next batch copied in behind
+  // each forward pass), clipping to 1.0, the optimizer's step, zero_grad.
+  Tensor iterate() override {
+    Tensor loss;
+    for (std::int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
+      loss = forward(x, y) / static_cast<double>(cfg.gradient_accumulation_steps);
+      std::tie(x, y) = batch();
+      loss.backward();
+    }
+    engine::py::torch::nn::utils::clip_grad_norm_(parameters, 1.0);
+    for (const auto& optimizer : optimizers) optimizer->step();
+    for (const auto& optimizer : optimizers) optimizer->zero_grad();
+    return loss;
+  }
+
+  void estimate_loss(int eval_iters) override {
+    engine::NoGradGuard no_grad;
+    gpt.training = false;
+    for (int split = 0; split < 2; ++split) {
+      for (int k = 0; k < eval_iters; ++k) {
+        const auto [a, b] = batch();
+        static_cast<void>(forward(a, b).item<float>());
+      }
+    }
+    gpt.training = true;
+  }
+
   ModelConfig cfg;
   engine::Device device;
   bool compile;
@@ -159,36 +241,58 @@ struct TrainingRun::State {
   Tensor x, y;
 };
 
-TrainingRun::TrainingRun(const ModelConfig& config, engine::Device device, bool compiled)
-    : state_(std::make_unique<State>(config, device, compiled)) {}
+// The usual loop of a classifier: the batch copied to the device, forward, backward, the
+// optimizer's step, zero_grad.
+struct MlpRun final : TrainingRun::State {
+  MlpRun(const ModelConfig& c, engine::Device d)
+      : cfg(c),
+        device(d),
+        model(mlp::make_mlp(c, d)),
+        optimizer(make_optimizer(c.optimizer, model.parameters(), 0.01)) {}
+
+  std::pair<Tensor, Tensor> batch() const {
+    return {engine::zeros({cfg.batch_size, cfg.widths.front()}).to(device),
+            engine::zeros({cfg.batch_size}, engine::kInt64).to(device)};
+  }
+
+  Tensor iterate() override {
+    const auto [x, y] = batch();
+    Tensor loss = model(x, y);
+    loss.backward();
+    optimizer->step();
+    optimizer->zero_grad();
+    return loss;
+  }
+
+  void estimate_loss(int eval_iters) override {
+    engine::NoGradGuard no_grad;
+    model.training = false;
+    for (int k = 0; k < eval_iters; ++k) {
+      const auto [x, y] = batch();
+      static_cast<void>(model(x, y).item<float>());
+    }
+    model.training = true;
+  }
+
+  ModelConfig cfg;
+  engine::Device device;
+  mlp::Mlp model;
+  std::unique_ptr<engine::optim::Optimizer> optimizer;
+};
+
+}  // namespace
+
+TrainingRun::TrainingRun(const ModelConfig& config, engine::Device device, bool compiled) {
+  if (config.family == Family::Mlp)
+    state_ = std::make_unique<MlpRun>(config, device);
+  else
+    state_ = std::make_unique<GptRun>(config, device, compiled);
+}
 TrainingRun::~TrainingRun() = default;
 
-Tensor TrainingRun::iterate() {
-  State& s = *state_;
-  Tensor loss;
-  for (std::int64_t micro = 0; micro < s.cfg.gradient_accumulation_steps; ++micro) {
-    loss = s.forward(s.x, s.y) / static_cast<double>(s.cfg.gradient_accumulation_steps);
-    std::tie(s.x, s.y) = s.batch();
-    loss.backward();
-  }
-  engine::py::torch::nn::utils::clip_grad_norm_(s.parameters, 1.0);
-  for (const auto& optimizer : s.optimizers) optimizer->step();
-  for (const auto& optimizer : s.optimizers) optimizer->zero_grad();
-  return loss;
-}
+Tensor TrainingRun::iterate() { return state_->iterate(); }
 
-void TrainingRun::estimate_loss(int eval_iters) {
-  State& s = *state_;
-  engine::NoGradGuard no_grad;
-  s.gpt.training = false;
-  for (int split = 0; split < 2; ++split) {
-    for (int k = 0; k < eval_iters; ++k) {
-      const auto [x, y] = s.batch();
-      static_cast<void>(s.forward(x, y).item<float>());
-    }
-  }
-  s.gpt.training = true;
-}
+void TrainingRun::estimate_loss(int eval_iters) { state_->estimate_loss(eval_iters); }
 
 double steady_iteration_seconds(TrainingRun& run, int warm_up, int timed) {
   double t0 = engine::py::time::perf_counter(), total = 0;

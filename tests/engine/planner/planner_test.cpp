@@ -192,8 +192,10 @@ TEST_CASE("a bad config is refused with its file, line and field") {
   CHECK(refusal("n_embd = 384\nn_head = 5\n") ==
         "bad.toml:2: n_head: n_embd (384) must be a multiple of n_head (5)");
   CHECK(refusal("n_layer = [6]\n") ==
-        "bad.toml:1: n_layer: cannot read 'a list' (the planner reads numbers, "
-        "True/False, quoted strings and products such as 5 * 8)");
+        "bad.toml:1: n_layer: expected a positive integer, got a list");
+  CHECK(refusal("n_layer = [\"6\"]\n") ==
+        "bad.toml:1: n_layer: cannot read 'a list of other than integers' (the planner reads "
+        "numbers, True/False, quoted strings and products such as 5 * 8)");
   CHECK(refusal("n_layer = \n").rfind("bad.toml:1: ", 0) == 0);  // toml++'s own description follows
 }
 
@@ -352,4 +354,63 @@ TEST_CASE(
   CHECK(plan({kData + "laptop_char.toml", "--sweep"})
             .err.find("--sweep sweeps the batch: --sweep batch") != std::string::npos);
   CHECK(plan({kData + "laptop_char.toml", "--sweep", "block_size"}).status == 2);
+}
+
+TEST_CASE("an MLP classifier is planned from its widths, with the planner's defaults named") {
+  const ModelConfig mlp = planner::read_model_config(kData + "mnist_mlp.toml");
+  CHECK(mlp.family == planner::Family::Mlp);
+  CHECK(mlp.widths == std::vector<std::int64_t>{784, 512, 256, 10});
+  CHECK(mlp.batch_size == 128);
+  CHECK_FALSE(mlp.compile);
+  CHECK(planner::parameter_count(mlp) == 785 * 512 + 513 * 256 + 257 * 10);
+  CHECK(planner::defaulted_fields(mlp) == std::vector<std::string>{"dropout 0.0"});
+
+  const Run run = plan({kData + "mnist_mlp.toml", "--machine", "m1-8gb"}, 60);
+  REQUIRE(run.status == 0);
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);)
+    CHECK(engine::notebook::display_width(line) <= 60);
+  CHECK(run.out.find("mnist_mlp: an MLP classifier 784-512-256-10, batch 128") == 0);
+  CHECK(run.out.find("not in the file, so the planner's defaults: dropout 0.0") !=
+        std::string::npos);
+  CHECK(run.out.find("a steady training step (the batch copied in, forward,") != std::string::npos);
+
+  const nlohmann::json json =
+      nlohmann::json::parse(plan({kData + "mnist_mlp.toml", "--machine", "m1-8gb", "--json"}).out);
+  CHECK(json["config"]["family"] == "mlp");
+  CHECK(json["config"]["widths"] == std::vector<std::int64_t>{784, 512, 256, 10});
+  const nlohmann::json& m1 = json["machines"][0];
+  CHECK(m1["cpu_ms"].get<double>() > 0);
+  CHECK(m1["mps_ms"].get<double>() > 0);
+  CHECK(m1["compiled_ms"].is_null());
+  // A larger batch holds more, and the sweep runs for an MLP as for a GPT.
+  const Run sweep = plan({kData + "mnist_mlp.toml", "--machine", "m1-8gb", "--sweep", "batch"});
+  CHECK(sweep.status == 0);
+  CHECK(sweep.out.find("largest batch_size without swap") != std::string::npos);
+}
+
+TEST_CASE("an MLP's config is refused with its file, line and field") {
+  CHECK(refusal("family = \"mlp\"\nbatch_size = 32\n") ==
+        "bad.toml: an MLP needs its widths, the inputs first and the classes last: widths = "
+        "[784, 256, 10]");
+  CHECK(refusal("family = \"mlp\"\nwidths = [784]\n") ==
+        "bad.toml:2: widths: expected a list of two or more positive integers, the inputs first "
+        "and the classes last: widths = [784, 256, 10]");
+  CHECK(refusal("family = \"mlp\"\nwidths = [784, 0, 10]\n")
+            .starts_with("bad.toml:2: widths: expected a list of two or more positive integers"));
+  CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nn_layer = 4\n") ==
+        "bad.toml:3: n_layer: a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, "
+        "dropout, optimizer)");
+  CHECK(refusal("family = \"mlp\"\nwidth = [784, 10]\n") ==
+        "bad.toml:2: width: not a field the planner knows; did you mean widths?");
+  CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nlayers = 3\n") ==
+        "bad.toml:3: layers: not a field of an MLP (its fields: widths, batch_size, dropout, "
+        "optimizer)");
+  CHECK(refusal("family = \"cnn\"\n") ==
+        "bad.toml:1: family: expected \"gpt\" or \"mlp\", got \"cnn\"");
+  CHECK(
+      refusal("n_layer = 4\nwidths = [784, 10]\n") ==
+      "bad.toml:2: widths: an MLP's field; a GPT has n_layer, n_head and n_embd (family = \"mlp\" "
+      "plans an MLP)");
+  CHECK(refusal("family = \"gpt\"\nn_layer = 4\n") == "accepted");
 }

@@ -1,7 +1,10 @@
 #pragma once
-// A model to plan for, in nanoGPT's own names: train.py's globals that decide what one training
-// iteration computes. Read from a TOML file, or from one of nanoGPT's config/*.py files, which
-// assign train.py's globals one per line; what the file leaves out keeps train.py's default.
+// A model to plan for, of one of the families the planner knows:
+// - a GPT, in nanoGPT's own names: train.py's globals that decide what one training iteration
+//   computes. Read from a TOML file, or from one of nanoGPT's config/*.py files, which assign
+//   train.py's globals one per line; what the file leaves out keeps train.py's default.
+// - an MLP classifier (`family = "mlp"` in TOML): its layer widths, from the inputs to the
+//   classes, with ReLU between the layers, trained with cross-entropy.
 
 #include <cstdint>
 #include <filesystem>
@@ -12,26 +15,30 @@
 
 namespace planner {
 
+enum class Family { Gpt, Mlp };
+
 struct ModelConfig {
-  std::string name;           // the file's stem: "train_shakespeare_char"
-  std::int64_t n_layer = 12;  // train.py's defaults: GPT-2 small on OpenWebText
+  std::string name;                    // the file's stem: "train_shakespeare_char"
+  Family family = Family::Gpt;         // `family = "mlp"`; nanoGPT's files are GPTs
+  std::vector<std::int64_t> widths{};  // an MLP's: inputs, hidden layers, classes
+  std::int64_t n_layer = 12;           // train.py's defaults: GPT-2 small on OpenWebText
   std::int64_t n_head = 12;
   std::int64_t n_embd = 768;
   std::int64_t block_size = 1024;
   std::int64_t batch_size = 12;
   std::int64_t vocab_size = 50304;  // meta.pkl's, when the dataset has one; else GPT-2's, padded
-  std::int64_t gradient_accumulation_steps = 40;  // 5 * 8
+  std::int64_t gradient_accumulation_steps = 40;  // 5 * 8 (an MLP's: 1)
   double dropout = 0.0;
   bool bias = false;
-  bool compile = true;
+  bool compile = true;              // an MLP's: false (the planner compiles GPTs only)
   std::string optimizer = "adamw";  // not nanoGPT's (it always uses AdamW): "adamw", "adam", "sgd"
   std::string dataset = "openwebtext";
   std::string init_from = "scratch";
   std::vector<std::string> set_in_file{};  // the fields the file set; the others are defaults
 };
 
-// The fields a plan depends on that `config` took from train.py's defaults, each with its value:
-// "bias False", "vocab_size 65 (shakespeare_char's meta.pkl)".
+// The fields a plan depends on that `config` took from the defaults (a GPT's: train.py's), each
+// with its value: "bias False", "vocab_size 65 (shakespeare_char's meta.pkl)".
 std::vector<std::string> defaulted_fields(const ModelConfig& config);
 
 // A field that cannot be used, with the file and line of its assignment (line 0: the file).

@@ -1,8 +1,10 @@
 #pragma once
-// nanoGPT's training loop on the simulated machine of the current process, shape-only: model.py's
-// GPT (with or without biases), train.py's loop body with gradient accumulation and clipping, its
-// optimizer, and its estimate_loss(). Times come from the engine's cost model. The one nanoGPT of
-// the course's tools: `course plan` and the cost model's validation (tests/benchmarks) both run it.
+// A model's training loop on the simulated machine of the current process, shape-only. For a GPT,
+// nanoGPT's: model.py's GPT (with or without biases), train.py's loop body with gradient
+// accumulation and clipping, its optimizer, and its estimate_loss(); the one nanoGPT of the
+// course's tools: `course plan` and the cost model's validation (tests/benchmarks) both run it.
+// For an MLP classifier, the usual loop: the batch copied in, forward, backward, the optimizer's
+// step. Times come from the engine's cost model.
 
 #include <engine/engine.h>
 
@@ -25,16 +27,18 @@ class TrainingRun {
   TrainingRun(const TrainingRun&) = delete;
   TrainingRun& operator=(const TrainingRun&) = delete;
 
-  // One iteration: gradient_accumulation_steps forward and backward passes (the next batch
-  // copied in behind each forward pass), clipping to 1.0, the optimizer's step, zero_grad.
+  // One iteration: for a GPT, gradient_accumulation_steps forward and backward passes (the next
+  // batch copied in behind each forward pass), clipping to 1.0, the optimizer's step, zero_grad;
+  // for an MLP, one batch copied in, forward, backward, the optimizer's step, zero_grad.
   engine::Tensor iterate();
 
-  // estimate_loss(): model.eval(), then `eval_iters` batches of each split under no_grad, each
-  // loss read with item(); model.train() again. train.py runs it at iteration 0.
+  // estimate_loss(): model.eval(), then `eval_iters` batches (a GPT: of each split) under no_grad,
+  // each loss read with item(); model.train() again. train.py runs it at iteration 0.
   void estimate_loss(int eval_iters);
 
+  struct State;  // one family's run (training_step.cpp)
+
  private:
-  struct State;
   std::unique_ptr<State> state_;
 };
 
