@@ -115,9 +115,7 @@ std::optional<TheirRun> run_twins(Course& course, const std::string& lesson,
 // breaks code.
 void show_code(Course& course, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) {
-    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
-    for (const std::string& part :
-         engine::notebook::printed_line_parts(line, course.width() - 2, indent))
+    for (const std::string& part : engine::notebook::code_line_parts(line, course.width() - 2))
       course.out() << "│ " << part << '\n';
   }
 }

@@ -164,4 +164,8 @@ std::vector<std::string> printed_line_parts(std::string_view line, std::size_t w
   }
 }
 
+std::vector<std::string> code_line_parts(std::string_view line, std::size_t width) {
+  return printed_line_parts(line, width, std::min(line.find_first_not_of(' '), line.size()));
+}
+
 }  // namespace engine::notebook

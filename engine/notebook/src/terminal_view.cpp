@@ -219,9 +219,8 @@ class NotebookReporter : public doctest::IReporter {
   // each continuation indented as the line itself and marked, as outputs are.
   void print_code_line(std::string_view line, const fmt::text_style& look) {
     const std::string_view kGutterText = "│ ";
-    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
     for (const std::string& part :
-         printed_line_parts(line, config_.width - display_width(kGutterText), indent)) {
+         code_line_parts(line, config_.width - display_width(kGutterText))) {
       out_ << style_(kGutter, std::string(kGutterText)) << style_(look, part) << '\n';
     }
   }

@@ -34,5 +34,7 @@ std::string wrap(std::string_view text, std::size_t width, std::string_view firs
 // part stays whole.
 std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width,
                                             std::size_t indent = 0);
+// A line of code in parts the same way, each later part indented as the line itself is.
+std::vector<std::string> code_line_parts(std::string_view line, std::size_t width);
 
 }  // namespace engine::notebook
