@@ -13,6 +13,7 @@
 #include "engine/errors.h"
 #include "engine/ops.h"
 #include "kernels/kernels.h"
+#include "machine/process.h"
 #include "mps/availability.h"
 #include "mps/stream.h"
 #include "ops/broadcast.h"

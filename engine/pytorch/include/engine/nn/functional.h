@@ -39,4 +39,17 @@ Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);
 // MPS generator's).
 Tensor dropout(const Tensor& input, const DropoutFuncOptions& options = {});
 
+// The image operators, on (N, C, H, W) float tensors (or (C, H, W), one image).
+// A 2-D convolution: weight (out_channels, in_channels, kH, kW), options.bias() (out_channels).
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& options = {});
+// Per channel: in training, normalised by the batch's own mean and variance, which update the
+// running statistics in place (running = (1 - momentum) running + momentum batch, the variance
+// unbiased); in evaluation, by the running statistics.
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const BatchNormFuncOptions& options = {});
+Tensor max_pool2d(const Tensor& input, const MaxPool2dFuncOptions& options);
+// Each output cell averages its share of the plane; a 1 x 1 output is input.mean({-1, -2},
+// true), as PyTorch computes it on every device.
+Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptions& options);
+
 }  // namespace engine::nn::functional

@@ -1,0 +1,199 @@
+// torch.nn.functional.conv2d (aten/src/ATen/native/Convolution.cpp) and its gradient. On the
+// cpu, PyTorch's macOS wheels have no oneDNN, so a convolution is slow_conv2d: im2col, then a
+// matrix product through Accelerate, per image; on mps it is one MPSGraph convolution
+// (aten/src/ATen/native/mps/operations/Convolution.mm). The engine computes values the cpu's
+// way on both devices, each device's products adding in its own order; the cost model prices
+// the work as the implicit matrix product it is (Note [The cost model]).
+
+#include <string>
+#include <vector>
+
+#include "autograd/record.h"
+#include "engine/errors.h"
+#include "engine/nn/functional.h"
+#include "kernels/image.h"
+#include "kernels/kernels.h"
+#include "kernels/mps_kernels.h"
+#include "mps/stream.h"
+#include "tensor/device_checks.h"
+#include "tensor/tensor_impl.h"
+
+namespace engine::nn::functional {
+namespace {
+
+// The sizes one convolution works with: a batch of images and the window over them.
+struct ConvShape {
+  std::int64_t batch;
+  std::int64_t out_channels;
+  kernels::Window window;
+  std::int64_t depth() const { return window.channels * window.kernel_h * window.kernel_w; }
+  std::int64_t cells() const { return window.out_h * window.out_w; }
+};
+
+// Convolution.cpp's checks, in its order, with its texts.
+ConvShape conv_shape(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& o) {
+  if (input.dim() != 3 && input.dim() != 4)
+    throw Error("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: " +
+                detail::sizes_string(input.sizes()));
+  if (weight.dim() != 4) throw Error("weight should have at least three dimensions");
+  if (o.groups() != 1) throw Error("the engine's conv2d computes groups=1 only");
+  const bool batched = input.dim() == 4;
+  const std::int64_t channels = input.size(batched ? 1 : 0);
+  if (channels != weight.size(1)) {
+    std::vector<std::int64_t> shown = input.sizes().vec();
+    if (!batched) shown.insert(shown.begin(), 1);
+    throw Error("Given groups=1, weight of size " + detail::sizes_string(weight.sizes()) +
+                ", expected input" + detail::sizes_string(shown) + " to have " +
+                std::to_string(weight.size(1)) + " channels, but got " + std::to_string(channels) +
+                " channels instead");
+  }
+  kernels::Window w{.channels = channels,
+                    .height = input.size(-2),
+                    .width = input.size(-1),
+                    .kernel_h = weight.size(2),
+                    .kernel_w = weight.size(3),
+                    .stride_h = o.stride()[0],
+                    .stride_w = o.stride()[1],
+                    .pad_h = o.padding()[0],
+                    .pad_w = o.padding()[1],
+                    .dilation_h = o.dilation()[0],
+                    .dilation_w = o.dilation()[1],
+                    .out_h = 0,
+                    .out_w = 0};
+  w.out_h = kernels::window_count(w.height + 2 * w.pad_h - w.dilation_h * (w.kernel_h - 1) - 1,
+                                  w.stride_h);
+  w.out_w = kernels::window_count(w.width + 2 * w.pad_w - w.dilation_w * (w.kernel_w - 1) - 1,
+                                  w.stride_w);
+  if (w.out_h < 1 || w.out_w < 1) {
+    throw Error("Calculated padded input size per channel: (" +
+                std::to_string(w.height + 2 * w.pad_h) + " x " +
+                std::to_string(w.width + 2 * w.pad_w) + "). Kernel size: (" +
+                std::to_string(w.dilation_h * (w.kernel_h - 1) + 1) + " x " +
+                std::to_string(w.dilation_w * (w.kernel_w - 1) + 1) +
+                "). Kernel size can't be greater than actual input size");
+  }
+  return {batched ? input.size(0) : 1, weight.size(0), w};
+}
+
+// check_input_same_type_as_parameters: input, weight and bias of one type, or
+// "Input type (MPSFloatType) and weight type (torch.FloatTensor) should be the same".
+void check_same_type(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  if (input.device() != weight.device()) {
+    throw Error("Input type (" + detail::type_name_in_errors(input) + ") and weight type (" +
+                detail::type_name_in_errors(weight) + ") should be the same");
+  }
+  if (bias.defined() && bias.device() != input.device()) {
+    throw Error("Input type (" + detail::type_name_in_errors(input) + ") and bias type (" +
+                detail::type_name_in_errors(bias) + ") should be the same");
+  }
+}
+
+// The implicit matrix product of each pass: the forward (cells x out_channels x depth per
+// image), the input's gradient and the weight's, each reading and writing its operands once
+// (the cpu's im2col buffer too).
+detail::KernelCost product_cost(const char* name, double m, double n, double k, double bytes) {
+  return detail::matmul_cost(name, {.m = m, .n = n, .k = k}, bytes);
+}
+
+std::vector<Tensor> conv2d_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
+                                    bool with_bias, const ConvShape& s) {
+  const Device device = g.device();
+  const bool values = detail::have_values({&g, &input, &weight});
+  Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
+  Tensor dw = detail::allocate(weight.sizes().vec(), ScalarType::Float, device, values);
+  const auto rows = static_cast<double>(s.batch * s.cells());
+  const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
+  detail::launch(
+      product_cost("aten::convolution_backward", static_cast<double>(s.depth()), rows,
+                   static_cast<double>(s.out_channels),
+                   detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx) + cols_bytes),
+      device);
+  detail::launch(
+      product_cost("aten::convolution_backward", static_cast<double>(s.out_channels),
+                   static_cast<double>(s.depth()), rows,
+                   detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw) + cols_bytes),
+      device);
+  std::vector<Tensor> grads{dx, dw};
+  Tensor db;
+  if (with_bias) {
+    db = detail::allocate({s.out_channels}, ScalarType::Float, device, values);
+    detail::launch({.name = "aten::convolution_backward",
+                    .kind = detail::OpKind::Reduction,
+                    .bytes = detail::nbytes(g)},
+                   device);
+    grads.push_back(db);
+  }
+  if (!values) return grads;
+  const kernels::Summation& kernel = kernels::summation_on(device);
+  const std::int64_t depth = s.depth(), cells = s.cells(), out = s.out_channels;
+  const std::int64_t image = s.window.channels * s.window.height * s.window.width;
+  std::vector<float> cols(static_cast<std::size_t>(depth * cells)), cols_t(cols.size()),
+      product(cols.size()), dw_image(static_cast<std::size_t>(out * depth));
+  float* dxd = dx.impl().data<float>();
+  float* dwd = dw.impl().data<float>();
+  std::fill_n(dxd, dx.numel(), 0.0f);
+  std::fill_n(dwd, dw.numel(), 0.0f);
+  for (std::int64_t b = 0; b < s.batch; ++b) {
+    const float* gb = g.impl().data<float>() + b * out * cells;
+    // the input's gradient: weight^T (depth, out) @ g (out, cells), folded back onto the image
+    kernel.matmul_transposed_a(weight.impl().data<float>(), gb, product.data(), depth, out, cells);
+    kernels::col2im_add(product.data(), dxd + b * image, s.window);
+    // the weight's: g (out, cells) @ cols^T (cells, depth), summed over the images in order
+    kernels::im2col(input.impl().data<float>() + b * image, cols.data(), s.window);
+    kernels::transpose_last_two(cols.data(), cols_t.data(), 1, depth, cells);
+    kernel.matmul(gb, cols_t.data(), dw_image.data(), out, cells, depth);
+    for (std::size_t i = 0; i < dw_image.size(); ++i) dwd[i] += dw_image[i];
+  }
+  if (with_bias) {  // each image's sum per channel, then those sums over the images
+    std::vector<float> per_image(static_cast<std::size_t>(s.batch * out));
+    kernel.sum_over_axis(g.impl().data<float>(), per_image.data(), s.batch * out, cells, 1, 1.0);
+    kernel.sum_over_axis(per_image.data(), db.impl().data<float>(), 1, s.batch, out, 1.0);
+  }
+  return grads;
+}
+
+}  // namespace
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& options) {
+  const Tensor& bias = options.bias();
+  check_same_type(input, weight, bias);
+  detail::require_float(input, "conv2d");
+  detail::require_float(weight, "conv2d");
+  const ConvShape s = conv_shape(input, weight, options);
+  const Device device = input.device();
+  std::vector<std::int64_t> out_shape{s.out_channels, s.window.out_h, s.window.out_w};
+  if (input.dim() == 4) out_shape.insert(out_shape.begin(), s.batch);
+  const bool values = detail::have_values({&input, &weight, &bias});
+  Tensor result = detail::allocate(out_shape, ScalarType::Float, device, values);
+  const auto rows = static_cast<double>(s.batch * s.cells());
+  const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
+  detail::launch(product_cost("aten::convolution", rows, static_cast<double>(s.out_channels),
+                              static_cast<double>(s.depth()),
+                              detail::nbytes(input) + detail::nbytes(weight) +
+                                  detail::nbytes(result) + cols_bytes),
+                 device);
+  if (values) {
+    const kernels::Summation& kernel = kernels::summation_on(device);
+    const std::int64_t depth = s.depth(), cells = s.cells(), out = s.out_channels;
+    const std::int64_t image = s.window.channels * s.window.height * s.window.width;
+    std::vector<float> cols(static_cast<std::size_t>(depth * cells));
+    for (std::int64_t b = 0; b < s.batch; ++b) {
+      kernels::im2col(input.impl().data<float>() + b * image, cols.data(), s.window);
+      float* y = result.impl().data<float>() + b * out * cells;
+      kernel.matmul(weight.impl().data<float>(), cols.data(), y, out, depth, cells);
+      if (!bias.defined()) continue;
+      for (std::int64_t o = 0; o < out; ++o) {
+        for (std::int64_t c = 0; c < cells; ++c) y[o * cells + c] += bias.impl().data<float>()[o];
+      }
+    }
+  }
+  if (!detail::should_record({&input, &weight, &bias})) return result;
+  std::vector<Tensor> inputs{input, weight};
+  if (bias.defined()) inputs.push_back(bias);
+  detail::record(result, "ConvolutionBackward0", inputs, [input, weight, bias, s](const Tensor& g) {
+    return conv2d_backward(g, input, weight, bias.defined(), s);
+  });
+  return result;
+}
+
+}  // namespace engine::nn::functional
