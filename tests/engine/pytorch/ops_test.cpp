@@ -125,3 +125,21 @@ TEST_CASE("softmax's logarithm normalises along its dimension") {
   CHECK(std::exp(p[0]) + std::exp(p[1]) + std::exp(p[2]) == doctest::Approx(1.0));
   CHECK(p[3] == doctest::Approx(-std::log(3.0)));  // no overflow for large logits
 }
+
+TEST_CASE("cat joins tensors along a dimension, and its gradient splits back") {
+  engine::sim::use_machine("linux-x86_64");
+  const Tensor a = engine::arange(4).to(engine::kFloat).reshape({2, 2}).requires_grad_();
+  const Tensor b = (engine::arange(2).to(engine::kFloat) + 10.0).reshape({2, 1}).requires_grad_();
+  const Tensor joined = engine::cat({a, b}, 1);
+  CHECK(joined.sizes().vec() == std::vector<std::int64_t>{2, 3});
+  CHECK(values(joined) == std::vector<float>{0, 1, 10, 2, 3, 11});
+  CHECK(joined.grad_fn()->name() == "CatBackward0");
+  (joined * engine::arange(6).to(engine::kFloat).reshape({2, 3})).sum().backward();
+  CHECK(values(a.grad()) == std::vector<float>{0, 1, 3, 4});
+  CHECK(values(b.grad()) == std::vector<float>{2, 5});
+  CHECK(error_of([&] {
+          engine::cat({a, engine::zeros({3, 1})}, 1);
+        }) ==
+        "Sizes of tensors must match except in dimension 1. Expected size 2 but got size 3 for "
+        "tensor number 1 in the list.");
+}

@@ -4,6 +4,7 @@
 // autograd nodes.
 
 #include <cstdint>
+#include <vector>
 
 #include "engine/tensor.h"
 
@@ -26,6 +27,9 @@ Tensor operator-(const Tensor& a);
 Tensor relu(const Tensor& x);
 Tensor log_softmax(const Tensor& x, std::int64_t dim);
 Tensor softmax(const Tensor& x, std::int64_t dim);
+
+// torch::cat: the tensors joined along `dim`; all other sizes must match.
+Tensor cat(const std::vector<Tensor>& tensors, std::int64_t dim = 0);
 
 Tensor zeros_like(const Tensor& t);
 Tensor ones_like(const Tensor& t);

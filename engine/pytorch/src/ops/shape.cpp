@@ -199,3 +199,65 @@ Tensor Tensor::detach() const {
 }
 
 }  // namespace engine
+
+namespace engine {
+
+Tensor cat(const std::vector<Tensor>& tensors, std::int64_t dim) {
+  if (tensors.empty()) throw Error("torch.cat(): expected a non-empty list of Tensors");
+  const Tensor& first = tensors.front();
+  const std::int64_t d = detail::wrap_dim(dim, first.dim());
+  std::vector<std::int64_t> sizes = first.sizes().vec();
+  sizes[static_cast<std::size_t>(d)] = 0;
+  std::vector<const Tensor*> all;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    detail::require_float(t, "cat");
+    if (t.device() != first.device()) {
+      throw Error(
+          "Expected all tensors to be on the same device, but found at least two devices, " +
+          first.device().str() + " and " + t.device().str() + "!");
+    }
+    for (std::int64_t k = 0; k < first.dim(); ++k) {
+      if (k != d && (t.dim() != first.dim() || t.size(k) != first.size(k))) {
+        throw Error("Sizes of tensors must match except in dimension " + std::to_string(d) +
+                    ". Expected size " + std::to_string(first.size(k)) + " but got size " +
+                    std::to_string(t.dim() == first.dim() ? t.size(k) : -1) +
+                    " for tensor number " + std::to_string(i) + " in the list.");
+      }
+    }
+    sizes[static_cast<std::size_t>(d)] += t.size(d);
+    all.push_back(&t);
+  }
+  const bool values =
+      std::all_of(all.begin(), all.end(), [](const Tensor* t) { return detail::have_values({t}); });
+  Tensor out = detail::allocate(sizes, ScalarType::Float, first.device(), values);
+  std::vector<std::int64_t> offsets, lengths;
+  std::int64_t offset = 0;
+  for (const Tensor& t : tensors) {
+    offsets.push_back(offset);
+    lengths.push_back(t.size(d));
+    if (values) {
+      copy_block(t.impl().data<float>(), out.impl().data<float>(), sizes, d, offset, t.size(d),
+                 false);
+    }
+    offset += t.size(d);
+  }
+  detail::launch(
+      {.name = "aten::cat", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(out)},
+      first.device());
+  bool record = false;
+  for (const Tensor& t : tensors) record = record || detail::should_record({&t});
+  if (!record) return out;
+  detail::record(
+      out, "CatBackward0", tensors,
+      [d, offsets, lengths](const Tensor& g) {  // sizes only, as CatBackward0 saves
+        std::vector<Tensor> grads;
+        for (std::size_t i = 0; i < offsets.size(); ++i)
+          grads.push_back(g.slice(d, offsets[i], offsets[i] + lengths[i]));
+        return grads;
+      },
+      detail::Saves::NoTensors);
+  return out;
+}
+
+}  // namespace engine
