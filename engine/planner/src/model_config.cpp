@@ -10,7 +10,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <functional>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <variant>
@@ -76,7 +78,62 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 // An MLP's fields, beside `family`.
-constexpr std::array kMlpFields{"widths", "batch_size", "dropout", "optimizer"};
+constexpr std::array kMlpFields{"widths", "batch_size", "dropout", "optimizer", "trainable_layers"};
+// An encoder's: Hugging Face's config.json names (BERT's and ViT's, then DistilBERT's), then the
+// planner's own.
+constexpr std::array kEncoderFields{"model_type",
+                                    "hidden_size",
+                                    "num_hidden_layers",
+                                    "num_attention_heads",
+                                    "intermediate_size",
+                                    "vocab_size",
+                                    "max_position_embeddings",
+                                    "type_vocab_size",
+                                    "hidden_dropout_prob",
+                                    "attention_probs_dropout_prob",
+                                    "image_size",
+                                    "patch_size",
+                                    "num_channels",
+                                    "num_labels",
+                                    "id2label",
+                                    "attn_implementation",
+                                    "dim",
+                                    "n_layers",
+                                    "n_heads",
+                                    "hidden_dim",
+                                    "dropout",
+                                    "attention_dropout",
+                                    "seq_length",
+                                    "batch_size",
+                                    "optimizer",
+                                    "trainable_layers"};
+// A CNN's: torchvision's names (the model's, its num_classes), the input and the training.
+constexpr std::array kCnnFields{"model",      "image_size", "num_classes",
+                                "batch_size", "optimizer",  "trainable_layers"};
+
+// Hugging Face's config classes' defaults, per model_type (transformers' BertConfig,
+// DistilBertConfig, ViTConfig).
+struct EncoderDefaults {
+  const char* model_type;
+  std::int64_t vocab_size, hidden_size, num_hidden_layers, num_attention_heads, intermediate_size;
+  double hidden_dropout, attention_dropout;
+};
+constexpr std::array<EncoderDefaults, 3> kEncoders{
+    {{"bert", 30522, 768, 12, 12, 3072, 0.1, 0.1},
+     {"distilbert", 30522, 768, 6, 12, 3072, 0.1, 0.1},
+     {"vit", 0, 768, 12, 12, 3072, 0.0, 0.0}}};
+
+// The torchvision models the planner builds.
+constexpr std::array kCnnModels{"resnet18", "resnet34", "resnet50", "resnet101", "resnet152",
+                                "vgg11",    "vgg11_bn", "vgg13",    "vgg13_bn",  "vgg16",
+                                "vgg16_bn", "vgg19",    "vgg19_bn"};
+
+template <std::size_t N>
+std::string listed(const std::array<const char*, N>& names) {
+  std::string out;
+  for (const char* n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
 
 // The field of `fields` that `name` is most likely a misspelling of (n_layers, n_embed), if any.
 template <std::size_t N>
@@ -167,10 +224,16 @@ class Applier {
 
   ModelConfig apply(const std::vector<Assignment>& assignments, bool ignore_unknown) const {
     for (const Assignment& a : assignments) {
+      if (a.field == "model_type") return apply_encoder(assignments, ignore_unknown);
+      if (a.field == "model" && !ignore_unknown) return apply_cnn(assignments);
       if (a.field != "family") continue;
       const std::string family = text(a);
       if (family == "mlp") return apply_mlp(assignments);
-      if (family != "gpt") fail(a, "expected \"gpt\" or \"mlp\", got \"" + family + "\"");
+      if (family != "gpt") {
+        fail(a, "expected \"gpt\" or \"mlp\", got \"" + family +
+                    "\" (an encoder is named by model_type = \"bert\", a CNN by model = "
+                    "\"resnet50\")");
+      }
     }
     ModelConfig c;
     c.name = std::filesystem::path(path_).stem().string();
@@ -265,14 +328,14 @@ class Applier {
         c.dropout = fraction(a);
       else if (a.field == "optimizer")
         c.optimizer = optimizer(a);
+      else if (a.field == "trainable_layers")
+        c.trainable_layers = count(a);
       else if (one_of(kGptFields, a.field))
-        fail(
-            a,
-            "a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, dropout, optimizer)");
+        fail(a, "a GPT's field, not an MLP's (an MLP's fields: " + listed(kMlpFields) + ")");
       else if (const auto near = near_field(a.field, kMlpFields))
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
       else
-        fail(a, "not a field of an MLP (its fields: widths, batch_size, dropout, optimizer)");
+        fail(a, "not a field of an MLP (its fields: " + listed(kMlpFields) + ")");
       c.set_in_file.push_back(a.field);
     }
     if (c.widths.empty()) {
@@ -280,7 +343,207 @@ class Applier {
                         "an MLP needs its widths, the inputs first and the classes last: "
                         "widths = [784, 256, 10]");
     }
+    check_trainable(c, assignments);
     return c;
+  }
+
+  // A Transformer encoder: Hugging Face's fields for its model_type, then the batch and the
+  // training. A config.json holds many fields that do not change what a step computes
+  // (initializer_range, pad_token_id, ...): those are ignored, except a near-miss of a field.
+  ModelConfig apply_encoder(const std::vector<Assignment>& assignments, bool ignore_unknown) const {
+    ModelConfig c;
+    c.name = std::filesystem::path(path_).stem().string();
+    c.family = Family::Encoder;
+    c.batch_size = 8;  // Trainer's per_device_train_batch_size
+    c.gradient_accumulation_steps = 1;
+    c.compile = false;
+    std::optional<std::int64_t> labels_from_map;
+    for (const Assignment& a : assignments) {
+      if (a.field != "model_type") continue;
+      c.model_type = text(a);
+      const auto known = std::find_if(kEncoders.begin(), kEncoders.end(),
+                                      [&](const auto& e) { return c.model_type == e.model_type; });
+      if (known == kEncoders.end())
+        fail(a, "the planner knows the encoders \"bert\", \"distilbert\" and \"vit\", not \"" +
+                    c.model_type + "\"");
+      c.vocab_size = known->vocab_size, c.hidden_size = known->hidden_size;
+      c.num_hidden_layers = known->num_hidden_layers;
+      c.num_attention_heads = known->num_attention_heads;
+      c.intermediate_size = known->intermediate_size;
+      c.dropout = known->hidden_dropout, c.attention_dropout = known->attention_dropout;
+    }
+    c.optimizer = "adamw";  // Trainer's
+    const bool vit = c.model_type == "vit", distilbert = c.model_type == "distilbert";
+    std::optional<Assignment> hidden, heads;
+    for (const Assignment& a : assignments) {
+      const std::string& f = a.field;
+      const bool distil_name = f == "dim" || f == "n_layers" || f == "n_heads" ||
+                               f == "hidden_dim" || f == "dropout" || f == "attention_dropout";
+      const bool bert_name = f == "hidden_size" || f == "num_hidden_layers" ||
+                             f == "num_attention_heads" || f == "intermediate_size" ||
+                             f == "hidden_dropout_prob" || f == "attention_probs_dropout_prob";
+      if (f == "model_type") continue;
+      if (distil_name && !distilbert)
+        fail(a, "DistilBERT's name; " + c.model_type + "'s config calls it " + bert_alias(f));
+      if (bert_name && distilbert) fail(a, "DistilBERT's config calls it " + distil_alias(f));
+      if (f == "hidden_size" || f == "dim")
+        c.hidden_size = positive_integer(a), hidden = a;
+      else if (f == "num_hidden_layers" || f == "n_layers")
+        c.num_hidden_layers = positive_integer(a);
+      else if (f == "num_attention_heads" || f == "n_heads")
+        c.num_attention_heads = positive_integer(a), heads = a;
+      else if (f == "intermediate_size" || f == "hidden_dim")
+        c.intermediate_size = positive_integer(a);
+      else if (f == "hidden_dropout_prob" || f == "dropout")
+        c.dropout = fraction(a);
+      else if (f == "attention_probs_dropout_prob" || f == "attention_dropout")
+        c.attention_dropout = fraction(a);
+      else if ((f == "image_size" || f == "patch_size" || f == "num_channels") && !vit)
+        fail(a, "a ViT's field; a text encoder reads seq_length tokens");
+      else if ((f == "vocab_size" || f == "max_position_embeddings" || f == "seq_length" ||
+                f == "type_vocab_size") &&
+               vit)
+        fail(a, "a text encoder's field; a ViT reads images of image_size");
+      else if (f == "vocab_size")
+        c.vocab_size = positive_integer(a);
+      else if (f == "max_position_embeddings")
+        c.max_position_embeddings = positive_integer(a);
+      else if (f == "type_vocab_size")
+        c.type_vocab_size = positive_integer(a);
+      else if (f == "seq_length")
+        c.seq_length = positive_integer(a);
+      else if (f == "image_size")
+        c.image_size = positive_integer(a);
+      else if (f == "patch_size")
+        c.patch_size = positive_integer(a);
+      else if (f == "num_channels")
+        c.num_channels = positive_integer(a);
+      else if (f == "num_labels")
+        c.num_labels = positive_integer(a);
+      else if (f == "id2label") {
+        labels_from_map = positive_integer(a);
+        continue;  // num_labels, as PretrainedConfig derives it
+      } else if (f == "attn_implementation") {
+        c.attn_implementation = text(a);
+        if (c.attn_implementation != "sdpa" && c.attn_implementation != "eager")
+          fail(a, "expected \"sdpa\" or \"eager\", got \"" + c.attn_implementation + "\"");
+      } else if (f == "batch_size")
+        c.batch_size = positive_integer(a);
+      else if (f == "optimizer")
+        c.optimizer = optimizer(a);
+      else if (f == "trainable_layers")
+        c.trainable_layers = count(a);
+      else if (const auto near = near_field(f, kEncoderFields))
+        fail(a, "not a field the planner knows; did you mean " + *near + "?");
+      else if (ignore_unknown)
+        continue;
+      else
+        fail(a, "not a field of an encoder (its fields: " + listed(kEncoderFields) + ")");
+      c.set_in_file.push_back(f);
+    }
+    if (labels_from_map && !set(c, "num_labels")) {
+      c.num_labels = *labels_from_map;
+      c.set_in_file.emplace_back("num_labels");
+    }
+    if (c.hidden_size % c.num_attention_heads != 0) {
+      const Assignment& later = hidden && (!heads || hidden->line > heads->line) ? *hidden : *heads;
+      fail(later, "the hidden size (" + std::to_string(c.hidden_size) +
+                      ") is not a multiple of the number of attention heads (" +
+                      std::to_string(c.num_attention_heads) + ")");
+    }
+    if (vit && c.patch_size > c.image_size) {
+      throw ConfigError(path_, 0,
+                        "patch_size (" + std::to_string(c.patch_size) +
+                            ") is larger than image_size (" + std::to_string(c.image_size) + ")");
+    }
+    if (!vit && c.seq_length > c.max_position_embeddings) {
+      throw ConfigError(path_, 0,
+                        "seq_length (" + std::to_string(c.seq_length) +
+                            ") is longer than the model's max_position_embeddings (" +
+                            std::to_string(c.max_position_embeddings) + ")");
+    }
+    check_trainable(c, assignments);
+    return c;
+  }
+
+  // A torchvision CNN: its name, the images, the batch and the training.
+  ModelConfig apply_cnn(const std::vector<Assignment>& assignments) const {
+    ModelConfig c;
+    c.name = std::filesystem::path(path_).stem().string();
+    c.family = Family::Cnn;
+    c.batch_size = 32;    // torchvision's references/classification/train.py
+    c.num_labels = 1000;  // torchvision's num_classes
+    c.optimizer = "sgd";  // the same script's --opt
+    c.gradient_accumulation_steps = 1;
+    c.compile = false;
+    for (const Assignment& a : assignments) {
+      if (a.field == "model") {
+        c.model_type = text(a);
+        if (!one_of(kCnnModels, c.model_type))
+          fail(a, "the planner builds torchvision's " + listed(kCnnModels) + ", not \"" +
+                      c.model_type + "\"");
+      } else if (a.field == "image_size") {
+        c.image_size = positive_integer(a);
+        if (c.image_size < 32)
+          fail(a, "images of at least 32 pixels a side pass the five halvings of these models");
+      } else if (a.field == "num_classes")
+        c.num_labels = positive_integer(a);
+      else if (a.field == "batch_size")
+        c.batch_size = positive_integer(a);
+      else if (a.field == "optimizer")
+        c.optimizer = optimizer(a);
+      else if (a.field == "trainable_layers")
+        c.trainable_layers = count(a);
+      else if (const auto near = near_field(a.field, kCnnFields))
+        fail(a, "not a field the planner knows; did you mean " + *near + "?");
+      else
+        fail(a, "not a field of a CNN (its fields: " + listed(kCnnFields) + ")");
+      c.set_in_file.push_back(a.field);
+    }
+    check_trainable(c, assignments);
+    return c;
+  }
+
+  static bool set(const ModelConfig& c, std::string_view field) {
+    return std::find(c.set_in_file.begin(), c.set_in_file.end(), field) != c.set_in_file.end();
+  }
+
+  // BERT's name for a DistilBERT field, and the other way round.
+  static std::string bert_alias(const std::string& f) {
+    if (f == "dim") return "hidden_size";
+    if (f == "n_layers") return "num_hidden_layers";
+    if (f == "n_heads") return "num_attention_heads";
+    if (f == "hidden_dim") return "intermediate_size";
+    if (f == "dropout") return "hidden_dropout_prob";
+    return "attention_probs_dropout_prob";
+  }
+  static std::string distil_alias(const std::string& f) {
+    if (f == "hidden_size") return "dim";
+    if (f == "num_hidden_layers") return "n_layers";
+    if (f == "num_attention_heads") return "n_heads";
+    if (f == "intermediate_size") return "hidden_dim";
+    if (f == "hidden_dropout_prob") return "dropout";
+    return "attention_dropout";
+  }
+
+  // trainable_layers: at most the model's blocks.
+  void check_trainable(const ModelConfig& c, const std::vector<Assignment>& assignments) const {
+    if (c.trainable_layers <= block_count(c)) return;
+    for (const Assignment& a : assignments) {
+      if (a.field == "trainable_layers") {
+        fail(a, "the model has " + std::to_string(block_count(c)) +
+                    " blocks to train; trainable_layers counts them from the last (0: the head "
+                    "alone)");
+      }
+    }
+  }
+
+  std::int64_t count(const Assignment& a) const {
+    const Value& v = value_of(a);
+    const auto* i = std::get_if<std::int64_t>(&v);
+    if (i == nullptr || *i < 0)
+      fail(a, "expected a count of blocks from 0 (the head alone) up, got " + describe(v));
+    return *i;
   }
 
   std::string optimizer(const Assignment& a) const {
@@ -325,6 +588,52 @@ std::vector<Assignment> toml_assignments(std::string_view text, const std::strin
       a.text = std::string(node.is_table()   ? "a table"
                            : node.is_array() ? "a list of other than integers"
                                              : "a date or time");
+    out.push_back(std::move(a));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Assignment& a, const Assignment& b) { return a.line < b.line; });
+  return out;
+}
+
+// --- Hugging Face's config.json ---------------------------------------------------------------
+
+// The line of a key's first appearance, for messages (nlohmann::json keeps no positions).
+int json_line(std::string_view text, const std::string& key) {
+  const std::size_t at = text.find("\"" + key + "\"");
+  if (at == std::string_view::npos) return 0;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+std::vector<Assignment> json_assignments(std::string_view text, const std::string& path) {
+  nlohmann::json root;
+  try {
+    root = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    const auto byte = std::min<std::size_t>(error.byte, text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(),
+                                                     text.begin() + static_cast<long>(byte), '\n'));
+    std::string message = error.what();
+    message =
+        message.substr(message.find("parse error"));  // without nlohmann's "[json.exception...]"
+    throw ConfigError(path, line, message);
+  }
+  if (!root.is_object())
+    throw ConfigError(path, 0, "expected a JSON object of fields, as a config.json holds");
+  std::vector<Assignment> out;
+  for (const auto& [key, node] : root.items()) {
+    Assignment a{key, json_line(text, key), std::nullopt, ""};
+    if (node.is_number_integer())
+      a.value = node.get<std::int64_t>();
+    else if (node.is_number_float())
+      a.value = node.get<double>();
+    else if (node.is_boolean())
+      a.value = node.get<bool>();
+    else if (node.is_string())
+      a.value = node.get<std::string>();
+    else if (key == "id2label" && node.is_object())
+      a.value = static_cast<std::int64_t>(node.size());  // the classes it names
+    else
+      a.text = node.is_null() ? "null" : node.is_array() ? "a list" : "an object";
     out.push_back(std::move(a));
   }
   std::sort(out.begin(), out.end(),
@@ -420,10 +729,78 @@ std::vector<Assignment> python_assignments(std::string_view text) {
 
 }  // namespace
 
+std::int64_t block_count(const ModelConfig& c) {
+  switch (c.family) {
+    case Family::Mlp:
+      return std::max<std::int64_t>(static_cast<std::int64_t>(c.widths.size()) - 2, 0);
+    case Family::Encoder:
+      return c.num_hidden_layers;
+    case Family::Cnn:
+      return c.model_type.starts_with("resnet") ? 4 : 5;
+    case Family::Gpt:
+      break;
+  }
+  return c.n_layer;
+}
+
+namespace {
+
+std::string number(double x) {
+  std::ostringstream out;
+  out << x;
+  const std::string text = out.str();
+  return text.find_first_of(".e") == std::string::npos ? text + ".0" : text;
+}
+
+// An encoder's defaults: its config class's for the model, the planner's for the training.
+std::vector<std::string> encoder_defaults(const ModelConfig& c,
+                                          const std::function<bool(std::string_view)>& set) {
+  const bool distil = c.model_type == "distilbert", vit = c.model_type == "vit";
+  std::vector<std::string> out;
+  const auto add = [&](std::string_view bert_name, std::string_view distil_name,
+                       const std::string& value) {
+    const std::string_view name = distil ? distil_name : bert_name;
+    if (!set(name)) out.push_back(std::string(name) + " " + value);
+  };
+  add("hidden_size", "dim", std::to_string(c.hidden_size));
+  add("num_hidden_layers", "n_layers", std::to_string(c.num_hidden_layers));
+  add("num_attention_heads", "n_heads", std::to_string(c.num_attention_heads));
+  add("intermediate_size", "hidden_dim", std::to_string(c.intermediate_size));
+  add("hidden_dropout_prob", "dropout", number(c.dropout));
+  add("attention_probs_dropout_prob", "attention_dropout", number(c.attention_dropout));
+  if (vit) {
+    add("image_size", "image_size", std::to_string(c.image_size));
+    add("patch_size", "patch_size", std::to_string(c.patch_size));
+    add("num_channels", "num_channels", std::to_string(c.num_channels));
+  } else {
+    add("vocab_size", "vocab_size", std::to_string(c.vocab_size));
+    add("max_position_embeddings", "max_position_embeddings",
+        std::to_string(c.max_position_embeddings));
+    if (!distil) add("type_vocab_size", "type_vocab_size", std::to_string(c.type_vocab_size));
+    add("seq_length", "seq_length", std::to_string(c.seq_length));
+  }
+  add("num_labels", "num_labels", std::to_string(c.num_labels));
+  add("attn_implementation", "attn_implementation", "\"" + c.attn_implementation + "\"");
+  add("batch_size", "batch_size", std::to_string(c.batch_size));
+  add("optimizer", "optimizer", "\"" + c.optimizer + "\"");
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> defaulted_fields(const ModelConfig& c) {
   const auto set = [&](std::string_view field) {
     return std::find(c.set_in_file.begin(), c.set_in_file.end(), field) != c.set_in_file.end();
   };
+  if (c.family == Family::Encoder) return encoder_defaults(c, set);
+  if (c.family == Family::Cnn) {
+    std::vector<std::string> out;
+    if (!set("image_size")) out.push_back("image_size " + std::to_string(c.image_size));
+    if (!set("num_classes")) out.push_back("num_classes " + std::to_string(c.num_labels));
+    if (!set("batch_size")) out.push_back("batch_size " + std::to_string(c.batch_size));
+    if (!set("optimizer")) out.push_back("optimizer \"" + c.optimizer + "\"");
+    return out;
+  }
   if (c.family == Family::Mlp) {
     std::vector<std::string> out;
     if (!set("batch_size")) out.push_back("batch_size " + std::to_string(c.batch_size));
@@ -472,6 +849,20 @@ ModelConfig parse_python_config(std::string_view text, const std::string& path) 
   return Applier(path).apply(python_assignments(text), /*ignore_unknown=*/true);
 }
 
+// A config.json: Hugging Face names the model's type in it; the planner's own fields (the batch,
+// the sequence length, the optimizer, trainable_layers) may sit beside the model's.
+ModelConfig parse_json_config(std::string_view text, const std::string& path) {
+  const std::vector<Assignment> assignments = json_assignments(text, path);
+  const bool typed = std::any_of(assignments.begin(), assignments.end(),
+                                 [](const Assignment& a) { return a.field == "model_type"; });
+  if (!typed) {
+    throw ConfigError(path, 0,
+                      "a config.json names its model_type; the planner reads \"bert\", "
+                      "\"distilbert\" and \"vit\" (a GPT or an MLP is planned from TOML)");
+  }
+  return Applier(path).apply(assignments, /*ignore_unknown=*/true);
+}
+
 ModelConfig read_model_config(const std::filesystem::path& path) {
   constexpr std::uintmax_t kLimit = 4u << 20;  // a config is a few KiB
   std::string text;
@@ -480,8 +871,9 @@ ModelConfig read_model_config(const std::filesystem::path& path) {
   } catch (const engine::notebook::UnreadableFile& e) {
     throw ConfigError(path.string(), 0, std::string("cannot read the file: ") + e.what());
   }
-  return path.extension() == ".py" ? parse_python_config(text, path.string())
-                                   : parse_toml_config(text, path.string());
+  if (path.extension() == ".py") return parse_python_config(text, path.string());
+  if (path.extension() == ".json") return parse_json_config(text, path.string());
+  return parse_toml_config(text, path.string());
 }
 
 }  // namespace planner

@@ -46,25 +46,88 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
     }
   }
   if (o.config.empty())
-    return std::string("which model? Give its config file: TOML, or nanoGPT's config/*.py");
+    return std::string(
+        "which model? Give its config file: TOML, nanoGPT's config/*.py or a Hugging Face "
+        "config.json");
   return o;
 }
 
+std::string millions(std::int64_t count) {
+  return fmt::format("{:.2f}M", static_cast<double>(count) / 1e6);
+}
+
+// ", training the last 2 layers and the head (14.18M of them)", where the config freezes some.
+std::string frozen_text(const ModelConfig& c) {
+  if (c.trainable_layers < 0) return "";
+  const char* unit =
+      c.family == Family::Cnn ? (c.model_type.starts_with("resnet") ? "stage" : "block") : "layer";
+  const std::string which =
+      c.trainable_layers == 0
+          ? std::string("training the head alone")
+          : fmt::format("training the last {} {}{} and the head", c.trainable_layers, unit,
+                        c.trainable_layers == 1 ? "" : "s");
+  return fmt::format(", {} ({} of them)", which, millions(parameter_count(c, true)));
+}
+
+std::string encoder_name(const ModelConfig& c) {
+  if (c.model_type == "vit") return "a ViT";
+  return c.model_type == "distilbert" ? "a DistilBERT" : "a BERT";
+}
+
 std::string describe(const ModelConfig& c) {
-  if (c.family == Family::Mlp) {
-    std::string widths;
-    for (const std::int64_t w : c.widths) widths += (widths.empty() ? "" : "-") + std::to_string(w);
-    return fmt::format("{}: an MLP classifier {}, batch {}, dropout {}, {}; {:.2f}M parameters",
-                       c.name, widths, c.batch_size, c.dropout, c.optimizer,
-                       static_cast<double>(parameter_count(c)) / 1e6);
+  const std::string parameters = millions(parameter_count(c)) + " parameters" + frozen_text(c);
+  switch (c.family) {
+    case Family::Mlp: {
+      std::string widths;
+      for (const std::int64_t w : c.widths)
+        widths += (widths.empty() ? "" : "-") + std::to_string(w);
+      return fmt::format("{}: an MLP classifier {}, batch {}, dropout {}, {}; {}", c.name, widths,
+                         c.batch_size, c.dropout, c.optimizer, parameters);
+    }
+    case Family::Encoder: {
+      const std::string input =
+          c.model_type == "vit"
+              ? fmt::format("{0}x{0} images in {1}x{1} patches", c.image_size, c.patch_size)
+              : fmt::format("{} tokens a sequence", c.seq_length);
+      return fmt::format(
+          "{}: {} encoder, {} layers, {} heads, {} wide, feed-forward {}, {}, batch {}, {} "
+          "labels, {} attention, {}; {}",
+          c.name, encoder_name(c), c.num_hidden_layers, c.num_attention_heads, c.hidden_size,
+          c.intermediate_size, input, c.batch_size, c.num_labels, c.attn_implementation,
+          c.optimizer, parameters);
+    }
+    case Family::Cnn:
+      return fmt::format("{}: torchvision's {}, {}x{} images, batch {}, {} classes, {}; {}", c.name,
+                         c.model_type, c.image_size, c.image_size, c.batch_size, c.num_labels,
+                         c.optimizer, parameters);
+    case Family::Gpt:
+      break;
   }
   return fmt::format(
       "{}: {} layers, {} heads, {} wide, context {}, batch {} x {} micro-step{}, dropout {}, {}, {}, "
-      "compile {}; {:.2f}M parameters",
+      "compile {}; {}",
       c.name, c.n_layer, c.n_head, c.n_embd, c.block_size, c.batch_size,
       c.gradient_accumulation_steps, c.gradient_accumulation_steps == 1 ? "" : "s", c.dropout,
-      c.bias ? "biases" : "no biases", c.optimizer, c.compile ? "on" : "off",
-      static_cast<double>(parameter_count(c)) / 1e6);
+      c.bias ? "biases" : "no biases", c.optimizer, c.compile ? "on" : "off", parameters);
+}
+
+// Where a family's defaults come from.
+std::string defaults_source(const ModelConfig& c) {
+  switch (c.family) {
+    case Family::Mlp:
+      return "the planner's defaults";
+    case Family::Encoder: {
+      const char* config = c.model_type == "vit"          ? "ViTConfig"
+                           : c.model_type == "distilbert" ? "DistilBertConfig"
+                                                          : "BertConfig";
+      return fmt::format("the defaults of transformers' {} and Trainer, and the planner's", config);
+    }
+    case Family::Cnn:
+      return "the defaults of torchvision and its reference training script";
+    case Family::Gpt:
+      break;
+  }
+  return "train.py's defaults";
 }
 
 // At least three significant figures, so that the ratio printed beside short steps can be checked.
@@ -101,12 +164,9 @@ void print_plan(const ModelConfig& config,
   if (!defaults.empty()) {
     std::string list;
     for (const std::string& d : defaults) list += (list.empty() ? "" : ", ") + d;
-    out << wrap(std::string("not in the file, so ") +
-                    (config.family == Family::Mlp ? "the planner's" : "train.py's") +
-                    " defaults: " + list,
-                width, "  ", "  ");
+    out << wrap("not in the file, so " + defaults_source(config) + ": " + list, width, "  ", "  ");
   }
-  out << wrap(config.family == Family::Mlp
+  out << wrap(config.family != Family::Gpt
                   ? "a steady training step (the batch copied in, forward, backward, the "
                     "optimizer's step), in milliseconds, as the course's cost model predicts it"
                   : "a steady training iteration of nanoGPT's train.py, in milliseconds, as the "
@@ -154,31 +214,68 @@ nlohmann::json milliseconds_json(std::optional<double> seconds) {
 }
 
 nlohmann::json config_json(const ModelConfig& c) {
-  if (c.family == Family::Mlp) {
-    return {{"name", c.name},
-            {"family", "mlp"},
-            {"widths", c.widths},
-            {"batch_size", c.batch_size},
-            {"dropout", c.dropout},
-            {"optimizer", c.optimizer},
-            {"parameters", parameter_count(c)},
-            {"defaults", defaulted_fields(c)}};
+  nlohmann::json j;
+  switch (c.family) {
+    case Family::Mlp:
+      j = {{"name", c.name},       {"family", "mlp"},
+           {"widths", c.widths},   {"batch_size", c.batch_size},
+           {"dropout", c.dropout}, {"optimizer", c.optimizer}};
+      break;
+    case Family::Encoder:
+      j = {{"name", c.name},
+           {"family", "encoder"},
+           {"model_type", c.model_type},
+           {"hidden_size", c.hidden_size},
+           {"num_hidden_layers", c.num_hidden_layers},
+           {"num_attention_heads", c.num_attention_heads},
+           {"intermediate_size", c.intermediate_size},
+           {"hidden_dropout_prob", c.dropout},
+           {"attention_probs_dropout_prob", c.attention_dropout},
+           {"num_labels", c.num_labels},
+           {"attn_implementation", c.attn_implementation},
+           {"batch_size", c.batch_size},
+           {"optimizer", c.optimizer}};
+      if (c.model_type == "vit") {
+        j.update({{"image_size", c.image_size},
+                  {"patch_size", c.patch_size},
+                  {"num_channels", c.num_channels}});
+      } else {
+        j.update({{"vocab_size", c.vocab_size},
+                  {"max_position_embeddings", c.max_position_embeddings},
+                  {"seq_length", c.seq_length}});
+      }
+      break;
+    case Family::Cnn:
+      j = {{"name", c.name},
+           {"family", "cnn"},
+           {"model", c.model_type},
+           {"image_size", c.image_size},
+           {"num_classes", c.num_labels},
+           {"batch_size", c.batch_size},
+           {"optimizer", c.optimizer}};
+      break;
+    case Family::Gpt:
+      j = {{"name", c.name},
+           {"family", "gpt"},
+           {"n_layer", c.n_layer},
+           {"n_head", c.n_head},
+           {"n_embd", c.n_embd},
+           {"block_size", c.block_size},
+           {"batch_size", c.batch_size},
+           {"gradient_accumulation_steps", c.gradient_accumulation_steps},
+           {"vocab_size", c.vocab_size},
+           {"dropout", c.dropout},
+           {"bias", c.bias},
+           {"compile", c.compile},
+           {"optimizer", c.optimizer}};
+      break;
   }
-  return {{"name", c.name},
-          {"family", "gpt"},
-          {"n_layer", c.n_layer},
-          {"n_head", c.n_head},
-          {"n_embd", c.n_embd},
-          {"block_size", c.block_size},
-          {"batch_size", c.batch_size},
-          {"gradient_accumulation_steps", c.gradient_accumulation_steps},
-          {"vocab_size", c.vocab_size},
-          {"dropout", c.dropout},
-          {"bias", c.bias},
-          {"compile", c.compile},
-          {"optimizer", c.optimizer},
-          {"parameters", parameter_count(c)},
-          {"defaults", defaulted_fields(c)}};
+  j.update({{"trainable_layers",
+             c.trainable_layers < 0 ? nlohmann::json("all") : nlohmann::json(c.trainable_layers)},
+            {"parameters", parameter_count(c)},
+            {"trained_parameters", parameter_count(c, true)},
+            {"defaults", defaulted_fields(c)}});
+  return j;
 }
 
 // The mps side of a prediction: its memory, against the machine's limits.

@@ -9,6 +9,8 @@
 #include <tuple>
 #include <vector>
 
+#include "run_state.h"
+
 namespace planner {
 // Named, not anonymous: TrainingRun::State holds these types, and the planner is compiled as one
 // unity file, where GCC warns about a class with linkage holding types without it.
@@ -85,25 +87,33 @@ struct Gpt {
   }
 };
 
-Gpt make_gpt(const ModelConfig& cfg, engine::Device device) {
-  auto weight = [&](engine::IntArrayRef shape) {
-    return (engine::randn(shape) * 0.02).to(device).requires_grad_();
-  };
-  auto ones = [&](std::int64_t n) { return engine::ones({n}).to(device).requires_grad_(); };
-  auto bias = [&](std::int64_t n) {
-    return cfg.bias ? engine::zeros({n}).to(device).requires_grad_() : Tensor();
-  };
+Gpt make_gpt(const ModelConfig& cfg, runs::ParameterMaker& make) {
+  auto bias = [&](std::int64_t n) { return cfg.bias ? make.zeros({n}) : Tensor(); };
   const std::int64_t C = cfg.n_embd;
-  Gpt gpt{cfg, weight({cfg.vocab_size, C}), weight({cfg.block_size, C}), ones(C), bias(C), {}};
+  // wte is also the output layer (tied), so it trains with the head; wpe sits below every block
+  make.enter_head();
+  const Tensor wte = make.weight({cfg.vocab_size, C});
+  make.enter_block(-1);
+  const Tensor wpe = make.weight({cfg.block_size, C});
+  make.enter_head();
+  Gpt gpt{cfg, wte, wpe, make.ones({C}), bias(C), {}};  // ln_f: the head's
   for (std::int64_t i = 0; i < cfg.n_layer; ++i) {
-    gpt.blocks.push_back({ones(C), bias(C), weight({3 * C, C}), bias(3 * C), weight({C, C}),
-                          bias(C), ones(C), bias(C), weight({4 * C, C}), bias(4 * C),
-                          weight({C, 4 * C}), bias(C)});
+    make.enter_block(i);
+    gpt.blocks.push_back({make.ones({C}), bias(C), make.weight({3 * C, C}), bias(3 * C),
+                          make.weight({C, C}), bias(C), make.ones({C}), bias(C),
+                          make.weight({4 * C, C}), bias(4 * C), make.weight({C, 4 * C}), bias(C)});
   }
   return gpt;
 }
 
-// configure_optimizers' AdamW (train.py's defaults), or the plain alternatives a config may ask for.
+}  // namespace nanogpt
+using engine::Tensor;
+using nanogpt::Gpt;
+using nanogpt::make_gpt;
+using runs::make_optimizer;
+
+namespace runs {
+
 std::unique_ptr<engine::optim::Optimizer> make_optimizer(const std::string& kind,
                                                          std::vector<Tensor> params,
                                                          double weight_decay) {
@@ -116,86 +126,75 @@ std::unique_ptr<engine::optim::Optimizer> make_optimizer(const std::string& kind
       std::move(params), optim::AdamWOptions(6e-4).betas({0.9, 0.95}).weight_decay(weight_decay));
 }
 
-}  // namespace nanogpt
-using engine::Tensor;
-using nanogpt::Gpt;
-using nanogpt::make_gpt;
-using nanogpt::make_optimizer;
-
-// An MLP classifier, and its batches: features made on the cpu and copied to the device.
-namespace mlp {
-
-namespace F = engine::nn::functional;
-
-struct Mlp {
-  std::vector<Tensor> weights, biases;
-  double dropout = 0;
-  bool training = true;
-
-  Tensor operator()(const Tensor& x, const Tensor& y) const {
-    Tensor h = x;
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-      h = F::linear(h, weights[i], biases[i]);
-      if (i + 1 == weights.size()) break;
-      h = F::dropout(F::relu(h), F::DropoutFuncOptions().p(dropout).training(training));
-    }
-    return F::cross_entropy(h, y);
+Tensor ParameterMaker::keep(Tensor t) {
+  t.requires_grad_(training_this_block());
+  all_.push_back(t);
+  return t;
+}
+Tensor ParameterMaker::weight(engine::IntArrayRef shape, double scale) {
+  return keep((engine::randn(shape) * scale).to(device_));
+}
+Tensor ParameterMaker::zeros(engine::IntArrayRef shape) {
+  return keep(engine::zeros(shape).to(device_));
+}
+Tensor ParameterMaker::ones(engine::IntArrayRef shape) {
+  return keep(engine::ones(shape).to(device_));
+}
+std::vector<Tensor> ParameterMaker::trained() const {
+  std::vector<Tensor> out;
+  for (const Tensor& t : all_) {
+    if (t.requires_grad()) out.push_back(t);
   }
-  std::vector<Tensor> parameters() const {
-    std::vector<Tensor> all = weights;
-    all.insert(all.end(), biases.begin(), biases.end());
-    return all;
-  }
-};
-
-Mlp make_mlp(const ModelConfig& cfg, engine::Device device) {
-  Mlp mlp;
-  mlp.dropout = cfg.dropout;
-  for (std::size_t i = 0; i + 1 < cfg.widths.size(); ++i) {
-    const std::int64_t in = cfg.widths[i], out = cfg.widths[i + 1];
-    mlp.weights.push_back((engine::randn({out, in}) * 0.02).to(device).requires_grad_());
-    mlp.biases.push_back(engine::zeros({out}).to(device).requires_grad_());
-  }
-  return mlp;
+  return out;
 }
 
-}  // namespace mlp
-
-std::int64_t parameter_count(const ModelConfig& config) {
-  if (config.family == Family::Mlp) {
-    std::int64_t count = 0;
-    for (std::size_t i = 0; i + 1 < config.widths.size(); ++i)
-      count += (config.widths[i] + 1) * config.widths[i + 1];
-    return count;
-  }
-  const std::int64_t C = config.n_embd, biases = config.bias ? 1 : 0;
-  // the four matrices (3C + C + 4C + 4C rows of C), the two layer norms' weights, and with bias
-  // on, 11 C biases (3C + C + 4C + C, and the layer norms' two)
-  const std::int64_t per_block = 12 * C * C + (2 + 11 * biases) * C;
-  return config.vocab_size * C + config.n_layer * per_block + C * (1 + biases);  // wte (tied), ln_f
+Tensor ClassifierRun::iterate() {
+  Tensor l = loss(batch());
+  l.backward();
+  optimizer->step();
+  optimizer->zero_grad();
+  return l;
 }
 
-// What a TrainingRun runs: one family's model, optimizer and batches.
-struct TrainingRun::State {
-  virtual ~State() = default;
-  virtual Tensor iterate() = 0;
-  virtual void estimate_loss(int eval_iters) = 0;
-};
+void ClassifierRun::estimate_loss(int eval_iters) {
+  engine::NoGradGuard no_grad;
+  set_training(false);
+  for (int k = 0; k < eval_iters; ++k) static_cast<void>(loss(batch()).item<float>());
+  set_training(true);
+}
+
+void ClassifierRun::infer() {
+  engine::NoGradGuard no_grad;
+  static_cast<void>(loss(batch()));
+}
+
+}  // namespace runs
 
 namespace {
+
+namespace F = engine::nn::functional;
 
 struct GptRun final : TrainingRun::State {
   GptRun(const ModelConfig& c, engine::Device d, bool compiled)
       : cfg(c),
         device(d),
         compile(compiled),
-        gpt(make_gpt(c, d)),
+        maker(d, c.n_layer, c.trainable_layers),
+        gpt(make_gpt(c, maker)),
         model(engine::py::torch::compile(std::cref(gpt))) {
-    parameters = gpt.matrices();
-    for (const Tensor& t : gpt.vectors()) parameters.push_back(t);
-    optimizers.push_back(make_optimizer(c.optimizer, gpt.matrices(), 0.1));
-    optimizers.push_back(make_optimizer(c.optimizer, gpt.vectors(), 0.0));
+    trained = decaying(gpt.matrices());
+    for (const Tensor& t : decaying(gpt.vectors())) trained.push_back(t);
+    optimizers.push_back(make_optimizer(c.optimizer, decaying(gpt.matrices()), 0.1));
+    optimizers.push_back(make_optimizer(c.optimizer, decaying(gpt.vectors()), 0.0));
     std::tie(x, y) = batch();
+  }
+  // configure_optimizers' groups hold the parameters that require grad.
+  static std::vector<Tensor> decaying(const std::vector<Tensor>& group) {
+    std::vector<Tensor> out;
+    for (const Tensor& t : group) {
+      if (t.requires_grad()) out.push_back(t);
+    }
+    return out;
   }
   // get_batch(): windows gathered on the cpu and copied to the device (a blocking copy on mps).
   std::pair<Tensor, Tensor> batch() const {
@@ -213,7 +212,7 @@ struct GptRun final : TrainingRun::State {
       std::tie(x, y) = batch();
       loss.backward();
     }
-    engine::py::torch::nn::utils::clip_grad_norm_(parameters, 1.0);
+    engine::py::torch::nn::utils::clip_grad_norm_(trained, 1.0);
     for (const auto& optimizer : optimizers) optimizer->step();
     for (const auto& optimizer : optimizers) optimizer->zero_grad();
     return loss;
@@ -231,68 +230,106 @@ struct GptRun final : TrainingRun::State {
     gpt.training = true;
   }
 
+  void infer() override {
+    engine::NoGradGuard no_grad;
+    const auto [a, b] = batch();
+    static_cast<void>(forward(a, b));
+  }
+
+  // model.py's get_num_params(): all but the position embeddings.
+  std::vector<Tensor> parameters() const override {
+    std::vector<Tensor> out;
+    for (const Tensor& t : maker.all()) {
+      if (!t.is_same(gpt.wpe)) out.push_back(t);
+    }
+    return out;
+  }
+
   ModelConfig cfg;
   engine::Device device;
   bool compile;
+  runs::ParameterMaker maker;
   Gpt gpt;
   engine::py::torch::CompiledModule<std::reference_wrapper<const Gpt>> model;
-  std::vector<Tensor> parameters;
+  std::vector<Tensor> trained;
   std::vector<std::unique_ptr<engine::optim::Optimizer>> optimizers;
   Tensor x, y;
 };
 
-// The usual loop of a classifier: the batch copied to the device, forward, backward, the
-// optimizer's step, zero_grad.
-struct MlpRun final : TrainingRun::State {
+// An MLP classifier: linear layers with ReLU (and dropout) between them, features made on the
+// cpu and copied to the device.
+struct MlpRun final : runs::ClassifierRun {
   MlpRun(const ModelConfig& c, engine::Device d)
-      : cfg(c),
-        device(d),
-        model(mlp::make_mlp(c, d)),
-        optimizer(make_optimizer(c.optimizer, model.parameters(), 0.01)) {}
-
-  std::pair<Tensor, Tensor> batch() const {
-    return {engine::zeros({cfg.batch_size, cfg.widths.front()}).to(device),
-            engine::zeros({cfg.batch_size}, engine::kInt64).to(device)};
-  }
-
-  Tensor iterate() override {
-    const auto [x, y] = batch();
-    Tensor loss = model(x, y);
-    loss.backward();
-    optimizer->step();
-    optimizer->zero_grad();
-    return loss;
-  }
-
-  void estimate_loss(int eval_iters) override {
-    engine::NoGradGuard no_grad;
-    model.training = false;
-    for (int k = 0; k < eval_iters; ++k) {
-      const auto [x, y] = batch();
-      static_cast<void>(model(x, y).item<float>());
+      : ClassifierRun(runs::ParameterMaker(d, block_count(c), c.trainable_layers)), cfg(c) {
+    for (std::size_t i = 0; i + 1 < cfg.widths.size(); ++i) {
+      // layer i is hidden block i; the last one is the head
+      maker.enter_block(static_cast<std::int64_t>(i));
+      const std::int64_t in = cfg.widths[i], out = cfg.widths[i + 1];
+      weights.push_back(maker.weight({out, in}));
+      biases.push_back(maker.zeros({out}));
     }
-    model.training = true;
+    optimizer = make_optimizer(c.optimizer, maker.trained(), 0.01);
   }
+
+  std::vector<Tensor> batch() const override {
+    return {engine::zeros({cfg.batch_size, cfg.widths.front()}).to(maker.device()),
+            engine::zeros({cfg.batch_size}, engine::kInt64).to(maker.device())};
+  }
+  Tensor loss(const std::vector<Tensor>& b) override {
+    Tensor h = b[0];
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+      h = F::linear(h, weights[i], biases[i]);
+      if (i + 1 == weights.size()) break;
+      h = F::dropout(F::relu(h), F::DropoutFuncOptions().p(cfg.dropout).training(training));
+    }
+    return F::cross_entropy(h, b[1]);
+  }
+  void set_training(bool on) override { training = on; }
 
   ModelConfig cfg;
-  engine::Device device;
-  mlp::Mlp model;
-  std::unique_ptr<engine::optim::Optimizer> optimizer;
+  std::vector<Tensor> weights, biases;
+  bool training = true;
 };
 
 }  // namespace
 
 TrainingRun::TrainingRun(const ModelConfig& config, engine::Device device, bool compiled) {
-  if (config.family == Family::Mlp)
-    state_ = std::make_unique<MlpRun>(config, device);
-  else
-    state_ = std::make_unique<GptRun>(config, device, compiled);
+  switch (config.family) {
+    case Family::Mlp:
+      state_ = std::make_unique<MlpRun>(config, device);
+      break;
+    case Family::Encoder:
+      state_ = runs::make_encoder_run(config, device);
+      break;
+    case Family::Cnn:
+      state_ = runs::make_cnn_run(config, device);
+      break;
+    case Family::Gpt:
+      state_ = std::make_unique<GptRun>(config, device, compiled);
+      break;
+  }
 }
 TrainingRun::~TrainingRun() = default;
 
 Tensor TrainingRun::iterate() { return state_->iterate(); }
 
 void TrainingRun::estimate_loss(int eval_iters) { state_->estimate_loss(eval_iters); }
+
+void TrainingRun::infer() { state_->infer(); }
+
+std::int64_t TrainingRun::parameter_count(bool trained_only) const {
+  std::int64_t count = 0;
+  for (const Tensor& t : state_->parameters()) {
+    if (!trained_only || t.requires_grad()) count += t.numel();
+  }
+  return count;
+}
+
+std::int64_t parameter_count(const ModelConfig& config, bool trained_only) {
+  engine::sim::ShapeOnlyGuard shape_only;
+  const TrainingRun run(config, engine::Device("cpu"), false);
+  return run.parameter_count(trained_only);
+}
 
 double steady_iteration_seconds(TrainingRun& run, int warm_up, int timed) {
   double t0 = engine::py::time::perf_counter(), total = 0;

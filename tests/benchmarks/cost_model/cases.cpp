@@ -77,10 +77,18 @@ struct Reader {
   }
 };
 
-const std::vector<std::string> kOps = {
-    "matmul",      "linear",     "softmax", "sum",
-    "relu",        "layer_norm", "nanogpt", "nanogpt_first_iteration",
-    "nanogpt_mfu", "bert"};
+const std::vector<std::string> kOperators = {"matmul", "linear", "softmax",
+                                             "sum",    "relu",   "layer_norm"};
+const std::vector<std::string> kCnns = {"resnet18", "resnet34", "resnet50", "vgg11",
+                                        "vgg11_bn", "vgg16",    "vgg16_bn"};
+
+std::vector<std::string> all_ops() {
+  std::vector<std::string> ops = kOperators;
+  ops.insert(ops.end(), {"nanogpt", "nanogpt_first_iteration", "nanogpt_mfu", "bert", "distilbert",
+                         "vit", "mlp"});
+  ops.insert(ops.end(), kCnns.begin(), kCnns.end());
+  return ops;
+}
 const std::vector<std::string> kTimings = {"sync_each", "sync_loop", "events", "script"};
 
 // How many shapes each operator takes.
@@ -88,7 +96,7 @@ std::size_t shapes_needed(const std::string& op) {
   if (op == "matmul") return 2;
   if (op == "linear") return 3;
   if (op == "softmax" || op == "sum" || op == "relu" || op == "layer_norm") return 1;
-  return 0;
+  return op == "mlp" ? 1 : 0;  // an MLP's widths
 }
 
 Case read_case(const toml::table& t, const Source& source, const Reader& r) {
@@ -98,7 +106,7 @@ Case read_case(const toml::table& t, const Source& source, const Reader& r) {
   c.role = r.one_of(t, "role", {"fit", "check"});
   c.regime = r.one_of(t, "regime", regimes());
   c.device = r.one_of(t, "device", {"mps", "cpu"});
-  c.op = r.one_of(t, "op", kOps);
+  c.op = r.one_of(t, "op", all_ops());
   c.shapes = r.shapes(t);
   if (c.shapes.size() != shapes_needed(c.op)) {
     r.fail(t, "op \"" + c.op + "\" takes " + std::to_string(shapes_needed(c.op)) +
@@ -129,6 +137,11 @@ Case read_case(const toml::table& t, const Source& source, const Reader& r) {
            "missing the measurement: measured_ms, measured_s, measured_tflops or measured_percent");
   if (c.unit == "TFLOPS" && c.op != "matmul") r.fail(t, "measured_tflops is for matrix products");
   if (const toml::node* within = t.get("within")) c.within = r.number(*within, "'within'");
+  const std::string family = family_of(c.op);
+  if (family == "encoder" || family == "cnn" || family == "mlp")
+    c.optimizer = r.one_of(t, "optimizer", {"sgd", "adam", "adamw"});
+  else if (t.get("optimizer") != nullptr)
+    r.fail(t, "'optimizer' is for a classifier's training (bert, vit, resnet50, mlp, ...)");
   return c;
 }
 
@@ -140,6 +153,14 @@ Timing timing_of(const std::string& name) {
 }
 
 }  // namespace
+
+std::string family_of(const std::string& op) {
+  if (op.starts_with("nanogpt")) return "gpt";
+  if (op == "bert" || op == "distilbert" || op == "vit") return "encoder";
+  if (op == "mlp") return "mlp";
+  if (std::find(kCnns.begin(), kCnns.end(), op) != kCnns.end()) return "cnn";
+  return "operator";
+}
 
 const std::vector<std::string>& regimes() {
   static const std::vector<std::string> all = {"matrix products",
@@ -160,7 +181,8 @@ std::string Case::label() const {
   }
   if (!dims.empty()) text += " dim " + std::to_string(dims.front());
   for (const auto& [key, value] : model) {
-    if (key == "batch" || key == "seq" || key == "compile" || key == "training") {
+    if (key == "batch" || key == "seq" || key == "image" || key == "compile" || key == "training" ||
+        key == "trainable_layers") {
       text += " " + key + "=" + std::to_string(static_cast<long long>(value));
     }
   }

@@ -29,6 +29,7 @@ struct Case {
   std::vector<std::vector<std::int64_t>> shapes;
   std::vector<std::int64_t> dims;       // reduce over these (sum), or the softmax dimension
   std::map<std::string, double> model;  // a model's configuration
+  std::string optimizer;                // a classifier's: "sgd", "adam" or "adamw"
   std::string unit;                     // "ms", "s", "TFLOPS" or "%"
   double measured = 0;
   double within = 0;  // when set, the prediction must be at most this far off (a target)
@@ -47,6 +48,9 @@ class CaseError : public std::runtime_error {
   CaseError(const std::string& path, int line, const std::string& what)
       : std::runtime_error(path + ":" + std::to_string(line) + ": " + what) {}
 };
+
+// The model family a whole-model op belongs to ("gpt", "encoder", "cnn", "mlp"), or "operator".
+std::string family_of(const std::string& op);
 
 // The regimes the report groups cases by, in report order.
 const std::vector<std::string>& regimes();

@@ -400,14 +400,15 @@ TEST_CASE("an MLP's config is refused with its file, line and field") {
             .starts_with("bad.toml:2: widths: expected a list of two or more positive integers"));
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nn_layer = 4\n") ==
         "bad.toml:3: n_layer: a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, "
-        "dropout, optimizer)");
+        "dropout, optimizer, trainable_layers)");
   CHECK(refusal("family = \"mlp\"\nwidth = [784, 10]\n") ==
         "bad.toml:2: width: not a field the planner knows; did you mean widths?");
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nlayers = 3\n") ==
         "bad.toml:3: layers: not a field of an MLP (its fields: widths, batch_size, dropout, "
-        "optimizer)");
+        "optimizer, trainable_layers)");
   CHECK(refusal("family = \"cnn\"\n") ==
-        "bad.toml:1: family: expected \"gpt\" or \"mlp\", got \"cnn\"");
+        "bad.toml:1: family: expected \"gpt\" or \"mlp\", got \"cnn\" (an encoder is named by "
+        "model_type = \"bert\", a CNN by model = \"resnet50\")");
   CHECK(
       refusal("n_layer = 4\nwidths = [784, 10]\n") ==
       "bad.toml:2: widths: an MLP's field; a GPT has n_layer, n_head and n_embd (family = \"mlp\" "

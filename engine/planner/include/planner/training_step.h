@@ -3,8 +3,8 @@
 // nanoGPT's: model.py's GPT (with or without biases), train.py's loop body with gradient
 // accumulation and clipping, its optimizer, and its estimate_loss(); the one nanoGPT of the
 // course's tools: `course plan` and the cost model's validation (tests/benchmarks) both run it.
-// For an MLP classifier, the usual loop: the batch copied in, forward, backward, the optimizer's
-// step. Times come from the engine's cost model.
+// For the classifiers (an MLP, an encoder, a CNN), the usual loop: the batch copied in,
+// forward, backward, the optimizer's step. Times come from the engine's cost model.
 
 #include <engine/engine.h>
 
@@ -15,8 +15,9 @@
 
 namespace planner {
 
-// The parameters model.py's get_num_params() counts: all but the position embeddings.
-std::int64_t parameter_count(const ModelConfig& config);
+// The model's parameters (a GPT's: all but the position embeddings, as model.py's
+// get_num_params() counts them), or only those that train.
+std::int64_t parameter_count(const ModelConfig& config, bool trained_only = false);
 
 class TrainingRun {
  public:
@@ -35,6 +36,12 @@ class TrainingRun {
   // estimate_loss(): model.eval(), then `eval_iters` batches (a GPT: of each split) under no_grad,
   // each loss read with item(); model.train() again. train.py runs it at iteration 0.
   void estimate_loss(int eval_iters);
+
+  // One batch forward (with the loss) under no_grad, as an inference benchmark runs.
+  void infer();
+
+  // What parameter_count() below counts, for this run's model.
+  std::int64_t parameter_count(bool trained_only) const;
 
   struct State;  // one family's run (training_step.cpp)
 

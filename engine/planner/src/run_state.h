@@ -1,0 +1,79 @@
+#pragma once
+// Internal: what a TrainingRun runs, one implementation per family (training_step.cpp: GPTs and
+// MLPs; encoder_run.cpp; cnn_run.cpp), and what the families share: the optimizer, the
+// parameters a config freezes, and the loop of a classifier.
+
+#include <engine/engine.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/training_step.h"
+
+namespace planner {
+
+struct TrainingRun::State {
+  virtual ~State() = default;
+  virtual engine::Tensor iterate() = 0;
+  virtual void estimate_loss(int eval_iters) = 0;
+  virtual void infer() = 0;
+  virtual std::vector<engine::Tensor> parameters() const = 0;
+};
+
+namespace runs {
+
+// configure_optimizers' AdamW (nanoGPT's train.py's defaults), or the plain alternatives a
+// config may ask for, over the parameters that train.
+std::unique_ptr<engine::optim::Optimizer> make_optimizer(const std::string& kind,
+                                                         std::vector<engine::Tensor> params,
+                                                         double weight_decay);
+
+// Makes a model's parameters on `device` (drawn on the cpu, then moved), frozen while the
+// block being built is one `trainable_layers` leaves out.
+class ParameterMaker {
+ public:
+  ParameterMaker(engine::Device device, std::int64_t blocks, std::int64_t trainable_layers)
+      : device_(device), blocks_(blocks), trainable_(trainable_layers) {}
+  // The block whose parameters come next: 0 .. blocks - 1, or `blocks` for the head.
+  void enter_block(std::int64_t block) { block_ = block; }
+  void enter_head() { block_ = blocks_; }
+  bool training_this_block() const { return trainable_ < 0 || block_ >= blocks_ - trainable_; }
+  engine::Tensor weight(engine::IntArrayRef shape, double scale = 0.02);
+  engine::Tensor zeros(engine::IntArrayRef shape);
+  engine::Tensor ones(engine::IntArrayRef shape);
+  engine::Device device() const { return device_; }
+  // Every parameter made, and those that train.
+  const std::vector<engine::Tensor>& all() const { return all_; }
+  std::vector<engine::Tensor> trained() const;
+
+ private:
+  engine::Tensor keep(engine::Tensor t);
+  engine::Device device_;
+  std::int64_t blocks_, trainable_, block_ = 0;
+  std::vector<engine::Tensor> all_;
+};
+
+// The usual loop of a classifier: a batch made on the cpu and copied to the device (blocking
+// copies on mps), forward with the loss, backward, the optimizer's step, zero_grad.
+struct ClassifierRun : TrainingRun::State {
+  virtual std::vector<engine::Tensor> batch() const = 0;
+  virtual engine::Tensor loss(const std::vector<engine::Tensor>& batch) = 0;
+  virtual void set_training(bool training) = 0;
+
+  engine::Tensor iterate() override;
+  void estimate_loss(int eval_iters) override;
+  void infer() override;
+  std::vector<engine::Tensor> parameters() const override { return maker.all(); }
+
+  explicit ClassifierRun(ParameterMaker m) : maker(std::move(m)) {}
+  ParameterMaker maker;
+  std::unique_ptr<engine::optim::Optimizer> optimizer;
+};
+
+std::unique_ptr<TrainingRun::State> make_encoder_run(const ModelConfig& config,
+                                                     engine::Device device);
+std::unique_ptr<TrainingRun::State> make_cnn_run(const ModelConfig& config, engine::Device device);
+
+}  // namespace runs
+}  // namespace planner

@@ -1,0 +1,152 @@
+// The planner's other families: Hugging Face's encoders (config.json or TOML), torchvision's CNNs,
+// and frozen blocks. Parameter counts are the libraries' own (transformers' num_parameters(),
+// sum(p.numel()) over a torchvision model); every example plans on every machine.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "planner/model_config.h"
+#include "planner/plan.h"
+#include "planner/prediction.h"
+#include "planner/training_step.h"
+
+using planner::ModelConfig;
+
+namespace {
+
+const std::string kExamples = TUTOR_SOURCE_DIR "/engine/planner/examples/";
+
+std::string family_refusal(const std::string& text, const char* name = "bad.toml") {
+  try {
+    if (std::string(name).ends_with(".json"))
+      planner::parse_json_config(text, name);
+    else
+      planner::parse_toml_config(text, name);
+  } catch (const planner::ConfigError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+ModelConfig from_toml(const std::string& text) {
+  return planner::parse_toml_config(text, "t.toml");
+}
+
+double mps_ms(const ModelConfig& c, const char* machine) {
+  return *planner::predict(c, *engine::find_machine(machine)).mps_seconds * 1e3;
+}
+
+}  // namespace
+
+TEST_CASE("encoders and CNNs have the parameter counts their libraries report") {
+  // transformers: BertForSequenceClassification(bert-base-uncased, 2 labels), DistilBert...,
+  // ViTForImageClassification(google/vit-base-patch16-224, 1000 labels)
+  CHECK(planner::parameter_count(
+            planner::read_model_config(kExamples + "bert_base_uncased.json")) == 109'483'778);
+  CHECK(planner::parameter_count(from_toml("model_type = \"distilbert\"\n")) == 66'955'010);
+  CHECK(planner::parameter_count(from_toml("model_type = \"vit\"\nnum_labels = 1000\n")) ==
+        86'567'656);
+  // torchvision, 1000 classes
+  CHECK(planner::parameter_count(from_toml("model = \"resnet18\"\n")) == 11'689'512);
+  CHECK(planner::parameter_count(from_toml("model = \"resnet50\"\n")) == 25'557'032);
+  CHECK(planner::parameter_count(from_toml("model = \"vgg16\"\n")) == 138'357'544);
+  CHECK(planner::parameter_count(from_toml("model = \"vgg16_bn\"\n")) == 138'365'992);
+}
+
+TEST_CASE("a Hugging Face config.json is read with its own names, the rest of it ignored") {
+  const ModelConfig bert = planner::read_model_config(kExamples + "bert_base_uncased.json");
+  CHECK(bert.family == planner::Family::Encoder);
+  CHECK(bert.model_type == "bert");
+  CHECK(bert.vocab_size == 30522);
+  CHECK(bert.dropout == 0.1);
+  const std::vector<std::string> defaults = planner::defaulted_fields(bert);
+  CHECK(defaults == std::vector<std::string>{"seq_length 128", "num_labels 2",
+                                             "attn_implementation \"sdpa\"", "batch_size 8",
+                                             "optimizer \"adamw\""});
+  // id2label gives num_labels, as PretrainedConfig derives it
+  CHECK(planner::parse_json_config(
+            R"({"model_type": "bert", "id2label": {"0": "neg", "1": "neu", "2": "pos"}})", "c.json")
+            .num_labels == 3);
+  // DistilBERT's names, and its defaults named by them
+  const ModelConfig distil = from_toml("model_type = \"distilbert\"\nn_layers = 3\ndim = 384\n");
+  CHECK(distil.num_hidden_layers == 3);
+  CHECK(distil.hidden_size == 384);
+  CHECK(planner::defaulted_fields(distil).front() == "n_heads 12");
+}
+
+TEST_CASE("a bad encoder or CNN config is refused, naming the field") {
+  CHECK(family_refusal(R"({"model_type": "bert", "num_hidden_layer": 4})", "c.json") ==
+        "c.json:1: num_hidden_layer: not a field the planner knows; did you mean "
+        "num_hidden_layers?");
+  CHECK(family_refusal(R"({"hidden_size": 768})", "c.json") ==
+        "c.json: a config.json names its model_type; the planner reads \"bert\", \"distilbert\" "
+        "and \"vit\" (a GPT or an MLP is planned from TOML)");
+  CHECK(family_refusal("{\n  \"model_type\": \"bert\",\n  oops\n}", "c.json")
+            .starts_with("c.json:3: parse error"));
+  CHECK(family_refusal("model_type = \"gpt2\"\n") ==
+        "bad.toml:1: model_type: the planner knows the encoders \"bert\", \"distilbert\" and "
+        "\"vit\", not \"gpt2\"");
+  CHECK(family_refusal("model_type = \"bert\"\ndim = 512\n") ==
+        "bad.toml:2: dim: DistilBERT's name; bert's config calls it hidden_size");
+  CHECK(family_refusal("model_type = \"bert\"\nhidden_size = 100\n") ==
+        "bad.toml:2: hidden_size: the hidden size (100) is not a multiple of the number of "
+        "attention heads (12)");
+  CHECK(family_refusal("model_type = \"vit\"\nseq_length = 128\n") ==
+        "bad.toml:2: seq_length: a text encoder's field; a ViT reads images of image_size");
+  CHECK(family_refusal("model_type = \"bert\"\nseq_length = 1024\n") ==
+        "bad.toml: seq_length (1024) is longer than the model's max_position_embeddings (512)");
+  CHECK(
+      family_refusal("model = \"resnet51\"\n")
+          .starts_with(
+              "bad.toml:1: model: the planner builds torchvision's resnet18, resnet34, resnet50"));
+  CHECK(family_refusal("model = \"resnet50\"\nimage_size = 16\n") ==
+        "bad.toml:2: image_size: images of at least 32 pixels a side pass the five halvings of "
+        "these models");
+  CHECK(family_refusal("model = \"resnet50\"\nnum_class = 10\n") ==
+        "bad.toml:2: num_class: not a field the planner knows; did you mean num_classes?");
+  CHECK(family_refusal("model = \"resnet50\"\ntrainable_layers = 5\n") ==
+        "bad.toml:2: trainable_layers: the model has 4 blocks to train; trainable_layers counts "
+        "them from the last (0: the head alone)");
+}
+
+TEST_CASE("freezing all but the last block trains fewer parameters and steps faster") {
+  const ModelConfig all = from_toml("model_type = \"distilbert\"\nbatch_size = 16\n");
+  ModelConfig last = all;
+  last.trainable_layers = 1;
+  const std::int64_t trained = planner::parameter_count(last, true);
+  // one DistilBERT layer (7,087,872) and the head: pre_classifier and classifier (591,362)
+  CHECK(trained == 7'087'872 + 592'130);
+  CHECK(planner::parameter_count(last) == planner::parameter_count(all));
+  CHECK(mps_ms(last, "m3-max-64gb") < 0.8 * mps_ms(all, "m3-max-64gb"));
+  ModelConfig head_only = all;
+  head_only.trainable_layers = 0;
+  CHECK(planner::parameter_count(head_only, true) == 592'130);
+  CHECK(mps_ms(head_only, "m3-max-64gb") < mps_ms(last, "m3-max-64gb"));
+}
+
+TEST_CASE("every example config plans on every machine, in text and in JSON") {
+  for (const auto& entry : std::filesystem::directory_iterator(kExamples)) {
+    const std::string path = entry.path().string();
+    CAPTURE(path);
+    std::ostringstream out, err;
+    REQUIRE(planner::plan_command({path, "--json"}, out, err) == 0);
+    const nlohmann::json plan = nlohmann::json::parse(out.str());
+    std::size_t machines = 0;
+    for (const engine::MachineProfile* m : engine::machines()) machines += m->name != "host";
+    REQUIRE(plan["machines"].size() == machines);
+    for (const auto& row : plan["machines"]) {
+      CAPTURE(row["machine"]);
+      CHECK(row["cpu_ms"].get<double>() > 0);
+      CHECK((row["mps_ms"].is_null() || row["mps_ms"].get<double>() > 0));
+      CHECK(!row["verdict"].get<std::string>().empty());
+    }
+    std::ostringstream text, text_err;
+    CHECK(planner::plan_command({path, "--machine", "m1-8gb"}, text, text_err, 60) == 0);
+    std::istringstream lines(text.str());
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 60);
+  }
+}
