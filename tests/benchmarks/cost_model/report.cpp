@@ -42,6 +42,48 @@ std::vector<double> errors_where(const std::vector<Result>& results, const std::
   return errors;
 }
 
+// The check cases' errors of whole training steps, on `device` ("" for both) in `family` (""
+// for every family).
+std::vector<double> whole_step_errors(const std::vector<Result>& results, const std::string& family,
+                                      const std::string& device) {
+  std::vector<double> errors;
+  for (const Result& r : results) {
+    const std::string f = family_of(r.c->op);
+    if (f == "operator" || r.c->fitted()) continue;
+    if ((family.empty() || f == family) && (device.empty() || r.c->device == device))
+      errors.push_back(r.error());
+  }
+  return errors;
+}
+
+// The whole-step table, by family and device; false where a target is missed.
+bool report_whole_steps(const std::vector<Result>& results, std::ostream& out) {
+  bool ok = true;
+  out << fmt::format("\n{:<26} {:>22} {:>22} {:>22}\n", "whole training steps",
+                     "mps: n median worst", "cpu: n median worst", "both: n median worst");
+  for (const char* family : {"gpt", "encoder", "cnn", "mlp"}) {
+    const Stats both = stats_of(whole_step_errors(results, family, ""));
+    out << fmt::format("{:<26} {} {} {}\n", family,
+                       cell(stats_of(whole_step_errors(results, family, "mps"))),
+                       cell(stats_of(whole_step_errors(results, family, "cpu"))), cell(both));
+    if (both.count > 0 && both.median > kFamilyMedianTarget) ok = false;
+  }
+  const Stats mps = stats_of(whole_step_errors(results, "", "mps"));
+  const Stats cpu = stats_of(whole_step_errors(results, "", "cpu"));
+  out << fmt::format("{:<26} {} {} {}\n", "every family", cell(mps), cell(cpu),
+                     cell(stats_of(whole_step_errors(results, "", ""))));
+  if ((mps.count > 0 && mps.median > kWholeStepMpsTarget) ||
+      (cpu.count > 0 && cpu.median > kWholeStepCpuTarget))
+    ok = false;
+  out << fmt::format(
+      "targets for whole steps: median at most {} on mps ({}) and {} on the cpu ({}), every "
+      "family's at most {}: {}\n",
+      percent(kWholeStepMpsTarget), mps.count > 0 ? percent(mps.median) : "no cases",
+      percent(kWholeStepCpuTarget), cpu.count > 0 ? percent(cpu.median) : "no cases",
+      percent(kFamilyMedianTarget), ok ? "met" : "MISSED");
+  return ok;
+}
+
 }  // namespace
 
 double Result::error() const {
@@ -81,12 +123,13 @@ bool report(const std::vector<Result>& results, bool fit_only, std::ostream& out
   out << fmt::format("{:<26} {} {}\n", "all cases", cell(fit), fit_only ? "" : cell(check));
   if (fit_only) return ok;
   if (check.median > kCheckMedianTarget) ok = false;
+  const bool whole_steps = report_whole_steps(results, out);
   out << fmt::format(
       "\ntargets: check median at most {} ({}), every regime's check median at most {}, "
       "the cases with a tolerance within it: {}\n",
       percent(kCheckMedianTarget), percent(check.median), percent(kRegimeMedianTarget),
       ok ? "met" : "MISSED");
-  return ok;
+  return ok && whole_steps;
 }
 
 }  // namespace cost_model

@@ -19,6 +19,11 @@ struct Result {
 // The targets the cost model must meet on the check cases (tests/benchmarks/cost_model/README.md).
 constexpr double kCheckMedianTarget = 0.25;
 constexpr double kRegimeMedianTarget = 0.50;
+// Whole training steps (the model families' cases): the median over the check cases of each
+// device, and over each family's check cases on both devices.
+constexpr double kWholeStepMpsTarget = 0.25;
+constexpr double kWholeStepCpuTarget = 0.30;
+constexpr double kFamilyMedianTarget = 0.40;
 
 // Prints the cases (only the fit cases when `fit_only`) and the summary; returns whether every
 // target holds.
