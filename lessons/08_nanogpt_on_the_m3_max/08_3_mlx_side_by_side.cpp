@@ -270,4 +270,5 @@ TUTOR_CELL(
 // Check yourself: `build/quizzes/quiz take lesson08`. Then take the course's mastery check,
 // `build/quizzes/quiz take mastery` (ten of its twelve questions right pass). For a model of
 // your own, `build/course plan CONFIG` runs this lesson's measurements on every simulated Mac and
-// applies lesson 7's runbook to them; it reads nanoGPT's config files as they are.
+// applies lesson 7's runbook to them. It reads nanoGPT's config files and Hugging Face's
+// `config.json` as they are, and knows torchvision's ResNets and VGGs and MLP classifiers too.
