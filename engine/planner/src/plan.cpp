@@ -61,11 +61,10 @@ std::string frozen_text(const ModelConfig& c) {
   if (c.trainable_layers < 0) return "";
   const char* unit =
       c.family == Family::Cnn ? (c.model_type.starts_with("resnet") ? "stage" : "block") : "layer";
-  const std::string which =
-      c.trainable_layers == 0
-          ? std::string("training the head alone")
-          : fmt::format("training the last {} {}{} and the head", c.trainable_layers, unit,
-                        c.trainable_layers == 1 ? "" : "s");
+  std::string which = "training the head alone";
+  if (c.trainable_layers == 1) which = fmt::format("training the last {} and the head", unit);
+  if (c.trainable_layers > 1)
+    which = fmt::format("training the last {} {}s and the head", c.trainable_layers, unit);
   return fmt::format(", {} ({} of them)", which, millions(parameter_count(c, true)));
 }
 
