@@ -10,7 +10,9 @@ The network has the parts of torchvision's CNNs in miniature: a padded 3x3 convo
 bias, batch norm in training mode, ReLU, a 3x3 max pool of stride 2, a strided convolution
 without bias, batch norm, ReLU, an adaptive average pool to 2x2 feeding a linear classifier,
 and one to 1x1 (a mean) feeding a second loss term. Its parameters and input are drawn with
-randn in a fixed order; three steps of SGD with momentum follow. Each line is
+randn in a fixed order; three steps of SGD with momentum follow. Seeds 0 and 1 use 9x9 images,
+whose 3x3 feature map pools to 2x2 in uneven windows (the cpu only: PyTorch's MPS kernel refuses
+such sizes); seeds 2 and 3 use 13x13 images, whose 4x4 map divides evenly. Each line is
 "SEED NAME VALUE..." with values as Python prints floats.
 """
 from torch_reference import run_with_avx2
@@ -38,10 +40,11 @@ def forward(p, stats, x, targets):
     pooled = F.adaptive_avg_pool2d(h, (1, 1)).reshape(2, 5)
     return F.cross_entropy(logits, targets) + F.cross_entropy(pooled[:, :3], targets)
 
-for seed in [0, 1]:
+for seed in [0, 1, 2, 3]:
     torch.manual_seed(seed)
     p = parameters()
-    x = torch.randn(2, 3, 9, 9).requires_grad_()
+    side = 9 if seed < 2 else 13
+    x = torch.randn(2, 3, side, side).requires_grad_()
     targets = torch.tensor([0, 2])
     stats = {"m1": torch.zeros(4), "v1": torch.ones(4), "m2": torch.zeros(5), "v2": torch.ones(5)}
     optimizer = torch.optim.SGD(p.values(), lr=0.1, momentum=0.9)

@@ -145,6 +145,8 @@ std::string memory_text(const Prediction& p) {
       return fmt::format("out of memory (limit {:.1f} GiB)", allocator_limit(*p.machine) / gib);
     case MpsMemory::BufferTooLarge:
       return "a tensor too large for Metal";
+    case MpsMemory::Unsupported:
+      return "an operator MPS does not implement for these sizes";
     case MpsMemory::Swaps:
     case MpsMemory::Fits:
       break;
@@ -185,7 +187,7 @@ void print_plan(const ModelConfig& config,
                        ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
     out << (memory_beside ? "  " + memory_text(p) + "\n"
                           : "\n" + wrap("mps memory: " + memory_text(p), width, "     ", "     "));
-    const Recommendation r = recommend(p);
+    const Recommendation r = recommend(p, memory_knobs(config));
     out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
     for (std::size_t i = 1; i < r.reasons.size(); ++i)
       out << wrap(r.reasons[i], width, "     ", "     ");
@@ -202,6 +204,8 @@ const char* memory_name(MpsMemory memory) {
       return "out of memory";
     case MpsMemory::BufferTooLarge:
       return "buffer too large";
+    case MpsMemory::Unsupported:
+      return "not implemented on mps";
     case MpsMemory::Unavailable:
       break;
   }
@@ -292,7 +296,7 @@ void print_plan_json(const ModelConfig& config,
   nlohmann::json rows = nlohmann::json::array();
   for (const engine::MachineProfile* machine : machines) {
     const Prediction p = predict(config, *machine);
-    const Recommendation r = recommend(p);
+    const Recommendation r = recommend(p, memory_knobs(config));
     nlohmann::json row = {{"machine", machine->name},
                           {"cpu_ms", p.cpu_seconds * 1e3},
                           {"mps_ms", milliseconds_json(p.mps_seconds)},
@@ -357,7 +361,8 @@ void print_sweep(const ModelConfig& config,
   for (const engine::MachineProfile* machine : machines) {
     out << "\n" << machine->name << "\n";
     const std::vector<SweepStep> steps = sweep_batch(config, *machine);
-    if (steps.front().mps.memory == MpsMemory::Unavailable) {
+    if (steps.front().mps.memory == MpsMemory::Unavailable ||
+        steps.front().mps.memory == MpsMemory::Unsupported) {
       out << wrap("no sweep: " + steps.front().mps.why, width, "  ", "  ");
       continue;
     }

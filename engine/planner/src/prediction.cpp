@@ -48,6 +48,11 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
     p.mps_seconds = run_steady(config, machine, "mps", false);
     p.mps_bytes = engine::py::torch::mps::driver_allocated_memory();
     if (config.compile) p.compiled_seconds = run_steady(config, machine, "mps", true);
+  } catch (const engine::NotImplementedError& error) {
+    p.why = error.what();
+    p.memory = MpsMemory::Unsupported;
+    p.mps_seconds.reset();
+    return false;
   } catch (const engine::Error& error) {
     p.why = error.what();
     p.memory = std::string_view(error.what()).starts_with("Invalid buffer size")

@@ -11,20 +11,34 @@ std::string gib(std::int64_t bytes) {
 
 }  // namespace
 
-Recommendation recommend(const Prediction& p) {
+std::string memory_knobs(const ModelConfig& c) {
+  switch (c.family) {
+    case Family::Mlp:
+      return "batch_size";
+    case Family::Encoder:
+      return c.model_type == "vit" ? "batch_size or image_size" : "batch_size or seq_length";
+    case Family::Cnn:
+      return "batch_size or image_size";
+    case Family::Gpt:
+      break;
+  }
+  return "batch_size or block_size";
+}
+
+Recommendation recommend(const Prediction& p, const std::string& knobs) {
   const engine::MachineProfile& m = *p.machine;
   switch (p.memory) {
     case MpsMemory::Unavailable:
       return {"cpu", {p.why + ": train on the cpu, or on a Mac with MPS"}};
+    case MpsMemory::Unsupported:
+      return {"cpu", {"the MPS backend refuses a step of this model: " + p.why}};
     case MpsMemory::OutOfMemory:
       return {"remote",
-              {fmt::format(
-                  "the step needs more Metal memory than PyTorch allows ({}): halve batch_size or "
-                  "block_size, or train on a Mac with more memory",
-                  gib(allocator_limit(m)))}};
+              {fmt::format("the step needs more Metal memory than PyTorch allows ({}): halve {}, "
+                           "or train on a Mac with more memory",
+                           gib(allocator_limit(m)), knobs)}};
     case MpsMemory::BufferTooLarge:
-      return {"remote",
-              {"one tensor is longer than Metal's largest buffer: lower batch_size or block_size"}};
+      return {"remote", {"one tensor is longer than Metal's largest buffer: lower " + knobs}};
     case MpsMemory::Swaps:
     case MpsMemory::Fits:
       break;
@@ -41,9 +55,8 @@ Recommendation recommend(const Prediction& p) {
                           speedup)
             : fmt::format("mps is {:.2f}x the cpu even while macOS swaps", speedup));
     r.reasons.push_back(
-        fmt::format("the step holds {} of Metal memory where {} are free: lower batch_size or "
-                    "block_size until it fits",
-                    gib(p.mps_bytes), gib(free_memory(m))));
+        fmt::format("the step holds {} of Metal memory where {} are free: lower {} until it fits",
+                    gib(p.mps_bytes), gib(free_memory(m)), knobs));
   } else if (speedup < kMinimumSpeedup) {
     r.lane = "cpu";
     r.reasons.push_back(fmt::format("mps is only {:.2f}x the cpu, below the runbook's {:.2f}x",

@@ -12,6 +12,7 @@
 #include "planner/model_config.h"
 #include "planner/plan.h"
 #include "planner/prediction.h"
+#include "planner/recommendation.h"
 #include "planner/training_step.h"
 
 using planner::ModelConfig;
@@ -154,4 +155,41 @@ TEST_CASE("every example config plans on every machine, in text and in JSON") {
     std::istringstream lines(text.str());
     for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 60);
   }
+}
+
+TEST_CASE(
+    "a VGG whose feature map does not divide into 7 x 7 cannot train on mps: the plan says cpu") {
+  // 100-pixel images leave a 3 x 3 map, which PyTorch's MPS adaptive pooling refuses to grow
+  const ModelConfig c = from_toml("model = \"vgg11\"\nimage_size = 100\nbatch_size = 4\n");
+  const planner::Prediction p = planner::predict(c, *engine::find_machine("m3-max-64gb"));
+  CHECK(p.memory == planner::MpsMemory::Unsupported);
+  CHECK(!p.mps_seconds);
+  CHECK(p.cpu_seconds > 0);
+  const planner::Recommendation r = planner::recommend(p, planner::memory_knobs(c));
+  CHECK(r.lane == "cpu");
+  CHECK(r.reasons.front().starts_with(
+      "the MPS backend refuses a step of this model: Adaptive pool MPS: output sizes must be "
+      "divisible by input sizes"));
+  // at 224 pixels the map is 7 x 7 and the step runs
+  CHECK(planner::predict(from_toml("model = \"vgg11\"\nbatch_size = 4\n"),
+                         *engine::find_machine("m3-max-64gb"))
+            .mps_seconds.has_value());
+}
+
+TEST_CASE("advice on memory names the sizes of the config's own family") {
+  CHECK(planner::memory_knobs(from_toml("model = \"resnet18\"\n")) == "batch_size or image_size");
+  CHECK(planner::memory_knobs(from_toml("model_type = \"bert\"\n")) == "batch_size or seq_length");
+  CHECK(planner::memory_knobs(from_toml("model_type = \"vit\"\n")) == "batch_size or image_size");
+  CHECK(planner::memory_knobs(from_toml("family = \"mlp\"\nwidths = [4, 2]\n")) == "batch_size");
+  CHECK(planner::memory_knobs(from_toml("n_layer = 2\n")) == "batch_size or block_size");
+  // a CNN too large for an 8 GB Mac is told to lower its batch or images, not a block size
+  const ModelConfig big = from_toml("model = \"resnet50\"\nbatch_size = 256\n");
+  const planner::Prediction p = planner::predict(big, *engine::find_machine("m1-8gb"));
+  const planner::Recommendation r = planner::recommend(p, planner::memory_knobs(big));
+  CHECK(r.lane == "remote");
+  bool named = false;
+  for (const std::string& reason : r.reasons)
+    named = named || reason.find("lower batch_size or image_size") != std::string::npos ||
+            reason.find("halve batch_size or image_size") != std::string::npos;
+  CHECK(named);
 }

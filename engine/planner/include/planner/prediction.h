@@ -19,6 +19,7 @@ enum class MpsMemory {
   Swaps,           // more than that: macOS pages GPU memory out and the GPU slows down
   OutOfMemory,     // past the MPS allocator's high watermark: PyTorch refuses
   BufferTooLarge,  // one tensor longer than Metal's maximum buffer length
+  Unsupported,     // an operator the MPS backend refuses for these shapes (NotImplementedError)
   Unavailable,     // no usable MPS on this machine
 };
 

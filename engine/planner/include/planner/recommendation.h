@@ -19,6 +19,12 @@ struct Recommendation {
   std::vector<std::string> reasons;  // the first says why that lane; the rest are advice
 };
 
-Recommendation recommend(const Prediction& prediction);
+// The config's sizes that set how much memory a step holds, for advice: a GPT's "batch_size or
+// block_size", a text encoder's "batch_size or seq_length", an image model's "batch_size or
+// image_size", an MLP's "batch_size".
+std::string memory_knobs(const ModelConfig& config);
+
+Recommendation recommend(const Prediction& prediction,
+                         const std::string& knobs = "batch_size or block_size");
 
 }  // namespace planner

@@ -32,6 +32,28 @@ std::vector<std::int64_t> with_plane(const Tensor& input, std::int64_t h, std::i
   return sizes;
 }
 
+// set_kernel_params' checks on mps: both sides shrink (or both grow), by whole factors.
+void check_mps_adaptive_sizes(std::int64_t in_h, std::int64_t in_w, std::int64_t out_h,
+                              std::int64_t out_w) {
+  if (!((in_h >= out_h && in_w >= out_w) || (in_h <= out_h && in_w <= out_w))) {
+    throw NotImplementedError(
+        "Adaptive pool MPS: Input height and width must both be greater than, or equal to, or "
+        "lesser than output height and width");
+  }
+  const bool shrinks = in_h >= out_h;
+  const bool divisible =
+      shrinks ? in_h % out_h == 0 && in_w % out_w == 0 : out_h % in_h == 0 && out_w % in_w == 0;
+  if (!divisible) {
+    throw NotImplementedError(
+        std::string("Adaptive pool MPS: ") +
+        (shrinks ? "input sizes must be divisible by output sizes"
+                 : "output sizes must be divisible by input sizes") +
+        ". Non-divisible input sizes are not implemented on MPS device yet. For now, you can "
+        "manually transfer tensor to cpu in this case. Please refer to [this "
+        "issue](https://github.com/pytorch/pytorch/issues/96056)");
+  }
+}
+
 }  // namespace
 
 Tensor max_pool2d(const Tensor& input, const MaxPool2dFuncOptions& options) {
@@ -108,6 +130,7 @@ Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptio
   const std::int64_t planes = planes_of(input), height = input.size(-2), width = input.size(-1);
   detail::require_float(input, "adaptive_avg_pool2d");
   const Device device = input.device();
+  if (device.is_mps()) check_mps_adaptive_sizes(height, width, out_h, out_w);
   const bool values = detail::have_values({&input});
   Tensor out = detail::allocate(with_plane(input, out_h, out_w), ScalarType::Float, device, values);
   detail::launch({.name = "aten::_adaptive_avg_pool2d",
