@@ -123,11 +123,6 @@ constexpr std::array<EncoderDefaults, 3> kEncoders{
      {"distilbert", 30522, 768, 6, 12, 3072, 0.1, 0.1},
      {"vit", 0, 768, 12, 12, 3072, 0.0, 0.0}}};
 
-// The torchvision models the planner builds.
-constexpr std::array kCnnModels{"resnet18", "resnet34", "resnet50", "resnet101", "resnet152",
-                                "vgg11",    "vgg11_bn", "vgg13",    "vgg13_bn",  "vgg16",
-                                "vgg16_bn", "vgg19",    "vgg19_bn"};
-
 template <std::size_t N>
 std::string listed(const std::array<const char*, N>& names) {
   std::string out;
@@ -479,9 +474,12 @@ class Applier {
     for (const Assignment& a : assignments) {
       if (a.field == "model") {
         c.model_type = text(a);
-        if (!one_of(kCnnModels, c.model_type))
-          fail(a, "the planner builds torchvision's " + listed(kCnnModels) + ", not \"" +
-                      c.model_type + "\"");
+        const std::vector<std::string>& known = cnn_models();
+        if (std::find(known.begin(), known.end(), c.model_type) == known.end()) {
+          std::string names;
+          for (const std::string& n : known) names += (names.empty() ? "" : ", ") + n;
+          fail(a, "the planner builds torchvision's " + names + ", not \"" + c.model_type + "\"");
+        }
       } else if (a.field == "image_size") {
         c.image_size = positive_integer(a);
         if (c.image_size < 32)
@@ -728,6 +726,13 @@ std::vector<Assignment> python_assignments(std::string_view text) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& cnn_models() {
+  static const std::vector<std::string> names{
+      "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "vgg11",   "vgg11_bn",
+      "vgg13",    "vgg13_bn", "vgg16",    "vgg16_bn",  "vgg19",     "vgg19_bn"};
+  return names;
+}
 
 std::int64_t block_count(const ModelConfig& c) {
   switch (c.family) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/machine.h"
+#include "planner/model_config.h"
 
 namespace cost_model {
 namespace {
@@ -79,14 +80,13 @@ struct Reader {
 
 const std::vector<std::string> kOperators = {"matmul", "linear", "softmax",
                                              "sum",    "relu",   "layer_norm"};
-const std::vector<std::string> kCnns = {"resnet18", "resnet34", "resnet50", "vgg11",
-                                        "vgg11_bn", "vgg16",    "vgg16_bn"};
 
 std::vector<std::string> all_ops() {
   std::vector<std::string> ops = kOperators;
   ops.insert(ops.end(), {"nanogpt", "nanogpt_first_iteration", "nanogpt_mfu", "bert", "distilbert",
                          "vit", "mlp"});
-  ops.insert(ops.end(), kCnns.begin(), kCnns.end());
+  const std::vector<std::string>& cnns = planner::cnn_models();
+  ops.insert(ops.end(), cnns.begin(), cnns.end());
   return ops;
 }
 const std::vector<std::string> kTimings = {"sync_each", "sync_loop", "events", "script"};
@@ -158,7 +158,8 @@ std::string family_of(const std::string& op) {
   if (op.starts_with("nanogpt")) return "gpt";
   if (op == "bert" || op == "distilbert" || op == "vit") return "encoder";
   if (op == "mlp") return "mlp";
-  if (std::find(kCnns.begin(), kCnns.end(), op) != kCnns.end()) return "cnn";
+  const std::vector<std::string>& cnns = planner::cnn_models();
+  if (std::find(cnns.begin(), cnns.end(), op) != cnns.end()) return "cnn";
   return "operator";
 }
 

@@ -62,6 +62,9 @@ std::int64_t block_count(const ModelConfig& config);
 // with its value: "bias False", "vocab_size 65 (shakespeare_char's meta.pkl)".
 std::vector<std::string> defaulted_fields(const ModelConfig& config);
 
+// The torchvision models the planner builds: "resnet18" ... "vgg19_bn".
+const std::vector<std::string>& cnn_models();
+
 // A field that cannot be used, with the file and line of its assignment (line 0: the file).
 class ConfigError : public std::runtime_error {
  public:
