@@ -54,7 +54,8 @@ constexpr std::array kGptFields{"n_layer",
                                 "compile",
                                 "optimizer",
                                 "dataset",
-                                "init_from"};
+                                "init_from",
+                                "trainable_layers"};
 
 template <std::size_t N>
 bool one_of(const std::array<const char*, N>& names, std::string_view name) {
@@ -140,6 +141,29 @@ std::optional<std::string> near_field(std::string_view name,
   return std::nullopt;
 }
 
+std::optional<std::string> near_field(std::string_view name,
+                                      const std::vector<std::string>& fields) {
+  for (std::string_view field : fields) {
+    if (edit_distance(name, field) <= (field.size() >= 6 ? 2u : 1u)) return std::string(field);
+  }
+  return std::nullopt;
+}
+
+// Names other libraries (or the planner's other families) give a field: what to write instead.
+std::optional<std::string> other_name(std::string_view name, Family family,
+                                      const std::string& model_type) {
+  const bool distil = model_type == "distilbert";
+  if (family == Family::Encoder) {
+    if (name == "num_layers" || name == "n_layer" || name == "layers")
+      return distil ? "n_layers" : "num_hidden_layers";
+    if (name == "num_heads" || name == "n_head") return distil ? "n_heads" : "num_attention_heads";
+    if (name == "num_classes") return std::string("num_labels");
+  }
+  if (family == Family::Cnn && (name == "num_labels" || name == "classes"))
+    return std::string("num_classes");
+  return std::nullopt;
+}
+
 // model.py's from_pretrained: the GPT-2 checkpoints' shapes (bias on, GPT-2's 50257 tokens).
 struct Pretrained {
   const char* name;
@@ -157,8 +181,12 @@ std::string describe(const Value& v) {
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
   std::ostringstream out;
   out << std::get<double>(v);
-  return out.str();
+  const std::string text = out.str();
+  return text.find_first_of(".en") == std::string::npos ? text + ".0" : text;  // 768.0, not 768
 }
+
+// The largest size the planner takes: sizes multiply into tensor lengths, which stay int64.
+constexpr std::int64_t kLargestSize = 1'000'000'000;
 
 class Applier {
  public:
@@ -169,10 +197,12 @@ class Applier {
   }
   const Value& value_of(const Assignment& a) const {
     if (!a.value) {
-      fail(
-          a,
-          "cannot read '" + a.text +
-              "' (the planner reads numbers, True/False, quoted strings and products such as 5 * 8)");
+      if (path_.ends_with(".py")) {
+        fail(a, "cannot read '" + a.text +
+                    "' (the planner reads numbers, True/False, quoted strings and products such "
+                    "as 5 * 8)");
+      }
+      fail(a, "cannot use " + a.text + " here: expected a number, true or false, or a string");
     }
     return *a.value;
   }
@@ -181,6 +211,8 @@ class Applier {
     const auto* i = std::get_if<std::int64_t>(&v);
     if (i == nullptr || *i < 1)
       fail(a, "expected a positive integer, got " + (a.text.empty() ? describe(v) : a.text));
+    if (*i > kLargestSize)
+      fail(a, "expected at most " + std::to_string(kLargestSize) + ", got " + std::to_string(*i));
     return *i;
   }
   double fraction(const Assignment& a) const {
@@ -217,19 +249,35 @@ class Applier {
     return *s;
   }
 
+  // The family: named by `family`, or by the field that names the model (an encoder's
+  // model_type, a CNN's model). --json writes family = "encoder" or "cnn" beside those.
   ModelConfig apply(const std::vector<Assignment>& assignments, bool ignore_unknown) const {
+    const auto has = [&](const char* field) {
+      return std::any_of(assignments.begin(), assignments.end(),
+                         [&](const Assignment& a) { return a.field == field; });
+    };
+    const bool encoder = has("model_type"), cnn = has("model") && !ignore_unknown;
     for (const Assignment& a : assignments) {
-      if (a.field == "model_type") return apply_encoder(assignments, ignore_unknown);
-      if (a.field == "model" && !ignore_unknown) return apply_cnn(assignments);
       if (a.field != "family") continue;
       const std::string family = text(a);
-      if (family == "mlp") return apply_mlp(assignments);
-      if (family != "gpt") {
-        fail(a, "expected \"gpt\" or \"mlp\", got \"" + family +
-                    "\" (an encoder is named by model_type = \"bert\", a CNN by model = "
-                    "\"resnet50\")");
+      const bool expected = family == (encoder ? "encoder" : cnn ? "cnn" : family);
+      if (!expected ||
+          (family != "gpt" && family != "mlp" && family != "encoder" && family != "cnn")) {
+        fail(a,
+             "expected \"gpt\", \"mlp\", \"encoder\" or \"cnn\" (an encoder names its "
+             "model_type, a CNN its torchvision model), got \"" +
+                 family + "\"" +
+                 (encoder ? " beside model_type"
+                  : cnn   ? " beside model"
+                          : ""));
       }
+      if (family == "mlp") return apply_mlp(assignments);
+      if (family == "encoder" && !encoder)
+        fail(a, "an encoder names its model_type: \"bert\", \"distilbert\" or \"vit\"");
+      if (family == "cnn" && !cnn) fail(a, "a CNN names torchvision's model: model = \"resnet50\"");
     }
+    if (encoder) return apply_encoder(assignments, ignore_unknown);
+    if (cnn) return apply_cnn(assignments);
     ModelConfig c;
     c.name = std::filesystem::path(path_).stem().string();
     std::optional<Assignment> vocab, embd, head;
@@ -267,15 +315,16 @@ class Applier {
         c.init_from = text(a);
       else if (a.field == "optimizer")
         c.optimizer = optimizer(a);
+      else if (a.field == "trainable_layers")
+        c.trainable_layers = count(a);
       else if (one_of(kIgnoredFields, a.field)) {
         continue;
       } else if (const auto near = near_field(a.field, kGptFields)) {
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
       } else if (!ignore_unknown) {
-        fail(
-            a,
-            "not a field the planner knows (its fields: n_layer, n_head, n_embd, block_size, batch_size, "
-            "vocab_size, gradient_accumulation_steps, dropout, bias, compile, optimizer, dataset, init_from)");
+        fail(a, "not a field the planner knows (a GPT's fields: " + listed(kGptFields) +
+                    "; family = \"mlp\", model_type = \"bert\" or model = \"resnet50\" plan other "
+                    "families)");
       }
       if (one_of(kGptFields, a.field)) c.set_in_file.push_back(a.field);
     }
@@ -284,7 +333,8 @@ class Applier {
           path_, 0,
           "sets none of the planner's fields, so the plan would be train.py's defaults "
           "(GPT-2 124M on OpenWebText); set at least n_layer, n_head, n_embd, block_size "
-          "and batch_size");
+          "and batch_size, or name another family (family = \"mlp\", model_type = \"bert\", "
+          "model = \"resnet50\")");
     }
     if (!vocab)
       c.vocab_size =
@@ -302,6 +352,7 @@ class Applier {
       fail(later, "n_embd (" + std::to_string(c.n_embd) + ") must be a multiple of n_head (" +
                       std::to_string(c.n_head) + ")");
     }
+    check_trainable(c, assignments);
     return c;
   }
 
@@ -352,7 +403,7 @@ class Applier {
     c.batch_size = 8;  // Trainer's per_device_train_batch_size
     c.gradient_accumulation_steps = 1;
     c.compile = false;
-    std::optional<std::int64_t> labels_from_map;
+    std::optional<Assignment> labels_map, labels, seq, patch;
     for (const Assignment& a : assignments) {
       if (a.field != "model_type") continue;
       c.model_type = text(a);
@@ -369,6 +420,26 @@ class Applier {
     }
     c.optimizer = "adamw";  // Trainer's
     const bool vit = c.model_type == "vit", distilbert = c.model_type == "distilbert";
+    // the fields of this model_type, for "did you mean"
+    std::vector<std::string> own;
+    for (const char* f : kEncoderFields) {
+      const std::string name = f;
+      const bool distil_only = name == "dim" || name == "n_layers" || name == "n_heads" ||
+                               name == "hidden_dim" || name == "dropout" ||
+                               name == "attention_dropout";
+      const bool bert_only = name == "hidden_size" || name == "num_hidden_layers" ||
+                             name == "num_attention_heads" || name == "intermediate_size" ||
+                             name == "hidden_dropout_prob" ||
+                             name == "attention_probs_dropout_prob";
+      const bool text_only = name == "vocab_size" || name == "max_position_embeddings" ||
+                             name == "type_vocab_size" || name == "seq_length";
+      const bool image_only =
+          name == "image_size" || name == "patch_size" || name == "num_channels";
+      if ((distil_only && !distilbert) || (bert_only && distilbert) || (text_only && vit) ||
+          (image_only && !vit))
+        continue;
+      own.push_back(name);
+    }
     std::optional<Assignment> hidden, heads;
     for (const Assignment& a : assignments) {
       const std::string& f = a.field;
@@ -377,7 +448,7 @@ class Applier {
       const bool bert_name = f == "hidden_size" || f == "num_hidden_layers" ||
                              f == "num_attention_heads" || f == "intermediate_size" ||
                              f == "hidden_dropout_prob" || f == "attention_probs_dropout_prob";
-      if (f == "model_type") continue;
+      if (f == "model_type" || f == "family") continue;  // family: "encoder", checked by apply
       if (distil_name && !distilbert)
         fail(a, "DistilBERT's name; " + c.model_type + "'s config calls it " + bert_alias(f));
       if (bert_name && distilbert) fail(a, "DistilBERT's config calls it " + distil_alias(f));
@@ -406,17 +477,17 @@ class Applier {
       else if (f == "type_vocab_size")
         c.type_vocab_size = positive_integer(a);
       else if (f == "seq_length")
-        c.seq_length = positive_integer(a);
+        c.seq_length = positive_integer(a), seq = a;
       else if (f == "image_size")
         c.image_size = positive_integer(a);
       else if (f == "patch_size")
-        c.patch_size = positive_integer(a);
+        c.patch_size = positive_integer(a), patch = a;
       else if (f == "num_channels")
         c.num_channels = positive_integer(a);
       else if (f == "num_labels")
-        c.num_labels = positive_integer(a);
+        c.num_labels = positive_integer(a), labels = a;
       else if (f == "id2label") {
-        labels_from_map = positive_integer(a);
+        if (positive_integer(a) > 0) labels_map = a;
         continue;  // num_labels, as PretrainedConfig derives it
       } else if (f == "attn_implementation") {
         c.attn_implementation = text(a);
@@ -428,17 +499,28 @@ class Applier {
         c.optimizer = optimizer(a);
       else if (f == "trainable_layers")
         c.trainable_layers = count(a);
-      else if (const auto near = near_field(f, kEncoderFields))
+      else if (const auto other = other_name(f, Family::Encoder, c.model_type))
+        fail(a, c.model_type + "'s config calls it " + *other);
+      else if (const auto near = near_field(f, own))
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
       else if (ignore_unknown)
         continue;
-      else
-        fail(a, "not a field of an encoder (its fields: " + listed(kEncoderFields) + ")");
+      else {
+        std::string fields;
+        for (const std::string& n : own) fields += (fields.empty() ? "" : ", ") + n;
+        fail(a, "not a field of " + c.model_type + "'s config (its fields: " + fields + ")");
+      }
       c.set_in_file.push_back(f);
     }
-    if (labels_from_map && !set(c, "num_labels")) {
-      c.num_labels = *labels_from_map;
-      c.set_in_file.emplace_back("num_labels");
+    if (labels_map) {  // PretrainedConfig sets num_labels to len(id2label)
+      const std::int64_t named = std::get<std::int64_t>(*labels_map->value);
+      if (labels && c.num_labels != named) {
+        fail(*labels, "num_labels (" + std::to_string(c.num_labels) + ") and id2label (" +
+                          std::to_string(named) +
+                          " labels) disagree; transformers takes id2label's");
+      }
+      c.num_labels = named;
+      if (!labels) c.set_in_file.emplace_back("num_labels");
     }
     if (c.hidden_size % c.num_attention_heads != 0) {
       const Assignment& later = hidden && (!heads || hidden->line > heads->line) ? *hidden : *heads;
@@ -447,12 +529,12 @@ class Applier {
                       std::to_string(c.num_attention_heads) + ")");
     }
     if (vit && c.patch_size > c.image_size) {
-      throw ConfigError(path_, 0,
+      throw ConfigError(path_, patch ? patch->line : 0,
                         "patch_size (" + std::to_string(c.patch_size) +
                             ") is larger than image_size (" + std::to_string(c.image_size) + ")");
     }
     if (!vit && c.seq_length > c.max_position_embeddings) {
-      throw ConfigError(path_, 0,
+      throw ConfigError(path_, seq ? seq->line : 0,
                         "seq_length (" + std::to_string(c.seq_length) +
                             ") is longer than the model's max_position_embeddings (" +
                             std::to_string(c.max_position_embeddings) + ")");
@@ -472,6 +554,7 @@ class Applier {
     c.gradient_accumulation_steps = 1;
     c.compile = false;
     for (const Assignment& a : assignments) {
+      if (a.field == "family") continue;  // "cnn", checked by apply
       if (a.field == "model") {
         c.model_type = text(a);
         const std::vector<std::string>& known = cnn_models();
@@ -492,6 +575,8 @@ class Applier {
         c.optimizer = optimizer(a);
       else if (a.field == "trainable_layers")
         c.trainable_layers = count(a);
+      else if (const auto other = other_name(a.field, Family::Cnn, c.model_type))
+        fail(a, "torchvision calls it " + *other);
       else if (const auto near = near_field(a.field, kCnnFields))
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
       else
@@ -857,13 +942,16 @@ ModelConfig parse_python_config(std::string_view text, const std::string& path) 
 // A config.json: Hugging Face names the model's type in it; the planner's own fields (the batch,
 // the sequence length, the optimizer, trainable_layers) may sit beside the model's.
 ModelConfig parse_json_config(std::string_view text, const std::string& path) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw ConfigError(path, 0, "the file is empty; a config.json is an object of fields");
   const std::vector<Assignment> assignments = json_assignments(text, path);
   const bool typed = std::any_of(assignments.begin(), assignments.end(),
                                  [](const Assignment& a) { return a.field == "model_type"; });
   if (!typed) {
     throw ConfigError(path, 0,
                       "a config.json names its model_type; the planner reads \"bert\", "
-                      "\"distilbert\" and \"vit\" (a GPT or an MLP is planned from TOML)");
+                      "\"distilbert\" and \"vit\" (GPTs, MLPs and CNNs are planned from TOML, "
+                      "a GPT from nanoGPT's config/*.py too)");
   }
   return Applier(path).apply(assignments, /*ignore_unknown=*/true);
 }

@@ -52,7 +52,9 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
   return o;
 }
 
+// "10.65M", or the count itself where two decimals of millions would hide it.
 std::string millions(std::int64_t count) {
+  if (count < 10'000) return std::to_string(count);
   return fmt::format("{:.2f}M", static_cast<double>(count) / 1e6);
 }
 
@@ -156,9 +158,8 @@ std::string memory_text(const Prediction& p) {
                      p.memory == MpsMemory::Fits ? "fits" : "swaps");
 }
 
-void print_plan(const ModelConfig& config,
-                const std::vector<const engine::MachineProfile*>& machines, std::ostream& out,
-                std::size_t width) {
+// The config's first line and the values it took from defaults.
+void print_config(const ModelConfig& config, std::ostream& out, std::size_t width) {
   using engine::notebook::wrap;
   out << wrap(describe(config), width);
   const std::vector<std::string> defaults = defaulted_fields(config);
@@ -167,6 +168,13 @@ void print_plan(const ModelConfig& config,
     for (const std::string& d : defaults) list += (list.empty() ? "" : ", ") + d;
     out << wrap("not in the file, so " + defaults_source(config) + ": " + list, width, "  ", "  ");
   }
+}
+
+void print_plan(const ModelConfig& config,
+                const std::vector<const engine::MachineProfile*>& machines, std::ostream& out,
+                std::size_t width) {
+  using engine::notebook::wrap;
+  print_config(config, out, width);
   out << wrap(config.family != Family::Gpt
                   ? "a steady training step (the batch copied in, forward, backward, the "
                     "optimizer's step), in milliseconds, as the course's cost model predicts it"
@@ -228,16 +236,26 @@ nlohmann::json config_json(const ModelConfig& c) {
       j = {{"name", c.name},
            {"family", "encoder"},
            {"model_type", c.model_type},
-           {"hidden_size", c.hidden_size},
-           {"num_hidden_layers", c.num_hidden_layers},
-           {"num_attention_heads", c.num_attention_heads},
-           {"intermediate_size", c.intermediate_size},
-           {"hidden_dropout_prob", c.dropout},
-           {"attention_probs_dropout_prob", c.attention_dropout},
            {"num_labels", c.num_labels},
            {"attn_implementation", c.attn_implementation},
            {"batch_size", c.batch_size},
            {"optimizer", c.optimizer}};
+      if (c.model_type == "distilbert") {  // in the names its config.json uses
+        j.update({{"dim", c.hidden_size},
+                  {"n_layers", c.num_hidden_layers},
+                  {"n_heads", c.num_attention_heads},
+                  {"hidden_dim", c.intermediate_size},
+                  {"dropout", c.dropout},
+                  {"attention_dropout", c.attention_dropout}});
+      } else {
+        j.update({{"hidden_size", c.hidden_size},
+                  {"num_hidden_layers", c.num_hidden_layers},
+                  {"num_attention_heads", c.num_attention_heads},
+                  {"intermediate_size", c.intermediate_size},
+                  {"hidden_dropout_prob", c.dropout},
+                  {"attention_probs_dropout_prob", c.attention_dropout}});
+      }
+      if (c.model_type == "bert") j["type_vocab_size"] = c.type_vocab_size;
       if (c.model_type == "vit") {
         j.update({{"image_size", c.image_size},
                   {"patch_size", c.patch_size},
@@ -353,11 +371,11 @@ void print_sweep(const ModelConfig& config,
                  const std::vector<const engine::MachineProfile*>& machines, std::ostream& out,
                  std::size_t width) {
   using engine::notebook::wrap;
-  out << wrap(describe(config), width)
-      << wrap(
-             "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
-             "of memory; a steady eager iteration on mps and the Metal memory it holds",
-             width);
+  print_config(config, out, width);
+  out << wrap(
+      "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
+      "of memory; a steady eager iteration on mps and the Metal memory it holds",
+      width);
   for (const engine::MachineProfile* machine : machines) {
     out << "\n" << machine->name << "\n";
     const std::vector<SweepStep> steps = sweep_batch(config, *machine);
@@ -374,7 +392,9 @@ void print_sweep(const ModelConfig& config,
       out << wrap(memory_text(s.mps), width > 31 ? width - 31 : 20, "", std::string(31, ' '));
     }
     const auto largest = largest_fitting(steps);
-    out << wrap(largest ? fmt::format("largest batch_size without swap: {}", *largest)
+    const bool capped = steps.back().mps.memory == MpsMemory::Fits;  // never swapped
+    out << wrap(largest ? fmt::format("largest batch_size without swap: {}{}", *largest,
+                                      capped ? " (the sweep stops there)" : "")
                         : std::string("even batch_size 1 does not fit without swap"),
                 width, "  ", "  ");
   }

@@ -85,7 +85,8 @@ TEST_CASE("a bad encoder or CNN config is refused, naming the field") {
         "num_hidden_layers?");
   CHECK(family_refusal(R"({"hidden_size": 768})", "c.json") ==
         "c.json: a config.json names its model_type; the planner reads \"bert\", \"distilbert\" "
-        "and \"vit\" (a GPT or an MLP is planned from TOML)");
+        "and \"vit\" (GPTs, MLPs and CNNs are planned from TOML, a GPT from nanoGPT's config/*.py "
+        "too)");
   CHECK(family_refusal("{\n  \"model_type\": \"bert\",\n  oops\n}", "c.json")
             .starts_with("c.json:3: parse error"));
   CHECK(family_refusal("model_type = \"gpt2\"\n") ==
@@ -99,7 +100,7 @@ TEST_CASE("a bad encoder or CNN config is refused, naming the field") {
   CHECK(family_refusal("model_type = \"vit\"\nseq_length = 128\n") ==
         "bad.toml:2: seq_length: a text encoder's field; a ViT reads images of image_size");
   CHECK(family_refusal("model_type = \"bert\"\nseq_length = 1024\n") ==
-        "bad.toml: seq_length (1024) is longer than the model's max_position_embeddings (512)");
+        "bad.toml:2: seq_length (1024) is longer than the model's max_position_embeddings (512)");
   CHECK(
       family_refusal("model = \"resnet51\"\n")
           .starts_with(
@@ -192,4 +193,58 @@ TEST_CASE("advice on memory names the sizes of the config's own family") {
     named = named || reason.find("lower batch_size or image_size") != std::string::npos ||
             reason.find("halve batch_size or image_size") != std::string::npos;
   CHECK(named);
+}
+
+TEST_CASE("what a learner tried first: each of these is refused or read as its library would") {
+  // a GPT fine-tunes too, from TOML and from nanoGPT's Python files
+  const ModelConfig gpt =
+      from_toml("n_layer = 6\nn_head = 6\nn_embd = 384\ntrainable_layers = 1\n");
+  CHECK(gpt.trainable_layers == 1);
+  // the last block (12 C^2 + 2 C) and the head: ln_f and the output layer tied to wte
+  CHECK(planner::parameter_count(gpt, true) == (12 * 384 * 384 + 2 * 384) + 384 + 50304 * 384);
+  CHECK(planner::parse_python_config("n_layer = 6\ntrainable_layers = 2\n", "t.py")
+            .trainable_layers == 2);
+  // transformers takes len(id2label) over a num_labels that disagrees; the planner refuses
+  CHECK(
+      family_refusal(R"({"model_type": "bert", "num_labels": 5, "id2label": {"0": "a", "1": "b"}})",
+                     "c.json") ==
+      "c.json:1: num_labels: num_labels (5) and id2label (2 labels) disagree; transformers takes "
+      "id2label's");
+  // a float where an integer belongs is shown as written
+  CHECK(family_refusal(R"({"model_type": "bert", "hidden_size": 768.0})", "c.json") ==
+        "c.json:1: hidden_size: expected a positive integer, got 768.0");
+  CHECK(family_refusal("model = \"resnet18\"\nbatch_size = 281474976710656\n") ==
+        "bad.toml:2: batch_size: expected at most 1000000000, got 281474976710656");
+  // the names other libraries use are translated, not matched to a near neighbour
+  CHECK(family_refusal(R"({"model_type": "bert", "num_layers": 6})", "c.json") ==
+        "c.json:1: num_layers: bert's config calls it num_hidden_layers");
+  CHECK(family_refusal(R"({"model_type": "bert", "n_layer": 6})", "c.json") ==
+        "c.json:1: n_layer: bert's config calls it num_hidden_layers");
+  CHECK(family_refusal("model_type = \"distilbert\"\nnum_layers = 3\n") ==
+        "bad.toml:2: num_layers: distilbert's config calls it n_layers");
+  CHECK(family_refusal("model = \"resnet18\"\nnum_labels = 10\n") ==
+        "bad.toml:2: num_labels: torchvision calls it num_classes");
+  // family as --json writes it
+  CHECK(from_toml("family = \"encoder\"\nmodel_type = \"vit\"\n").family ==
+        planner::Family::Encoder);
+  CHECK(from_toml("family = \"cnn\"\nmodel = \"vgg11\"\n").family == planner::Family::Cnn);
+  CHECK(family_refusal("family = \"mlp\"\nmodel_type = \"bert\"\n") ==
+        "bad.toml:1: family: expected \"gpt\", \"mlp\", \"encoder\" or \"cnn\" (an encoder names "
+        "its model_type, a CNN its torchvision model), got \"mlp\" beside model_type");
+  CHECK(family_refusal("\n\n", "c.json") ==
+        "c.json: the file is empty; a config.json is an object of fields");
+}
+
+TEST_CASE("a sweep that never swaps says where it stopped; a tiny head is counted exactly") {
+  std::ostringstream out, err;
+  REQUIRE(planner::plan_command(
+              {kExamples + "mnist_mlp.toml", "--machine", "m4-max-128gb", "--sweep", "batch"}, out,
+              err, 100) == 0);
+  CHECK(out.str().find("largest batch_size without swap: 65536 (the sweep stops there)") !=
+        std::string::npos);
+  CHECK(out.str().find("not in the file, so the planner's defaults: dropout 0.0") !=
+        std::string::npos);
+  const ModelConfig mlp =
+      from_toml("family = \"mlp\"\nwidths = [784, 256, 10]\ntrainable_layers = 0\n");
+  CHECK(planner::parameter_count(mlp, true) == 2570);
 }
