@@ -24,7 +24,7 @@ import sys
 # Each perturbation is an environment; the architecture decides which OpenBLAS cores exist.
 CORETYPES = {"x86_64": ["Prescott", "SkylakeX"], "aarch64": ["ARMV8", "NEOVERSEN1"], "arm64": ["ARMV8", "NEOVERSEN1"]}
 CACHES_KIB = ["16,256,2048", "48,2048,32768"]
-PARITY_FILES = "*random_test.cpp,*training_parity_test.cpp,*transformer_parity_test.cpp,*matmul_test.cpp"
+PARITY_FILES = "*random_test.cpp,*training_parity_test.cpp,*transformer_parity_test.cpp,*cnn_parity_test.cpp,*matmul_test.cpp"
 
 
 def perturbations():
