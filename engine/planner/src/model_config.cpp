@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -108,6 +109,33 @@ constexpr std::array kEncoderFields{"model_type",
                                     "batch_size",
                                     "optimizer",
                                     "trainable_layers"};
+// The fields DistilBERT's config names differently from BERT's (and ViT's): (BERT's, DistilBERT's).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kDistilNames{
+    {{"hidden_size", "dim"},
+     {"num_hidden_layers", "n_layers"},
+     {"num_attention_heads", "n_heads"},
+     {"intermediate_size", "hidden_dim"},
+     {"hidden_dropout_prob", "dropout"},
+     {"attention_probs_dropout_prob", "attention_dropout"}}};
+// A text encoder's fields, and a ViT's.
+constexpr std::array kTextFields{"vocab_size", "max_position_embeddings", "type_vocab_size",
+                                 "seq_length"};
+constexpr std::array kImageFields{"image_size", "patch_size", "num_channels"};
+
+// The other config's name for a field of kDistilNames (DistilBERT's for BERT's, BERT's for
+// DistilBERT's), if `name` is one.
+std::optional<std::string> renamed(std::string_view name) {
+  for (const auto& [bert, distil] : kDistilNames) {
+    if (name == bert) return std::string(distil);
+    if (name == distil) return std::string(bert);
+  }
+  return std::nullopt;
+}
+bool distilbert_name(std::string_view name) {
+  return std::any_of(kDistilNames.begin(), kDistilNames.end(),
+                     [&](const auto& pair) { return name == pair.second; });
+}
+
 // A CNN's: torchvision's names (the model's, its num_classes), the input and the training.
 constexpr std::array kCnnFields{"model",      "image_size", "num_classes",
                                 "batch_size", "optimizer",  "trainable_layers"};
@@ -424,34 +452,20 @@ class Applier {
     std::vector<std::string> own;
     for (const char* f : kEncoderFields) {
       const std::string name = f;
-      const bool distil_only = name == "dim" || name == "n_layers" || name == "n_heads" ||
-                               name == "hidden_dim" || name == "dropout" ||
-                               name == "attention_dropout";
-      const bool bert_only = name == "hidden_size" || name == "num_hidden_layers" ||
-                             name == "num_attention_heads" || name == "intermediate_size" ||
-                             name == "hidden_dropout_prob" ||
-                             name == "attention_probs_dropout_prob";
-      const bool text_only = name == "vocab_size" || name == "max_position_embeddings" ||
-                             name == "type_vocab_size" || name == "seq_length";
-      const bool image_only =
-          name == "image_size" || name == "patch_size" || name == "num_channels";
-      if ((distil_only && !distilbert) || (bert_only && distilbert) || (text_only && vit) ||
-          (image_only && !vit))
+      const bool other_config = renamed(name) && distilbert_name(name) != distilbert;
+      if (other_config || (one_of(kTextFields, name) && vit) ||
+          (one_of(kImageFields, name) && !vit))
         continue;
       own.push_back(name);
     }
     std::optional<Assignment> hidden, heads;
     for (const Assignment& a : assignments) {
       const std::string& f = a.field;
-      const bool distil_name = f == "dim" || f == "n_layers" || f == "n_heads" ||
-                               f == "hidden_dim" || f == "dropout" || f == "attention_dropout";
-      const bool bert_name = f == "hidden_size" || f == "num_hidden_layers" ||
-                             f == "num_attention_heads" || f == "intermediate_size" ||
-                             f == "hidden_dropout_prob" || f == "attention_probs_dropout_prob";
       if (f == "model_type" || f == "family") continue;  // family: "encoder", checked by apply
-      if (distil_name && !distilbert)
-        fail(a, "DistilBERT's name; " + c.model_type + "'s config calls it " + bert_alias(f));
-      if (bert_name && distilbert) fail(a, "DistilBERT's config calls it " + distil_alias(f));
+      if (const auto other = renamed(f); other && distilbert_name(f) != distilbert) {
+        fail(a, distilbert ? "DistilBERT's config calls it " + *other
+                           : "DistilBERT's name; " + c.model_type + "'s config calls it " + *other);
+      }
       if (f == "hidden_size" || f == "dim")
         c.hidden_size = positive_integer(a), hidden = a;
       else if (f == "num_hidden_layers" || f == "n_layers")
@@ -464,11 +478,9 @@ class Applier {
         c.dropout = fraction(a);
       else if (f == "attention_probs_dropout_prob" || f == "attention_dropout")
         c.attention_dropout = fraction(a);
-      else if ((f == "image_size" || f == "patch_size" || f == "num_channels") && !vit)
+      else if (one_of(kImageFields, f) && !vit)
         fail(a, "a ViT's field; a text encoder reads seq_length tokens");
-      else if ((f == "vocab_size" || f == "max_position_embeddings" || f == "seq_length" ||
-                f == "type_vocab_size") &&
-               vit)
+      else if (one_of(kTextFields, f) && vit)
         fail(a, "a text encoder's field; a ViT reads images of image_size");
       else if (f == "vocab_size")
         c.vocab_size = positive_integer(a);
@@ -589,24 +601,6 @@ class Applier {
 
   static bool set(const ModelConfig& c, std::string_view field) {
     return std::find(c.set_in_file.begin(), c.set_in_file.end(), field) != c.set_in_file.end();
-  }
-
-  // BERT's name for a DistilBERT field, and the other way round.
-  static std::string bert_alias(const std::string& f) {
-    if (f == "dim") return "hidden_size";
-    if (f == "n_layers") return "num_hidden_layers";
-    if (f == "n_heads") return "num_attention_heads";
-    if (f == "hidden_dim") return "intermediate_size";
-    if (f == "dropout") return "hidden_dropout_prob";
-    return "attention_probs_dropout_prob";
-  }
-  static std::string distil_alias(const std::string& f) {
-    if (f == "hidden_size") return "dim";
-    if (f == "num_hidden_layers") return "n_layers";
-    if (f == "num_attention_heads") return "n_heads";
-    if (f == "intermediate_size") return "hidden_dim";
-    if (f == "hidden_dropout_prob") return "dropout";
-    return "attention_dropout";
   }
 
   // trainable_layers: at most the model's blocks.
@@ -847,32 +841,32 @@ std::vector<std::string> encoder_defaults(const ModelConfig& c,
                                           const std::function<bool(std::string_view)>& set) {
   const bool distil = c.model_type == "distilbert", vit = c.model_type == "vit";
   std::vector<std::string> out;
-  const auto add = [&](std::string_view bert_name, std::string_view distil_name,
-                       const std::string& value) {
-    const std::string_view name = distil ? distil_name : bert_name;
-    if (!set(name)) out.push_back(std::string(name) + " " + value);
+  // BERT's name, or DistilBERT's for the fields its config renames
+  const auto add = [&](std::string_view bert_name, const std::string& value) {
+    const std::string name =
+        distil && renamed(bert_name) ? *renamed(bert_name) : std::string(bert_name);
+    if (!set(name)) out.push_back(name + " " + value);
   };
-  add("hidden_size", "dim", std::to_string(c.hidden_size));
-  add("num_hidden_layers", "n_layers", std::to_string(c.num_hidden_layers));
-  add("num_attention_heads", "n_heads", std::to_string(c.num_attention_heads));
-  add("intermediate_size", "hidden_dim", std::to_string(c.intermediate_size));
-  add("hidden_dropout_prob", "dropout", number(c.dropout));
-  add("attention_probs_dropout_prob", "attention_dropout", number(c.attention_dropout));
+  add("hidden_size", std::to_string(c.hidden_size));
+  add("num_hidden_layers", std::to_string(c.num_hidden_layers));
+  add("num_attention_heads", std::to_string(c.num_attention_heads));
+  add("intermediate_size", std::to_string(c.intermediate_size));
+  add("hidden_dropout_prob", number(c.dropout));
+  add("attention_probs_dropout_prob", number(c.attention_dropout));
   if (vit) {
-    add("image_size", "image_size", std::to_string(c.image_size));
-    add("patch_size", "patch_size", std::to_string(c.patch_size));
-    add("num_channels", "num_channels", std::to_string(c.num_channels));
+    add("image_size", std::to_string(c.image_size));
+    add("patch_size", std::to_string(c.patch_size));
+    add("num_channels", std::to_string(c.num_channels));
   } else {
-    add("vocab_size", "vocab_size", std::to_string(c.vocab_size));
-    add("max_position_embeddings", "max_position_embeddings",
-        std::to_string(c.max_position_embeddings));
-    if (!distil) add("type_vocab_size", "type_vocab_size", std::to_string(c.type_vocab_size));
-    add("seq_length", "seq_length", std::to_string(c.seq_length));
+    add("vocab_size", std::to_string(c.vocab_size));
+    add("max_position_embeddings", std::to_string(c.max_position_embeddings));
+    if (!distil) add("type_vocab_size", std::to_string(c.type_vocab_size));
+    add("seq_length", std::to_string(c.seq_length));
   }
-  add("num_labels", "num_labels", std::to_string(c.num_labels));
-  add("attn_implementation", "attn_implementation", "\"" + c.attn_implementation + "\"");
-  add("batch_size", "batch_size", std::to_string(c.batch_size));
-  add("optimizer", "optimizer", "\"" + c.optimizer + "\"");
+  add("num_labels", std::to_string(c.num_labels));
+  add("attn_implementation", "\"" + c.attn_implementation + "\"");
+  add("batch_size", std::to_string(c.batch_size));
+  add("optimizer", "\"" + c.optimizer + "\"");
   return out;
 }
 
