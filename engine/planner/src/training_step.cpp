@@ -182,14 +182,14 @@ struct GptRun final : TrainingRun::State {
         maker(d, c.n_layer, c.trainable_layers),
         gpt(make_gpt(c, maker)),
         model(engine::py::torch::compile(std::cref(gpt))) {
-    trained = decaying(gpt.matrices());
-    for (const Tensor& t : decaying(gpt.vectors())) trained.push_back(t);
-    optimizers.push_back(make_optimizer(c.optimizer, decaying(gpt.matrices()), 0.1));
-    optimizers.push_back(make_optimizer(c.optimizer, decaying(gpt.vectors()), 0.0));
+    trained = requiring_grad(gpt.matrices());
+    for (const Tensor& t : requiring_grad(gpt.vectors())) trained.push_back(t);
+    optimizers.push_back(make_optimizer(c.optimizer, requiring_grad(gpt.matrices()), 0.1));
+    optimizers.push_back(make_optimizer(c.optimizer, requiring_grad(gpt.vectors()), 0.0));
     std::tie(x, y) = batch();
   }
-  // configure_optimizers' groups hold the parameters that require grad.
-  static std::vector<Tensor> decaying(const std::vector<Tensor>& group) {
+  // configure_optimizers' groups, of the parameters that require grad (a frozen one has none to step).
+  static std::vector<Tensor> requiring_grad(const std::vector<Tensor>& group) {
     std::vector<Tensor> out;
     for (const Tensor& t : group) {
       if (t.requires_grad()) out.push_back(t);

@@ -14,6 +14,7 @@
 #include "planner/prediction.h"
 #include "planner/recommendation.h"
 #include "planner/training_step.h"
+#include "refusal.h"
 
 using planner::ModelConfig;
 
@@ -21,17 +22,7 @@ namespace {
 
 const std::string kExamples = TUTOR_SOURCE_DIR "/engine/planner/examples/";
 
-std::string family_refusal(const std::string& text, const char* name = "bad.toml") {
-  try {
-    if (std::string(name).ends_with(".json"))
-      planner::parse_json_config(text, name);
-    else
-      planner::parse_toml_config(text, name);
-  } catch (const planner::ConfigError& error) {
-    return error.what();
-  }
-  return "accepted";
-}
+using planner_tests::refusal;
 
 ModelConfig from_toml(const std::string& text) {
   return planner::parse_toml_config(text, "t.toml");
@@ -80,37 +71,37 @@ TEST_CASE("a Hugging Face config.json is read with its own names, the rest of it
 }
 
 TEST_CASE("a bad encoder or CNN config is refused, naming the field") {
-  CHECK(family_refusal(R"({"model_type": "bert", "num_hidden_layer": 4})", "c.json") ==
+  CHECK(refusal(R"({"model_type": "bert", "num_hidden_layer": 4})", "c.json") ==
         "c.json:1: num_hidden_layer: not a field the planner knows; did you mean "
         "num_hidden_layers?");
-  CHECK(family_refusal(R"({"hidden_size": 768})", "c.json") ==
+  CHECK(refusal(R"({"hidden_size": 768})", "c.json") ==
         "c.json: a config.json names its model_type; the planner reads \"bert\", \"distilbert\" "
         "and \"vit\" (GPTs, MLPs and CNNs are planned from TOML, a GPT from nanoGPT's config/*.py "
         "too)");
-  CHECK(family_refusal("{\n  \"model_type\": \"bert\",\n  oops\n}", "c.json")
+  CHECK(refusal("{\n  \"model_type\": \"bert\",\n  oops\n}", "c.json")
             .starts_with("c.json:3: parse error"));
-  CHECK(family_refusal("model_type = \"gpt2\"\n") ==
+  CHECK(refusal("model_type = \"gpt2\"\n") ==
         "bad.toml:1: model_type: the planner knows the encoders \"bert\", \"distilbert\" and "
         "\"vit\", not \"gpt2\"");
-  CHECK(family_refusal("model_type = \"bert\"\ndim = 512\n") ==
+  CHECK(refusal("model_type = \"bert\"\ndim = 512\n") ==
         "bad.toml:2: dim: DistilBERT's name; bert's config calls it hidden_size");
-  CHECK(family_refusal("model_type = \"bert\"\nhidden_size = 100\n") ==
+  CHECK(refusal("model_type = \"bert\"\nhidden_size = 100\n") ==
         "bad.toml:2: hidden_size: the hidden size (100) is not a multiple of the number of "
         "attention heads (12)");
-  CHECK(family_refusal("model_type = \"vit\"\nseq_length = 128\n") ==
+  CHECK(refusal("model_type = \"vit\"\nseq_length = 128\n") ==
         "bad.toml:2: seq_length: a text encoder's field; a ViT reads images of image_size");
-  CHECK(family_refusal("model_type = \"bert\"\nseq_length = 1024\n") ==
+  CHECK(refusal("model_type = \"bert\"\nseq_length = 1024\n") ==
         "bad.toml:2: seq_length (1024) is longer than the model's max_position_embeddings (512)");
   CHECK(
-      family_refusal("model = \"resnet51\"\n")
+      refusal("model = \"resnet51\"\n")
           .starts_with(
               "bad.toml:1: model: the planner builds torchvision's resnet18, resnet34, resnet50"));
-  CHECK(family_refusal("model = \"resnet50\"\nimage_size = 16\n") ==
+  CHECK(refusal("model = \"resnet50\"\nimage_size = 16\n") ==
         "bad.toml:2: image_size: images of at least 32 pixels a side pass the five halvings of "
         "these models");
-  CHECK(family_refusal("model = \"resnet50\"\nnum_class = 10\n") ==
+  CHECK(refusal("model = \"resnet50\"\nnum_class = 10\n") ==
         "bad.toml:2: num_class: not a field the planner knows; did you mean num_classes?");
-  CHECK(family_refusal("model = \"resnet50\"\ntrainable_layers = 5\n") ==
+  CHECK(refusal("model = \"resnet50\"\ntrainable_layers = 5\n") ==
         "bad.toml:2: trainable_layers: the model has 4 blocks to train; trainable_layers counts "
         "them from the last (0: the head alone)");
 }
@@ -208,33 +199,32 @@ TEST_CASE("what a learner tried first: each of these is refused or read as its l
   CHECK(planner::parse_python_config("n_layer = 6\ntrainable_layers = 2\n", "t.py")
             .trainable_layers == 2);
   // transformers takes len(id2label) over a num_labels that disagrees; the planner refuses
-  CHECK(
-      family_refusal(R"({"model_type": "bert", "num_labels": 5, "id2label": {"0": "a", "1": "b"}})",
-                     "c.json") ==
-      "c.json:1: num_labels: num_labels (5) and id2label (2 labels) disagree; transformers takes "
-      "id2label's");
+  CHECK(refusal(R"({"model_type": "bert", "num_labels": 5, "id2label": {"0": "a", "1": "b"}})",
+                "c.json") ==
+        "c.json:1: num_labels: num_labels (5) and id2label (2 labels) disagree; transformers takes "
+        "id2label's");
   // a float where an integer belongs is shown as written
-  CHECK(family_refusal(R"({"model_type": "bert", "hidden_size": 768.0})", "c.json") ==
+  CHECK(refusal(R"({"model_type": "bert", "hidden_size": 768.0})", "c.json") ==
         "c.json:1: hidden_size: expected a positive integer, got 768.0");
-  CHECK(family_refusal("model = \"resnet18\"\nbatch_size = 281474976710656\n") ==
+  CHECK(refusal("model = \"resnet18\"\nbatch_size = 281474976710656\n") ==
         "bad.toml:2: batch_size: expected at most 1000000000, got 281474976710656");
   // the names other libraries use are translated, not matched to a near neighbour
-  CHECK(family_refusal(R"({"model_type": "bert", "num_layers": 6})", "c.json") ==
+  CHECK(refusal(R"({"model_type": "bert", "num_layers": 6})", "c.json") ==
         "c.json:1: num_layers: bert's config calls it num_hidden_layers");
-  CHECK(family_refusal(R"({"model_type": "bert", "n_layer": 6})", "c.json") ==
+  CHECK(refusal(R"({"model_type": "bert", "n_layer": 6})", "c.json") ==
         "c.json:1: n_layer: bert's config calls it num_hidden_layers");
-  CHECK(family_refusal("model_type = \"distilbert\"\nnum_layers = 3\n") ==
+  CHECK(refusal("model_type = \"distilbert\"\nnum_layers = 3\n") ==
         "bad.toml:2: num_layers: distilbert's config calls it n_layers");
-  CHECK(family_refusal("model = \"resnet18\"\nnum_labels = 10\n") ==
+  CHECK(refusal("model = \"resnet18\"\nnum_labels = 10\n") ==
         "bad.toml:2: num_labels: torchvision calls it num_classes");
   // family as --json writes it
   CHECK(from_toml("family = \"encoder\"\nmodel_type = \"vit\"\n").family ==
         planner::Family::Encoder);
   CHECK(from_toml("family = \"cnn\"\nmodel = \"vgg11\"\n").family == planner::Family::Cnn);
-  CHECK(family_refusal("family = \"mlp\"\nmodel_type = \"bert\"\n") ==
+  CHECK(refusal("family = \"mlp\"\nmodel_type = \"bert\"\n") ==
         "bad.toml:1: family: expected \"gpt\", \"mlp\", \"encoder\" or \"cnn\" (an encoder names "
         "its model_type, a CNN its torchvision model), got \"mlp\" beside model_type");
-  CHECK(family_refusal("\n\n", "c.json") ==
+  CHECK(refusal("\n\n", "c.json") ==
         "c.json: the file is empty; a config.json is an object of fields");
 }
 

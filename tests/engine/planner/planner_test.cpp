@@ -17,6 +17,7 @@
 #include "planner/prediction.h"
 #include "planner/recommendation.h"
 #include "planner/training_step.h"
+#include "refusal.h"
 
 using planner::ModelConfig;
 
@@ -26,19 +27,7 @@ const std::string kData = TUTOR_SOURCE_DIR "/engine/planner/examples/";
 
 const engine::MachineProfile& machine(const char* name) { return *engine::find_machine(name); }
 
-// The message a config's text is refused with, or "accepted".
-std::string refusal(const std::string& text, bool python = false) {
-  try {
-    if (python) {
-      planner::parse_python_config(text, "bad.py");
-    } else {
-      planner::parse_toml_config(text, "bad.toml");
-    }
-  } catch (const planner::ConfigError& error) {
-    return error.what();
-  }
-  return "accepted";
-}
+using planner_tests::refusal;
 
 struct Run {
   int status;
@@ -203,31 +192,31 @@ TEST_CASE("a bad config is refused with its file, line and field") {
 
 TEST_CASE(
     "a nanoGPT Python config is refused only for a field the planner uses, or a misspelling of one") {
-  CHECK(refusal("import time\nwandb_run_name = 'x' + str(time.time())\nn_layer = 4\n", true) ==
+  CHECK(refusal("import time\nwandb_run_name = 'x' + str(time.time())\nn_layer = 4\n", "bad.py") ==
         "accepted");
-  CHECK(refusal("n_layer = 4\nn_embed = 256\n", true) ==
+  CHECK(refusal("n_layer = 4\nn_embed = 256\n", "bad.py") ==
         "bad.py:2: n_embed: not a field the planner knows; did you mean n_embd?");
-  CHECK(refusal("# nothing yet\nout_dir = 'out'\n", true)
+  CHECK(refusal("# nothing yet\nout_dir = 'out'\n", "bad.py")
             .starts_with("bad.py: sets none of the planner's fields"));
   CHECK(
-      refusal("# two to the third\nn_layer = 2 ** 3\n", true) ==
+      refusal("# two to the third\nn_layer = 2 ** 3\n", "bad.py") ==
       "bad.py:2: n_layer: cannot read '2 ** 3' (the planner reads numbers, True/False, quoted strings and "
       "products such as 5 * 8)");
-  CHECK(refusal("block_size = '256'  # quoted by mistake\n", true) ==
+  CHECK(refusal("block_size = '256'  # quoted by mistake\n", "bad.py") ==
         "bad.py:1: block_size: expected a positive integer, got '256'");
   CHECK(
-      refusal("n_layer =\n", true) ==
+      refusal("n_layer =\n", "bad.py") ==
       "bad.py:1: n_layer: cannot read '' (the planner reads numbers, True/False, quoted strings and products such "
       "as 5 * 8)");
   CHECK(
-      refusal("n_layer = 99999999999999999999\n", true) ==
+      refusal("n_layer = 99999999999999999999\n", "bad.py") ==
       "bad.py:1: n_layer: expected a positive integer, got 99999999999999999999");  // too large for an integer
   CHECK(
-      refusal("batch_size = 4294967296 * 4294967296\n", true) ==
+      refusal("batch_size = 4294967296 * 4294967296\n", "bad.py") ==
       "bad.py:1: batch_size: cannot read '4294967296 * 4294967296' (the planner reads numbers, True/False, quoted "
       "strings and products such as 5 * 8)");
   CHECK(
-      refusal("compile = false\n", true) ==
+      refusal("compile = false\n", "bad.py") ==
       "bad.py:1: compile: cannot read 'false' (the planner reads numbers, True/False, quoted strings and "
       "products such as 5 * 8)");
 }
