@@ -107,6 +107,8 @@ struct Encoder {
     Tensor h, mask;
     if (vit()) {
       const Tensor p = patches_of(batch[0]);
+      // cls_token.expand(B, -1, -1): a view in PyTorch; the engine has no expand, so a broadcast
+      // add stands in (one small elementwise kernel more than ViT runs)
       const Tensor cls = cls_token + engine::zeros({B, 1, cfg.hidden_size}, p.device());
       h = dropout(engine::cat({cls, p}, 1) + positions, cfg.dropout);
     } else {
