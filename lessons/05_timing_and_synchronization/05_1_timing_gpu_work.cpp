@@ -151,10 +151,10 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
   CHECK(synchronized > 5 * naive);
 }
 // %% [output]
-// naive timer:        0.9 ms
+// naive timer:        1.0 ms
 // synchronized timer: 44.3 ms
 // %% [output] machine="m1-8gb"
-// naive timer:        1.1 ms
+// naive timer:        1.2 ms
 // synchronized timer: 239.5 ms
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
 // no mps device here: every cpu op finishes before it returns, so both timers agree
@@ -179,11 +179,11 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
 //     print("synchronized timer:", ms(synchronized))
 
 // %% [markdown]
-// Both numbers are true, and they answer different questions. 0.9 ms is how long the host needs
+// Both numbers are true, and they answer different questions. 1.0 ms is how long the host needs
 // to queue the pass; 44.3 ms is how long the GPU needs to run it. Believe the first and you
 // might go hunting for a slow data loader; the second says the model's arithmetic dominates,
 // and that a shorter sequence, a smaller model or fewer layers is where time can be won. On the
-// M1 (its documented output is under this one's) the host's share barely moves (1.1 ms) while
+// M1 (its documented output is under this one's) the host's share barely moves (1.2 ms) while
 // the GPU's grows to 240 ms: the naive timer cannot tell the two machines apart.
 //
 // ## Events: timing on the device's own clock

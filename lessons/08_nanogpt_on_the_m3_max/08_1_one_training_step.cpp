@@ -49,12 +49,12 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // %% [output]
 // mps: 226 ms per iteration, 6.09 GiB held
 //   measured: 221 ms, the emulator +2 % (allowed: 10 %)
-// cpu: 2019 ms per iteration
+// cpu: 2020 ms per iteration
 //   measured: 1986 ms, the emulator +2 % (allowed: 10 %)
 // cpu/mps: 8.9x
 // %% [output] machine="m1-8gb"
 // mps: 3858 ms per iteration, 6.09 GiB held
-// cpu: 3764 ms per iteration
+// cpu: 3765 ms per iteration
 // cpu/mps: 1.0x
 // %% [python]
 // ms = []
@@ -70,7 +70,7 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // print(f"cpu/mps: {ms[1] / ms[0]:.1f}x")
 
 // %% [markdown]
-// 226 ms per iteration on the GPU and 2019 ms on the cpu, 8.9x: each within 3 % of the published
+// 226 ms per iteration on the GPU and 2020 ms on the cpu, 8.9x: each within 3 % of the published
 // measurements, well inside the lesson's 10 %. The GPU run holds 6.09 GiB. The 10.65 million
 // parameters with their gradients and AdamW's two averages are a small part of that; most of it
 // is what the backward pass needs from the forward pass, the attention scores above all: a
@@ -79,7 +79,7 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 //
 // Now the 8 GB M1 (its output is shown too; `--machine m1-8gb` runs it). The same 6.09 GiB do not fit beside
 // what macOS and the other applications hold; macOS swaps (lesson 6), and the GPU's iteration (3858
-// ms) is no faster than the M1's cpu (3764 ms). The runbook's batch sweep would have found the
+// ms) is no faster than the M1's cpu (3765 ms). The runbook's batch sweep would have found the
 // cliff before the first long run: on that Mac the recipe needs a smaller batch, a shorter context
 // or a smaller model (nanoGPT's README suggests a much smaller configuration for laptops).
 //
@@ -114,7 +114,7 @@ TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by 
 //   estimate_loss(): 26.56 s, the first training step: 0.09 s
 //   building GPU code for new shapes, in both: 0.02 s
 // %% [output] machine="m1-8gb"
-// iteration 0: 146.92 s
+// iteration 0: 146.93 s
 //   estimate_loss(): 146.47 s, the first training step: 0.46 s
 //   building GPU code for new shapes, in both: 0.02 s
 // %% [python]

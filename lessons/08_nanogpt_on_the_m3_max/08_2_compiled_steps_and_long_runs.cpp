@@ -225,8 +225,9 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // one step: 226.3 ms
 //   host: cpu                  0.0 ms
 //   host: dispatch             5.4 ms
+//   host: framework            0.7 ms
 //   host: view                 0.1 ms
-//   host: wait               220.8 ms
+//   host: wait               220.0 ms
 //   mps device: copy           0.0 ms
 //   mps device: kernel       225.4 ms
 // the GPU's five largest kernels:
@@ -239,8 +240,9 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // one step: 3858.1 ms
 //   host: cpu                  0.0 ms
 //   host: dispatch             6.9 ms
+//   host: framework            0.7 ms
 //   host: view                 0.1 ms
-//   host: wait              3851.1 ms
+//   host: wait              3850.3 ms
 //   mps device: copy           0.1 ms
 //   mps device: kernel      3857.1 ms
 // the GPU's five largest kernels:
@@ -260,9 +262,10 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=5))
 
 // %% [markdown]
-// Read it from the top. The step takes 226.3 ms. The host spends 5.4 ms encoding operations and
-// 220.8 ms waiting, in the blocking copy of the next batch and in `item()`: the host is idle, so
-// dispatch is not the problem here (lesson 7's large-work regime). The GPU runs kernels for
+// Read it from the top. The step takes 226.3 ms. The host spends 5.4 ms encoding operations, 0.7
+// ms on the framework's own bookkeeping (recording autograd's nodes, running them in backward,
+// AdamW's Python loop) and 220.0 ms waiting, in the blocking copy of the next batch and in
+// `item()`: the host is idle, so dispatch is not the problem here (lesson 7's large-work regime). The GPU runs kernels for
 // 225.4 ms: it is the bottleneck, which is what asitop's 100 % said. The ranking says more. The
 // matrix products of the linear layers (`aten::mm`) take 45 % of the step; the batched products
 // of attention (`aten::bmm`) 8 %. Between them sit memory-bound kernels: multiplications

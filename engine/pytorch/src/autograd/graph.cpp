@@ -10,6 +10,7 @@
 #include "engine/errors.h"
 #include "engine/ops.h"
 #include "mps/compiled_region.h"
+#include "mps/stream.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::detail {
@@ -58,6 +59,12 @@ bool should_record(std::initializer_list<const Tensor*> inputs) {
 
 void record(const Tensor& result, std::string name, const std::vector<Tensor>& inputs,
             Node::Backward backward, Saves saves) {
+  spend_framework(name, FrameworkWork::RecordNode);
+  // Running the node costs autograd's engine its bookkeeping, beside the kernels it launches.
+  Node::Backward charged = [inner = std::move(backward)](const Tensor& grad) {
+    spend_framework("autograd engine", FrameworkWork::BackwardNode);
+    return inner(grad);
+  };
   std::vector<autograd::Edge> edges;
   edges.reserve(inputs.size());
   for (const Tensor& input : inputs) {
@@ -74,7 +81,7 @@ void record(const Tensor& result, std::string name, const std::vector<Tensor>& i
   impl.requires_grad = true;
   impl.grad_fn =
       std::make_shared<Node>(std::move(name), std::move(edges),
-                             within_compiled_graph(std::move(backward)), saves == Saves::Tensors);
+                             within_compiled_graph(std::move(charged)), saves == Saves::Tensors);
 }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {

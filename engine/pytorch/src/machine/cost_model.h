@@ -7,7 +7,9 @@
 //   - on the GPU, a roofline whose efficiencies depend on the size and shape of the work and on
 //     the chip's GPU family, with the kernels known to be weak on MPS priced as measured;
 //   - on the cpu, Accelerate's matrix throughput (Apple's AMX units) and measured memory
-//     bandwidth, and the cores' arithmetic for the elementwise functions.
+//     bandwidth, and the cores' arithmetic for the elementwise functions;
+//   - on the host again, the framework's own work beside the kernels: autograd's nodes and the
+//     optimizers' Python loops (Note [Framework overhead]).
 
 #include <cstdint>
 #include <string_view>
@@ -75,5 +77,16 @@ double paged_fraction(double process_gpu_bytes, const MachineProfile& machine);
 double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
                                double paged_fraction = 0);
 double compiled_encode_seconds(const KernelCost& cost, const MachineProfile& machine);
+
+// What eager PyTorch does on the host beside launching kernels, each priced by
+// framework_seconds() (Note [Framework overhead] in cost_model.cpp).
+enum class FrameworkWork : std::uint8_t {
+  RecordNode,      // an op whose input requires grad records its autograd node
+  BackwardNode,    // autograd's engine runs one node of backward (its kernels aside)
+  SgdParameter,    // torch.optim.SGD's Python loop, per parameter (its kernels aside)
+  AdamParameter,   // torch.optim.Adam's
+  AdamWParameter,  // torch.optim.AdamW's
+};
+double framework_seconds(FrameworkWork work, const MachineProfile& machine);
 
 }  // namespace engine::detail

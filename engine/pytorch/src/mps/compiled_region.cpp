@@ -107,6 +107,8 @@ bool count_traced_op() {
   return true;
 }
 
+bool dynamo_tracing() { return dynamo_trace != nullptr; }
+
 void compile_backward_if_needed() {
   if (!in_backward || running == nullptr || running->backward_compiled) return;
   running->backward_compiled = true;

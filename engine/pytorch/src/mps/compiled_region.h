@@ -16,6 +16,8 @@ struct CompiledGraph;
 const CompiledGraph* current_compiled_graph();
 // Called for every launch: true while Dynamo traces a forward, which only counts the ops.
 bool count_traced_op();
+// Whether Dynamo is tracing a forward now (counting nothing).
+bool dynamo_tracing();
 // The first kernel of a graph's backward pays for compiling the backward.
 void compile_backward_if_needed();
 // A node recorded inside a compiled forward runs its backward inside the same graph.

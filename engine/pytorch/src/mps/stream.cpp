@@ -87,6 +87,12 @@ void dispatch_view(std::string_view name, Device /*device*/) {
   spend_host(p, name, "view", p.machine.cpu_op_seconds);
 }
 
+void spend_framework(std::string_view name, FrameworkWork work) {
+  if (dynamo_tracing() || current_compiled_graph() != nullptr) return;
+  Process& p = process();
+  spend_host(p, name, "framework", framework_seconds(work, p.machine));
+}
+
 void wait_for_device(std::string_view reason) {
   Process& p = process();
   Timeline& t = p.timeline;

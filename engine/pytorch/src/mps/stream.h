@@ -18,6 +18,9 @@ namespace engine::detail {
 void launch(const KernelCost& cost, Device device);
 // An operation that only changes metadata (a view): the host's dispatch cost, no kernel.
 void dispatch_view(std::string_view name, Device device);
+// Host time the framework spends beside kernels (autograd's bookkeeping, an optimizer's Python
+// loop), on either device; none inside a compiled graph, which runs as one autograd node.
+void spend_framework(std::string_view name, FrameworkWork work);
 // The host commits the queue and waits until everything on it has finished.
 void wait_for_device(std::string_view reason);
 // A copy from one device to another (Tensor::to), blocking as PyTorch's copies are.

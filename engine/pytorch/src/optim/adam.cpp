@@ -111,6 +111,9 @@ void Adam::step() {
     check_adam_devices(params_[i], grad, fresh ? params_[i].device() : s.exp_avg.device(),
                        fresh ? params_[i].device() : s.exp_avg_sq.device(),
                        decay != 0 && !decoupled_);
+    detail::spend_framework(
+        decoupled_ ? "AdamW.step" : "Adam.step",
+        decoupled_ ? detail::FrameworkWork::AdamWParameter : detail::FrameworkWork::AdamParameter);
     if (decay != 0) {
       detail::launch({.name = decoupled_ ? "aten::mul_.Scalar" : "aten::add.Tensor",
                       .bytes = 3 * detail::nbytes(grad),

@@ -78,6 +78,7 @@ void SGD::step() {
     if (!grad.defined()) continue;
     Tensor& buffer = momentum_buffers_[i];
     const Device buffer_device = check_sgd_devices(params_[i], grad, buffer, options_);
+    detail::spend_framework("SGD.step", detail::FrameworkWork::SgdParameter);
     if (decay != 0) charge(params_[i], "aten::add.Tensor", 3);
     const bool first = !buffer.defined();
     if (momentum != 0 && first) {

@@ -96,7 +96,8 @@ using detail::Track;
 
 // Summarising (TraceDetail::Summarised): each simulated process keeps its first
 // kDetailedSpans spans as recorded, the start of a loop in full. After that, a track's
-// consecutive per-operation spans (dispatches, kernels, views, graph builds, cpu kernels) merge
+// consecutive per-operation spans (dispatches, kernels, views, graph builds, cpu kernels, the
+// framework's bookkeeping around them) merge
 // into one span that counts them and names the most frequent; everything else (waits, copies,
 // fallbacks, events) stays as recorded, so the sync points of every step still show.
 constexpr std::size_t kDetailedSpans = 10000;  // per simulated process: about 1.3 MB of JSON
@@ -104,7 +105,7 @@ constexpr double kMaxGapSeconds = 100e-6;      // a longer pause on a track ends
 
 bool per_operation(std::string_view category) {
   return category == "dispatch" || category == "kernel" || category == "view" ||
-         category == "compile" || category == "cpu";
+         category == "compile" || category == "cpu" || category == "framework";
 }
 
 // Consecutive per-operation spans of one track, merged.
