@@ -36,7 +36,8 @@ void print_help(std::ostream& out, std::size_t columns) {
     }
   }
   out << '\n'
-      << wrap("NN is a number: a lesson's for run and twins, a lab's for verify, hint and reset.",
+      << wrap("NN is a number: a lesson's for run and twins, a lab's for verify, hint and reset. "
+              "course help SUBCOMMAND (or course SUBCOMMAND --help) tells more about one.",
               columns);
 }
 
@@ -66,6 +67,14 @@ int usage_error(Course& course, std::string_view subcommand, const std::string& 
 int run_course(Course& course, const std::vector<std::string>& args) {
   if (args.empty()) return find_subcommand("status")->run(course, {});
   const std::string& name = args.front();
+  if (name == "help" && args.size() == 2) {  // course help plan: the same as course plan --help
+    if (find_subcommand(args[1]) == nullptr) {
+      course.err() << "course help: no subcommand '" << args[1] << "'.\n";
+      print_help(course.err(), course.width());
+      return kUsageError;
+    }
+    return run_course(course, {args[1], "--help"});
+  }
   if (name == "--help" || name == "-h" || name == "help") {
     print_help(course.out(), course.width());
     return 0;

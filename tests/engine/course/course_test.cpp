@@ -353,6 +353,21 @@ TEST_CASE(
         std::string::npos);  // where to start from
 }
 
+TEST_CASE("course help SUBCOMMAND is that subcommand's --help") {
+  for (const Subcommand* s : subcommands()) {
+    SmallCourse asked, flagged;
+    const int status = asked.run({"help", std::string(s->name)});
+    CHECK_MESSAGE(status == flagged.run({std::string(s->name), "--help"}), s->name);
+    CHECK_MESSAGE(asked.out.str() == flagged.out.str(), s->name);
+  }
+  SmallCourse plan;
+  CHECK(plan.run({"help", "plan"}) == 0);
+  CHECK(plan.out.str().find("engine/planner/examples/") != std::string::npos);
+  SmallCourse unknown;
+  CHECK(unknown.run({"help", "frobnicate"}) == kUsageError);
+  CHECK(unknown.err.str().find("course help: no subcommand 'frobnicate'") != std::string::npos);
+}
+
 TEST_CASE("a program still running at the time limit is stopped, and what it printed is kept") {
   const auto start = std::chrono::steady_clock::now();
   const Finished run =
