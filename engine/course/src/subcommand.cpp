@@ -36,9 +36,10 @@ void print_help(std::ostream& out, std::size_t columns) {
     }
   }
   out << '\n'
-      << wrap("NN is a number: a lesson's for run and twins, a lab's for verify, hint and reset. "
-              "course help SUBCOMMAND (or course SUBCOMMAND --help) tells more about one.",
-              columns);
+      << wrap(
+             "NN is a number: a lesson's for run and twins, a lab's for verify, hint and reset. "
+             "course help SUBCOMMAND (or course SUBCOMMAND --help) tells more about one.",
+             columns);
 }
 
 }  // namespace

@@ -182,19 +182,30 @@ void print_plan(const ModelConfig& config,
                     "course's cost model predicts it",
               width)
       << "\n";
-  // The memory column where the terminal has room for it, else under each row.
+  // A table with the memory column where the terminal has room for it, the memory under each
+  // row where it has not, and each machine's numbers one per line where even the table is too
+  // wide.
   const std::string columns =
       fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", "machine", "cpu", "mps", "compiled", "cpu/mps");
+  const bool table = width >= columns.size();
   const bool memory_beside = width >= columns.size() + 2 + 32;
-  out << columns << (memory_beside ? "  mps memory" : "") << "\n";
+  if (table) out << columns << (memory_beside ? "  mps memory" : "") << "\n";
   for (const engine::MachineProfile* machine : machines) {
     const Prediction p = predict(config, *machine);
     const std::string speedup =
         p.mps_seconds ? fmt::format("{:.2f}x", p.cpu_seconds / *p.mps_seconds) : "-";
-    out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", machine->name, ms(p.cpu_seconds),
-                       ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
+    if (table) {
+      out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", machine->name, ms(p.cpu_seconds),
+                         ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
+    } else {
+      out << fmt::format(
+          "{}\n  cpu ms      {:>8}\n  mps ms      {:>8}\n  compiled ms {:>8}\n"
+          "  cpu/mps     {:>8}",
+          machine->name, ms(p.cpu_seconds), ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
+    }
+    const std::string indent = table ? "     " : "  ";
     out << (memory_beside ? "  " + memory_text(p) + "\n"
-                          : "\n" + wrap("mps memory: " + memory_text(p), width, "     ", "     "));
+                          : "\n" + wrap("mps memory: " + memory_text(p), width, indent, "     "));
     const Recommendation r = recommend(p, memory_knobs(config));
     out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
     for (std::size_t i = 1; i < r.reasons.size(); ++i)
@@ -384,12 +395,20 @@ void print_sweep(const ModelConfig& config,
       out << wrap("no sweep: " + steps.front().mps.why, width, "  ", "  ");
       continue;
     }
-    out << fmt::format("{:>7} {:>9} {:>10}  {}\n", "batch", "mps ms", "samples/s", "mps memory");
+    // The memory column beside the numbers where the terminal has room for it, else under them.
+    constexpr std::size_t kNumbers = 31;  // "{:>7} {:>9} {:>10}  "
+    const bool memory_beside = width >= kNumbers + 26;
+    out << fmt::format("{:>7} {:>9} {:>10}  {}\n", "batch", "mps ms", "samples/s",
+                       memory_beside ? "mps memory" : "");
     for (const SweepStep& s : steps) {
       const std::string rate =
           s.mps.mps_seconds ? fmt::format("{:.1f}", samples_per_second(config, s)) : "-";
-      out << fmt::format("{:>7} {:>9} {:>10}  ", s.batch_size, ms(s.mps.mps_seconds), rate);
-      out << wrap(memory_text(s.mps), width > 31 ? width - 31 : 20, "", std::string(31, ' '));
+      out << fmt::format("{:>7} {:>9} {:>10}", s.batch_size, ms(s.mps.mps_seconds), rate);
+      if (memory_beside) {
+        out << "  " << wrap(memory_text(s.mps), width - kNumbers, "", std::string(kNumbers, ' '));
+      } else {
+        out << "\n" << wrap("mps memory: " + memory_text(s.mps), width, "    ", "      ");
+      }
     }
     const auto largest = largest_fitting(steps);
     const bool capped = steps.back().mps.memory == MpsMemory::Fits;  // never swapped

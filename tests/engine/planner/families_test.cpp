@@ -145,10 +145,21 @@ TEST_CASE("every example config plans on every machine, in text and in JSON") {
       CHECK((row["mps_ms"].is_null() || row["mps_ms"].get<double>() > 0));
       CHECK(!row["verdict"].get<std::string>().empty());
     }
-    std::ostringstream text, text_err;
-    CHECK(planner::plan_command({path, "--machine", "m1-8gb"}, text, text_err, 60) == 0);
-    std::istringstream lines(text.str());
-    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 60);
+    // A 60-column terminal keeps the table; a 40-column one gets each machine's numbers one per
+    // line. Both the plan and the batch sweep fit either.
+    for (const std::size_t width : {60, 40}) {
+      for (const bool sweep : {false, true}) {
+        CAPTURE(width);
+        CAPTURE(sweep);
+        std::vector<std::string> args{path, "--machine", "m1-8gb"};
+        if (sweep) args.insert(args.end(), {"--sweep", "batch"});
+        std::ostringstream text, text_err;
+        CHECK(planner::plan_command(args, text, text_err, width) == 0);
+        std::istringstream lines(text.str());
+        for (std::string line; std::getline(lines, line);) CHECK(line.size() <= width);
+        CHECK((text.str().find("\nmachine ") != std::string::npos) == (width == 60 && !sweep));
+      }
+    }
   }
 }
 
