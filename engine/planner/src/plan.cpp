@@ -433,8 +433,9 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (o.machine) {
     const engine::MachineProfile* m = engine::find_machine(*o.machine);
     if (m == nullptr) {
-      err << "course plan: no machine named " << *o.machine
-          << "; the machines: " << engine::machine_names() << "\n";
+      err << engine::notebook::wrap("course plan: no machine named " + *o.machine +
+                                        "; the machines: " + engine::machine_names(),
+                                    width, "", "  ");
       return 2;
     }
     machines.push_back(m);
@@ -448,7 +449,8 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   try {
     config = read_model_config(o.config);
   } catch (const ConfigError& error) {
-    err << "course plan: " << error.what() << "\n";
+    // Wrapped: a refusal can list a family's every field.
+    err << engine::notebook::wrap(std::string("course plan: ") + error.what(), width, "", "  ");
     return 1;
   }
   if (o.sweep_batch) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -247,6 +248,29 @@ TEST_CASE("course plan fits a narrow terminal: prose wrapped, the memory column 
       run.out.find(
           "\n  -> remote: swapping, mps is only 0.98x the cpu: train on a\n     Mac with more memory\n") !=
       std::string::npos);
+}
+
+TEST_CASE("course plan's refusals are wrapped to the terminal, the long lists of fields included") {
+  const std::filesystem::path config =
+      std::filesystem::temp_directory_path() / "planner_test_unknown_field.toml";
+  std::ofstream(config) << "model_type = \"bert\"\nfoo = 1\n";
+  const Run unknown = plan({config.string(), "--machine", "m1-8gb"}, 60);
+  std::filesystem::remove(config);
+  const Run machine = plan({kData + "laptop_char.toml", "--machine", "m9-ultra"}, 60);
+  for (const Run* run : {&unknown, &machine}) {
+    CHECK(run->status != 0);
+    std::istringstream lines(run->err);
+    int count = 0;
+    for (std::string line; std::getline(lines, line); ++count)
+      CHECK(engine::notebook::display_width(line) <= 60);
+    CHECK(count > 2);  // wrapped, not cut
+  }
+  std::string unwrapped = unknown.err;
+  for (std::size_t at; (at = unwrapped.find("\n  ")) != std::string::npos;)
+    unwrapped.replace(at, 3, " ");
+  CHECK(unwrapped.find("foo: not a field of bert's config (its fields: model_type,") !=
+        std::string::npos);
+  CHECK(unwrapped.find("trainable_layers)") != std::string::npos);
 }
 
 TEST_CASE(
