@@ -30,26 +30,26 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 }
 // %% [output]
 //  batch  width    cpu ms    mps ms  cpu/mps
-//     16    256      0.27      0.93    0.29x
-//    256    256      0.38      0.96    0.40x
-//   4096    256      2.23      1.60    1.39x
-//     16   1024      2.21      1.64    1.35x
-//    256   1024      3.58      1.93    1.85x
-//   4096   1024     27.27      7.10    3.84x
-//     16   4096     33.11     11.02    3.00x
-//    256   4096     53.50     15.26    3.51x
-//   4096   4096    409.33     86.22    4.75x
+//     16    256      0.28      0.93    0.30x
+//    256    256      0.39      0.96    0.41x
+//   4096    256      2.24      1.60    1.40x
+//     16   1024      2.22      1.64    1.35x
+//    256   1024      3.59      1.93    1.86x
+//   4096   1024     27.28      7.10    3.84x
+//     16   4096     33.12     11.02    3.00x
+//    256   4096     53.51     15.26    3.51x
+//   4096   4096    409.34     86.22    4.75x
 // %% [output] machine="m1-8gb"
 //  batch  width    cpu ms    mps ms  cpu/mps
-//     16    256      0.46      1.26    0.37x
-//    256    256      0.74      1.42    0.52x
-//   4096    256      5.24      4.31    1.22x
-//     16   1024      5.16      4.89    1.05x
-//    256   1024      8.64      6.56    1.32x
-//   4096   1024     67.87     34.82    1.95x
-//     16   4096     79.90     62.25    1.28x
-//    256   4096    132.60     83.85    1.58x
-//   4096   4096   1030.32    473.41    2.18x
+//     16    256      0.47      1.26    0.38x
+//    256    256      0.75      1.42    0.52x
+//   4096    256      5.25      4.31    1.22x
+//     16   1024      5.17      4.89    1.06x
+//    256   1024      8.65      6.56    1.32x
+//   4096   1024     67.88     34.82    1.95x
+//     16   4096     79.91     62.25    1.28x
+//    256   4096    132.62     83.85    1.58x
+//   4096   4096   1030.33    473.41    2.18x
 // %% [python]
 // print(" batch  width    cpu ms    mps ms  cpu/mps")
 // for width in [256, 1024, 4096]:
@@ -59,8 +59,8 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 //         print(f"{batch:>6} {width:>6} {cpu:>9.2f} {mps:>9.2f} {cpu / mps:>7.2f}x")
 
 // %% [markdown]
-// Read the corners. A batch of 16 at width 256 takes 0.27 ms on the M3 Max's cpu and 0.93 ms on its
-// GPU: a speedup of 0.29x, the GPU is *slower*. A batch of 4096 at width 4096 takes 409.33 ms on
+// Read the corners. A batch of 16 at width 256 takes 0.28 ms on the M3 Max's cpu and 0.93 ms on its
+// GPU: a speedup of 0.30x, the GPU is *slower*. A batch of 4096 at width 4096 takes 409.34 ms on
 // the cpu and 86.22 ms on the GPU, 4.75x faster. Between them the speedup climbs with both the
 // batch and the width. On the 8 GB M1 (its output is shown too) the pattern is the same, with a smaller
 // GPU: it never gets past 2.18x.
@@ -90,12 +90,12 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 // %% [output]
 //                    small step, ms           large step, ms
 // machine           cpu    mps  cpu/mps       cpu     mps  cpu/mps
-// m1-8gb           0.48   1.29    0.37x     140.2    70.2    2.00x
-// m1-pro-16gb      0.31   0.91    0.34x      69.6    32.4    2.15x
-// m2-max-32gb      0.31   0.95    0.33x      62.9    14.1    4.47x
-// m3-16gb          0.42   1.08    0.39x     111.8    50.2    2.22x
-// m3-max-64gb      0.27   0.95    0.29x      56.0    13.5    4.15x
-// m4-max-128gb     0.22   0.78    0.28x      46.7    10.9    4.27x
+// m1-8gb           0.49   1.29    0.38x     140.2    70.2    2.00x
+// m1-pro-16gb      0.32   0.91    0.35x      69.6    32.4    2.15x
+// m2-max-32gb      0.32   0.95    0.34x      63.0    14.1    4.47x
+// m3-16gb          0.43   1.08    0.40x     111.8    50.2    2.22x
+// m3-max-64gb      0.29   0.95    0.30x      56.0    13.5    4.15x
+// m4-max-128gb     0.23   0.78    0.29x      46.8    10.9    4.27x
 // %% [python] differs="the emulator times six simulated Macs; real Python can time only the computer it runs on"
 // # Real Python can time only the computer it runs on, and only the small step in a moment.
 // small = Workload(32, 256)
@@ -107,7 +107,7 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 //     print(f"this machine: small step cpu {cpu:.2f} ms, no mps")
 
 // %% [markdown]
-// The small step loses on every Mac (0.28x to 0.39x), most clearly on the Pro and Max chips, whose
+// The small step loses on every Mac (0.29x to 0.40x), most clearly on the Pro and Max chips, whose
 // cpus run small work fastest, while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins
 // everywhere, by 2.00x on the M1 and up to 4.47x on the M2 Max, whose cpu is slower than the M3
 // Max's next to a GPU of nearly the same size. A speedup measured on one Mac does not transfer to
@@ -119,7 +119,7 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 // the loss, and AdamW's update of six tensors. Each one costs the `mps` path a fixed amount
 // before any arithmetic: the host encodes it into a command buffer, and the GPU starts a kernel
 // that, with little work, cannot fill its cores. The cpu's fixed cost per operation is much
-// smaller: it ran all 76 in 0.27 ms. The emulator's timeline shows where the GPU step's time
+// smaller: it ran all 76 in 0.29 ms. The emulator's timeline shows where the GPU step's time
 // goes:
 
 // %% where_a_small_step_goes requires="mps"

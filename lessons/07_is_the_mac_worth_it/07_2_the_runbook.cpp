@@ -151,16 +151,16 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 }
 // %% [output]
 // batch 32, width 256, 0 ms of host work: cpu
-//   mps is only 0.29x the cpu: the work is too small for the GPU
+//   mps is only 0.30x the cpu: the work is too small for the GPU
 // batch 2048, width 2048, 0 ms of host work: mps
 //   mps is 4.15x the cpu with the GPU 100% busy
 // batch 256, width 1024, 20 ms of host work: cpu
 //   mps is only 1.14x the cpu and the GPU idles (9% busy): fix the data plane and the batch before widening the model
 // batch 256, width 1024, 0 ms of host work: mps
-//   mps is 1.85x the cpu with the GPU 98% busy
+//   mps is 1.86x the cpu with the GPU 98% busy
 // %% [output] machine="m1-8gb"
 // batch 32, width 256, 0 ms of host work: cpu
-//   mps is only 0.37x the cpu: the work is too small for the GPU
+//   mps is only 0.38x the cpu: the work is too small for the GPU
 // batch 2048, width 2048, 0 ms of host work: mps
 //   mps is 2.00x the cpu with the GPU 100% busy
 // batch 256, width 1024, 20 ms of host work: mps
@@ -176,7 +176,7 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 
 // %% [markdown]
 // The third workload, with 20 ms of host work per step, is the runbook's first rule at work. On
-// the M3 Max the model alone is 1.85x faster on `mps` (the fourth workload), but with 20 ms of
+// the M3 Max the model alone is 1.86x faster on `mps` (the fourth workload), but with 20 ms of
 // tokenizing in every step both devices wait for the host, the speedup shrinks to 1.14x and the
 // GPU is busy 9 % of the time. Making the model wider would only hide the problem: move the
 // tokenizing out of the step (a `DataLoader` with workers, or data prepared once and cached),
@@ -374,12 +374,12 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
   print(fmt::format("the first epoch took {:.2f}x a steady one", epochs_ms[0] / epochs_ms[2]));
 }
 // %% [output]
-// epoch 1: 30.28 ms
+// epoch 1: 30.29 ms
 // epoch 2: 22.04 ms
 // epoch 3: 22.04 ms
 // the first epoch took 1.37x a steady one
 // %% [output] machine="m1-8gb"
-// epoch 1: 60.85 ms
+// epoch 1: 60.86 ms
 // epoch 2: 54.50 ms
 // epoch 3: 54.50 ms
 // the first epoch took 1.12x a steady one
@@ -403,7 +403,7 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
 // print(f"the first epoch took {epochs_ms[0] / epochs_ms[2]:.2f}x a steady one")
 
 // %% [markdown]
-// The first epoch takes 30.28 ms on the M3 Max, the next two 22.04 ms each: 1.37x, and the extra is
+// The first epoch takes 30.29 ms on the M3 Max, the next two 22.04 ms each: 1.37x, and the extra is
 // spent once (on the M1, whose GPU takes longer over the steps themselves, 1.12x). On a real run
 // the gap can be larger (a `DataLoader` starting its workers, files entering the disk cache), and
 // it never comes back. So a design review should hear which window a number comes from: "steady

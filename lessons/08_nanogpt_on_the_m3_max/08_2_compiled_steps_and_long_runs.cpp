@@ -225,7 +225,7 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // one step: 226.3 ms
 //   host: cpu                  0.0 ms
 //   host: dispatch             5.4 ms
-//   host: framework            0.7 ms
+//   host: framework            0.8 ms
 //   host: view                 0.1 ms
 //   host: wait               220.0 ms
 //   mps device: copy           0.0 ms
@@ -240,7 +240,7 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // one step: 3858.1 ms
 //   host: cpu                  0.0 ms
 //   host: dispatch             6.9 ms
-//   host: framework            0.7 ms
+//   host: framework            0.8 ms
 //   host: view                 0.1 ms
 //   host: wait              3850.3 ms
 //   mps device: copy           0.1 ms
@@ -262,7 +262,7 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=5))
 
 // %% [markdown]
-// Read it from the top. The step takes 226.3 ms. The host spends 5.4 ms encoding operations, 0.7
+// Read it from the top. The step takes 226.3 ms. The host spends 5.4 ms encoding operations, 0.8
 // ms on the framework's own bookkeeping (recording autograd's nodes, running them in backward,
 // AdamW's Python loop) and 220.0 ms waiting, in the blocking copy of the next batch and in
 // `item()`: the host is idle, so dispatch is not the problem here (lesson 7's large-work regime). The GPU runs kernels for

@@ -83,8 +83,9 @@ TEST_CASE("an optimizer's Python loop costs per parameter, Adam's far more than 
   engine::optim::AdamW adamw(params, engine::optim::AdamWOptions(0.1));
   const double tiny = engine::sim::machine().cpu_op_seconds;
   CHECK(loop_seconds(sgd) == doctest::Approx(8 * 0.29 * tiny));
-  CHECK(loop_seconds(adam) == doctest::Approx(8 * 7.63 * tiny));
-  CHECK(loop_seconds(adamw) == doctest::Approx(8 * 8.97 * tiny));
+  // Adam's and AdamW's measured Python, and two ops on the step counter
+  CHECK(loop_seconds(adam) == doctest::Approx(8 * (7.63 + 2) * tiny));
+  CHECK(loop_seconds(adamw) == doctest::Approx(8 * (8.97 + 2) * tiny));
 }
 
 TEST_CASE("a compiled graph runs as one node: its ops record and run no nodes of their own") {

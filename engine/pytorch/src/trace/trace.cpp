@@ -97,9 +97,9 @@ using detail::Track;
 // Summarising (TraceDetail::Summarised): each simulated process keeps its first
 // kDetailedSpans spans as recorded, the start of a loop in full. After that, a track's
 // consecutive per-operation spans (dispatches, kernels, views, graph builds, cpu kernels, the
-// framework's bookkeeping around them) merge
-// into one span that counts them and names the most frequent; everything else (waits, copies,
-// fallbacks, events) stays as recorded, so the sync points of every step still show.
+// framework's bookkeeping around them) merge into one span that counts them and names the most
+// frequent; everything else (waits, copies, fallbacks, events) stays as recorded, so the sync
+// points of every step still show.
 constexpr std::size_t kDetailedSpans = 10000;  // per simulated process: about 1.3 MB of JSON
 constexpr double kMaxGapSeconds = 100e-6;      // a longer pause on a track ends a summary span
 
