@@ -57,18 +57,21 @@ class Node {
   using Backward = std::function<std::vector<Tensor>(const Tensor& grad)>;
 
   // `saves_tensors`: whether `backward` holds tensors (PyTorch's SavedVariables) rather than
-  // only sizes and scalars.
-  Node(std::string name, std::vector<Edge> edges, Backward backward, bool saves_tensors)
+  // only sizes and scalars. `eager`: whether autograd's engine runs it as a node of its own
+  // (false inside a compiled graph, whose backward PyTorch runs as one node).
+  Node(std::string name, std::vector<Edge> edges, Backward backward, bool saves_tensors, bool eager)
       : name_(std::move(name)),
         edges_(std::move(edges)),
         backward_(std::move(backward)),
-        saves_tensors_(saves_tensors) {}
+        saves_tensors_(saves_tensors),
+        eager_(eager) {}
 
   // PyTorch's name for the node, e.g. "AddmmBackward0".
   const std::string& name() const noexcept { return name_; }
   // One per input, in the order of the gradients the backward function returns.
   const std::vector<Edge>& edges() const noexcept { return edges_; }
   bool released() const noexcept { return !backward_; }
+  bool eager() const noexcept { return eager_; }
 
   std::vector<Tensor> apply(const Tensor& grad) const { return backward_(grad); }
   // Frees the saved tensors, as backward() does unless told to retain the graph; a node that
@@ -84,6 +87,7 @@ class Node {
   std::vector<Edge> edges_;
   Backward backward_;
   bool saves_tensors_;
+  bool eager_;
 };
 
 }  // namespace autograd

@@ -60,11 +60,6 @@ bool should_record(std::initializer_list<const Tensor*> inputs) {
 void record(const Tensor& result, std::string name, const std::vector<Tensor>& inputs,
             Node::Backward backward, Saves saves) {
   spend_framework(name, FrameworkWork::RecordNode);
-  // Running the node costs autograd's engine its bookkeeping, beside the kernels it launches.
-  Node::Backward charged = [inner = std::move(backward)](const Tensor& grad) {
-    spend_framework("autograd engine", FrameworkWork::BackwardNode);
-    return inner(grad);
-  };
   std::vector<autograd::Edge> edges;
   edges.reserve(inputs.size());
   for (const Tensor& input : inputs) {
@@ -79,9 +74,10 @@ void record(const Tensor& result, std::string name, const std::vector<Tensor>& i
   }
   TensorImpl& impl = result.impl();
   impl.requires_grad = true;
-  impl.grad_fn =
-      std::make_shared<Node>(std::move(name), std::move(edges),
-                             within_compiled_graph(std::move(charged)), saves == Saves::Tensors);
+  const bool eager = current_compiled_graph() == nullptr && !dynamo_tracing();
+  impl.grad_fn = std::make_shared<Node>(std::move(name), std::move(edges),
+                                        within_compiled_graph(std::move(backward)),
+                                        saves == Saves::Tensors, eager);
 }
 
 Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
@@ -121,6 +117,8 @@ void run_backward(const Tensor& root) {
       node->release();
       continue;
     }
+    // Running a node costs autograd's engine its bookkeeping, beside the kernels it launches.
+    if (node->eager()) spend_framework(node->name(), FrameworkWork::BackwardNode);
     const std::vector<Tensor> grads = node->apply(it->second);
     pending.erase(it);
     for (std::size_t i = 0; i < grads.size(); ++i) {
