@@ -49,7 +49,8 @@ def forward_backward(n):
 
 tiny_op = per_call_us(lambda: a + b)
 costs = {"tiny_op": tiny_op}
-# Recording a node: the same op with and without an input that requires grad.
+# Recording a node: a multiplication whose input requires grad, less the tiny op (an addition:
+# at 4 x 4 without grad the two cost the same, 1.14 and 1.10 us under PyTorch 1.13 here).
 costs["record_node"] = per_call_us(lambda: leaf * b) - tiny_op
 # Backward, per node of a chain of multiplications: the node's one kernel (grad * b) is a tiny
 # op; the rest is autograd's engine.
@@ -60,7 +61,6 @@ both = (per_call_us(lambda: forward_backward(long), 200) -
 costs["backward_node"] = (both - forward) / (long - short) - tiny_op
 costs["module_call"] = per_call_us(lambda: linear(a)) - per_call_us(
     lambda: F.linear(a, weight, bias))
-
 
 
 def top_level_ops(fn):
