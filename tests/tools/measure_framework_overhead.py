@@ -50,7 +50,8 @@ def forward_backward(n):
 tiny_op = per_call_us(lambda: a + b)
 costs = {"tiny_op": tiny_op}
 # Recording a node: a multiplication whose input requires grad, less the tiny op (an addition:
-# at 4 x 4 without grad the two cost the same, 1.14 and 1.10 us with PyTorch 1.13 on an x86-64 Linux machine).
+# at 4 x 4 without grad the two cost the same, 1.14 and 1.10 us with PyTorch 1.13 on an x86-64
+# Linux machine).
 costs["record_node"] = per_call_us(lambda: leaf * b) - tiny_op
 # Backward, per node of a chain of multiplications: the node's one kernel (grad * b) is a tiny
 # op; the rest is autograd's engine.
