@@ -415,6 +415,12 @@ TEST_CASE("--outputs records what each cell printed, whether it matched, and wha
   CHECK(contains(cells.at("wrong_device").problems.front(),
                  "CHECK( moved.device() == engine::Device(\"cpu\") ) failed"));
   CHECK(site::read_text((dir / "log.txt").string()).empty());  // the notebook view stays off
+  // Where the block it was compared with sits, for tests/tools/update_documented_outputs.py
+  const nlohmann::json raw = nlohmann::json::parse(site::read_text(outputs));
+  CHECK(fs::path(raw["source"].get<std::string>()).filename() == "wrong_output_lesson.cpp");
+  const nlohmann::json& arithmetic = raw["cells"].at(0);
+  REQUIRE(arithmetic["name"] == "arithmetic");
+  CHECK(arithmetic["documented_block"] == nlohmann::json{{"marker_line", 14}, {"lines", 2}});
 }
 
 TEST_CASE(

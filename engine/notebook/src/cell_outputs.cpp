@@ -46,6 +46,11 @@ class CellOutputsReporter : public doctest::IReporter {
       entry["output"] = run->output;
       entry["from_stderr"] = run->from_stderr;
       entry["documented"] = run->documented != nullptr;
+      if (run->documented != nullptr && run->documented->marker_line > 0) {
+        // Where the block compared with sits in the source: what a tool rewriting it needs.
+        entry["documented_block"] = {{"marker_line", run->documented->marker_line},
+                                     {"lines", run->documented->lines.size()}};
+      }
       entry["matches"] = run->matches;
       if (!run->difference.empty()) entry["difference"] = run->difference;
     }
@@ -77,6 +82,7 @@ class CellOutputsReporter : public doctest::IReporter {
 void write_cell_outputs(const std::string& path) {
   const Session& session = Session::active();
   const nlohmann::json document = {{"lesson", session.lesson_name()},
+                                   {"source", session.lesson().path},
                                    {"machine", session.machine().name},
                                    {"pytorch", kEmulatedPyTorchVersion},
                                    {"cells", collected_cells()}};
