@@ -395,11 +395,12 @@ void print_sweep(const ModelConfig& config,
       out << wrap("no sweep: " + steps.front().mps.why, width, "  ", "  ");
       continue;
     }
-    // The memory column beside the numbers where the terminal has room for it, else under them.
-    constexpr std::size_t kNumbers = 31;  // "{:>7} {:>9} {:>10}  "
-    const bool memory_beside = width >= kNumbers + 26;
-    out << fmt::format("{:>7} {:>9} {:>10}  {}\n", "batch", "mps ms", "samples/s",
-                       memory_beside ? "mps memory" : "");
+    // The memory column beside the numbers where the terminal has room for it (27 columns:
+    // "6.09 of 56.0 GiB free: fits"), else under them.
+    constexpr std::size_t kNumbers = 30;  // "{:>7} {:>9} {:>10}  "
+    const bool memory_beside = width >= kNumbers + 27;
+    out << fmt::format("{:>7} {:>9} {:>10}{}\n", "batch", "mps ms", "samples/s",
+                       memory_beside ? "  mps memory" : "");
     for (const SweepStep& s : steps) {
       const std::string rate =
           s.mps.mps_seconds ? fmt::format("{:.1f}", samples_per_second(config, s)) : "-";
