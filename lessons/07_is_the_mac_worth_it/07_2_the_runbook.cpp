@@ -183,8 +183,8 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 // then measure again. On the M1 (its output is shown too) the rule does not fire (1.34x, 31 %
 // busy), and the reason is worth seeing: on `mps` the GPU computes the last batch while the host
 // prepares the next, so the GPU's work hides behind the host's 20 ms and the step takes little
-// more than those 20 ms; on the cpu the model's own time adds to them. The M1's cpu needs 8.58 ms
-// for this model against the M3 Max's 3.51 (the first table), so there is more to hide there.
+// more than those 20 ms; on the cpu the model's own time adds to them. The M1's cpu needs 8.65 ms
+// for this model against the M3 Max's 3.59 (the first table), so there is more to hide there.
 //
 // ## When to move: beyond speed
 //
