@@ -806,6 +806,11 @@ std::vector<Assignment> python_assignments(std::string_view text) {
 
 }  // namespace
 
+std::string encoder_field_name(std::string_view bert_name, const ModelConfig& config) {
+  const auto distil = renamed(bert_name);
+  return config.model_type == "distilbert" && distil ? *distil : std::string(bert_name);
+}
+
 const std::vector<std::string>& cnn_models() {
   static const std::vector<std::string> names{
       "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "vgg11",   "vgg11_bn",
@@ -841,10 +846,8 @@ std::vector<std::string> encoder_defaults(const ModelConfig& c,
                                           const std::function<bool(std::string_view)>& set) {
   const bool distil = c.model_type == "distilbert", vit = c.model_type == "vit";
   std::vector<std::string> out;
-  // BERT's name, or DistilBERT's for the fields its config renames
   const auto add = [&](std::string_view bert_name, const std::string& value) {
-    const std::string name =
-        distil && renamed(bert_name) ? *renamed(bert_name) : std::string(bert_name);
+    const std::string name = encoder_field_name(bert_name, c);
     if (!set(name)) out.push_back(name + " " + value);
   };
   add("hidden_size", std::to_string(c.hidden_size));

@@ -251,20 +251,16 @@ nlohmann::json config_json(const ModelConfig& c) {
            {"attn_implementation", c.attn_implementation},
            {"batch_size", c.batch_size},
            {"optimizer", c.optimizer}};
-      if (c.model_type == "distilbert") {  // in the names its config.json uses
-        j.update({{"dim", c.hidden_size},
-                  {"n_layers", c.num_hidden_layers},
-                  {"n_heads", c.num_attention_heads},
-                  {"hidden_dim", c.intermediate_size},
-                  {"dropout", c.dropout},
-                  {"attention_dropout", c.attention_dropout}});
-      } else {
-        j.update({{"hidden_size", c.hidden_size},
-                  {"num_hidden_layers", c.num_hidden_layers},
-                  {"num_attention_heads", c.num_attention_heads},
-                  {"intermediate_size", c.intermediate_size},
-                  {"hidden_dropout_prob", c.dropout},
-                  {"attention_probs_dropout_prob", c.attention_dropout}});
+      {  // in the names the model's own config.json uses (DistilBERT renames these)
+        const auto name = [&](std::string_view bert_name) {
+          return encoder_field_name(bert_name, c);
+        };
+        j.update({{name("hidden_size"), c.hidden_size},
+                  {name("num_hidden_layers"), c.num_hidden_layers},
+                  {name("num_attention_heads"), c.num_attention_heads},
+                  {name("intermediate_size"), c.intermediate_size},
+                  {name("hidden_dropout_prob"), c.dropout},
+                  {name("attention_probs_dropout_prob"), c.attention_dropout}});
       }
       if (c.model_type == "bert") j["type_vocab_size"] = c.type_vocab_size;
       if (c.model_type == "vit") {

@@ -62,6 +62,10 @@ std::int64_t block_count(const ModelConfig& config);
 // with its value: "bias False", "vocab_size 65 (shakespeare_char's meta.pkl)".
 std::vector<std::string> defaulted_fields(const ModelConfig& config);
 
+// An encoder field's name in `config`'s own config.json: BERT's name (`bert_name`), or
+// DistilBERT's where its config renames the field ("hidden_size" -> "dim").
+std::string encoder_field_name(std::string_view bert_name, const ModelConfig& config);
+
 // The torchvision models the planner builds: "resnet18" ... "vgg19_bn".
 const std::vector<std::string>& cnn_models();
 
