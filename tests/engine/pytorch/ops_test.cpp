@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/autograd.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/sim.h"

@@ -22,6 +22,21 @@
 // matrix units beside each performance-core cluster: far above what the cores' NEON units
 // reach. Streaming kernels go at the bandwidth PyTorch's own cpu kernels reach on that chip;
 // per-element functions (exp, erf) cost the cores' cycles, and random numbers one core's.
+// Convolutions take NNPACK and a loop over the images (Note [The cpu's convolution]).
+//
+// Note [The cpu's convolution]
+// PyTorch's macOS arm64 wheels are built with NNPACK and without oneDNN, so ATen's convolution
+// picks its backend by Convolution.cpp's use_nnpack: a float32 conv2d whose batch is 16 or
+// more (and whose padding is smaller than its kernel) runs forward through NNPACK; its backward
+// through slow_conv_dilated2d (_convolution_backward_nogroup_backend: "nnpack backward does not
+// support strided convolutions; use slow impl instead"), whose loop takes the batch one image
+// at a time: a matrix product and col2im for the input's gradient, im2col and a matrix product
+// for the weight's (NaiveDilatedConvolution.cpp). im2col and col2im are plain loops on one
+// core. pytorch/pytorch#107534 reports the slowdown since 1.12; ultralytics/ultralytics#26221
+// turns NNPACK off on Macs for it. The constants are measured by
+// tests/tools/measure_cpu_convolution.py with PyTorch 2.11 on a Linux Xeon with oneDNN turned off
+// (tests/data/pytorch-2.11/cpu_convolution.json), in core cycles at its nominal 2.1 GHz;
+// [estimate] that a Mac's cores take as many cycles (NNPACK's kernels there are NEON, not AVX2).
 //
 // Note [Framework overhead]
 // Beside its kernels, eager PyTorch spends host time of its own: an op whose input requires grad
@@ -144,6 +159,18 @@ constexpr double kNormalizationCycles = 4;
 // mt19937 draw, its conversion and the comparison cost, is the value that fits seed 003's cpu
 // step, where dropout's masks take a third of the time.
 constexpr double kRandomCycles = 20;
+// [measured] Note [The cpu's convolution]: NNPACK's forward, core cycles per multiply-add of
+// the direct convolution on one thread (the median over VGG's layer shapes, 0.032 to 0.107), and
+// the share of its work that stays serial, from its speed-up on 16 threads (4.9x: Amdahl's law).
+constexpr double kNnpackCyclesPerMac = 0.039;
+constexpr double kNnpackSerialShare = 0.15;
+// [fit] im2col and col2im, core cycles per element of the columns, on one core: their sum fitted
+// to the M1 Pro's VGG16-BN cpu steps (rasbt's, tests/data/cost_model_cases.toml), split as the
+// Xeon splits it. The Xeon took 3.1 and 2.5 cycles at its nominal clock: Apple's wider cores
+// run these scalar loops (a bounds check, a load and a store per element) in about a third of
+// that.
+constexpr double kIm2colCycles = 1.15;
+constexpr double kCol2imCycles = 0.93;
 // [estimate] Machines without AMX units: matrix products at this share of the cores' FP32 peak.
 constexpr double kCpuVectorMatmulShare = 0.45;
 
@@ -155,6 +182,20 @@ double cpu_cycles_per_element(OpKind kind) {
       return kTranscendentalCycles;
     case OpKind::Normalization:
       return kNormalizationCycles;
+    default:
+      return 0;
+  }
+}
+
+// Core cycles per element of the loops that run on one core.
+double one_core_cycles(OpKind kind) {
+  switch (kind) {
+    case OpKind::Random:
+      return kRandomCycles;
+    case OpKind::Im2col:
+      return kIm2colCycles;
+    case OpKind::Col2im:
+      return kCol2imCycles;
     default:
       return 0;
   }
@@ -233,6 +274,7 @@ double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
 }
 
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine) {
+  const double core = machine.cpu_core_hz > 0 ? machine.cpu_core_hz : machine.cpu_fp32_flops / 32;
   double compute = 0;
   if (cost.kind == OpKind::MatMul) {
     const double per_product = cost.flops / cost.matmul.batch;
@@ -241,9 +283,14 @@ double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine)
             ? machine.cpu_matrix_flops * kAccelerateShare * ramp(per_product, kAccelerateHalfFlops)
             : machine.cpu_fp32_flops * kCpuVectorMatmulShare;
     compute = peak > 0 ? cost.flops / peak : 0.0;
-  } else if (cost.kind == OpKind::Random) {
-    const double core = machine.cpu_core_hz > 0 ? machine.cpu_core_hz : machine.cpu_fp32_flops / 32;
-    if (core > 0) compute = cost.elements * kRandomCycles / core;  // one core
+  } else if (cost.kind == OpKind::Nnpack) {
+    const double cores = core > 0 ? machine.cpu_fp32_flops / 32 / core : 0;
+    const double speedup =
+        cores > 0 ? 1 / (kNnpackSerialShare + (1 - kNnpackSerialShare) / cores) : 0;
+    if (speedup > 0) compute = cost.flops / 2 * kNnpackCyclesPerMac / (core * speedup);
+  } else if (cost.kind == OpKind::Random || cost.kind == OpKind::Im2col ||
+             cost.kind == OpKind::Col2im) {
+    if (core > 0) compute = cost.elements * one_core_cycles(cost.kind) / core;
   } else {
     const double cycles_per_second = machine.cpu_fp32_flops / 32;  // [cores]: cores x clock x 32
     if (cycles_per_second > 0)

@@ -28,6 +28,10 @@ enum class OpKind : std::uint8_t {
   Gather,          // embedding lookups and their gradients
   Random,          // bernoulli, uniform: a random number per element
   Copy,            // clone, cat, transposes, conversions
+  // The cpu's convolution paths without oneDNN (Note [The cpu's convolution]):
+  Nnpack,  // NNPACK's forward convolution: `flops` of the direct convolution
+  Im2col,  // unfolding an image into columns: `elements` of the columns, one core
+  Col2im,  // folding columns back onto an image: `elements` of the columns, one core
 };
 
 // How PyTorch 2.9's MPS backend encodes an op: through an MPSGraph, or a Metal kernel of its own.

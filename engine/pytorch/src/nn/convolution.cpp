@@ -1,16 +1,20 @@
-// torch.nn.functional.conv2d (aten/src/ATen/native/Convolution.cpp) and its gradient. On the
-// cpu, PyTorch's macOS wheels have no oneDNN, so a convolution is slow_conv2d: im2col, then a
-// matrix product through Accelerate, per image; on mps it is one MPSGraph convolution
-// (aten/src/ATen/native/mps/operations/Convolution.mm). The engine computes values the cpu's
-// way on both devices, each device's products adding in its own order; the cost model prices
-// the work as the implicit matrix product it is (Note [The cost model]).
+// torch.nn.functional.conv2d (aten/src/ATen/native/Convolution.cpp) and its gradient. On mps
+// it is one MPSGraph convolution (aten/src/ATen/native/mps/operations/Convolution.mm), priced
+// as the implicit matrix product it is. On a Mac's cpu, PyTorch's wheels have no oneDNN: a batch
+// of 16 or more goes forward through NNPACK and backward through slow_conv_dilated2d's loop
+// over the images, a smaller one through slow_conv2d (im2col, then a matrix product through
+// Accelerate), Note [The cpu's convolution]; other machines' wheels have oneDNN, priced as the
+// matrix product. The engine computes values the cpu's way on both devices, each device's
+// products adding in its own order.
 
 #include <string>
 #include <vector>
 
 #include "autograd/record.h"
 #include "engine/errors.h"
+#include "engine/machine.h"
 #include "engine/nn/functional.h"
+#include "engine/sim.h"
 #include "kernels/image.h"
 #include "kernels/kernels.h"
 #include "kernels/mps_kernels.h"
@@ -88,11 +92,55 @@ void check_same_type(const Tensor& input, const Tensor& weight, const Tensor& bi
   }
 }
 
+// Convolution.cpp's use_nnpack, on a build with NNPACK and without oneDNN: PyTorch's macOS arm64
+// wheels. A float32 conv2d whose batch is at least 16, not dilated, with a kernel under 17 and
+// padding smaller than the kernel.
+bool uses_nnpack(const ConvShape& s, Device device) {
+  const MachineProfile& machine = sim::machine();
+  const kernels::Window& w = s.window;
+  return device.is_cpu() && machine.os == OperatingSystem::MacOS &&
+         machine.python_architecture == Architecture::Arm64 && s.batch >= 16 && w.dilation_h == 1 &&
+         w.dilation_w == 1 && w.kernel_h < 17 && w.kernel_w < 17 && w.pad_h < w.kernel_h &&
+         w.pad_w < w.kernel_w;
+}
+
 // The implicit matrix product of each pass: the forward (cells x out_channels x depth per
 // image), the input's gradient and the weight's, each reading and writing its operands once
 // (the cpu's im2col buffer too).
 detail::KernelCost product_cost(const char* name, double m, double n, double k, double bytes) {
   return detail::matmul_cost(name, {.m = m, .n = n, .k = k}, bytes);
+}
+
+// slow_conv_dilated2d's backward, the cpu's after an NNPACK forward: per image, in order, the
+// columns' gradient (depth x cells = weight^T @ g) folded back by col2im, then the image's columns
+// by im2col and the weight's gradient (out x depth = g @ columns^T). The products are one
+// Accelerate call per image; im2col and col2im run on one core.
+void launch_dilated_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
+                             const ConvShape& s) {
+  const auto batch = static_cast<double>(s.batch);
+  const auto depth = static_cast<double>(s.depth());
+  const auto cells = static_cast<double>(s.cells());
+  const auto out = static_cast<double>(s.out_channels);
+  const double columns = batch * depth * cells;
+  const Device device = g.device();
+  detail::launch(detail::matmul_cost("aten::slow_conv_dilated2d_backward",
+                                     {.m = depth, .n = cells, .k = out, .batch = batch},
+                                     detail::nbytes(g) + detail::nbytes(weight) + 4 * columns),
+                 device);
+  detail::launch({.name = "aten::slow_conv_dilated2d_backward",
+                  .kind = detail::OpKind::Col2im,
+                  .bytes = 4 * columns + detail::nbytes(input),
+                  .elements = columns},
+                 device);
+  detail::launch({.name = "aten::slow_conv_dilated2d_backward",
+                  .kind = detail::OpKind::Im2col,
+                  .bytes = 4 * columns + detail::nbytes(input),
+                  .elements = columns},
+                 device);
+  detail::launch(detail::matmul_cost("aten::slow_conv_dilated2d_backward",
+                                     {.m = out, .n = depth, .k = cells, .batch = batch},
+                                     detail::nbytes(g) + detail::nbytes(weight) + 4 * columns),
+                 device);
 }
 
 std::vector<Tensor> conv2d_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
@@ -103,16 +151,20 @@ std::vector<Tensor> conv2d_backward(const Tensor& g, const Tensor& input, const 
   Tensor dw = detail::allocate(weight.sizes().vec(), ScalarType::Float, device, values);
   const auto rows = static_cast<double>(s.batch * s.cells());
   const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
-  detail::launch(
-      product_cost("aten::convolution_backward", static_cast<double>(s.depth()), rows,
-                   static_cast<double>(s.out_channels),
-                   detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx) + cols_bytes),
-      device);
-  detail::launch(
-      product_cost("aten::convolution_backward", static_cast<double>(s.out_channels),
-                   static_cast<double>(s.depth()), rows,
-                   detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw) + cols_bytes),
-      device);
+  if (uses_nnpack(s, device)) {
+    launch_dilated_backward(g, input, weight, s);
+  } else {
+    detail::launch(
+        product_cost("aten::convolution_backward", static_cast<double>(s.depth()), rows,
+                     static_cast<double>(s.out_channels),
+                     detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx) + cols_bytes),
+        device);
+    detail::launch(
+        product_cost("aten::convolution_backward", static_cast<double>(s.out_channels),
+                     static_cast<double>(s.depth()), rows,
+                     detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw) + cols_bytes),
+        device);
+  }
   std::vector<Tensor> grads{dx, dw};
   Tensor db;
   if (with_bias) {
@@ -166,12 +218,19 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions
   const bool values = detail::have_values({&input, &weight, &bias});
   Tensor result = detail::allocate(out_shape, ScalarType::Float, device, values);
   const auto rows = static_cast<double>(s.batch * s.cells());
-  const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
-  detail::launch(product_cost("aten::convolution", rows, static_cast<double>(s.out_channels),
-                              static_cast<double>(s.depth()),
-                              detail::nbytes(input) + detail::nbytes(weight) +
-                                  detail::nbytes(result) + cols_bytes),
-                 device);
+  const double io_bytes = detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result);
+  if (uses_nnpack(s, device)) {
+    detail::launch({.name = "aten::_nnpack_spatial_convolution",
+                    .kind = detail::OpKind::Nnpack,
+                    .bytes = io_bytes,
+                    .flops = 2 * rows * static_cast<double>(s.out_channels * s.depth())},
+                   device);
+  } else {
+    const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
+    detail::launch(product_cost("aten::convolution", rows, static_cast<double>(s.out_channels),
+                                static_cast<double>(s.depth()), io_bytes + cols_bytes),
+                   device);
+  }
   if (values) {
     const kernels::Summation& kernel = kernels::summation_on(device);
     const std::int64_t depth = s.depth(), cells = s.cells(), out = s.out_channels;
