@@ -174,6 +174,7 @@ constexpr double kCol2imCycles = 0.93;
 // [estimate] Machines without AMX units: matrix products at this share of the cores' FP32 peak.
 constexpr double kCpuVectorMatmulShare = 0.45;
 
+// Core cycles per element of the cpu's per-element work.
 double cpu_cycles_per_element(OpKind kind) {
   switch (kind) {
     case OpKind::Softmax:
@@ -182,14 +183,6 @@ double cpu_cycles_per_element(OpKind kind) {
       return kTranscendentalCycles;
     case OpKind::Normalization:
       return kNormalizationCycles;
-    default:
-      return 0;
-  }
-}
-
-// Core cycles per element of the loops that run on one core.
-double one_core_cycles(OpKind kind) {
-  switch (kind) {
     case OpKind::Random:
       return kRandomCycles;
     case OpKind::Im2col:
@@ -199,6 +192,12 @@ double one_core_cycles(OpKind kind) {
     default:
       return 0;
   }
+}
+
+// Random numbers (under the generator's lock), im2col and col2im run on one core; the rest of
+// the per-element work spreads over the performance cores.
+bool runs_on_one_core(OpKind kind) {
+  return kind == OpKind::Random || kind == OpKind::Im2col || kind == OpKind::Col2im;
 }
 
 // [measured] tests/data/pytorch-2.11/framework_overhead.json, "in_tiny_ops". Adam's and AdamW's
@@ -288,11 +287,10 @@ double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine)
     const double speedup =
         cores > 0 ? 1 / (kNnpackSerialShare + (1 - kNnpackSerialShare) / cores) : 0;
     if (speedup > 0) compute = cost.flops / 2 * kNnpackCyclesPerMac / (core * speedup);
-  } else if (cost.kind == OpKind::Random || cost.kind == OpKind::Im2col ||
-             cost.kind == OpKind::Col2im) {
-    if (core > 0) compute = cost.elements * one_core_cycles(cost.kind) / core;
   } else {
-    const double cycles_per_second = machine.cpu_fp32_flops / 32;  // [cores]: cores x clock x 32
+    // [cores]: cores x clock = the FP32 peak / 32
+    const double cycles_per_second =
+        runs_on_one_core(cost.kind) ? core : machine.cpu_fp32_flops / 32;
     if (cycles_per_second > 0)
       compute = cost.elements * cpu_cycles_per_element(cost.kind) / cycles_per_second;
   }
