@@ -29,14 +29,19 @@ struct Step {
     return total;
   }
   bool ran(const std::string& name) const { return seconds(name) > 0; }
+  int launches(const std::string& name) const {
+    int count = 0;
+    for (const auto& span : spans) count += span.name == name ? 1 : 0;
+    return count;
+  }
 };
 
 // A 3 x 3 convolution of `batch` images of 4 channels, `size` x `size`, with padding `padding`,
 // forward and backward on `machine`'s cpu.
 Step convolve(const char* machine, std::int64_t batch, std::int64_t padding = 1,
-              std::int64_t size = 8) {
+              std::int64_t size = 8, bool input_grad = true) {
   engine::sim::use_machine(machine);
-  const Tensor input = engine::randn({batch, 4, size, size}).requires_grad_(true);
+  const Tensor input = engine::randn({batch, 4, size, size}).requires_grad_(input_grad);
   const Tensor weight = engine::randn({6, 4, 3, 3}).requires_grad_(true);
   engine::sim::TimelineRecording recording;
   const Tensor out = F::conv2d(input, weight, F::Conv2dFuncOptions().padding(padding));
@@ -92,4 +97,14 @@ TEST_CASE("im2col and col2im run on one core: twice the cores speed up NNPACK, n
   CHECK(backward < 1.25 * one_core_loops);  // the products: two Accelerate calls an image
   CHECK(ultra.seconds("aten::slow_conv_dilated2d_backward") ==
         doctest::Approx(backward).epsilon(0.1));
+}
+
+TEST_CASE("a first layer, whose input needs no gradient, skips the input's product and col2im") {
+  // convolution_backward's output_mask: the dilated loop's four pieces become two, and
+  // slow_conv2d's two products one
+  CHECK(convolve("m1-pro-16gb", 16).launches("aten::slow_conv_dilated2d_backward") == 4);
+  CHECK(convolve("m1-pro-16gb", 16, 1, 8, false).launches("aten::slow_conv_dilated2d_backward") ==
+        2);
+  CHECK(convolve("m1-pro-16gb", 8).launches("aten::convolution_backward") == 2);
+  CHECK(convolve("m1-pro-16gb", 8, 1, 8, false).launches("aten::convolution_backward") == 1);
 }

@@ -114,24 +114,27 @@ detail::KernelCost product_cost(const char* name, double m, double n, double k, 
 // slow_conv_dilated2d's backward, the cpu's after an NNPACK forward: per image, in order, the
 // columns' gradient (depth x cells = weight^T @ g) folded back by col2im, then the image's columns
 // by im2col and the weight's gradient (out x depth = g @ columns^T). The products are one
-// Accelerate call per image; im2col and col2im run on one core.
+// Accelerate call per image; im2col and col2im run on one core. The input's gradient is
+// skipped where the input needs none (convolution_backward's output_mask), as for a first layer.
 void launch_dilated_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
-                             const ConvShape& s) {
+                             const ConvShape& s, bool input_grad) {
   const auto batch = static_cast<double>(s.batch);
   const auto depth = static_cast<double>(s.depth());
   const auto cells = static_cast<double>(s.cells());
   const auto out = static_cast<double>(s.out_channels);
   const double columns = batch * depth * cells;
   const Device device = g.device();
-  detail::launch(detail::matmul_cost("aten::slow_conv_dilated2d_backward",
-                                     {.m = depth, .n = cells, .k = out, .batch = batch},
-                                     detail::nbytes(g) + detail::nbytes(weight) + 4 * columns),
-                 device);
-  detail::launch({.name = "aten::slow_conv_dilated2d_backward",
-                  .kind = detail::OpKind::Col2im,
-                  .bytes = 4 * columns + detail::nbytes(input),
-                  .elements = columns},
-                 device);
+  if (input_grad) {
+    detail::launch(detail::matmul_cost("aten::slow_conv_dilated2d_backward",
+                                       {.m = depth, .n = cells, .k = out, .batch = batch},
+                                       detail::nbytes(g) + detail::nbytes(weight) + 4 * columns),
+                   device);
+    detail::launch({.name = "aten::slow_conv_dilated2d_backward",
+                    .kind = detail::OpKind::Col2im,
+                    .bytes = 4 * columns + detail::nbytes(input),
+                    .elements = columns},
+                   device);
+  }
   detail::launch({.name = "aten::slow_conv_dilated2d_backward",
                   .kind = detail::OpKind::Im2col,
                   .bytes = 4 * columns + detail::nbytes(input),
@@ -151,14 +154,17 @@ std::vector<Tensor> conv2d_backward(const Tensor& g, const Tensor& input, const 
   Tensor dw = detail::allocate(weight.sizes().vec(), ScalarType::Float, device, values);
   const auto rows = static_cast<double>(s.batch * s.cells());
   const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
+  const bool input_grad = input.requires_grad();
   if (uses_nnpack(s, device)) {
-    launch_dilated_backward(g, input, weight, s);
+    launch_dilated_backward(g, input, weight, s, input_grad);
   } else {
-    detail::launch(
-        product_cost("aten::convolution_backward", static_cast<double>(s.depth()), rows,
-                     static_cast<double>(s.out_channels),
-                     detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx) + cols_bytes),
-        device);
+    if (input_grad) {
+      detail::launch(product_cost("aten::convolution_backward", static_cast<double>(s.depth()),
+                                  rows, static_cast<double>(s.out_channels),
+                                  detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx) +
+                                      cols_bytes),
+                     device);
+    }
     detail::launch(
         product_cost("aten::convolution_backward", static_cast<double>(s.out_channels),
                      static_cast<double>(s.depth()), rows,
