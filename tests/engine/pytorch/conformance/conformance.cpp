@@ -182,6 +182,11 @@ void functional() {
   const torch::Tensor logits = torch::randn({4, 3});
   line("cross_entropy",
        number(F::cross_entropy(logits, torch::tensor({0, 1, 2, 1}, torch::kLong)).item<float>()));
+  // whole numbers, so that any order of addition gives the same sums
+  const torch::Tensor image = torch::arange(32).to(torch::kFloat).reshape({1, 2, 4, 4});
+  const torch::Tensor kernel = torch::ones({3, 2, 3, 3});
+  line("conv2d padding", values(F::conv2d(image, kernel, F::Conv2dFuncOptions().padding(1))));
+  line("conv2d stride", values(F::conv2d(image, kernel, F::Conv2dFuncOptions().stride(2))));
 }
 
 void tensors() {
