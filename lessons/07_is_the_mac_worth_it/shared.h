@@ -14,8 +14,8 @@
 // decide, with thresholds stated in advance. It comes in three sections, each a program of its
 // own (`course run 07` runs them in order, `course run 07.2` one of them):
 //
-// 1. **Speed**: the same step on the cpu and on `mps` across six Macs, and why small work
-//    loses: fixed costs per operation.
+// 1. **Speed**: the same step on the cpu and on `mps` across six Macs, why small work loses
+//    (fixed costs per operation), and a convolution's cliff on the cpu.
 // 2. **The runbook**: its thresholds as code, what besides speed makes a job move, the batch
 //    sweep, and the first epoch against the steady ones.
 // 3. **Numerics and the logbook**: results that differ in the last bits, tolerances, and the
