@@ -238,8 +238,8 @@ TUTOR_CELL("a convolution on a Mac's cpu: NNPACK from a batch of 16, its backwar
 // 51.5 ms against 58.7, because the backward's single-core copies now dominate. A published
 // run shows the same thing on a whole network: VGG-16 with batch norm, at a batch of 32,
 // trained on the cpu in 4.7 s per step on both an M1 Pro and an M1 Ultra. The emulator's copy
-// costs are fitted to the M1 Pro's run, and it predicts the M1 Ultra's within 22 %. So a vision
-// model is a stronger case for `mps` on a Mac than its arithmetic alone suggests.
+// costs are fitted to the M1 Pro's run, and the M1 Ultra's run checks them. So a vision model
+// is a stronger case for `mps` on a Mac than its arithmetic alone suggests.
 //
 // PyTorch lets a script turn NNPACK off (`torch.backends.nnpack.set_flags(False)`), which sends
 // every batch down the faster path; some libraries do so on Macs. The emulator does not model

@@ -33,10 +33,11 @@
 // at a time: a matrix product and col2im for the input's gradient, im2col and a matrix product
 // for the weight's (NaiveDilatedConvolution.cpp). im2col and col2im are plain loops on one
 // core. pytorch/pytorch#107534 reports the slowdown since 1.12; ultralytics/ultralytics#26221
-// turns NNPACK off on Macs for it. The constants are measured by
-// tests/tools/measure_cpu_convolution.py with PyTorch 2.11 on a Linux Xeon with oneDNN turned off
-// (tests/data/pytorch-2.11/cpu_convolution.json), in core cycles at its nominal 2.1 GHz;
-// [estimate] that a Mac's cores take as many cycles (NNPACK's kernels there are NEON, not AVX2).
+// turns NNPACK off on Macs for it. tests/tools/measure_cpu_convolution.py measured both paths
+// with PyTorch 2.11 on a Linux Xeon with oneDNN turned off (tests/data/pytorch-2.11/
+// cpu_convolution.json), in core cycles at its nominal 2.1 GHz. NNPACK's constants are those
+// measurements, [estimate] that a Mac's cores take as many cycles (NNPACK's kernels there are
+// NEON, not AVX2); im2col's and col2im's are fitted, the Xeon's cycles only their upper bound.
 //
 // Note [Framework overhead]
 // Beside its kernels, eager PyTorch spends host time of its own: an op whose input requires grad
