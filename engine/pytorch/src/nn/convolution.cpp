@@ -124,26 +124,25 @@ void launch_dilated_backward(const Tensor& g, const Tensor& input, const Tensor&
   const auto out = static_cast<double>(s.out_channels);
   const double columns = batch * depth * cells;
   const Device device = g.device();
-  if (input_grad) {
-    detail::launch(detail::matmul_cost("aten::slow_conv_dilated2d_backward",
-                                       {.m = depth, .n = cells, .k = out, .batch = batch},
-                                       detail::nbytes(g) + detail::nbytes(weight) + 4 * columns),
-                   device);
-    detail::launch({.name = "aten::slow_conv_dilated2d_backward",
-                    .kind = detail::OpKind::Col2im,
+  constexpr const char* kName = "aten::slow_conv_dilated2d_backward";
+  const auto product = [&](detail::MatmulShape shape) {
+    detail::launch(
+        detail::matmul_cost(kName, shape, detail::nbytes(g) + detail::nbytes(weight) + 4 * columns),
+        device);
+  };
+  const auto copy = [&](detail::OpKind kind) {  // im2col or col2im, on one core
+    detail::launch({.name = kName,
+                    .kind = kind,
                     .bytes = 4 * columns + detail::nbytes(input),
                     .elements = columns},
                    device);
+  };
+  if (input_grad) {
+    product({.m = depth, .n = cells, .k = out, .batch = batch});
+    copy(detail::OpKind::Col2im);
   }
-  detail::launch({.name = "aten::slow_conv_dilated2d_backward",
-                  .kind = detail::OpKind::Im2col,
-                  .bytes = 4 * columns + detail::nbytes(input),
-                  .elements = columns},
-                 device);
-  detail::launch(detail::matmul_cost("aten::slow_conv_dilated2d_backward",
-                                     {.m = out, .n = depth, .k = cells, .batch = batch},
-                                     detail::nbytes(g) + detail::nbytes(weight) + 4 * columns),
-                 device);
+  copy(detail::OpKind::Im2col);
+  product({.m = out, .n = depth, .k = cells, .batch = batch});
 }
 
 std::vector<Tensor> conv2d_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
@@ -152,12 +151,12 @@ std::vector<Tensor> conv2d_backward(const Tensor& g, const Tensor& input, const 
   const bool values = detail::have_values({&g, &input, &weight});
   Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
   Tensor dw = detail::allocate(weight.sizes().vec(), ScalarType::Float, device, values);
-  const auto rows = static_cast<double>(s.batch * s.cells());
-  const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
   const bool input_grad = input.requires_grad();
   if (uses_nnpack(s, device)) {
     launch_dilated_backward(g, input, weight, s, input_grad);
   } else {
+    const auto rows = static_cast<double>(s.batch * s.cells());
+    const double cols_bytes = device.is_cpu() ? 4.0 * rows * static_cast<double>(s.depth()) : 0.0;
     if (input_grad) {
       detail::launch(product_cost("aten::convolution_backward", static_cast<double>(s.depth()),
                                   rows, static_cast<double>(s.out_channels),
