@@ -381,14 +381,14 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 }
 // %% [output]
 // UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
-// EmbeddingBag with the cpu fallback: 5.23 ms per step
-// rewritten as embedding + mean:      2.79 ms per step
-// the fallback made each step 1.9x slower
+// EmbeddingBag with the cpu fallback: 4.71 ms per step
+// rewritten as embedding + mean:      2.25 ms per step
+// the fallback made each step 2.1x slower
 // %% [output] machine="m1-8gb"
 // UserWarning: The operator 'aten::_embedding_bag' is not currently supported on the MPS backend and will fall back to run on the CPU. This may have performance implications.
-// EmbeddingBag with the cpu fallback: 15.46 ms per step
-// rewritten as embedding + mean:      13.52 ms per step
-// the fallback made each step 1.1x slower
+// EmbeddingBag with the cpu fallback: 12.34 ms per step
+// rewritten as embedding + mean:      10.39 ms per step
+// the fallback made each step 1.2x slower
 // %% [python]
 // with_fallback = seconds_per_step(False)
 // rewritten = seconds_per_step(True)

@@ -79,12 +79,12 @@ TUTOR_CELL("reading the loss every step costs the overlap of cpu and GPU work") 
   CHECK(every_step > every_50);
 }
 // %% [output]
-// loss.item() every step:     192.2 ms per step
-// loss.item() every 50 steps: 157.0 ms per step
-// the hidden sync point costs 22 %
+// loss.item() every step:     190.6 ms per step
+// loss.item() every 50 steps: 155.5 ms per step
+// the hidden sync point costs 23 %
 // %% [output] machine="m1-8gb"
-// loss.item() every step:     869.3 ms per step
-// loss.item() every 50 steps: 830.1 ms per step
+// loss.item() every step:     862.8 ms per step
+// loss.item() every 50 steps: 823.7 ms per step
 // the hidden sync point costs 5 %
 // %% [python]
 // every_step = seconds_per_step(100, 1)

@@ -301,7 +301,7 @@ TUTOR_CELL("memory that grows more than 26 % over ten epochs points to retained 
 //   epoch 1: 8.38 MiB, epoch 10: 24.38 MiB, growth 191%
 //   suspect retained tensors
 // vectors moved to the cpu:
-//   epoch 1: 8.38 MiB, epoch 10: 8.38 MiB, growth 0%
+//   epoch 1: 16.38 MiB, epoch 10: 16.38 MiB, growth 0%
 //   memory is steady
 // %% [python]
 // for keep_on_gpu in [True, False]:

@@ -30,26 +30,26 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 }
 // %% [output]
 //  batch  width    cpu ms    mps ms  cpu/mps
-//     16    256      0.28      0.93    0.30x
-//    256    256      0.39      0.96    0.41x
-//   4096    256      2.24      1.60    1.40x
-//     16   1024      2.22      1.64    1.35x
-//    256   1024      3.59      1.93    1.86x
-//   4096   1024     27.28      7.10    3.84x
-//     16   4096     33.12     11.02    3.00x
-//    256   4096     53.51     15.26    3.51x
-//   4096   4096    409.34     86.22    4.75x
+//     16    256      0.31      0.87    0.36x
+//    256    256      0.42      0.89    0.47x
+//   4096    256      2.27      1.54    1.48x
+//     16   1024      2.13      1.53    1.38x
+//    256   1024      3.49      1.82    1.92x
+//   4096   1024     27.18      6.99    3.89x
+//     16   4096     30.97     10.22    3.03x
+//    256   4096     51.36     14.45    3.55x
+//   4096   4096    407.19     85.42    4.77x
 // %% [output] machine="m1-8gb"
 //  batch  width    cpu ms    mps ms  cpu/mps
-//     16    256      0.47      1.26    0.38x
-//    256    256      0.75      1.42    0.52x
-//   4096    256      5.25      4.31    1.22x
-//     16   1024      5.17      4.89    1.06x
-//    256   1024      8.65      6.56    1.32x
-//   4096   1024     67.88     34.82    1.95x
-//     16   4096     79.91     62.25    1.28x
-//    256   4096    132.62     83.85    1.58x
-//   4096   4096   1030.33    473.41    2.18x
+//     16    256      0.50      1.17    0.42x
+//    256    256      0.77      1.34    0.57x
+//   4096    256      5.27      4.22    1.25x
+//     16   1024      4.91      4.54    1.08x
+//    256   1024      8.40      6.21    1.35x
+//   4096   1024     67.63     34.47    1.96x
+//     16   4096     75.26     57.66    1.31x
+//    256   4096    127.96     79.26    1.61x
+//   4096   4096   1025.68    468.81    2.19x
 // %% [python]
 // print(" batch  width    cpu ms    mps ms  cpu/mps")
 // for width in [256, 1024, 4096]:
@@ -59,11 +59,11 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 //         print(f"{batch:>6} {width:>6} {cpu:>9.2f} {mps:>9.2f} {cpu / mps:>7.2f}x")
 
 // %% [markdown]
-// Read the corners. A batch of 16 at width 256 takes 0.28 ms on the M3 Max's cpu and 0.93 ms on its
-// GPU: a speedup of 0.30x, the GPU is *slower*. A batch of 4096 at width 4096 takes 409.34 ms on
-// the cpu and 86.22 ms on the GPU, 4.75x faster. Between them the speedup climbs with both the
+// Read the corners. A batch of 16 at width 256 takes 0.31 ms on the M3 Max's cpu and 0.87 ms on its
+// GPU: a speedup of 0.36x, the GPU is *slower*. A batch of 4096 at width 4096 takes 407.19 ms on
+// the cpu and 85.42 ms on the GPU, 4.77x faster. Between them the speedup climbs with both the
 // batch and the width. On the 8 GB M1 (its output is shown too) the pattern is the same, with a smaller
-// GPU: it never gets past 2.18x.
+// GPU: it never gets past 2.19x.
 //
 // The speedup differs from Mac to Mac, because their cpus and GPUs do not grow together. The
 // emulator can run the same two steps on several of its machines in one cell (a real script
@@ -90,12 +90,12 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 // %% [output]
 //                    small step, ms           large step, ms
 // machine           cpu    mps  cpu/mps       cpu     mps  cpu/mps
-// m1-8gb           0.49   1.29    0.38x     140.2    70.2    2.00x
-// m1-pro-16gb      0.32   0.91    0.35x      69.6    32.4    2.15x
-// m2-max-32gb      0.32   0.95    0.34x      63.0    14.1    4.47x
-// m3-16gb          0.43   1.08    0.40x     111.8    50.2    2.22x
-// m3-max-64gb      0.29   0.95    0.30x      56.0    13.5    4.15x
-// m4-max-128gb     0.23   0.78    0.29x      46.8    10.9    4.27x
+// m1-8gb           0.51   1.20    0.42x     139.1    69.0    2.02x
+// m1-pro-16gb      0.35   0.85    0.41x      69.1    31.9    2.16x
+// m2-max-32gb      0.35   0.88    0.40x      62.3    13.8    4.51x
+// m3-16gb          0.45   1.01    0.45x     110.8    49.4    2.24x
+// m3-max-64gb      0.32   0.89    0.36x      55.5    13.2    4.19x
+// m4-max-128gb     0.26   0.73    0.36x      46.6    10.8    4.33x
 // %% [python] differs="the emulator times six simulated Macs; real Python can time only the computer it runs on"
 // # Real Python can time only the computer it runs on, and only the small step in a moment.
 // small = Workload(32, 256)
@@ -107,19 +107,19 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 //     print(f"this machine: small step cpu {cpu:.2f} ms, no mps")
 
 // %% [markdown]
-// The small step loses on every Mac (0.29x to 0.40x), most clearly on the Pro and Max chips, whose
+// The small step loses on every Mac (0.36x to 0.45x), most clearly on the Pro and Max chips, whose
 // cpus run small work fastest, while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins
-// everywhere, by 2.00x on the M1 and up to 4.47x on the M2 Max, whose cpu is slower than the M3
+// everywhere, by 2.02x on the M1 and up to 4.51x on the M2 Max, whose cpu is slower than the M3
 // Max's next to a GPU of nearly the same size. A speedup measured on one Mac does not transfer to
 // another; measure on the machine that will run the job.
 //
 // ## Why small work loses: fixed costs per operation
 //
-// The step is the same 76 operations whatever its size: three layers forward and backward,
+// The step is the same 70 operations whatever its size: three layers forward and backward,
 // the loss, and AdamW's update of six tensors. Each one costs the `mps` path a fixed amount
 // before any arithmetic: the host encodes it into a command buffer, and the GPU starts a kernel
 // that, with little work, cannot fill its cores. The cpu's fixed cost per operation is much
-// smaller: it ran all 76 in 0.29 ms. The emulator's timeline shows where the GPU step's time
+// smaller: it ran all 70 in 0.32 ms. The emulator's timeline shows where the GPU step's time
 // goes:
 
 // %% where_a_small_step_goes requires="mps"
@@ -135,15 +135,15 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
   }
 }
 // %% [output]
-// batch 32, width 256: step 0.95 ms
-//   host encoding 0.50 ms; GPU busy 0.92 ms (97%): 76 kernels of 12.1 µs on average
-// batch 2048, width 2048: step 13.49 ms
-//   host encoding 0.50 ms; GPU busy 13.46 ms (100%): 76 kernels of 177.1 µs on average
+// batch 32, width 256: step 0.89 ms
+//   host encoding 0.49 ms; GPU busy 0.86 ms (96%): 70 kernels of 12.3 µs on average
+// batch 2048, width 2048: step 13.24 ms
+//   host encoding 0.49 ms; GPU busy 13.21 ms (100%): 70 kernels of 188.7 µs on average
 // %% [output] machine="m1-8gb"
-// batch 32, width 256: step 1.29 ms
-//   host encoding 0.63 ms; GPU busy 1.26 ms (98%): 76 kernels of 16.6 µs on average
-// batch 2048, width 2048: step 70.16 ms
-//   host encoding 0.63 ms; GPU busy 70.13 ms (100%): 76 kernels of 922.8 µs on average
+// batch 32, width 256: step 1.20 ms
+//   host encoding 0.62 ms; GPU busy 1.17 ms (97%): 70 kernels of 16.7 µs on average
+// batch 2048, width 2048: step 68.96 ms
+//   host encoding 0.62 ms; GPU busy 68.93 ms (100%): 70 kernels of 984.7 µs on average
 // %% [python]
 // # Kernel counts and encoding times come from Instruments' Metal System Trace; events give
 // # the GPU's time between the first and the last kernel.
@@ -154,10 +154,10 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
 
 // %% [markdown]
 // Both steps keep the GPU busy nearly all the time, but busy with different things. The small
-// step's 76 kernels average 12.1 µs each: starting them, not computing. The large one's
-// average 177.1 µs, nearly all arithmetic. A busy GPU is therefore not proof that the GPU is
-// the right device: the small step keeps the M3 Max's GPU 97 % busy and still loses to the cpu.
-// The host's encoding (0.50 ms per step here) is the other fixed cost: on a faster GPU it would
+// step's 70 kernels average 12.3 µs each: starting them, not computing. The large one's
+// average 188.7 µs, nearly all arithmetic. A busy GPU is therefore not proof that the GPU is
+// the right device: the small step keeps the M3 Max's GPU 96 % busy and still loses to the cpu.
+// The host's encoding (0.49 ms per step here) is the other fixed cost: on a faster GPU it would
 // be the limit. Work of this size is called *dispatch-bound*: what it costs is set by the
 // number of operations, not their size, and only larger operations (a bigger batch, a wider
 // model, fused operations) move it into the *compute-bound* regime, where the GPU's arithmetic
@@ -207,10 +207,10 @@ TUTOR_CELL("a convolution on a Mac's cpu: NNPACK from a batch of 16, its backwar
 }
 // %% [output]
 // machine        batch   cpu ms  per image   mps ms  cpu/mps
-// m1-pro-16gb        8      3.5       0.44      2.6     1.3x
+// m1-pro-16gb        8      3.6       0.44      2.6     1.4x
 // m1-pro-16gb       15      6.6       0.44      4.5     1.5x
 // m1-pro-16gb       16     29.4       1.84      4.8     6.2x
-// m1-pro-16gb       32     58.7       1.83      9.0     6.5x
+// m1-pro-16gb       32     58.7       1.84      9.0     6.5x
 // m1-ultra-64gb      8      1.8       0.23      1.2     1.6x
 // m1-ultra-64gb     15      3.4       0.23      1.8     1.9x
 // m1-ultra-64gb     16     25.8       1.61      1.9    13.8x

@@ -47,14 +47,14 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
   print(fmt::format("cpu/mps: {:.1f}x", ms[1] / ms[0]));
 }
 // %% [output]
-// mps: 226 ms per iteration, 6.09 GiB held
+// mps: 225 ms per iteration, 6.09 GiB held
 //   measured: 221 ms, the emulator +2 % (allowed: 10 %)
-// cpu: 2020 ms per iteration
+// cpu: 2019 ms per iteration
 //   measured: 1986 ms, the emulator +2 % (allowed: 10 %)
-// cpu/mps: 8.9x
+// cpu/mps: 9.0x
 // %% [output] machine="m1-8gb"
-// mps: 3858 ms per iteration, 6.09 GiB held
-// cpu: 3765 ms per iteration
+// mps: 3850 ms per iteration, 6.09 GiB held
+// cpu: 3763 ms per iteration
 // cpu/mps: 1.0x
 // %% [python]
 // ms = []
@@ -70,7 +70,7 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // print(f"cpu/mps: {ms[1] / ms[0]:.1f}x")
 
 // %% [markdown]
-// 226 ms per iteration on the GPU and 2020 ms on the cpu, 8.9x: each within 3 % of the published
+// 225 ms per iteration on the GPU and 2019 ms on the cpu, 9.0x: each within 3 % of the published
 // measurements, well inside the lesson's 10 %. The GPU run holds 6.09 GiB. The 10.65 million
 // parameters with their gradients and AdamW's two averages are a small part of that; most of it
 // is what the backward pass needs from the forward pass, the attention scores above all: a
@@ -78,8 +78,8 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // after softmax and dropout.
 //
 // Now the 8 GB M1 (its output is shown too; `--machine m1-8gb` runs it). The same 6.09 GiB do not fit beside
-// what macOS and the other applications hold; macOS swaps (lesson 6), and the GPU's iteration (3858
-// ms) is no faster than the M1's cpu (3765 ms). The runbook's batch sweep would have found the
+// what macOS and the other applications hold; macOS swaps (lesson 6), and the GPU's iteration (3850
+// ms) is no faster than the M1's cpu (3763 ms). The runbook's batch sweep would have found the
 // cliff before the first long run: on that Mac the recipe needs a smaller batch, a shorter context
 // or a smaller model (nanoGPT's README suggests a much smaller configuration for laptops).
 //
@@ -164,7 +164,7 @@ TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
 }
 // %% [output]
 // flops per iteration: 1.16 TFLOP
-// achieved: 5.14 TFLOPS
+// achieved: 5.16 TFLOPS
 // mfu (against an A100's 312 TFLOPS of bf16): 1.65%
 //   measured: 1.69 %, the emulator -2 % (allowed: 10 %)
 // against this GPU's own float32 peak (14.3 TFLOPS): 36%
@@ -185,7 +185,7 @@ TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
 // # Python has no call for the GPU's peak: take it from the chip's specifications.
 
 // %% [markdown]
-// 1.16 TFLOP of work in 226 ms is 5.14 TFLOPS: 1.65 % of 312 TFLOPS, against the measured 1.69 %.
+// 1.16 TFLOP of work in 225 ms is 5.16 TFLOPS: 1.65 % of 312 TFLOPS, against the measured 1.69 %.
 // The percentage is tiny mostly because of what it is measured against: a different GPU,
 // computing in bfloat16, a format with half the bytes of the float32 this run uses. nanoGPT was
 // written for A100s, and the constant stayed. Against the M3 Max's own float32 peak (14.3

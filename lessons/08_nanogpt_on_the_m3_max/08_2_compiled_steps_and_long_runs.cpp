@@ -34,13 +34,13 @@ TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
 // %% [output]
 // iteration 0: 85.5 s
 //   measured: 85.29 s, the emulator +0 % (allowed: 15 %)
-// steady: 302 ms per iteration
-//   measured: 306 ms, the emulator -1 % (allowed: 10 %)
-// mfu: 1.23%
+// steady: 301 ms per iteration
+//   measured: 306 ms, the emulator -2 % (allowed: 10 %)
+// mfu: 1.24%
 //   measured: 1.22 %, the emulator +1 % (allowed: 10 %)
 // %% [output] machine="m1-8gb"
 // iteration 0: 243.1 s
-// steady: 6069 ms per iteration
+// steady: 6047 ms per iteration
 // mfu: 0.06%
 // %% [python]
 // run = Training(GptConfig(), torch.device("mps"), compile=True)
@@ -53,8 +53,8 @@ TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
 // compare_with_measured(estimate_mfu(run.gpt, steady_ms(dts) / 1e3) * 100, MEASURED_COMPILED_MFU_PERCENT, " %")
 
 // %% [markdown]
-// 85.5 s for iteration 0 (measured: 85.29 s), then 302 ms per iteration (measured: 306 ms):
-// slower than eager's 226 ms, as the published run found. Be clear about what this reproduces. The
+// 85.5 s for iteration 0 (measured: 85.29 s), then 301 ms per iteration (measured: 306 ms):
+// slower than eager's 225 ms, as the published run found. Be clear about what this reproduces. The
 // course's model has one constant for the compile time per operation, fitted to the 85 s, and
 // one for how fast Inductor's generated kernels stream memory, fitted to the 306 ms: both numbers
 // come back by construction. What the model claims beyond them is the mechanism. Timing one
@@ -80,11 +80,11 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
   }
 }
 // %% [output]
-// eager    matrix products 119.4 ms, all other kernels 106.0 ms
-// compiled matrix products 119.4 ms, all other kernels 181.7 ms
+// eager    matrix products 119.4 ms, all other kernels 105.4 ms
+// compiled matrix products 119.4 ms, all other kernels 181.1 ms
 // %% [output] machine="m1-8gb"
-// eager    matrix products 1105.8 ms, all other kernels 2751.3 ms
-// compiled matrix products 2354.0 ms, all other kernels 3713.8 ms
+// eager    matrix products 1105.8 ms, all other kernels 2743.6 ms
+// compiled matrix products 2351.5 ms, all other kernels 3694.7 ms
 // %% [python]
 // # Python cannot list the GPU's kernels: record the steps with torch.mps.profiler.profile()
 // # and read the kernel times in Instruments' Metal System Trace.
@@ -96,7 +96,7 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
 
 // %% [markdown]
 // The matrix products take 119.4 ms either way: compiled code calls the same MPS kernels for
-// them. All the other kernels go from 106.0 ms to 181.7 ms. In the model, Inductor's fused
+// them. All the other kernels go from 105.4 ms to 181.1 ms. In the model, Inductor's fused
 // kernels move about half the memory of the eager ones (an estimate from counting the passes
 // fusion saves in a transformer block), but stream it at about a quarter of the speed of
 // PyTorch's own MPS kernels (the fitted constant). Why generated kernels would be slower on a
@@ -141,13 +141,13 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
        kCompiledRunS);
 }
 // %% [output]
-// emulator: 5000 iterations at 226 ms              1130 s
-// emulator: and 21 evaluations of 26.6 s           1688 s
+// emulator: 5000 iterations at 225 ms              1127 s
+// emulator: and 21 evaluations of 26.6 s           1685 s
 // measured, eager (276 ms at iteration 4900)       3589 s
 // measured, compiled (iteration 5000: 1256 s)     39040 s
 // %% [output] machine="m1-8gb"
-// emulator: 5000 iterations at 3858 ms            19289 s
-// emulator: and 21 evaluations of 410.9 s         27918 s
+// emulator: 5000 iterations at 3850 ms            19250 s
+// emulator: and 21 evaluations of 410.9 s         27880 s
 // measured, eager (276 ms at iteration 4900)       3589 s
 // measured, compiled (iteration 5000: 1256 s)     39040 s
 // %% [python]
@@ -167,8 +167,8 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 // line(f"measured, compiled (iteration 5000: {COMPILED_ITERATION_5000_MS / 1e3:.0f} s)", COMPILED_RUN_S)
 
 // %% [markdown]
-// A plan made from the first hundred iterations says 1130 s, under nineteen minutes. Adding
-// the evaluations the loop runs every 250 iterations makes it 1688 s. The run took 3589 s, more
+// A plan made from the first hundred iterations says 1127 s, under nineteen minutes. Adding
+// the evaluations the loop runs every 250 iterations makes it 1685 s. The run took 3589 s, more
 // than twice as long. Part of the difference is visible in the log: iteration 4900 took 276 ms,
 // a quarter more than the start. The rest happened in iterations the log does not show, and
 // the log cannot say why. Laptops under hours of full load lower their clocks as they heat;
@@ -222,14 +222,14 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
   }
 }
 // %% [output]
-// one step: 226.3 ms
+// one step: 225.7 ms
 //   host: cpu                  0.0 ms
 //   host: dispatch             5.4 ms
-//   host: framework            0.8 ms
+//   host: framework            1.0 ms
 //   host: view                 0.1 ms
-//   host: wait               220.0 ms
+//   host: wait               219.2 ms
 //   mps device: copy           0.0 ms
-//   mps device: kernel       225.4 ms
+//   mps device: kernel       224.7 ms
 // the GPU's five largest kernels:
 //   aten::mm                    102.3 ms  45%
 //   aten::mul.Tensor             19.5 ms   9%
@@ -237,14 +237,14 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 //   aten::add.Tensor             16.5 ms   7%
 //   aten::transpose + copy       15.1 ms   7%
 // %% [output] machine="m1-8gb"
-// one step: 3858.1 ms
+// one step: 3850.3 ms
 //   host: cpu                  0.0 ms
-//   host: dispatch             6.9 ms
-//   host: framework            0.8 ms
+//   host: dispatch             6.8 ms
+//   host: framework            1.0 ms
 //   host: view                 0.1 ms
-//   host: wait              3850.3 ms
+//   host: wait              3842.4 ms
 //   mps device: copy           0.1 ms
-//   mps device: kernel      3857.1 ms
+//   mps device: kernel      3849.3 ms
 // the GPU's five largest kernels:
 //   aten::mm                    639.9 ms  17%
 //   aten::mul.Tensor            582.5 ms  15%
@@ -262,11 +262,11 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 // print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=5))
 
 // %% [markdown]
-// Read it from the top. The step takes 226.3 ms. The host spends 5.4 ms encoding operations, 0.8
+// Read it from the top. The step takes 225.7 ms. The host spends 5.4 ms encoding operations, 1.0
 // ms on the framework's own bookkeeping (recording autograd's nodes, running them in backward,
-// AdamW's Python loop) and 220.0 ms waiting, in the blocking copy of the next batch and in
+// AdamW's Python loop, the calls of `backward()`, `step()` and `zero_grad()`) and 219.2 ms waiting, in the blocking copy of the next batch and in
 // `item()`: the host is idle, so dispatch is not the problem here (lesson 7's large-work regime). The GPU runs kernels for
-// 225.4 ms: it is the bottleneck, which is what asitop's 100 % said. The ranking says more. The
+// 224.7 ms: it is the bottleneck, which is what asitop's 100 % said. The ranking says more. The
 // matrix products of the linear layers (`aten::mm`) take 45 % of the step; the batched products
 // of attention (`aten::bmm`) 8 %. Between them sit memory-bound kernels: multiplications
 // (dropout's masks, AdamW's averages), additions (the residual connections, AdamW's updates) and

@@ -322,7 +322,7 @@ TEST_CASE("course plan --json gives each machine's steps, memory and verdict, as
   CHECK(m1["verdict"] == "remote");
   CHECK(m1["memory"] == "swaps");
   CHECK(m1["compiled_ms"].is_null());  // the config does not compile
-  // The same numbers as the table's row: "m1-8gb  3764  3858  -  0.98x  6.09 of 5.0 GiB free: swaps"
+  // The same numbers as the table's row: "m1-8gb  3763  3850  -  0.98x  6.09 of 5.0 GiB free: swaps"
   CHECK(table.out.find(fmt::format("{:.0f}     {:.0f}", m1["cpu_ms"].get<double>(),
                                    m1["mps_ms"].get<double>())) != std::string::npos);
   CHECK(table.out.find(
@@ -343,8 +343,8 @@ TEST_CASE(
   for (std::string line; std::getline(lines, line);)
     CHECK(engine::notebook::display_width(line) <= 60);
   CHECK(run.out.find("\n  batch    mps ms  samples/s  mps memory\n      1 ") != std::string::npos);
-  // Batch 64 is the config's own, whose step the table above predicts: 3858 ms, swapping.
-  CHECK(run.out.find("\n     64      3858       16.6  6.09 of 5.0 GiB free: swaps\n") !=
+  // Batch 64 is the config's own, whose step the table above predicts: 3850 ms, swapping.
+  CHECK(run.out.find("\n     64      3850       16.6  6.09 of 5.0 GiB free: swaps\n") !=
         std::string::npos);
   CHECK(run.out.find("largest batch_size without swap: 32\n") != std::string::npos);
 

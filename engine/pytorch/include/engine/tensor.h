@@ -8,6 +8,7 @@
 // slice along any dimension but the first is a copy rather than a view; dtypes are float32,
 // int64 and bool, and arithmetic is float32 only.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -101,6 +102,8 @@ class Tensor {
   // Module::to does to parameters, like `param.data = param.data.to(device)`).
   void set_data(const Tensor& other) const;
   bool is_same(const Tensor& other) const noexcept { return impl_ == other.impl_; }
+  // How many handles share this tensor.
+  std::size_t use_count() const noexcept { return static_cast<std::size_t>(impl_.use_count()); }
 
   TensorImpl& impl() const;
 

@@ -15,8 +15,9 @@ struct Span {
   std::string name;   // the operator ("aten::mm"), copy or wait ("wait: item")
   // host: "dispatch" (encoding an mps op), "compile" (building its GPU code on first use, or
   // torch.compile), "cpu" (an op computed on the cpu), "view", "framework" (autograd's nodes,
-  // an optimizer's Python loop), "wait" (for the device), "host" (time.sleep: the script's own
-  // work), "fallback"; device: "kernel", "copy", "event"
+  // an optimizer's Python loop, the calls of backward(), step() and zero_grad()), "wait" (for
+  // the device), "host" (time.sleep: the script's own work), "fallback"; device: "kernel",
+  // "copy", "event"
   std::string category;
   double start = 0;     // seconds since the simulated process started
   double duration = 0;  // seconds

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "autograd/record.h"
 #include "engine/errors.h"
@@ -23,9 +24,23 @@ void accumulate(std::unordered_map<Node*, Tensor>& pending, Node* node, const Te
   if (!inserted) it->second = it->second + grad;
 }
 
-void accumulate_into_leaf(const Tensor& leaf, const Tensor& grad) {
+// Whether only `handles` handles reference `grad`, and nothing else its memory.
+bool held_only_by(const Tensor& grad, std::size_t handles) {
+  const TensorImpl& impl = grad.impl();
+  return grad.use_count() <= handles && (!impl.storage || impl.storage.use_count() == 1) &&
+         (!impl.buffer || impl.buffer.use_count() == 1);
+}
+
+// A leaf's AccumulateGrad: its first gradient becomes .grad as it is when nothing else holds it,
+// as PyTorch's steals it (utils::clone_obey_contract only for a shared one); later ones are
+// added to it. `handles`: the caller's own references to `grad`.
+void accumulate_into_leaf(const Tensor& leaf, const Tensor& grad, std::size_t handles) {
   TensorImpl& impl = leaf.impl();
-  impl.grad = impl.grad.defined() ? impl.grad + grad : grad.clone();
+  if (impl.grad.defined()) {
+    impl.grad = impl.grad + grad;
+  } else {
+    impl.grad = held_only_by(grad, handles) ? grad : grad.clone();
+  }
 }
 
 // Every node reachable from `root`, each after all the nodes whose gradients feed it. Owning
@@ -96,13 +111,16 @@ void run_backward(const Tensor& root) {
   }
   if (root.numel() != 1) throw Error("grad can be implicitly created only for scalar outputs");
   NoGradGuard no_grad;  // gradients are computed without recording new nodes
+  spend_framework("backward", FrameworkWork::BackwardCall);
   const Tensor seed = ones_like(root);
   if (root.is_leaf()) {
-    accumulate_into_leaf(root, seed);
+    spend_framework("torch::autograd::AccumulateGrad", FrameworkWork::BackwardNode);
+    accumulate_into_leaf(root, seed, 1);
     return;
   }
   const std::vector<std::shared_ptr<Node>> order = reverse_topological_order(root.grad_fn());
   std::unordered_map<Node*, Tensor> pending{{order.front().get(), seed}};
+  std::unordered_set<const TensorImpl*> accumulated;  // leaves whose AccumulateGrad has run
   for (const std::shared_ptr<Node>& node : order) {
     if (node->released()) {
       throw Error(
@@ -119,17 +137,22 @@ void run_backward(const Tensor& root) {
     }
     // Running a node costs autograd's engine its bookkeeping, beside the kernels it launches.
     if (node->eager()) spend_framework(node->name(), FrameworkWork::BackwardNode);
-    const std::vector<Tensor> grads = node->apply(it->second);
+    std::vector<Tensor> grads = node->apply(it->second);
     pending.erase(it);
     for (std::size_t i = 0; i < grads.size(); ++i) {
       const autograd::Edge& edge = node->edges()[i];
       if (!grads[i].defined() || !edge.leads_anywhere()) continue;
-      // A 0-dim cpu operand of an mps operation gets its gradient back on the cpu.
-      const Tensor grad = grads[i].device() == edge.device ? grads[i] : grads[i].to(edge.device);
+      // A 0-dim cpu operand of an mps operation gets its gradient back on the cpu. Taken out of
+      // `grads`, so that a leaf can tell whether anything else still holds it.
+      const Tensor grad =
+          grads[i].device() == edge.device ? std::move(grads[i]) : grads[i].to(edge.device);
       if (edge.grad_fn) {
         accumulate(pending, edge.grad_fn.get(), grad);
       } else {
-        accumulate_into_leaf(edge.leaf, grad);
+        // PyTorch's engine runs each leaf's AccumulateGrad node once, its gradients summed first.
+        if (accumulated.insert(&edge.leaf.impl()).second)
+          spend_framework("torch::autograd::AccumulateGrad", FrameworkWork::BackwardNode);
+        accumulate_into_leaf(edge.leaf, grad, 1);
       }
     }
     // As PyTorch's engine does without retain_graph: a node's saved tensors and its incoming

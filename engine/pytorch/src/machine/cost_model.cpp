@@ -41,14 +41,16 @@
 //
 // Note [Framework overhead]
 // Beside its kernels, eager PyTorch spends host time of its own: an op whose input requires grad
-// records an autograd node; backward's engine runs each node (queueing, accumulating, releasing);
-// the optimizers loop over their parameters in Python (the single-tensor path PyTorch takes for
-// mps and cpu tensors). Each is priced as a multiple of the machine's tiny-op overhead
+// records an autograd node; backward's engine runs each node (queueing, accumulating, releasing),
+// a leaf's AccumulateGrad among them; the optimizers loop over their parameters in Python (the
+// single-tensor path PyTorch takes for mps and cpu tensors). Each call of backward(), step() and
+// zero_grad() also costs a fixed amount whatever the model's size: Python wrappers, decorators,
+// hooks, the engine's set-up. Each is priced as a multiple of the machine's tiny-op overhead
 // (cpu_op_seconds), the ratios measured on PyTorch 2.11 by tests/tools/measure_framework_overhead.py
 // (tests/data/pytorch-2.11/framework_overhead.json, one thread of a Linux machine's cpu, with
 // each loop's own ops counted by the profiler and taken out). On a Mac the ratios are assumed to
 // hold: [estimate] the framework's code runs on the same cores as the tiny op. Module calls'
-// Python (nn.Module.__call__, about 2.6 tiny ops) are not charged: the planner's models call
+// Python (nn.Module.__call__, about 2.8 tiny ops) are not charged: the planner's models call
 // functions, as LibTorch's API does.
 
 #include "machine/cost_model.h"
@@ -201,23 +203,35 @@ bool runs_on_one_core(OpKind kind) {
   return kind == OpKind::Random || kind == OpKind::Im2col || kind == OpKind::Col2im;
 }
 
-// [measured] tests/data/pytorch-2.11/framework_overhead.json, "in_tiny_ops". Adam's and AdamW's
-// loops also run two ops on the step counter, a cpu tensor whatever the parameter's device
-// (step_t += 1 and _get_value's item(): 9 ops per parameter counted there, against the 7
-// kernels the engine launches): a tiny op each, added here.
+// [measured] tests/data/pytorch-2.11/framework_overhead.json, "in_tiny_ops" (the median of five
+// rounds). Adam's and AdamW's loops also run two ops on the step counter, a cpu tensor whatever
+// the parameter's device (step_t += 1 and _get_value's item(): 9 ops per parameter counted
+// there, against the 7 kernels the engine launches): a tiny op each, added here.
 double tiny_ops_of(FrameworkWork work) {
   constexpr double kStepCounterOps = 2;
   switch (work) {
     case FrameworkWork::RecordNode:
-      return 0.69;
+      return 0.76;
     case FrameworkWork::BackwardNode:
-      return 1.76;
+      return 2.01;
+    case FrameworkWork::BackwardCall:
+      return 8.02;
     case FrameworkWork::SgdParameter:
-      return 0.29;
+      return 0.28;
     case FrameworkWork::AdamParameter:
-      return 7.63 + kStepCounterOps;
+      return 7.49 + kStepCounterOps;
     case FrameworkWork::AdamWParameter:
-      return 8.97 + kStepCounterOps;
+      return 9.73 + kStepCounterOps;
+    case FrameworkWork::SgdStep:
+      return 8.68;
+    case FrameworkWork::AdamStep:
+      return 20.79;
+    case FrameworkWork::AdamWStep:
+      return 17.21;
+    case FrameworkWork::ZeroGradParameter:
+      return 0.12;
+    case FrameworkWork::ZeroGradCall:
+      return 5.89;
   }
   return 0;
 }

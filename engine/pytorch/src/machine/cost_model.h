@@ -8,8 +8,9 @@
 //     the chip's GPU family, with the kernels known to be weak on MPS priced as measured;
 //   - on the cpu, Accelerate's matrix throughput (Apple's AMX units) and measured memory
 //     bandwidth, and the cores' arithmetic for the elementwise functions;
-//   - on the host again, the framework's own work beside the kernels: autograd's nodes and the
-//     optimizers' Python loops (Note [Framework overhead]).
+//   - on the host again, the framework's own work beside the kernels: autograd's nodes, the
+//     optimizers' Python loops and the calls of backward(), step() and zero_grad() (Note
+//     [Framework overhead]).
 
 #include <cstdint>
 #include <string_view>
@@ -85,11 +86,17 @@ double compiled_encode_seconds(const KernelCost& cost, const MachineProfile& mac
 // What eager PyTorch does on the host beside launching kernels, each priced by
 // framework_seconds() (Note [Framework overhead] in cost_model.cpp).
 enum class FrameworkWork : std::uint8_t {
-  RecordNode,      // an op whose input requires grad records its autograd node
-  BackwardNode,    // autograd's engine runs one node of backward (its kernels aside)
-  SgdParameter,    // torch.optim.SGD's Python loop, per parameter (its kernels aside)
-  AdamParameter,   // torch.optim.Adam's
-  AdamWParameter,  // torch.optim.AdamW's
+  RecordNode,         // an op whose input requires grad records its autograd node
+  BackwardNode,       // autograd's engine runs one node of backward (its kernels aside)
+  BackwardCall,       // one backward(): its Python and the engine's set-up, whatever the graph
+  SgdParameter,       // torch.optim.SGD's Python loop, per parameter (its kernels aside)
+  AdamParameter,      // torch.optim.Adam's
+  AdamWParameter,     // torch.optim.AdamW's
+  SgdStep,            // one SGD.step() call beside its loop: decorators, hooks, grouping
+  AdamStep,           // one Adam.step() call's
+  AdamWStep,          // one AdamW.step() call's
+  ZeroGradParameter,  // zero_grad() setting one gradient to None
+  ZeroGradCall,       // one zero_grad() call beside its loop
 };
 double framework_seconds(FrameworkWork work, const MachineProfile& machine);
 

@@ -101,6 +101,9 @@ void check_adam_devices(const Tensor& param, const Tensor& grad, Device exp_avg,
 // the tensor arithmetic in float32.
 void Adam::step() {
   NoGradGuard no_grad;
+  detail::spend_framework(
+      decoupled_ ? "AdamW.step" : "Adam.step",
+      decoupled_ ? detail::FrameworkWork::AdamWStep : detail::FrameworkWork::AdamStep);
   const auto [beta1, beta2] = options_.betas();
   const auto decay = static_cast<float>(options_.weight_decay());
   for (std::size_t i = 0; i < params_.size(); ++i) {

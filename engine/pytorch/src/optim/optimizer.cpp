@@ -2,6 +2,7 @@
 
 #include "engine/autograd.h"
 #include "engine/errors.h"
+#include "mps/stream.h"
 
 namespace engine::optim {
 
@@ -11,8 +12,10 @@ Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
 
 void Optimizer::zero_grad(bool set_to_none) {
   NoGradGuard no_grad;
+  detail::spend_framework("Optimizer.zero_grad", detail::FrameworkWork::ZeroGradCall);
   for (const Tensor& param : params_) {
     if (!param.grad().defined()) continue;
+    detail::spend_framework("Optimizer.zero_grad", detail::FrameworkWork::ZeroGradParameter);
     if (set_to_none) {
       param.set_grad(Tensor());
     } else {

@@ -69,6 +69,7 @@ Device check_sgd_devices(const Tensor& param, const Tensor& grad, const Tensor& 
 // The float arithmetic of torch/optim/sgd.py's _single_tensor_sgd, one element at a time.
 void SGD::step() {
   NoGradGuard no_grad;
+  detail::spend_framework("SGD.step", detail::FrameworkWork::SgdStep);
   const auto lr = static_cast<float>(options_.lr());
   const auto momentum = static_cast<float>(options_.momentum());
   const auto keep = static_cast<float>(1.0 - options_.dampening());
