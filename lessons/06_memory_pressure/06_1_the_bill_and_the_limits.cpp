@@ -43,7 +43,7 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // batch and labels moved:   12.05 MiB in use, +12.02 MiB
 // forward pass:             12.17 MiB in use, +128.00 KiB
 // backward pass:            12.09 MiB in use, -80.00 KiB
-// optimizer step:           12.31 MiB in use, +224.00 KiB
+// optimizer step:           12.23 MiB in use, +144.00 KiB
 // %% [python]
 // device = torch.device("mps")
 // previous = torch.mps.current_allocated_memory()
@@ -76,7 +76,8 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // autograd kept and adds one gradient per parameter; Adam's first step adds two running
 // averages per parameter, twice the weights again, yet the counter grows by more: the allocator
 // serves each request from the smallest cached buffer that fits, and once the 16 KiB ones are
-// taken, the bias's two 12-byte averages land in 96 KiB buffers the backward pass had freed.
+// taken, the last of the four averages (the bias's, 12 bytes) lands in a 96 KiB buffer the
+// backward pass had freed.
 // The counter counts whole buffers. For this model the batch dominates. For the encoder of
 // lesson 5, with 42 million parameters, weights, gradients and Adam's state alone are
 // 4 × 162 MiB, before a single activation.

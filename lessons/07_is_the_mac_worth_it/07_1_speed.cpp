@@ -30,26 +30,26 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 }
 // %% [output]
 //  batch  width    cpu ms    mps ms  cpu/mps
-//     16    256      0.31      0.87    0.36x
-//    256    256      0.42      0.89    0.47x
-//   4096    256      2.27      1.54    1.48x
-//     16   1024      2.13      1.53    1.38x
-//    256   1024      3.49      1.82    1.92x
-//   4096   1024     27.18      6.99    3.89x
-//     16   4096     30.97     10.22    3.03x
-//    256   4096     51.36     14.45    3.55x
-//   4096   4096    407.19     85.42    4.77x
+//     16    256      0.32      0.85    0.38x
+//    256    256      0.42      0.88    0.48x
+//   4096    256      2.04      1.47    1.39x
+//     16   1024      2.10      1.49    1.41x
+//    256   1024      3.26      1.73    1.88x
+//   4096   1024     23.32      6.17    3.78x
+//     16   4096     30.43     10.02    3.04x
+//    256   4096     47.50     13.55    3.50x
+//   4096   4096    345.31     73.14    4.72x
 // %% [output] machine="m1-8gb"
 //  batch  width    cpu ms    mps ms  cpu/mps
-//     16    256      0.50      1.17    0.42x
-//    256    256      0.77      1.34    0.57x
-//   4096    256      5.27      4.22    1.25x
-//     16   1024      4.91      4.54    1.08x
-//    256   1024      8.40      6.21    1.35x
-//   4096   1024     67.63     34.47    1.96x
-//     16   4096     75.26     57.66    1.31x
-//    256   4096    127.96     79.26    1.61x
-//   4096   4096   1025.68    468.81    2.19x
+//     16    256      0.50      1.15    0.43x
+//    256    256      0.74      1.30    0.57x
+//   4096    256      4.67      3.90    1.20x
+//     16   1024      4.85      4.45    1.09x
+//    256   1024      7.80      5.87    1.33x
+//   4096   1024     57.85     30.11    1.92x
+//     16   4096     74.09     56.51    1.31x
+//    256   4096    118.18     74.64    1.58x
+//   4096   4096    869.03    401.95    2.16x
 // %% [python]
 // print(" batch  width    cpu ms    mps ms  cpu/mps")
 // for width in [256, 1024, 4096]:
@@ -59,11 +59,11 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 //         print(f"{batch:>6} {width:>6} {cpu:>9.2f} {mps:>9.2f} {cpu / mps:>7.2f}x")
 
 // %% [markdown]
-// Read the corners. A batch of 16 at width 256 takes 0.31 ms on the M3 Max's cpu and 0.87 ms on its
-// GPU: a speedup of 0.36x, the GPU is *slower*. A batch of 4096 at width 4096 takes 407.19 ms on
-// the cpu and 85.42 ms on the GPU, 4.77x faster. Between them the speedup climbs with both the
+// Read the corners. A batch of 16 at width 256 takes 0.32 ms on the M3 Max's cpu and 0.85 ms on its
+// GPU: a speedup of 0.38x, the GPU is *slower*. A batch of 4096 at width 4096 takes 345.31 ms on
+// the cpu and 73.14 ms on the GPU, 4.72x faster. Between them the speedup climbs with both the
 // batch and the width. On the 8 GB M1 (its output is shown too) the pattern is the same, with a smaller
-// GPU: it never gets past 2.19x.
+// GPU: it never gets past 2.16x.
 //
 // The speedup differs from Mac to Mac, because their cpus and GPUs do not grow together. The
 // emulator can run the same two steps on several of its machines in one cell (a real script
@@ -90,12 +90,12 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 // %% [output]
 //                    small step, ms           large step, ms
 // machine           cpu    mps  cpu/mps       cpu     mps  cpu/mps
-// m1-8gb           0.51   1.20    0.42x     139.1    69.0    2.02x
-// m1-pro-16gb      0.35   0.85    0.41x      69.1    31.9    2.16x
-// m2-max-32gb      0.35   0.88    0.40x      62.3    13.8    4.51x
-// m3-16gb          0.45   1.01    0.45x     110.8    49.4    2.24x
-// m3-max-64gb      0.32   0.89    0.36x      55.5    13.2    4.19x
-// m4-max-128gb     0.26   0.73    0.36x      46.6    10.8    4.33x
+// m1-8gb           0.52   1.18    0.44x     119.5    60.4    1.98x
+// m1-pro-16gb      0.36   0.83    0.43x      59.4    27.7    2.15x
+// m2-max-32gb      0.36   0.86    0.42x      53.9    12.1    4.44x
+// m3-16gb          0.46   0.98    0.47x      95.4    43.2    2.21x
+// m3-max-64gb      0.33   0.87    0.37x      47.8    11.6    4.11x
+// m4-max-128gb     0.27   0.71    0.38x      39.6     9.4    4.21x
 // %% [python] differs="the emulator times six simulated Macs; real Python can time only the computer it runs on"
 // # Real Python can time only the computer it runs on, and only the small step in a moment.
 // small = Workload(32, 256)
@@ -107,19 +107,19 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 //     print(f"this machine: small step cpu {cpu:.2f} ms, no mps")
 
 // %% [markdown]
-// The small step loses on every Mac (0.36x to 0.45x), most clearly on the Pro and Max chips, whose
+// The small step loses on every Mac (0.37x to 0.47x), most clearly on the Pro and Max chips, whose
 // cpus run small work fastest, while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins
-// everywhere, by 2.02x on the M1 and up to 4.51x on the M2 Max, whose cpu is slower than the M3
+// everywhere, by 1.98x on the M1 and up to 4.44x on the M2 Max, whose cpu is slower than the M3
 // Max's next to a GPU of nearly the same size. A speedup measured on one Mac does not transfer to
 // another; measure on the machine that will run the job.
 //
 // ## Why small work loses: fixed costs per operation
 //
-// The step is the same 70 operations whatever its size: three layers forward and backward,
+// The step is the same 69 operations whatever its size: three layers forward and backward,
 // the loss, and AdamW's update of six tensors. Each one costs the `mps` path a fixed amount
 // before any arithmetic: the host encodes it into a command buffer, and the GPU starts a kernel
 // that, with little work, cannot fill its cores. The cpu's fixed cost per operation is much
-// smaller: it ran all 70 in 0.32 ms. The emulator's timeline shows where the GPU step's time
+// smaller: it ran all 69 in 0.33 ms. The emulator's timeline shows where the GPU step's time
 // goes:
 
 // %% where_a_small_step_goes requires="mps"
@@ -135,15 +135,15 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
   }
 }
 // %% [output]
-// batch 32, width 256: step 0.89 ms
-//   host encoding 0.49 ms; GPU busy 0.86 ms (96%): 70 kernels of 12.3 µs on average
-// batch 2048, width 2048: step 13.24 ms
-//   host encoding 0.49 ms; GPU busy 13.21 ms (100%): 70 kernels of 188.7 µs on average
+// batch 32, width 256: step 0.87 ms
+//   host encoding 0.47 ms; GPU busy 0.84 ms (96%): 69 kernels of 12.2 µs on average
+// batch 2048, width 2048: step 11.63 ms
+//   host encoding 0.47 ms; GPU busy 11.59 ms (100%): 69 kernels of 168.0 µs on average
 // %% [output] machine="m1-8gb"
-// batch 32, width 256: step 1.20 ms
-//   host encoding 0.62 ms; GPU busy 1.17 ms (97%): 70 kernels of 16.7 µs on average
-// batch 2048, width 2048: step 68.96 ms
-//   host encoding 0.62 ms; GPU busy 68.93 ms (100%): 70 kernels of 984.7 µs on average
+// batch 32, width 256: step 1.18 ms
+//   host encoding 0.60 ms; GPU busy 1.15 ms (97%): 69 kernels of 16.6 µs on average
+// batch 2048, width 2048: step 60.40 ms
+//   host encoding 0.60 ms; GPU busy 60.36 ms (100%): 69 kernels of 874.8 µs on average
 // %% [python]
 // # Kernel counts and encoding times come from Instruments' Metal System Trace; events give
 // # the GPU's time between the first and the last kernel.
@@ -154,10 +154,10 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
 
 // %% [markdown]
 // Both steps keep the GPU busy nearly all the time, but busy with different things. The small
-// step's 70 kernels average 12.3 µs each: starting them, not computing. The large one's
-// average 188.7 µs, nearly all arithmetic. A busy GPU is therefore not proof that the GPU is
+// step's 69 kernels average 12.2 µs each: starting them, not computing. The large one's
+// average 168.0 µs, nearly all arithmetic. A busy GPU is therefore not proof that the GPU is
 // the right device: the small step keeps the M3 Max's GPU 96 % busy and still loses to the cpu.
-// The host's encoding (0.49 ms per step here) is the other fixed cost: on a faster GPU it would
+// The host's encoding (0.47 ms per step here) is the other fixed cost: on a faster GPU it would
 // be the limit. Work of this size is called *dispatch-bound*: what it costs is set by the
 // number of operations, not their size, and only larger operations (a bigger batch, a wider
 // model, fused operations) move it into the *compute-bound* regime, where the GPU's arithmetic

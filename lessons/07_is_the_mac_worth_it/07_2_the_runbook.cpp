@@ -151,22 +151,22 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 }
 // %% [output]
 // batch 32, width 256, 0 ms of host work: cpu
-//   mps is only 0.36x the cpu: the work is too small for the GPU
+//   mps is only 0.37x the cpu: the work is too small for the GPU
 // batch 2048, width 2048, 0 ms of host work: mps
-//   mps is 4.19x the cpu with the GPU 100% busy
+//   mps is 4.11x the cpu with the GPU 100% busy
 // batch 256, width 1024, 20 ms of host work: cpu
-//   mps is only 1.13x the cpu and the GPU idles (9% busy): fix the data plane and the batch before widening the model
+//   mps is only 1.12x the cpu and the GPU idles (8% busy): fix the data plane and the batch before widening the model
 // batch 256, width 1024, 0 ms of host work: mps
-//   mps is 1.92x the cpu with the GPU 98% busy
+//   mps is 1.88x the cpu with the GPU 98% busy
 // %% [output] machine="m1-8gb"
 // batch 32, width 256, 0 ms of host work: cpu
-//   mps is only 0.42x the cpu: the work is too small for the GPU
+//   mps is only 0.44x the cpu: the work is too small for the GPU
 // batch 2048, width 2048, 0 ms of host work: mps
-//   mps is 2.02x the cpu with the GPU 100% busy
+//   mps is 1.98x the cpu with the GPU 100% busy
 // batch 256, width 1024, 20 ms of host work: mps
-//   mps is 1.33x the cpu with the GPU 29% busy
+//   mps is 1.31x the cpu with the GPU 27% busy
 // batch 256, width 1024, 0 ms of host work: mps
-//   mps is 1.35x the cpu with the GPU 99% busy
+//   mps is 1.33x the cpu with the GPU 99% busy
 // %% [python]
 // for w in [Workload(32, 256), Workload(2048, 2048), Workload(256, 1024, 20), Workload(256, 1024)]:
 //     cpu, mps = time_steps(w, torch.device("cpu")), time_steps(w, torch.device("mps"))
@@ -176,15 +176,15 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 
 // %% [markdown]
 // The third workload, with 20 ms of host work per step, is the runbook's first rule at work. On
-// the M3 Max the model alone is 1.92x faster on `mps` (the fourth workload), but with 20 ms of
-// tokenizing in every step both devices wait for the host, the speedup shrinks to 1.13x and the
-// GPU is busy 9 % of the time. Making the model wider would only hide the problem: move the
+// the M3 Max the model alone is 1.88x faster on `mps` (the fourth workload), but with 20 ms of
+// tokenizing in every step both devices wait for the host, the speedup shrinks to 1.12x and the
+// GPU is busy 8 % of the time. Making the model wider would only hide the problem: move the
 // tokenizing out of the step (a `DataLoader` with workers, or data prepared once and cached),
-// then measure again. On the M1 (its output is shown too) the rule does not fire (1.33x, 29 %
+// then measure again. On the M1 (its output is shown too) the rule does not fire (1.31x, 27 %
 // busy), and the reason is worth seeing: on `mps` the GPU computes the last batch while the host
 // prepares the next, so the GPU's work hides behind the host's 20 ms and the step takes little
-// more than those 20 ms; on the cpu the model's own time adds to them. The M1's cpu needs 8.40 ms
-// for this model against the M3 Max's 3.49 (the first table), so there is more to hide there.
+// more than those 20 ms; on the cpu the model's own time adds to them. The M1's cpu needs 7.80 ms
+// for this model against the M3 Max's 3.26 (the first table), so there is more to hide there.
 //
 // ## When to move: beyond speed
 //
@@ -192,7 +192,7 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 
 // %% when_to_move
 TUTOR_CELL("what the runbook says beyond speed: trust, memory, fallbacks and the job's kind") {
-  const Evidence fast{.cpu_step_ms = 55.5, .mps_step_ms = 13.2, .gpu_busy_share = 1.0};
+  const Evidence fast{.cpu_step_ms = 47.8, .mps_step_ms = 11.6, .gpu_busy_share = 1.0};
   Evidence leaking = fast, falling_back = fast, serving = fast, overnight = fast, audited = fast;
   leaking.memory_growth = 0.40;
   falling_back.hot_op_falls_back = true;
@@ -208,20 +208,20 @@ TUTOR_CELL("what the runbook says beyond speed: trust, memory, fallbacks and the
   }
 }
 // %% [output]
-// fast and healthy -> mps    mps is 4.20x the cpu with the GPU 100% busy
+// fast and healthy -> mps    mps is 4.12x the cpu with the GPU 100% busy
 // leaking          -> remote memory grew 40% over ten epochs: find the retained tensors, then plan a dedicated host
 // falls back       -> MLX    a hot op falls back to the cpu: name it; if it stays unfixed, move the model to MLX or a remote host
 // serves an LLM    -> MLX    language-model inference is what MLX is built for
 // runs overnight   -> remote long queues compete with the laptop's other work for unified memory
 // must match CUDA  -> remote bitwise parity needs the CUDA machine itself; keep mps for preprocessing
 // %% [python]
-// fast = Evidence(cpu_step_ms=55.5, mps_step_ms=13.2, gpu_busy_share=1.0)
+// fast = Evidence(cpu_step_ms=47.8, mps_step_ms=11.6, gpu_busy_share=1.0)
 // cases = [("fast and healthy", fast),
-//          ("leaking", Evidence(55.5, 13.2, 1.0, memory_growth=0.40)),
-//          ("falls back", Evidence(55.5, 13.2, 1.0, hot_op_falls_back=True)),
-//          ("serves an LLM", Evidence(55.5, 13.2, 1.0, mostly_llm_inference=True)),
-//          ("runs overnight", Evidence(55.5, 13.2, 1.0, long_jobs_on_a_shared_laptop=True)),
-//          ("must match CUDA", Evidence(55.5, 13.2, 1.0, needs_bitwise_cuda_match=True))]
+//          ("leaking", Evidence(47.8, 11.6, 1.0, memory_growth=0.40)),
+//          ("falls back", Evidence(47.8, 11.6, 1.0, hot_op_falls_back=True)),
+//          ("serves an LLM", Evidence(47.8, 11.6, 1.0, mostly_llm_inference=True)),
+//          ("runs overnight", Evidence(47.8, 11.6, 1.0, long_jobs_on_a_shared_laptop=True)),
+//          ("must match CUDA", Evidence(47.8, 11.6, 1.0, needs_bitwise_cuda_match=True))]
 // for name, e in cases:
 //     where, why = choose_lane(e)
 //     print(f"{name:<16} -> {where:<6} {why}")
@@ -297,25 +297,25 @@ TUTOR_CELL("the batch sweep: double until memory refuses, record throughput and 
   print("batch to use:", pick_batch(sweep));
 }
 // %% [output]
-// batch    4096:    177143 examples/s,   1.02 GiB held
-// batch    8192:    190734 examples/s,   1.02 GiB held
-// batch   16384:    198339 examples/s,   1.02 GiB held
-// batch   32768:    202372 examples/s,   2.02 GiB held
-// batch   65536:    196608 examples/s,   3.02 GiB held
-// batch  131072:    197648 examples/s,   6.02 GiB held
-// batch  262144:    198172 examples/s,  11.02 GiB held
-// batch  524288:    198435 examples/s,  21.02 GiB held
-// batch 1048576:    198567 examples/s,  41.02 GiB held
-// batch 2097152:     99864 examples/s,  65.02 GiB held
+// batch    4096:    205105 examples/s,   1.02 GiB held
+// batch    8192:    223052 examples/s,   1.02 GiB held
+// batch   16384:    233253 examples/s,   1.02 GiB held
+// batch   32768:    238710 examples/s,   2.02 GiB held
+// batch   65536:    233157 examples/s,   3.02 GiB held
+// batch  131072:    234565 examples/s,   6.02 GiB held
+// batch  262144:    235275 examples/s,  11.02 GiB held
+// batch  524288:    235632 examples/s,  21.02 GiB held
+// batch 1048576:    235810 examples/s,  41.02 GiB held
+// batch 2097152:    107495 examples/s,  65.02 GiB held
 // batch 4194304: out of memory
 // batch to use: 8192
 // %% [output] machine="m1-8gb"
-// batch    4096:     33139 examples/s,   1.02 GiB held
-// batch    8192:     35176 examples/s,   1.02 GiB held
-// batch   16384:     36292 examples/s,   1.02 GiB held
-// batch   32768:     36877 examples/s,   2.02 GiB held
-// batch   65536:     35620 examples/s,   3.02 GiB held
-// batch  131072:     24658 examples/s,   6.02 GiB held
+// batch    4096:     38410 examples/s,   1.02 GiB held
+// batch    8192:     41140 examples/s,   1.02 GiB held
+// batch   16384:     42656 examples/s,   1.02 GiB held
+// batch   32768:     43456 examples/s,   2.02 GiB held
+// batch   65536:     42211 examples/s,   3.02 GiB held
+// batch  131072:     28486 examples/s,   6.02 GiB held
 // batch  262144: out of memory
 // batch to use: 8192
 // %% [python]
@@ -374,15 +374,15 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
   print(fmt::format("the first epoch took {:.2f}x a steady one", epochs_ms[0] / epochs_ms[2]));
 }
 // %% [output]
-// epoch 1: 28.71 ms
-// epoch 2: 20.63 ms
-// epoch 3: 20.63 ms
-// the first epoch took 1.39x a steady one
+// epoch 1: 28.03 ms
+// epoch 2: 19.93 ms
+// epoch 3: 19.93 ms
+// the first epoch took 1.41x a steady one
 // %% [output] machine="m1-8gb"
-// epoch 1: 57.14 ms
-// epoch 2: 50.81 ms
-// epoch 3: 50.81 ms
-// the first epoch took 1.12x a steady one
+// epoch 1: 55.78 ms
+// epoch 2: 49.38 ms
+// epoch 3: 49.38 ms
+// the first epoch took 1.13x a steady one
 // %% [python]
 // device = torch.device("mps")
 // model = make_classifier(768).to(device)
@@ -403,8 +403,8 @@ TUTOR_CELL("the first epoch pays for building graphs; label which epochs a numbe
 // print(f"the first epoch took {epochs_ms[0] / epochs_ms[2]:.2f}x a steady one")
 
 // %% [markdown]
-// The first epoch takes 28.71 ms on the M3 Max, the next two 20.63 ms each: 1.39x, and the extra is
-// spent once (on the M1, whose GPU takes longer over the steps themselves, 1.12x). On a real run
+// The first epoch takes 28.03 ms on the M3 Max, the next two 19.93 ms each: 1.41x, and the extra is
+// spent once (on the M1, whose GPU takes longer over the steps themselves, 1.13x). On a real run
 // the gap can be larger (a `DataLoader` starting its workers, files entering the disk cache), and
 // it never comes back. So a design review should hear which window a number comes from: "steady
 // epochs 2 to 3" and "first epoch" are different claims.

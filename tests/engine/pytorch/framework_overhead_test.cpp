@@ -194,10 +194,11 @@ TEST_CASE("a compiled graph runs as one node: its ops record and run no nodes of
 // with ReLU between them, cross_entropy, backward, SGD's step), its kernels next to nothing, so
 // its host time is the framework's and the ops' fixed costs. PyTorch 2.11 measured it in tiny
 // ops on the same machine as the ratios above ("tiny_mlp_step_sgd"). The engine prices what it
-// models: the ops, their nodes, the calls. It leaves out the rest, about a third: the modules'
-// __call__, the views linear and its backward dispatch (t, transpose, as_strided), and the
-// costlier dispatch of some ops (addmm, threshold_backward) than of an addition.
-TEST_CASE("a tiny MLP's training step costs the engine two thirds of what PyTorch 2.11 measured") {
+// models: the ops, their nodes, the calls, linear's transposed weight. It leaves out the rest,
+// about a fifth: the modules' __call__ (2.83 tiny ops each), the views the products' backward
+// dispatches (transpose, as_strided), and the costlier dispatch of some ops (addmm,
+// threshold_backward) than of an addition.
+TEST_CASE("a tiny MLP's training step costs the engine four fifths of what PyTorch 2.11 measured") {
   std::ifstream in(TUTOR_TEST_DATA_DIR "/pytorch-2.11/framework_overhead.json");
   REQUIRE(in);
   const double measured = nlohmann::json::parse(in)["in_tiny_ops"]["tiny_mlp_step_sgd"];
@@ -223,6 +224,6 @@ TEST_CASE("a tiny MLP's training step costs the engine two thirds of what PyTorc
   step();  // the first step makes the gradients
   const double engine_tiny_ops = host_tiny_ops(step);
   MESSAGE("the engine: " << engine_tiny_ops << " tiny ops; PyTorch 2.11: " << measured);
-  CHECK(engine_tiny_ops / measured > 0.6);
-  CHECK(engine_tiny_ops / measured < 0.75);
+  CHECK(engine_tiny_ops / measured > 0.7);
+  CHECK(engine_tiny_ops / measured < 0.85);
 }

@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
 #include "engine/random.h"
 #include "engine/sim.h"
+#include "engine/timeline.h"
 #include "test_support.h"
 
 using engine::Device;
@@ -117,4 +119,43 @@ TEST_CASE("Module::to moves each gradient with its parameter, so training goes o
   CHECK(layer->weight.grad().device().str() == "mps:0");
   layer(engine::ones({1, 3}, Device("mps"))).sum().backward();  // accumulates on mps
   CHECK(layer->weight.grad().to_vector<float>() == std::vector<float>(6, 2.0f));
+}
+
+namespace {
+
+// How many times a training pass (forward and backward) of one linear layer launches or runs
+// `name` on the host (a compile on first use, a device's kernel not counted).
+int spans_of(const std::string& name, const char* device, bool input_requires_grad) {
+  engine::sim::use_machine("m3-max-64gb");
+  const Device d(device);
+  const Tensor weight = engine::randn({3, 4}, d).requires_grad_(true);
+  const Tensor bias = engine::zeros({3}, d).requires_grad_(true);
+  const Tensor input = engine::randn({2, 4}, d).requires_grad_(input_requires_grad);
+  engine::sim::TimelineRecording recording;
+  engine::nn::functional::linear(input, weight, bias).sum().backward();
+  int count = 0;
+  for (const auto& span : recording.spans()) {
+    const bool launched = span.category == "cpu" || span.category == "dispatch" ||
+                          span.category == "view" || span.category == "framework";
+    count += span.name == name && launched ? 1 : 0;
+  }
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("backward computes an input's gradient only when the input requires one") {
+  // a batch of features: only the weight's product; a hidden layer's input: both
+  CHECK(spans_of("aten::mm", "cpu", false) == 1);
+  CHECK(spans_of("aten::mm", "cpu", true) == 2);
+  CHECK(spans_of("aten::mm", "mps", false) == 1);
+}
+
+TEST_CASE(
+    "on the cpu, linear transposes the weight as a view with a node of its own; mps does not") {
+  // addmm(bias, input, weight.t()): the view forward, TBackward0 recorded and run
+  CHECK(spans_of("aten::t", "cpu", false) == 2);
+  CHECK(spans_of("TBackward0", "cpu", false) == 2);
+  CHECK(spans_of("aten::t", "mps", false) == 0);
+  CHECK(spans_of("TBackward0", "mps", false) == 0);
 }

@@ -25,30 +25,47 @@ Device linear_device(const Tensor& input, const Tensor& weight, const Tensor& bi
   return input.device();
 }
 
+// On the cpu, linear is addmm(bias, input, weight.t()): the transpose is a view PyTorch
+// dispatches, and when the weight requires grad autograd records it as a TBackward0 node of its
+// own, which backward runs (dispatching the transpose back). The engine charges that work where
+// it happens; the values need no transposing. mps's _mps_linear takes the weight as it is.
+bool transposes_weight(const Device& device) { return !device.is_mps(); }
+
 // dx = g W, dW = g^T x, db = the sum of g over the rows: two matrix products and a reduction.
+// An input that requires no grad (a batch of features) gets none: autograd's output mask skips
+// its product, as it does for every node.
 std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const Tensor& weight,
                                     bool with_bias, std::int64_t rows, std::int64_t in,
                                     std::int64_t out) {
   const Device device = g.device();
   const bool values = detail::have_values({&g, &input, &weight});
-  Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
-  Tensor dw = detail::allocate({out, in}, ScalarType::Float, device, values);
   const auto r = static_cast<double>(rows), i = static_cast<double>(in),
              o = static_cast<double>(out);
-  detail::launch(
-      detail::matmul_cost("aten::mm", {.m = r, .n = i, .k = o},
-                          detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)),
-      device);
+  const kernels::Summation& kernel = kernels::summation_on(device);
+  Tensor dx;
+  if (input.requires_grad()) {
+    dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
+    detail::launch(
+        detail::matmul_cost("aten::mm", {.m = r, .n = i, .k = o},
+                            detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)),
+        device);
+    if (values) {
+      kernel.matmul(g.impl().data<float>(), weight.impl().data<float>(), dx.impl().data<float>(),
+                    rows, out, in);
+    }
+  }
+  Tensor dw = detail::allocate({out, in}, ScalarType::Float, device, values);
   detail::launch(
       detail::matmul_cost("aten::mm", {.m = o, .n = i, .k = r},
                           detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)),
       device);
   if (values) {
-    const float* gd = g.impl().data<float>();
-    const kernels::Summation& kernel = kernels::summation_on(device);
-    kernel.matmul(gd, weight.impl().data<float>(), dx.impl().data<float>(), rows, out, in);
-    kernel.matmul_transposed_a(gd, input.impl().data<float>(), dw.impl().data<float>(), out, rows,
-                               in);
+    kernel.matmul_transposed_a(g.impl().data<float>(), input.impl().data<float>(),
+                               dw.impl().data<float>(), out, rows, in);
+  }
+  if (transposes_weight(device) && weight.requires_grad()) {
+    detail::spend_framework("TBackward0", detail::FrameworkWork::BackwardNode);
+    detail::dispatch_view("aten::t", device);
   }
   std::vector<Tensor> grads{dx, dw};
   if (with_bias) {
@@ -108,6 +125,11 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   std::vector<std::int64_t> out_shape = input.sizes().vec();
   out_shape.back() = out;
   const bool values = detail::have_values({&input, &weight, &bias});
+  if (transposes_weight(device)) {
+    detail::dispatch_view("aten::t", device);
+    if (detail::should_record({&weight}))
+      detail::spend_framework("TBackward0", detail::FrameworkWork::RecordNode);
+  }
   Tensor result = detail::allocate(out_shape, ScalarType::Float, device, values);
   if (values) {
     kernels::summation_on(device).linear(input.impl().data<float>(), weight.impl().data<float>(),
