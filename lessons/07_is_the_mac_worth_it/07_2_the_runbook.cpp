@@ -189,10 +189,17 @@ TUTOR_CELL("the runbook's rules decide from measured steps") {
 // ## When to move: beyond speed
 //
 // Speed is one of four reasons to move a job. The runbook's others, as evidence the rules read:
+// the large step above, measured again, and then the same step with one more thing known about
+// the job.
 
-// %% when_to_move
+// %% when_to_move requires="mps" compare="m3-max-64gb,m1-8gb"
 TUTOR_CELL("what the runbook says beyond speed: trust, memory, fallbacks and the job's kind") {
-  const Evidence fast{.cpu_step_ms = 47.8, .mps_step_ms = 11.6, .gpu_busy_share = 1.0};
+  const Workload large{2048, 2048};
+  const Timing cpu = time_steps(large, torch::Device("cpu")),
+               mps = time_steps(large, torch::Device("mps"));
+  const Evidence fast{.cpu_step_ms = cpu.step_ms,
+                      .mps_step_ms = mps.step_ms,
+                      .gpu_busy_share = mps.gpu_busy_ms / mps.step_ms};
   Evidence leaking = fast, falling_back = fast, serving = fast, overnight = fast, audited = fast;
   leaking.memory_growth = 0.40;
   falling_back.hot_op_falls_back = true;
@@ -208,20 +215,31 @@ TUTOR_CELL("what the runbook says beyond speed: trust, memory, fallbacks and the
   }
 }
 // %% [output]
-// fast and healthy -> mps    mps is 4.12x the cpu with the GPU 100% busy
+// fast and healthy -> mps    mps is 4.11x the cpu with the GPU 100% busy
+// leaking          -> remote memory grew 40% over ten epochs: find the retained tensors, then plan a dedicated host
+// falls back       -> MLX    a hot op falls back to the cpu: name it; if it stays unfixed, move the model to MLX or a remote host
+// serves an LLM    -> MLX    language-model inference is what MLX is built for
+// runs overnight   -> remote long queues compete with the laptop's other work for unified memory
+// must match CUDA  -> remote bitwise parity needs the CUDA machine itself; keep mps for preprocessing
+// %% [output] machine="m1-8gb"
+// fast and healthy -> mps    mps is 1.98x the cpu with the GPU 100% busy
 // leaking          -> remote memory grew 40% over ten epochs: find the retained tensors, then plan a dedicated host
 // falls back       -> MLX    a hot op falls back to the cpu: name it; if it stays unfixed, move the model to MLX or a remote host
 // serves an LLM    -> MLX    language-model inference is what MLX is built for
 // runs overnight   -> remote long queues compete with the laptop's other work for unified memory
 // must match CUDA  -> remote bitwise parity needs the CUDA machine itself; keep mps for preprocessing
 // %% [python]
-// fast = Evidence(cpu_step_ms=47.8, mps_step_ms=11.6, gpu_busy_share=1.0)
+// from dataclasses import replace
+//
+// large = Workload(2048, 2048)
+// cpu, mps = time_steps(large, torch.device("cpu")), time_steps(large, torch.device("mps"))
+// fast = Evidence(cpu.step_ms, mps.step_ms, mps.gpu_busy_ms / mps.step_ms)
 // cases = [("fast and healthy", fast),
-//          ("leaking", Evidence(47.8, 11.6, 1.0, memory_growth=0.40)),
-//          ("falls back", Evidence(47.8, 11.6, 1.0, hot_op_falls_back=True)),
-//          ("serves an LLM", Evidence(47.8, 11.6, 1.0, mostly_llm_inference=True)),
-//          ("runs overnight", Evidence(47.8, 11.6, 1.0, long_jobs_on_a_shared_laptop=True)),
-//          ("must match CUDA", Evidence(47.8, 11.6, 1.0, needs_bitwise_cuda_match=True))]
+//          ("leaking", replace(fast, memory_growth=0.40)),
+//          ("falls back", replace(fast, hot_op_falls_back=True)),
+//          ("serves an LLM", replace(fast, mostly_llm_inference=True)),
+//          ("runs overnight", replace(fast, long_jobs_on_a_shared_laptop=True)),
+//          ("must match CUDA", replace(fast, needs_bitwise_cuda_match=True))]
 // for name, e in cases:
 //     where, why = choose_lane(e)
 //     print(f"{name:<16} -> {where:<6} {why}")
