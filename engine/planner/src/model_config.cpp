@@ -52,6 +52,7 @@ constexpr std::array kGptFields{"n_layer",
                                 "gradient_accumulation_steps",
                                 "dropout",
                                 "bias",
+                                "num_labels",
                                 "compile",
                                 "optimizer",
                                 "dataset",
@@ -335,6 +336,8 @@ class Applier {
         c.dropout = fraction(a);
       else if (a.field == "bias")
         c.bias = boolean(a);
+      else if (a.field == "num_labels")
+        c.sequence_labels = positive_integer(a);
       else if (a.field == "compile")
         c.compile = boolean(a);
       else if (a.field == "dataset")
@@ -916,6 +919,8 @@ std::vector<std::string> defaulted_fields(const ModelConfig& c) {
   add("gradient_accumulation_steps", std::to_string(c.gradient_accumulation_steps));
   add("dropout", c.dropout == 0 ? "0.0" : std::to_string(c.dropout));
   add("bias", c.bias ? "True" : "False", true);
+  add("num_labels",
+      c.sequence_labels == 0 ? "0 (a language model)" : std::to_string(c.sequence_labels));
   add("compile", c.compile ? "True" : "False");
   add("optimizer", "\"" + c.optimizer + "\"");
   return out;

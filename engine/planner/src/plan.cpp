@@ -105,11 +105,13 @@ std::string describe(const ModelConfig& c) {
       break;
   }
   return fmt::format(
-      "{}: {} layers, {} heads, {} wide, context {}, batch {} x {} micro-step{}, dropout {}, {}, {}, "
-      "compile {}; {}",
+      "{}: {} layers, {} heads, {} wide, context {}, batch {} x {} micro-step{}, dropout {}, {}{}, "
+      "{}, compile {}; {}",
       c.name, c.n_layer, c.n_head, c.n_embd, c.block_size, c.batch_size,
       c.gradient_accumulation_steps, c.gradient_accumulation_steps == 1 ? "" : "s", c.dropout,
-      c.bias ? "biases" : "no biases", c.optimizer, c.compile ? "on" : "off", parameters);
+      c.bias ? "biases" : "no biases",
+      c.sequence_labels == 0 ? "" : fmt::format(", classifying {} labels", c.sequence_labels),
+      c.optimizer, c.compile ? "on" : "off", parameters);
 }
 
 // Where a family's defaults come from.
@@ -294,6 +296,7 @@ nlohmann::json config_json(const ModelConfig& c) {
            {"vocab_size", c.vocab_size},
            {"dropout", c.dropout},
            {"bias", c.bias},
+           {"num_labels", c.sequence_labels},
            {"compile", c.compile},
            {"optimizer", c.optimizer}};
       break;

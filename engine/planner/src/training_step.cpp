@@ -1,6 +1,7 @@
 // The planner's models on the engine, shape-only. nanoGPT's mirrors model.py: token and position
 // embeddings, pre-norm blocks of causal self-attention and a 4x GELU MLP with dropout, a final
-// layer norm, and an output layer tied to the token embedding. An MLP classifier is linear layers
+// layer norm, and an output layer tied to the token embedding; or, for a classifier, a `score`
+// layer of its own over the last token (transformers' GPT2ForSequenceClassification). An MLP classifier is linear layers
 // with ReLU (and dropout) between them and cross-entropy on the last, as the course's own.
 
 #include "planner/training_step.h"
@@ -28,6 +29,7 @@ struct Gpt {
   ModelConfig cfg;
   Tensor wte, wpe, ln_f, ln_f_b;
   std::vector<Block> blocks;
+  Tensor score;  // a classifier's output layer; undefined for a language model (wte is)
   bool training = true;
 
   Tensor norm(const Tensor& x, const Tensor& w, const Tensor& b) const {
@@ -61,8 +63,15 @@ struct Gpt {
       x = x + attention(b, norm(x, b.ln_1, b.ln_1_b));
       x = x + mlp(b, norm(x, b.ln_2, b.ln_2_b));
     }
-    const Tensor logits = F::linear(norm(x, ln_f, ln_f_b), wte);
-    return F::cross_entropy(logits.reshape({-1, cfg.vocab_size}), targets.reshape({-1}));
+    x = norm(x, ln_f, ln_f_b);
+    if (!score.defined()) {
+      const Tensor logits = F::linear(x, wte);
+      return F::cross_entropy(logits.reshape({-1, cfg.vocab_size}), targets.reshape({-1}));
+    }
+    // the score of every position, the last one's taken (as the sequences have no padding)
+    const std::int64_t B = x.size(0), T = x.size(1);
+    const Tensor logits = F::linear(x, score).slice(1, T - 1, T);
+    return F::cross_entropy(logits.reshape({B, cfg.sequence_labels}), targets);
   }
 
   // configure_optimizers: tensors of two or more dimensions decay, the rest do not.
@@ -70,6 +79,7 @@ struct Gpt {
     std::vector<Tensor> out{wte, wpe};
     for (const Block& b : blocks)
       out.insert(out.end(), {b.c_attn, b.attn_proj, b.c_fc, b.mlp_proj});
+    if (score.defined()) out.push_back(score);
     return out;
   }
   std::vector<Tensor> vectors() const {
@@ -90,18 +100,26 @@ struct Gpt {
 Gpt make_gpt(const ModelConfig& cfg, runs::ParameterMaker& make) {
   auto bias = [&](std::int64_t n) { return cfg.bias ? make.zeros({n}) : Tensor(); };
   const std::int64_t C = cfg.n_embd;
-  // wte is also the output layer (tied), so it trains with the head; wpe sits below every block
-  make.enter_head();
+  // A language model's wte is also its output layer, so it trains with the head, and backward
+  // then reaches the embedding through every block; a classifier's sits below every block.
+  if (cfg.sequence_labels == 0)
+    make.enter_head();
+  else
+    make.enter_block(-1);
   const Tensor wte = make.weight({cfg.vocab_size, C});
   make.enter_block(-1);
   const Tensor wpe = make.weight({cfg.block_size, C});
   make.enter_head();
-  Gpt gpt{cfg, wte, wpe, make.ones({C}), bias(C), {}};  // ln_f: the head's
+  Gpt gpt{cfg, wte, wpe, make.ones({C}), bias(C), {}, {}};  // ln_f: the head's
   for (std::int64_t i = 0; i < cfg.n_layer; ++i) {
     make.enter_block(i);
     gpt.blocks.push_back({make.ones({C}), bias(C), make.weight({3 * C, C}), bias(3 * C),
                           make.weight({C, C}), bias(C), make.ones({C}), bias(C),
                           make.weight({4 * C, C}), bias(4 * C), make.weight({C, 4 * C}), bias(C)});
+  }
+  if (cfg.sequence_labels > 0) {
+    make.enter_head();
+    gpt.score = make.weight({cfg.sequence_labels, C});
   }
   return gpt;
 }
@@ -196,9 +214,12 @@ struct GptRun final : TrainingRun::State {
     }
     return out;
   }
-  // get_batch(): windows gathered on the cpu and copied to the device (a blocking copy on mps).
+  // get_batch(): windows gathered on the cpu and copied to the device (a blocking copy on mps); a
+  // classifier's targets are one label per sequence.
   std::pair<Tensor, Tensor> batch() const {
     const Tensor t = engine::zeros({cfg.batch_size, cfg.block_size}, engine::kInt64);
+    if (cfg.sequence_labels > 0)
+      return {t.to(device), engine::zeros({cfg.batch_size}, engine::kInt64).to(device)};
     return {t.to(device), t.to(device)};
   }
   Tensor forward(const Tensor& a, const Tensor& b) { return compile ? model(a, b) : gpt(a, b); }

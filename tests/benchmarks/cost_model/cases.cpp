@@ -83,8 +83,8 @@ const std::vector<std::string> kOperators = {"matmul", "linear", "softmax",
 
 std::vector<std::string> all_ops() {
   std::vector<std::string> ops = kOperators;
-  ops.insert(ops.end(), {"nanogpt", "nanogpt_first_iteration", "nanogpt_mfu", "bert", "distilbert",
-                         "vit", "mlp"});
+  ops.insert(ops.end(), {"nanogpt", "nanogpt_first_iteration", "nanogpt_mfu", "gpt_classifier",
+                         "bert", "distilbert", "vit", "mlp"});
   const std::vector<std::string>& cnns = planner::cnn_models();
   ops.insert(ops.end(), cnns.begin(), cnns.end());
   return ops;
@@ -138,10 +138,12 @@ Case read_case(const toml::table& t, const Source& source, const Reader& r) {
   if (c.unit == "TFLOPS" && c.op != "matmul") r.fail(t, "measured_tflops is for matrix products");
   if (const toml::node* within = t.get("within")) c.within = r.number(*within, "'within'");
   const std::string family = family_of(c.op);
-  if (family == "encoder" || family == "cnn" || family == "mlp")
+  if (family == "encoder" || family == "cnn" || family == "mlp" || c.op == "gpt_classifier")
     c.optimizer = r.one_of(t, "optimizer", {"sgd", "adam", "adamw"});
   else if (t.get("optimizer") != nullptr)
-    r.fail(t, "'optimizer' is for a classifier's training (bert, vit, resnet50, mlp, ...)");
+    r.fail(
+        t,
+        "'optimizer' is for a classifier's training (bert, vit, resnet50, mlp, gpt_classifier, ...)");
   return c;
 }
 
@@ -155,7 +157,7 @@ Timing timing_of(const std::string& name) {
 }  // namespace
 
 std::string family_of(const std::string& op) {
-  if (op.starts_with("nanogpt")) return "gpt";
+  if (op.starts_with("nanogpt") || op == "gpt_classifier") return "gpt";
   if (op == "bert" || op == "distilbert" || op == "vit") return "encoder";
   if (op == "mlp") return "mlp";
   const std::vector<std::string>& cnns = planner::cnn_models();

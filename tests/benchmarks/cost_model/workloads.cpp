@@ -92,6 +92,7 @@ double matmul_flops(const Case& c) {
 double predict(const Case& c) {
   engine::sim::use_machine(c.source->machine);
   if (c.op.rfind("nanogpt", 0) == 0) return nanogpt(c);
+  if (c.op == "gpt_classifier") return gpt_classifier(c);
   if (family_of(c.op) != "operator") return classifier(c);
   engine::sim::ShapeOnlyGuard shape_only;  // values are never needed: the timings are the point
   const Device device(c.device);

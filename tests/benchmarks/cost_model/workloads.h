@@ -10,6 +10,8 @@ double predict(const Case& c);
 
 // The models (models/*.cpp): each returns the prediction in its case's unit.
 double nanogpt(const Case& c);
+// A GPT fine-tuned for classification, as LLMs-from-scratch's chapter 6 trains it.
+double gpt_classifier(const Case& c);
 // A classifier's training (or inference) steps: Hugging Face's encoders ("bert", "distilbert",
 // "vit"), torchvision's CNNs (by name), an MLP.
 double classifier(const Case& c);

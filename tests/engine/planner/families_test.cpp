@@ -239,6 +239,35 @@ TEST_CASE("what a learner tried first: each of these is refused or read as its l
         "c.json: the file is empty; a config.json is an object of fields");
 }
 
+TEST_CASE("a GPT classifier's head is its own: backward stops at the last block that trains") {
+  const std::string shape =
+      "n_layer = 6\nn_head = 6\nn_embd = 384\nblock_size = 128\n"
+      "batch_size = 8\ngradient_accumulation_steps = 1\ncompile = false\n";
+  const auto last_block_only = [](ModelConfig c) {
+    c.trainable_layers = 1;
+    return c;
+  };
+  const ModelConfig language_model = from_toml(shape);
+  const ModelConfig classifier = from_toml(shape + "num_labels = 2\n");
+  CHECK(classifier.sequence_labels == 2);
+  // the last block, ln_f and the score layer: the token embedding stays frozen
+  CHECK(planner::parameter_count(last_block_only(classifier), true) ==
+        (12 * 384 * 384 + 2 * 384) + 384 + 2 * 384);
+  // Freezing all but the last block: the classifier's backward then runs through one block of
+  // six, and its step takes less than half as long. The language model's tied embedding still
+  // trains, so its backward runs through all six, skipping only their weights' gradients.
+  const char* m3 = "m3-max-64gb";
+  CHECK(mps_ms(last_block_only(classifier), m3) < 0.4 * mps_ms(classifier, m3));
+  CHECK(mps_ms(last_block_only(language_model), m3) > 0.8 * mps_ms(language_model, m3));
+  std::ostringstream out, err;
+  REQUIRE(planner::plan_command({kExamples + "gpt2_spam_classifier.toml", "--machine", "m1-8gb"},
+                                out, err, 400) == 0);
+  CHECK(out.str().find("classifying 2 labels, adamw, compile off; 123.65M parameters, training "
+                       "the last layer and the head (7.09M of them)") != std::string::npos);
+  CHECK(refusal("n_layer = 6\nnum_labels = 0\n") ==
+        "bad.toml:2: num_labels: expected a positive integer, got 0");
+}
+
 TEST_CASE("a sweep that never swaps says where it stopped; a tiny head is counted exactly") {
   std::ostringstream out, err;
   REQUIRE(planner::plan_command(

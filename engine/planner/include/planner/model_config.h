@@ -35,6 +35,10 @@ struct ModelConfig {
   std::int64_t gradient_accumulation_steps = 40;  // 5 * 8 (an MLP's: 1)
   double dropout = 0.0;
   bool bias = false;
+  // A GPT's `num_labels`: 0, a language model (model.py's output layer, tied to the token
+  // embedding); more, a classifier of that many labels on the last token instead, as transformers'
+  // GPT2ForSequenceClassification has (a `score` layer of its own, untied)
+  std::int64_t sequence_labels = 0;
   bool compile = true;              // an MLP's: false (the planner compiles GPTs only)
   std::string optimizer = "adamw";  // not nanoGPT's (it always uses AdamW): "adamw", "adam", "sgd"
   std::string dataset = "openwebtext";
