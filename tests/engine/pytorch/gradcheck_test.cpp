@@ -167,13 +167,17 @@ TEST_CASE("gradients flow through reshape, slice, transpose, clone and to()") {
                   {engine::randn({3})});
 }
 
-TEST_CASE("gradients of softmax, gelu and layer_norm match finite differences") {
+TEST_CASE("gradients of softmax, gelu, tanh, pow and layer_norm match finite differences") {
   engine::sim::use_machine("linux-x86_64");
   engine::manual_seed(7);
   namespace F = engine::nn::functional;
   check_gradients([](const auto& x) { return engine::softmax(x[0], -1); }, {engine::randn({3, 4})});
   check_gradients([](const auto& x) { return engine::softmax(x[0], 0); }, {engine::randn({3, 4})});
   check_gradients([](const auto& x) { return F::gelu(x[0]); }, {engine::randn({6})});
+  check_gradients([](const auto& x) { return engine::tanh(x[0]); }, {engine::randn({6})});
+  check_gradients([](const auto& x) { return engine::pow(x[0], 3); }, {engine::randn({6})});
+  check_gradients([](const auto& x) { return engine::pow(x[0] * x[0] + 0.5, 1.5); },
+                  {engine::randn({6})});
   check_gradients(
       [](const auto& x) {
         return F::layer_norm(x[0], F::LayerNormFuncOptions({4}).weight(x[1]).bias(x[2]));

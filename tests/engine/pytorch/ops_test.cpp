@@ -144,3 +144,23 @@ TEST_CASE("cat joins tensors along a dimension, and its gradient splits back") {
         "Sizes of tensors must match except in dimension 1. Expected size 2 but got size 3 for "
         "tensor number 1 in the list.");
 }
+
+TEST_CASE("tanh and pow give what PyTorch gives") {
+  // torch.tanh and torch.pow on the same inputs, printed by PyTorch 1.13 as Python floats
+  const Tensor x = engine::tensor({-3.0, -0.5, 0.0, 1e-5, 0.7, 25.0});
+  CHECK(values(engine::tanh(x)) == std::vector<float>{-0.9950547814369202f, -0.46211716532707214f,
+                                                      0.0f, 9.999999747378752e-06f,
+                                                      0.6043677926063538f, 1.0f});
+  CHECK(values(engine::pow(engine::tensor({-2.0, 0.5, 3.0, 1.7}), 3)) ==
+        std::vector<float>{-8.0f, 0.125f, 27.0f, 4.913000106811523f});
+  const Tensor z = engine::tensor({0.0, 0.5, 2.0, 1.7});
+  CHECK(values(engine::pow(z, 0.5)) ==
+        std::vector<float>{0.0f, 0.7071067690849304f, 1.4142135381698608f, 1.3038405179977417f});
+  CHECK(values(engine::pow(z, 1.5)) ==
+        std::vector<float>{0.0f, 0.3535533845424652f, 2.8284270763397217f, 2.21652889251709f});
+  CHECK(values(engine::pow(engine::tensor({2.0, -4.0}), -1)) == std::vector<float>{0.5f, -0.25f});
+  CHECK(std::isnan(values(engine::pow(engine::tensor({-2.0}), 1.5))[0]));
+  const Tensor a = engine::tensor({0.3, -1.2}).requires_grad_(true);
+  CHECK(engine::pow(a, 3).grad_fn()->name() == "PowBackward0");
+  CHECK(engine::tanh(a).grad_fn()->name() == "TanhBackward0");
+}

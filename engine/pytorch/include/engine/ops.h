@@ -25,6 +25,9 @@ Tensor operator/(double a, const Tensor& b);
 Tensor operator-(const Tensor& a);
 
 Tensor relu(const Tensor& x);
+Tensor tanh(const Tensor& x);
+// torch::pow(x, exponent) with a scalar exponent (aten::pow.Tensor_Scalar)
+Tensor pow(const Tensor& x, double exponent);
 Tensor log_softmax(const Tensor& x, std::int64_t dim);
 Tensor softmax(const Tensor& x, std::int64_t dim);
 

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "kernels/kernels.h"
@@ -65,6 +67,41 @@ void relu(const float* x, float* out, std::int64_t n) {
 
 void relu_backward(const float* grad, const float* result, float* out, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) out[i] = result[i] > 0.0f ? grad[i] : 0.0f;
+}
+
+void tanh(const float* x, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double a = std::abs(static_cast<double>(x[i]));
+    double t = 1.0;  // tanh(20) rounds to 1 in float
+    if (a < 1e-4)
+      t = a - a * a * a / 3;  // the series: exp's form below would cancel
+    else if (a < 20)
+      t = 1 - 2 / (portable::exp(2 * a) + 1);
+    out[i] = static_cast<float>(x[i] < 0 ? -t : t);
+  }
+}
+
+void tanh_backward(const float* grad, const float* result, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = grad[i] * (1.0f - result[i] * result[i]);
+}
+
+void pow_scalar(const float* x, double exponent, float* out, std::int64_t n) {
+  const bool whole = exponent == std::floor(exponent) && std::abs(exponent) <= 64;
+  const auto times = static_cast<std::int64_t>(std::abs(exponent));
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (whole) {
+      float p = times == 0 ? 1.0f : x[i];
+      for (std::int64_t k = 1; k < times; ++k) p *= x[i];
+      out[i] = exponent < 0 ? 1.0f / p : p;
+    } else if (exponent == 0.5) {
+      out[i] = std::sqrt(x[i]);
+    } else if (x[i] > 0) {
+      out[i] = static_cast<float>(portable::exp(exponent * portable::log(x[i])));
+    } else {
+      out[i] = x[i] == 0 ? (exponent > 0 ? 0.0f : std::numeric_limits<float>::infinity())
+                         : std::numeric_limits<float>::quiet_NaN();
+    }
+  }
 }
 
 constexpr auto kInvSqrt2 = static_cast<float>(1.0 / std::numbers::sqrt2);

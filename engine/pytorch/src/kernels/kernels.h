@@ -41,6 +41,13 @@ void layer_norm_backward(const float* g, const float* x, const float* weight, co
                          const float* rstd, float* dx, float* dweight, float* dbias,
                          std::int64_t rows, std::int64_t n);
 
+// tanh, and its backward from the result: grad * (1 - y^2) (ATen's tanh_backward)
+void tanh(const float* x, float* out, std::int64_t n);
+void tanh_backward(const float* grad, const float* result, float* out, std::int64_t n);
+// x to a scalar power: a whole exponent by repeated multiplication (x * x * x for 3, as ATen's
+// pow does), 0.5 by the square root, any other through exp and log (NaN for a negative base)
+void pow_scalar(const float* x, double exponent, float* out, std::int64_t n);
+
 // GELU with the exact erf form (nn.GELU's default): x * (1 + erf(x / sqrt(2))) / 2
 void gelu(const float* x, float* out, std::int64_t n);
 void gelu_backward(const float* grad, const float* x, float* out, std::int64_t n);

@@ -204,6 +204,60 @@ Tensor relu(const Tensor& x) {
   return out;
 }
 
+// Per-element functions: priced as the cost model's per-element functions (core cycles on the
+// cpu, MPSGraph on mps, as GELU is).
+Tensor tanh(const Tensor& x) {
+  detail::require_float(x, "tanh");
+  Tensor out =
+      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values())
+    kernels::tanh(x.impl().data<float>(), out.impl().data<float>(), x.numel());
+  detail::launch({.name = "aten::tanh",
+                  .kind = detail::OpKind::Transcendental,
+                  .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel())},
+                 x.device());
+  if (detail::should_record({&x})) {
+    const Tensor saved = out.detach();  // TanhBackward0 saves the result
+    detail::record(out, "TanhBackward0", {x}, [saved](const Tensor& g) {
+      Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
+                                     detail::have_values({&g, &saved}));
+      if (grad.impl().has_values()) {
+        kernels::tanh_backward(g.impl().data<float>(), saved.impl().data<float>(),
+                               grad.impl().data<float>(), saved.numel());
+      }
+      detail::launch({.name = "aten::tanh_backward",
+                      .bytes = 3 * detail::nbytes(saved),
+                      .elements = static_cast<double>(saved.numel())},
+                     g.device());
+      return std::vector<Tensor>{grad};
+    });
+  }
+  return out;
+}
+
+Tensor pow(const Tensor& x, double exponent) {
+  detail::require_float(x, "pow");
+  Tensor out =
+      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values())
+    kernels::pow_scalar(x.impl().data<float>(), exponent, out.impl().data<float>(), x.numel());
+  detail::launch({.name = "aten::pow",
+                  .kind = detail::OpKind::Transcendental,
+                  .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel())},
+                 x.device());
+  if (detail::should_record({&x})) {
+    // pow_backward: grad * (exponent * x.pow(exponent - 1)), three kernels
+    const Tensor saved = x.detach();
+    detail::record(out, "PowBackward0", {x}, [saved, exponent](const Tensor& g) {
+      if (exponent == 0) return std::vector<Tensor>{zeros_like(saved)};
+      return std::vector<Tensor>{g * (exponent * pow(saved, exponent - 1))};
+    });
+  }
+  return out;
+}
+
 Tensor zeros_like(const Tensor& t) { return filled_like(t, 0.0); }
 Tensor ones_like(const Tensor& t) { return filled_like(t, 1.0); }
 
