@@ -53,6 +53,8 @@ constexpr std::array kGptFields{"n_layer",
                                 "dropout",
                                 "bias",
                                 "num_labels",
+                                "activation_function",
+                                "attn_implementation",
                                 "compile",
                                 "optimizer",
                                 "dataset",
@@ -338,7 +340,15 @@ class Applier {
         c.bias = boolean(a);
       else if (a.field == "num_labels")
         c.sequence_labels = positive_integer(a);
-      else if (a.field == "compile")
+      else if (a.field == "activation_function") {
+        c.activation_function = text(a);
+        if (c.activation_function != "gelu" && c.activation_function != "gelu_new")
+          fail(a, "expected \"gelu\" or \"gelu_new\", got \"" + c.activation_function + "\"");
+      } else if (a.field == "attn_implementation") {
+        c.attn_implementation = text(a);
+        if (c.attn_implementation != "sdpa" && c.attn_implementation != "eager")
+          fail(a, "expected \"sdpa\" or \"eager\", got \"" + c.attn_implementation + "\"");
+      } else if (a.field == "compile")
         c.compile = boolean(a);
       else if (a.field == "dataset")
         c.dataset = text(a);
@@ -921,6 +931,8 @@ std::vector<std::string> defaulted_fields(const ModelConfig& c) {
   add("bias", c.bias ? "True" : "False", true);
   add("num_labels",
       c.sequence_labels == 0 ? "0 (a language model)" : std::to_string(c.sequence_labels));
+  add("activation_function", "\"" + c.activation_function + "\"");
+  add("attn_implementation", "\"" + c.attn_implementation + "\"");
   add("compile", c.compile ? "True" : "False");
   add("optimizer", "\"" + c.optimizer + "\"");
   return out;

@@ -297,6 +297,8 @@ nlohmann::json config_json(const ModelConfig& c) {
            {"dropout", c.dropout},
            {"bias", c.bias},
            {"num_labels", c.sequence_labels},
+           {"activation_function", c.activation_function},
+           {"attn_implementation", c.attn_implementation},
            {"compile", c.compile},
            {"optimizer", c.optimizer}};
       break;

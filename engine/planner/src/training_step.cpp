@@ -6,7 +6,9 @@
 
 #include "planner/training_step.h"
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -30,12 +32,19 @@ struct Gpt {
   Tensor wte, wpe, ln_f, ln_f_b;
   std::vector<Block> blocks;
   Tensor score;  // a classifier's output layer; undefined for a language model (wte is)
+  // eager attention's: 0 on and below the diagonal, -inf above, made once (a buffer, as
+  // transformers' causal mask and model.py's `bias` are; every batch is block_size long);
+  // undefined for sdpa
+  Tensor causal_mask;
   bool training = true;
 
   Tensor norm(const Tensor& x, const Tensor& w, const Tensor& b) const {
     return F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(w).bias(b));
   }
 
+  // attn_implementation: "sdpa", model.py's flash path; "eager", the scores, the causal mask
+  // (an additive one, made per forward pass: a kernel, as where() over a mask is), softmax and
+  // dropout op by op, as transformers' eager GPT-2 and model.py without flash compute them.
   Tensor attention(const Block& b, const Tensor& x) const {
     const std::int64_t B = x.size(0), T = x.size(1), C = cfg.n_embd;
     const Tensor qkv = F::linear(x, b.c_attn, b.c_attn_b);
@@ -45,14 +54,28 @@ struct Gpt {
           .transpose(1, 2);
     };
     const double p = training ? cfg.dropout : 0.0;
-    const Tensor y =
-        engine::scaled_dot_product_attention(heads(0), heads(1), heads(2), {}, p, true);
+    Tensor y;
+    if (causal_mask.defined()) {
+      const double scale = std::sqrt(static_cast<double>(C / cfg.n_head));
+      const Tensor scores = heads(0).matmul(heads(1).transpose(-1, -2)) / scale + causal_mask;
+      y = F::dropout(engine::softmax(scores, -1), F::DropoutFuncOptions().p(p).training(training))
+              .matmul(heads(2));
+    } else {
+      y = engine::scaled_dot_product_attention(heads(0), heads(1), heads(2), {}, p, true);
+    }
     return F::dropout(F::linear(y.transpose(1, 2).reshape({B, T, C}), b.attn_proj, b.attn_proj_b),
                       F::DropoutFuncOptions().p(cfg.dropout).training(training));
   }
+  Tensor activation(const Tensor& h) const {
+    if (cfg.activation_function == "gelu") return F::gelu(h);
+    // gelu_new: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), eight kernels
+    constexpr double kSqrt2OverPi = 0.7978845608028654;
+    return 0.5 * h * (1.0 + engine::tanh(kSqrt2OverPi * (h + 0.044715 * engine::pow(h, 3))));
+  }
   Tensor mlp(const Block& b, const Tensor& x) const {
-    return F::dropout(F::linear(F::gelu(F::linear(x, b.c_fc, b.c_fc_b)), b.mlp_proj, b.mlp_proj_b),
-                      F::DropoutFuncOptions().p(cfg.dropout).training(training));
+    return F::dropout(
+        F::linear(activation(F::linear(x, b.c_fc, b.c_fc_b)), b.mlp_proj, b.mlp_proj_b),
+        F::DropoutFuncOptions().p(cfg.dropout).training(training));
   }
   Tensor operator()(const Tensor& idx, const Tensor& targets) const {
     const Tensor pos =
@@ -110,7 +133,7 @@ Gpt make_gpt(const ModelConfig& cfg, runs::ParameterMaker& make) {
   make.enter_block(-1);
   const Tensor wpe = make.weight({cfg.block_size, C});
   make.enter_head();
-  Gpt gpt{cfg, wte, wpe, make.ones({C}), bias(C), {}, {}};  // ln_f: the head's
+  Gpt gpt{cfg, wte, wpe, make.ones({C}), bias(C), {}, {}, {}};  // ln_f: the head's
   for (std::int64_t i = 0; i < cfg.n_layer; ++i) {
     make.enter_block(i);
     gpt.blocks.push_back({make.ones({C}), bias(C), make.weight({3 * C, C}), bias(3 * C),
@@ -120,6 +143,17 @@ Gpt make_gpt(const ModelConfig& cfg, runs::ParameterMaker& make) {
   if (cfg.sequence_labels > 0) {
     make.enter_head();
     gpt.score = make.weight({cfg.sequence_labels, C});
+  }
+  if (cfg.attn_implementation == "eager") {
+    const std::int64_t T = cfg.block_size;
+    Tensor mask = engine::zeros({T, T});
+    if (!engine::sim::is_shape_only(mask)) {
+      float* m = mask.data_ptr<float>();
+      for (std::int64_t i = 0; i < T; ++i)
+        for (std::int64_t j = i + 1; j < T; ++j)
+          m[i * T + j] = -std::numeric_limits<float>::infinity();
+    }
+    gpt.causal_mask = mask.to(make.device());
   }
   return gpt;
 }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -266,6 +267,41 @@ TEST_CASE("a GPT classifier's head is its own: backward stops at the last block 
                        "the last layer and the head (7.09M of them)") != std::string::npos);
   CHECK(refusal("n_layer = 6\nnum_labels = 0\n") ==
         "bad.toml:2: num_labels: expected a positive integer, got 0");
+}
+
+TEST_CASE("gelu_new and eager attention launch the kernels GPT-2 written out launches") {
+  const std::string shape =
+      "n_layer = 2\nn_head = 2\nn_embd = 32\nblock_size = 16\n"
+      "batch_size = 2\nvocab_size = 65\ngradient_accumulation_steps = 1\n"
+      "compile = false\n";
+  // The cpu kernels (and host spans) of one training iteration, by name.
+  const auto launches = [](const ModelConfig& c) {
+    engine::sim::use_machine("m3-max-64gb");
+    engine::sim::ShapeOnlyGuard shape_only;
+    planner::TrainingRun run(c, engine::Device("cpu"), false);
+    engine::sim::TimelineRecording recording;
+    static_cast<void>(run.iterate());
+    std::map<std::string, int> count;
+    for (const auto& span : recording.spans()) count[span.name] += span.category == "cpu" ? 1 : 0;
+    return count;
+  };
+  auto fused = launches(from_toml(shape));
+  CHECK(fused["aten::gelu"] == 2);
+  CHECK(fused["aten::tanh"] == 0);
+  CHECK(fused["aten::triu + masked_fill"] == 2);  // sdpa's causal mask, made per call
+  auto written_out =
+      launches(from_toml(shape + "activation_function = \"gelu_new\"\nattn_implementation = "
+                                 "\"eager\"\n"));
+  CHECK(written_out["aten::gelu"] == 0);
+  // per block: tanh and pow forward; tanh_backward, and pow_backward's own pow, backward
+  CHECK(written_out["aten::tanh"] == 2);
+  CHECK(written_out["aten::tanh_backward"] == 2);
+  CHECK(written_out["aten::pow"] == 4);
+  CHECK(written_out["aten::_softmax"] == 2);
+  CHECK(written_out["aten::_softmax_backward_data"] == 2);
+  CHECK(written_out["aten::triu + masked_fill"] == 0);  // eager's mask is a buffer, made once
+  CHECK(refusal("n_layer = 2\nactivation_function = \"relu\"\n") ==
+        "bad.toml:2: activation_function: expected \"gelu\" or \"gelu_new\", got \"relu\"");
 }
 
 TEST_CASE("a sweep that never swaps says where it stopped; a tiny head is counted exactly") {

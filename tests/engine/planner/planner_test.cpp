@@ -146,18 +146,21 @@ TEST_CASE("the plan names every value the config left to train.py's defaults") {
   const ModelConfig shakespeare = planner::read_model_config(kData + "train_shakespeare_char.toml");
   CHECK(planner::defaulted_fields(shakespeare) ==
         std::vector<std::string>{"vocab_size 65 (shakespeare_char's meta.pkl)", "bias False",
-                                 "num_labels 0 (a language model)", "optimizer \"adamw\""});
+                                 "num_labels 0 (a language model)", "activation_function \"gelu\"",
+                                 "attn_implementation \"sdpa\"", "optimizer \"adamw\""});
   const ModelConfig pretrained =
       planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
   CHECK(planner::defaulted_fields(pretrained) ==  // the shape is the checkpoint's, not a default
         std::vector<std::string>{"batch_size 12", "gradient_accumulation_steps 40", "dropout 0.0",
-                                 "num_labels 0 (a language model)", "compile True",
+                                 "num_labels 0 (a language model)", "activation_function \"gelu\"",
+                                 "attn_implementation \"sdpa\"", "compile True",
                                  "optimizer \"adamw\""});
   const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m3-max-64gb"});
   CHECK(
       run.out.find(
           "not in the file, so train.py's defaults: vocab_size 65 (shakespeare_char's meta.pkl), bias False, "
-          "num_labels 0 (a language model), optimizer \"adamw\"\n") != std::string::npos);
+          "num_labels 0 (a language model), activation_function \"gelu\",\n  attn_implementation "
+          "\"sdpa\", optimizer \"adamw\"\n") != std::string::npos);
 }
 
 TEST_CASE("a bad config is refused with its file, line and field") {
@@ -165,7 +168,7 @@ TEST_CASE("a bad config is refused with its file, line and field") {
       refusal("n_layer = 6\nwidth = 384\n") ==
       "bad.toml:2: width: not a field the planner knows (a GPT's fields: n_layer, n_head, "
       "n_embd, block_size, batch_size, vocab_size, gradient_accumulation_steps, dropout, bias, "
-      "num_labels, compile, optimizer, dataset, init_from, trainable_layers; family = \"mlp\", model_type = "
+      "num_labels, activation_function, attn_implementation, compile, optimizer, dataset, init_from, trainable_layers; family = \"mlp\", model_type = "
       "\"bert\" or model = \"resnet50\" plan other families)");
   CHECK(refusal("n_head = 6\nn_layers = 4\n") ==
         "bad.toml:2: n_layers: not a field the planner knows; did you mean n_layer?");

@@ -39,6 +39,10 @@ struct ModelConfig {
   // embedding); more, a classifier of that many labels on the last token instead, as transformers'
   // GPT2ForSequenceClassification has (a `score` layer of its own, untied)
   std::int64_t sequence_labels = 0;
+  // A GPT's MLP activation: "gelu", nanoGPT's nn.GELU(); "gelu_new", GPT-2's tanh approximation
+  // written out op by op, as transformers' NewGELUActivation (GPT-2's default) and
+  // LLMs-from-scratch compute it
+  std::string activation_function = "gelu";
   bool compile = true;              // an MLP's: false (the planner compiles GPTs only)
   std::string optimizer = "adamw";  // not nanoGPT's (it always uses AdamW): "adamw", "adam", "sgd"
   std::string dataset = "openwebtext";
