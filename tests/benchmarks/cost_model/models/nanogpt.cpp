@@ -38,6 +38,11 @@ planner::ModelConfig config_of(const Case& c) {
   config.gradient_accumulation_steps = 1;
   config.dropout = get("dropout", 0.2);
   config.compile = get("compile", 0) != 0;
+  // GPT-2 as transformers or LLMs-from-scratch write it, where a case says so
+  config.bias = get("bias", 0) != 0;
+  config.activation_function = get("gelu_new", 0) != 0 ? "gelu_new" : "gelu";
+  config.attn_implementation = get("eager", 0) != 0 ? "eager" : "sdpa";
+  config.trainable_layers = count("trainable_layers", -1);
   return config;
 }
 
