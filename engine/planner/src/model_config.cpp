@@ -139,6 +139,15 @@ bool distilbert_name(std::string_view name) {
                      [&](const auto& pair) { return name == pair.second; });
 }
 
+// transformers' GPT2Config's fields the planner reads, and its own beside them.
+constexpr std::array kGpt2Fields{"model_type",  "architectures",    "n_layer",
+                                 "n_head",      "n_embd",           "vocab_size",
+                                 "n_positions", "n_inner",          "activation_function",
+                                 "resid_pdrop", "num_labels",       "id2label",
+                                 "seq_length",  "batch_size",       "gradient_accumulation_steps",
+                                 "optimizer",   "trainable_layers", "attn_implementation",
+                                 "compile"};
+
 // A CNN's: torchvision's names (the model's, its num_classes), the input and the training.
 constexpr std::array kCnnFields{"model",      "image_size", "num_classes",
                                 "batch_size", "optimizer",  "trainable_layers"};
@@ -287,11 +296,16 @@ class Applier {
       return std::any_of(assignments.begin(), assignments.end(),
                          [&](const Assignment& a) { return a.field == field; });
     };
-    const bool encoder = has("model_type"), cnn = has("model") && !ignore_unknown;
+    const bool gpt2 = std::any_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
+      const auto* s =
+          a.field == "model_type" && a.value ? std::get_if<std::string>(&*a.value) : nullptr;
+      return s != nullptr && *s == "gpt2";
+    });
+    const bool encoder = has("model_type") && !gpt2, cnn = has("model") && !ignore_unknown;
     for (const Assignment& a : assignments) {
       if (a.field != "family") continue;
       const std::string family = text(a);
-      const bool expected = family == (encoder ? "encoder" : cnn ? "cnn" : family);
+      const bool expected = family == (gpt2 ? "gpt" : encoder ? "encoder" : cnn ? "cnn" : family);
       if (!expected ||
           (family != "gpt" && family != "mlp" && family != "encoder" && family != "cnn")) {
         fail(a,
@@ -307,6 +321,7 @@ class Applier {
         fail(a, "an encoder names its model_type: \"bert\", \"distilbert\" or \"vit\"");
       if (family == "cnn" && !cnn) fail(a, "a CNN names torchvision's model: model = \"resnet50\"");
     }
+    if (gpt2) return apply_gpt2(assignments, ignore_unknown);
     if (encoder) return apply_encoder(assignments, ignore_unknown);
     if (cnn) return apply_cnn(assignments);
     ModelConfig c;
@@ -434,6 +449,108 @@ class Applier {
     return c;
   }
 
+  // GPT-2 as transformers configures it (a checkpoint's config.json: gpt2, distilgpt2, a
+  // fine-tuned one): GPT2Config's fields and defaults, then the training's, as for an encoder.
+  // GPT2Config's defaults: 12 layers, 12 heads, 768 wide, 50257 tokens, 1024 positions, biases,
+  // gelu_new, dropout 0.1. The head is the language model's tied to the token embedding, unless
+  // `architectures` names GPT2ForSequenceClassification: then num_labels (or id2label) labels.
+  ModelConfig apply_gpt2(const std::vector<Assignment>& assignments, bool ignore_unknown) const {
+    ModelConfig c;
+    c.name = std::filesystem::path(path_).stem().string();
+    c.family = Family::Gpt;
+    c.model_type = "gpt2";
+    c.n_layer = 12, c.n_head = 12, c.n_embd = 768, c.vocab_size = 50257;
+    c.dropout = 0.1, c.bias = true, c.activation_function = "gelu_new";
+    c.batch_size = 8;  // Trainer's per_device_train_batch_size
+    c.gradient_accumulation_steps = 1;
+    c.compile = false;
+    c.optimizer = "adamw";  // Trainer's
+    std::int64_t positions = 1024, labels = 2;
+    std::optional<Assignment> seq, embd, head, labels_given, labels_map, inner_given;
+    std::int64_t inner = 0;
+    bool classifier = false;
+    for (const Assignment& a : assignments) {
+      const std::string& f = a.field;
+      if (f == "model_type" || f == "family") continue;  // "gpt2"; family "gpt", checked by apply
+      if (f == "architectures")
+        classifier = text(a).find("ForSequenceClassification") != std::string::npos;
+      else if (f == "n_layer")
+        c.n_layer = positive_integer(a);
+      else if (f == "n_head")
+        c.n_head = positive_integer(a), head = a;
+      else if (f == "n_embd")
+        c.n_embd = positive_integer(a), embd = a;
+      else if (f == "vocab_size")
+        c.vocab_size = positive_integer(a);
+      else if (f == "n_positions")
+        positions = positive_integer(a);
+      else if (f == "n_inner") {
+        if (a.text != "null") inner = positive_integer(a), inner_given = a;
+      } else if (f == "activation_function") {
+        c.activation_function = text(a);
+        if (c.activation_function != "gelu" && c.activation_function != "gelu_new")
+          fail(a, "the planner's GPT computes \"gelu_new\" or \"gelu\", not \"" +
+                      c.activation_function + "\"");
+      } else if (f == "resid_pdrop")
+        c.dropout = fraction(a);
+      else if (f == "num_labels")
+        labels = positive_integer(a), labels_given = a;
+      else if (f == "id2label") {
+        if (positive_integer(a) > 0) labels_map = a;
+        continue;
+      } else if (f == "seq_length")
+        c.block_size = positive_integer(a), seq = a;
+      else if (f == "batch_size")
+        c.batch_size = positive_integer(a);
+      else if (f == "gradient_accumulation_steps")
+        c.gradient_accumulation_steps = positive_integer(a);
+      else if (f == "optimizer")
+        c.optimizer = optimizer(a);
+      else if (f == "trainable_layers")
+        c.trainable_layers = count(a);
+      else if (f == "attn_implementation") {
+        c.attn_implementation = text(a);
+        if (c.attn_implementation != "sdpa" && c.attn_implementation != "eager")
+          fail(a, "expected \"sdpa\" or \"eager\", got \"" + c.attn_implementation + "\"");
+      } else if (f == "compile")
+        c.compile = boolean(a);
+      else if (const auto near = near_field(f, kGpt2Fields))
+        fail(a, "not a field the planner knows; did you mean " + *near + "?");
+      else if (ignore_unknown)
+        continue;  // a config.json's other fields (initializer_range, bos_token_id, ...)
+      else
+        fail(a, "not a field of GPT-2's config (its fields: " + listed(kGpt2Fields) + ")");
+      c.set_in_file.push_back(f);
+    }
+    if (labels_map) {  // PretrainedConfig sets num_labels to len(id2label)
+      const std::int64_t named = std::get<std::int64_t>(*labels_map->value);
+      if (labels_given && labels != named) {
+        fail(*labels_given, "num_labels (" + std::to_string(labels) + ") and id2label (" +
+                                std::to_string(named) +
+                                " labels) disagree; transformers takes id2label's");
+      }
+      labels = named;
+      if (!labels_given) c.set_in_file.emplace_back("num_labels");
+    }
+    if (classifier) c.sequence_labels = labels;
+    if (inner_given && inner != 4 * c.n_embd) {
+      fail(*inner_given, "the planner's GPT has an MLP 4 x n_embd wide (" +
+                             std::to_string(4 * c.n_embd) + "), not " + std::to_string(inner));
+    }
+    c.max_position_embeddings = positions;
+    if (!seq) c.block_size = positions;  // run_clm.py's block_size: the model's longest
+    if (c.block_size > positions) {
+      fail(*seq, std::to_string(c.block_size) + " is longer than n_positions (" +
+                     std::to_string(positions) + "), the longest sequence GPT-2 takes");
+    }
+    if (c.n_embd % c.n_head != 0) {
+      const Assignment& later = embd && (!head || embd->line > head->line) ? *embd : *head;
+      fail(later, "n_embd (" + std::to_string(c.n_embd) + ") must be a multiple of n_head (" +
+                      std::to_string(c.n_head) + ")");
+    }
+    return c;
+  }
+
   // A Transformer encoder: Hugging Face's fields for its model_type, then the batch and the
   // training. A config.json holds many fields that do not change what a step computes
   // (initializer_range, pad_token_id, ...): those are ignored, except a near-miss of a field.
@@ -451,8 +568,10 @@ class Applier {
       const auto known = std::find_if(kEncoders.begin(), kEncoders.end(),
                                       [&](const auto& e) { return c.model_type == e.model_type; });
       if (known == kEncoders.end())
-        fail(a, "the planner knows the encoders \"bert\", \"distilbert\" and \"vit\", not \"" +
-                    c.model_type + "\"");
+        fail(a,
+             "the planner knows the encoders \"bert\", \"distilbert\" and \"vit\" and the GPT "
+             "\"gpt2\", not \"" +
+                 c.model_type + "\"");
       c.vocab_size = known->vocab_size, c.hidden_size = known->hidden_size;
       c.num_hidden_layers = known->num_hidden_layers;
       c.num_attention_heads = known->num_attention_heads;
@@ -722,7 +841,11 @@ std::vector<Assignment> json_assignments(std::string_view text, const std::strin
       a.value = node.get<std::string>();
     else if (key == "id2label" && node.is_object())
       a.value = static_cast<std::int64_t>(node.size());  // the classes it names
-    else
+    else if (key == "architectures" && node.is_array()) {
+      std::string names;  // "GPT2LMHeadModel", or several joined by commas
+      for (const auto& n : node) names += (names.empty() ? "" : ",") + n.dump();
+      a.value = names;
+    } else
       a.text = node.is_null() ? "null" : node.is_array() ? "a list" : "an object";
     out.push_back(std::move(a));
   }
@@ -886,6 +1009,29 @@ std::vector<std::string> encoder_defaults(const ModelConfig& c,
   return out;
 }
 
+// GPT-2's config.json: GPT2Config's defaults for the model, Trainer's and the planner's for the
+// training.
+std::vector<std::string> gpt2_defaults(const ModelConfig& c,
+                                       const std::function<bool(std::string_view)>& set) {
+  std::vector<std::string> out;
+  const auto add = [&](std::string_view field, const std::string& value) {
+    if (!set(field)) out.push_back(std::string(field) + " " + value);
+  };
+  add("n_layer", std::to_string(c.n_layer));
+  add("n_head", std::to_string(c.n_head));
+  add("n_embd", std::to_string(c.n_embd));
+  add("vocab_size", std::to_string(c.vocab_size));
+  add("seq_length", std::to_string(c.block_size) + " (n_positions)");
+  add("resid_pdrop", number(c.dropout));
+  add("activation_function", "\"" + c.activation_function + "\"");
+  if (c.sequence_labels > 0) add("num_labels", std::to_string(c.sequence_labels));
+  add("attn_implementation", "\"" + c.attn_implementation + "\"");
+  add("batch_size", std::to_string(c.batch_size));
+  add("gradient_accumulation_steps", std::to_string(c.gradient_accumulation_steps));
+  add("optimizer", "\"" + c.optimizer + "\"");
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> defaulted_fields(const ModelConfig& c) {
@@ -909,6 +1055,7 @@ std::vector<std::string> defaulted_fields(const ModelConfig& c) {
     if (!set("optimizer")) out.push_back("optimizer \"" + c.optimizer + "\"");
     return out;
   }
+  if (c.model_type == "gpt2") return gpt2_defaults(c, set);
   const bool pretrained = c.init_from.starts_with("gpt2");  // the checkpoint gives the shape
   std::vector<std::string> out;
   const auto add = [&](std::string_view field, const std::string& value,
@@ -964,8 +1111,8 @@ ModelConfig parse_json_config(std::string_view text, const std::string& path) {
   if (!typed) {
     throw ConfigError(path, 0,
                       "a config.json names its model_type; the planner reads \"bert\", "
-                      "\"distilbert\" and \"vit\" (GPTs, MLPs and CNNs are planned from TOML, "
-                      "a GPT from nanoGPT's config/*.py too)");
+                      "\"distilbert\", \"vit\" and \"gpt2\" (MLPs and CNNs are planned from "
+                      "TOML, a GPT from nanoGPT's config/*.py too)");
   }
   return Applier(path).apply(assignments, /*ignore_unknown=*/true);
 }

@@ -105,11 +105,13 @@ std::string describe(const ModelConfig& c) {
       break;
   }
   return fmt::format(
-      "{}: {} layers, {} heads, {} wide, context {}, batch {} x {} micro-step{}, dropout {}, {}{}, "
+      "{}: {} layers, {} heads, {} wide, context {}, batch {} x {} micro-step{}, dropout {}, {}{}{}{}, "
       "{}, compile {}; {}",
       c.name, c.n_layer, c.n_head, c.n_embd, c.block_size, c.batch_size,
       c.gradient_accumulation_steps, c.gradient_accumulation_steps == 1 ? "" : "s", c.dropout,
       c.bias ? "biases" : "no biases",
+      c.activation_function == "gelu" ? "" : ", " + c.activation_function,
+      c.attn_implementation == "sdpa" ? "" : ", eager attention",
       c.sequence_labels == 0 ? "" : fmt::format(", classifying {} labels", c.sequence_labels),
       c.optimizer, c.compile ? "on" : "off", parameters);
 }
@@ -130,6 +132,7 @@ std::string defaults_source(const ModelConfig& c) {
     case Family::Gpt:
       break;
   }
+  if (c.model_type == "gpt2") return "the defaults of transformers' GPT2Config and Trainer";
   return "train.py's defaults";
 }
 
@@ -180,6 +183,10 @@ void print_plan(const ModelConfig& config,
   out << wrap(config.family != Family::Gpt
                   ? "a steady training step (the batch copied in, forward, backward, the "
                     "optimizer's step), in milliseconds, as the course's cost model predicts it"
+              : config.model_type == "gpt2"
+                  ? "a steady training step as Trainer runs it (forward, backward, the gradients "
+                    "clipped to 1.0, the optimizer's step), in milliseconds, as the course's cost "
+                    "model predicts it"
                   : "a steady training iteration of nanoGPT's train.py, in milliseconds, as the "
                     "course's cost model predicts it",
               width)

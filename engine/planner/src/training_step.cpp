@@ -131,7 +131,9 @@ Gpt make_gpt(const ModelConfig& cfg, runs::ParameterMaker& make) {
     make.enter_block(-1);
   const Tensor wte = make.weight({cfg.vocab_size, C});
   make.enter_block(-1);
-  const Tensor wpe = make.weight({cfg.block_size, C});
+  // model.py sizes the position embedding by block_size; GPT-2's config.json by n_positions
+  const Tensor wpe =
+      make.weight({cfg.model_type == "gpt2" ? cfg.max_position_embeddings : cfg.block_size, C});
   make.enter_head();
   Gpt gpt{cfg, wte, wpe, make.ones({C}), bias(C), {}, {}, {}};  // ln_f: the head's
   for (std::int64_t i = 0; i < cfg.n_layer; ++i) {
@@ -291,11 +293,12 @@ struct GptRun final : TrainingRun::State {
     static_cast<void>(forward(a, b));
   }
 
-  // model.py's get_num_params(): all but the position embeddings.
+  // model.py's get_num_params(): all but the position embeddings; transformers' num_parameters()
+  // for GPT-2's config.json: all.
   std::vector<Tensor> parameters() const override {
     std::vector<Tensor> out;
     for (const Tensor& t : maker.all()) {
-      if (!t.is_same(gpt.wpe)) out.push_back(t);
+      if (cfg.model_type == "gpt2" || !t.is_same(gpt.wpe)) out.push_back(t);
     }
     return out;
   }

@@ -76,14 +76,14 @@ TEST_CASE("a bad encoder or CNN config is refused, naming the field") {
         "c.json:1: num_hidden_layer: not a field the planner knows; did you mean "
         "num_hidden_layers?");
   CHECK(refusal(R"({"hidden_size": 768})", "c.json") ==
-        "c.json: a config.json names its model_type; the planner reads \"bert\", \"distilbert\" "
-        "and \"vit\" (GPTs, MLPs and CNNs are planned from TOML, a GPT from nanoGPT's config/*.py "
-        "too)");
+        "c.json: a config.json names its model_type; the planner reads \"bert\", \"distilbert\", "
+        "\"vit\" and \"gpt2\" (MLPs and CNNs are planned from TOML, a GPT from nanoGPT's "
+        "config/*.py too)");
   CHECK(refusal("{\n  \"model_type\": \"bert\",\n  oops\n}", "c.json")
             .starts_with("c.json:3: parse error"));
-  CHECK(refusal("model_type = \"gpt2\"\n") ==
+  CHECK(refusal("model_type = \"llama\"\n") ==
         "bad.toml:1: model_type: the planner knows the encoders \"bert\", \"distilbert\" and "
-        "\"vit\", not \"gpt2\"");
+        "\"vit\" and the GPT \"gpt2\", not \"llama\"");
   CHECK(refusal("model_type = \"bert\"\ndim = 512\n") ==
         "bad.toml:2: dim: DistilBERT's name; bert's config calls it hidden_size");
   CHECK(refusal("model_type = \"bert\"\nhidden_size = 100\n") ==
@@ -302,6 +302,41 @@ TEST_CASE("gelu_new and eager attention launch the kernels GPT-2 written out lau
   CHECK(written_out["aten::triu + masked_fill"] == 0);  // eager's mask is a buffer, made once
   CHECK(refusal("n_layer = 2\nactivation_function = \"relu\"\n") ==
         "bad.toml:2: activation_function: expected \"gelu\" or \"gelu_new\", got \"relu\"");
+}
+
+TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
+  const ModelConfig lm = planner::read_model_config(kExamples + "gpt2_config.json");
+  CHECK(lm.family == planner::Family::Gpt);
+  CHECK(lm.block_size == 512);
+  CHECK(lm.activation_function == "gelu_new");
+  CHECK(lm.bias);
+  CHECK(lm.dropout == doctest::Approx(0.1));
+  CHECK(lm.sequence_labels == 0);
+  // transformers' GPT2LMHeadModel.num_parameters() for gpt2: 124,439,808
+  CHECK(planner::parameter_count(lm) == 124'439'808);
+  CHECK(planner::defaulted_fields(lm) == std::vector<std::string>{"attn_implementation \"sdpa\"",
+                                                                  "gradient_accumulation_steps 1",
+                                                                  "optimizer \"adamw\""});
+  const auto json = [](const std::string& text) {
+    return planner::parse_json_config(text, "config.json");
+  };
+  const ModelConfig classifier =
+      json(R"({"model_type": "gpt2", "architectures": ["GPT2ForSequenceClassification"],
+               "id2label": {"0": "a", "1": "b", "2": "c"}, "n_layer": 6})");
+  CHECK(classifier.sequence_labels == 3);
+  CHECK(classifier.block_size == 1024);
+  CHECK(planner::defaulted_fields(classifier).front() == "n_head 12");
+  CHECK(planner::defaulted_fields(classifier)[3] == "seq_length 1024 (n_positions)");
+  CHECK(refusal(R"({"model_type": "gpt2", "n_inner": 1000})", "c.json") ==
+        "c.json:1: n_inner: the planner's GPT has an MLP 4 x n_embd wide (3072), not 1000");
+  CHECK(refusal(R"({"model_type": "gpt2", "activation_function": "relu"})", "c.json") ==
+        "c.json:1: activation_function: the planner's GPT computes \"gelu_new\" or \"gelu\", not "
+        "\"relu\"");
+  CHECK(refusal(R"({"model_type": "gpt2", "seq_length": 2048})", "c.json") ==
+        "c.json:1: seq_length: 2048 is longer than n_positions (1024), the longest sequence GPT-2 "
+        "takes");
+  CHECK(refusal(R"({"model_type": "gpt2", "n_layers": 6})", "c.json") ==
+        "c.json:1: n_layers: not a field the planner knows; did you mean n_layer?");
 }
 
 TEST_CASE("a sweep that never swaps says where it stopped; a tiny head is counted exactly") {
