@@ -355,15 +355,11 @@ class Applier {
         c.bias = boolean(a);
       else if (a.field == "num_labels")
         c.sequence_labels = positive_integer(a);
-      else if (a.field == "activation_function") {
-        c.activation_function = text(a);
-        if (c.activation_function != "gelu" && c.activation_function != "gelu_new")
-          fail(a, "expected \"gelu\" or \"gelu_new\", got \"" + c.activation_function + "\"");
-      } else if (a.field == "attn_implementation") {
-        c.attn_implementation = text(a);
-        if (c.attn_implementation != "sdpa" && c.attn_implementation != "eager")
-          fail(a, "expected \"sdpa\" or \"eager\", got \"" + c.attn_implementation + "\"");
-      } else if (a.field == "compile")
+      else if (a.field == "activation_function")
+        c.activation_function = activation_function(a);
+      else if (a.field == "attn_implementation")
+        c.attn_implementation = attn_implementation(a);
+      else if (a.field == "compile")
         c.compile = boolean(a);
       else if (a.field == "dataset")
         c.dataset = text(a);
@@ -486,12 +482,9 @@ class Applier {
         positions = positive_integer(a);
       else if (f == "n_inner") {
         if (a.text != "null") inner = positive_integer(a), inner_given = a;
-      } else if (f == "activation_function") {
-        c.activation_function = text(a);
-        if (c.activation_function != "gelu" && c.activation_function != "gelu_new")
-          fail(a, "the planner's GPT computes \"gelu_new\" or \"gelu\", not \"" +
-                      c.activation_function + "\"");
-      } else if (f == "resid_pdrop")
+      } else if (f == "activation_function")
+        c.activation_function = activation_function(a);
+      else if (f == "resid_pdrop")
         c.dropout = fraction(a);
       else if (f == "num_labels")
         labels = positive_integer(a), labels_given = a;
@@ -508,11 +501,9 @@ class Applier {
         c.optimizer = optimizer(a);
       else if (f == "trainable_layers")
         c.trainable_layers = count(a);
-      else if (f == "attn_implementation") {
-        c.attn_implementation = text(a);
-        if (c.attn_implementation != "sdpa" && c.attn_implementation != "eager")
-          fail(a, "expected \"sdpa\" or \"eager\", got \"" + c.attn_implementation + "\"");
-      } else if (f == "compile")
+      else if (f == "attn_implementation")
+        c.attn_implementation = attn_implementation(a);
+      else if (f == "compile")
         c.compile = boolean(a);
       else if (const auto near = near_field(f, kGpt2Fields))
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
@@ -633,11 +624,9 @@ class Applier {
       else if (f == "id2label") {
         if (positive_integer(a) > 0) labels_map = a;
         continue;  // num_labels, as PretrainedConfig derives it
-      } else if (f == "attn_implementation") {
-        c.attn_implementation = text(a);
-        if (c.attn_implementation != "sdpa" && c.attn_implementation != "eager")
-          fail(a, "expected \"sdpa\" or \"eager\", got \"" + c.attn_implementation + "\"");
-      } else if (f == "batch_size")
+      } else if (f == "attn_implementation")
+        c.attn_implementation = attn_implementation(a);
+      else if (f == "batch_size")
         c.batch_size = positive_integer(a);
       else if (f == "optimizer")
         c.optimizer = optimizer(a);
@@ -759,6 +748,20 @@ class Applier {
     const std::string kind = text(a);
     if (kind != "adamw" && kind != "adam" && kind != "sgd")
       fail(a, "expected \"adamw\", \"adam\" or \"sgd\", got \"" + kind + "\"");
+    return kind;
+  }
+  // A GPT's MLP activation: one of the two the planner's GPT computes.
+  std::string activation_function(const Assignment& a) const {
+    const std::string kind = text(a);
+    if (kind != "gelu" && kind != "gelu_new")
+      fail(a, "expected \"gelu\" or \"gelu_new\" (the planner's GPT computes those two), got \"" +
+                  kind + "\"");
+    return kind;
+  }
+  std::string attn_implementation(const Assignment& a) const {
+    const std::string kind = text(a);
+    if (kind != "sdpa" && kind != "eager")
+      fail(a, "expected \"sdpa\" or \"eager\", got \"" + kind + "\"");
     return kind;
   }
 

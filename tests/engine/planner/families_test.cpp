@@ -301,7 +301,8 @@ TEST_CASE("gelu_new and eager attention launch the kernels GPT-2 written out lau
   CHECK(written_out["aten::_softmax_backward_data"] == 2);
   CHECK(written_out["aten::triu + masked_fill"] == 0);  // eager's mask is a buffer, made once
   CHECK(refusal("n_layer = 2\nactivation_function = \"relu\"\n") ==
-        "bad.toml:2: activation_function: expected \"gelu\" or \"gelu_new\", got \"relu\"");
+        "bad.toml:2: activation_function: expected \"gelu\" or \"gelu_new\" (the planner's GPT "
+        "computes those two), got \"relu\"");
 }
 
 TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
@@ -330,8 +331,8 @@ TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
   CHECK(refusal(R"({"model_type": "gpt2", "n_inner": 1000})", "c.json") ==
         "c.json:1: n_inner: the planner's GPT has an MLP 4 x n_embd wide (3072), not 1000");
   CHECK(refusal(R"({"model_type": "gpt2", "activation_function": "relu"})", "c.json") ==
-        "c.json:1: activation_function: the planner's GPT computes \"gelu_new\" or \"gelu\", not "
-        "\"relu\"");
+        "c.json:1: activation_function: expected \"gelu\" or \"gelu_new\" (the planner's GPT "
+        "computes those two), got \"relu\"");
   CHECK(refusal(R"({"model_type": "gpt2", "seq_length": 2048})", "c.json") ==
         "c.json:1: seq_length: 2048 is longer than n_positions (1024), the longest sequence GPT-2 "
         "takes");

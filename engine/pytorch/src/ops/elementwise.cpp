@@ -173,67 +173,64 @@ Tensor operator-(const Tensor& a) {
   return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0", kScalars);
 }
 
-Tensor relu(const Tensor& x) {
-  detail::require_float(x, "relu");
+namespace {
+
+// A per-element function whose backward reads its result, not its input (relu's
+// threshold_backward(grad, result, 0), tanh_backward(grad, result)): the node saves the result,
+// so the input is freed once nothing else holds it.
+struct ResultBackwardOp {
+  const char* name;  // "relu", for the dtype check
+  const char* kernel;
+  detail::OpKind kind;
+  void (*forward)(const float*, float*, std::int64_t);
+  const char* node;
+  const char* backward_kernel;
+  void (*backward)(const float*, const float*, float*, std::int64_t);
+};
+
+Tensor with_result_backward(const ResultBackwardOp& op, const Tensor& x) {
+  detail::require_float(x, op.name);
   Tensor out =
       detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
   if (out.impl().has_values())
-    kernels::relu(x.impl().data<float>(), out.impl().data<float>(), x.numel());
-  detail::launch({.name = "aten::relu",
+    op.forward(x.impl().data<float>(), out.impl().data<float>(), x.numel());
+  detail::launch({.name = op.kernel,
+                  .kind = op.kind,
                   .bytes = 2 * detail::nbytes(x),
                   .elements = static_cast<double>(x.numel())},
                  x.device());
-  if (detail::should_record({&x})) {
-    // Like PyTorch (threshold_backward(grad, result, 0)), the node saves the result, not the
-    // input: the input of a relu is freed once nothing else holds it.
-    const Tensor saved = out.detach();
-    detail::record(out, "ReluBackward0", {x}, [saved](const Tensor& g) {
-      Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
-                                     detail::have_values({&g, &saved}));
-      if (grad.impl().has_values()) {
-        kernels::relu_backward(g.impl().data<float>(), saved.impl().data<float>(),
-                               grad.impl().data<float>(), saved.numel());
-      }
-      detail::launch({.name = "aten::threshold_backward",
-                      .bytes = 3 * detail::nbytes(saved),
-                      .elements = static_cast<double>(saved.numel())},
-                     g.device());
-      return std::vector<Tensor>{grad};
-    });
-  }
+  if (!detail::should_record({&x})) return out;
+  const Tensor saved = out.detach();
+  detail::record(out, op.node, {x}, [op, saved](const Tensor& g) {
+    Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
+                                   detail::have_values({&g, &saved}));
+    if (grad.impl().has_values()) {
+      op.backward(g.impl().data<float>(), saved.impl().data<float>(), grad.impl().data<float>(),
+                  saved.numel());
+    }
+    detail::launch({.name = op.backward_kernel,
+                    .bytes = 3 * detail::nbytes(saved),
+                    .elements = static_cast<double>(saved.numel())},
+                   g.device());
+    return std::vector<Tensor>{grad};
+  });
   return out;
 }
 
-// Per-element functions: priced as the cost model's per-element functions (core cycles on the
-// cpu, MPSGraph on mps, as GELU is).
+}  // namespace
+
+Tensor relu(const Tensor& x) {
+  return with_result_backward({"relu", "aten::relu", detail::OpKind::Elementwise, kernels::relu,
+                               "ReluBackward0", "aten::threshold_backward", kernels::relu_backward},
+                              x);
+}
+
+// tanh and pow are priced as the cost model's per-element functions (core cycles on the cpu,
+// MPSGraph on mps, as GELU is).
 Tensor tanh(const Tensor& x) {
-  detail::require_float(x, "tanh");
-  Tensor out =
-      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
-  if (out.impl().has_values())
-    kernels::tanh(x.impl().data<float>(), out.impl().data<float>(), x.numel());
-  detail::launch({.name = "aten::tanh",
-                  .kind = detail::OpKind::Transcendental,
-                  .bytes = 2 * detail::nbytes(x),
-                  .elements = static_cast<double>(x.numel())},
-                 x.device());
-  if (detail::should_record({&x})) {
-    const Tensor saved = out.detach();  // TanhBackward0 saves the result
-    detail::record(out, "TanhBackward0", {x}, [saved](const Tensor& g) {
-      Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
-                                     detail::have_values({&g, &saved}));
-      if (grad.impl().has_values()) {
-        kernels::tanh_backward(g.impl().data<float>(), saved.impl().data<float>(),
-                               grad.impl().data<float>(), saved.numel());
-      }
-      detail::launch({.name = "aten::tanh_backward",
-                      .bytes = 3 * detail::nbytes(saved),
-                      .elements = static_cast<double>(saved.numel())},
-                     g.device());
-      return std::vector<Tensor>{grad};
-    });
-  }
-  return out;
+  return with_result_backward({"tanh", "aten::tanh", detail::OpKind::Transcendental, kernels::tanh,
+                               "TanhBackward0", "aten::tanh_backward", kernels::tanh_backward},
+                              x);
 }
 
 Tensor pow(const Tensor& x, double exponent) {

@@ -24,32 +24,20 @@
 namespace cost_model {
 
 double gpt_classifier(const Case& c) {
-  auto get = [&](const char* key, double fallback) {
-    const auto it = c.model.find(key);
-    return it == c.model.end() ? fallback : it->second;
-  };
-  auto count = [&](const char* key, double fallback) {
-    return static_cast<std::int64_t>(get(key, fallback));
-  };
   // ch06's settings: GPT-2 small (qkv_bias on, as the checkpoint has), the spam dataset's
   // longest message of 120 tokens, batch 8, 130 batches an epoch (drop_last), five epochs.
-  planner::ModelConfig cfg;
-  cfg.name = "cost model case";
-  cfg.n_layer = count("layers", 12);
-  cfg.n_head = count("heads", 12);
-  cfg.n_embd = count("embedding", 768);
-  cfg.block_size = count("block", 120);
-  cfg.batch_size = count("batch", 8);
-  cfg.vocab_size = 50257;
+  planner::ModelConfig gpt2;
+  gpt2.block_size = 120, gpt2.batch_size = 8, gpt2.vocab_size = 50257, gpt2.dropout = 0.0;
+  gpt2.bias = true, gpt2.compile = false, gpt2.gradient_accumulation_steps = 1;
+  gpt2.activation_function = "gelu_new", gpt2.attn_implementation = "eager";
+  gpt2.trainable_layers = 1;
+  auto count = [&](const char* key, std::int64_t fallback) {
+    const auto it = c.model.find(key);
+    return it == c.model.end() ? fallback : static_cast<std::int64_t>(it->second);
+  };
+  planner::ModelConfig cfg = gpt_config(c, gpt2);
   cfg.sequence_labels = count("labels", 2);
-  cfg.gradient_accumulation_steps = 1;
-  cfg.dropout = get("dropout", 0.0);
-  cfg.bias = true;
-  cfg.compile = false;
   cfg.optimizer = c.optimizer;
-  cfg.trainable_layers = count("trainable_layers", 1);
-  cfg.activation_function = "gelu_new";
-  cfg.attn_implementation = "eager";
   const std::int64_t epochs = count("epochs", 5), steps_per_epoch = count("steps_per_epoch", 130),
                      eval_freq = count("eval_freq", 50);
   const int eval_iter = static_cast<int>(count("eval_iter", 5));

@@ -18,31 +18,12 @@
 namespace cost_model {
 namespace {
 
-// config/train_shakespeare_char.py, unless the case says otherwise.
-planner::ModelConfig config_of(const Case& c) {
-  auto get = [&](const char* key, double fallback) {
-    const auto it = c.model.find(key);
-    return it == c.model.end() ? fallback : it->second;
-  };
-  auto count = [&](const char* key, double fallback) {
-    return static_cast<std::int64_t>(get(key, fallback));
-  };
+// config/train_shakespeare_char.py's model and batch.
+planner::ModelConfig shakespeare_char() {
   planner::ModelConfig config;
-  config.name = "cost model case";
-  config.n_layer = count("layers", 6);
-  config.n_head = count("heads", 6);
-  config.n_embd = count("embedding", 384);
-  config.block_size = count("block", 256);
-  config.batch_size = count("batch", 64);
-  config.vocab_size = count("vocab", 65);
+  config.n_layer = 6, config.n_head = 6, config.n_embd = 384, config.block_size = 256;
+  config.batch_size = 64, config.vocab_size = 65, config.dropout = 0.2;
   config.gradient_accumulation_steps = 1;
-  config.dropout = get("dropout", 0.2);
-  config.compile = get("compile", 0) != 0;
-  // GPT-2 as transformers or LLMs-from-scratch write it, where a case says so
-  config.bias = get("bias", 0) != 0;
-  config.activation_function = get("gelu_new", 0) != 0 ? "gelu_new" : "gelu";
-  config.attn_implementation = get("eager", 0) != 0 ? "eager" : "sdpa";
-  config.trainable_layers = count("trainable_layers", -1);
   return config;
 }
 
@@ -61,8 +42,35 @@ double steady_seconds_per_iteration(planner::TrainingRun& run) {
 
 }  // namespace
 
+planner::ModelConfig gpt_config(const Case& c, planner::ModelConfig config) {
+  auto get = [&](const char* key, double fallback) {
+    const auto it = c.model.find(key);
+    return it == c.model.end() ? fallback : it->second;
+  };
+  auto count = [&](const char* key, std::int64_t fallback) {
+    return static_cast<std::int64_t>(get(key, static_cast<double>(fallback)));
+  };
+  config.name = "cost model case";
+  config.n_layer = count("layers", config.n_layer);
+  config.n_head = count("heads", config.n_head);
+  config.n_embd = count("embedding", config.n_embd);
+  config.block_size = count("block", config.block_size);
+  config.batch_size = count("batch", config.batch_size);
+  config.vocab_size = count("vocab", config.vocab_size);
+  config.dropout = get("dropout", config.dropout);
+  config.compile = get("compile", config.compile ? 1 : 0) != 0;
+  // GPT-2 as transformers or LLMs-from-scratch write it, where a case says so
+  config.bias = get("bias", config.bias ? 1 : 0) != 0;
+  if (get("gelu_new", 0) != 0) config.activation_function = "gelu_new";
+  if (get("eager", 0) != 0) config.attn_implementation = "eager";
+  config.trainable_layers = count("trainable_layers", config.trainable_layers);
+  return config;
+}
+
 double nanogpt(const Case& c) {
-  const planner::ModelConfig cfg = config_of(c);
+  planner::ModelConfig defaults = shakespeare_char();
+  defaults.compile = false;
+  const planner::ModelConfig cfg = gpt_config(c, defaults);
   const int eval_iters =
       static_cast<int>(c.model.count("eval_iters") ? c.model.at("eval_iters") : 200);
   engine::sim::ShapeOnlyGuard shape_only;
