@@ -513,16 +513,7 @@ class Applier {
         fail(a, "not a field of GPT-2's config (its fields: " + listed(kGpt2Fields) + ")");
       c.set_in_file.push_back(f);
     }
-    if (labels_map) {  // PretrainedConfig sets num_labels to len(id2label)
-      const std::int64_t named = std::get<std::int64_t>(*labels_map->value);
-      if (labels_given && labels != named) {
-        fail(*labels_given, "num_labels (" + std::to_string(labels) + ") and id2label (" +
-                                std::to_string(named) +
-                                " labels) disagree; transformers takes id2label's");
-      }
-      labels = named;
-      if (!labels_given) c.set_in_file.emplace_back("num_labels");
-    }
+    labels = labels_named(labels, labels_given, labels_map, c);
     if (classifier) c.sequence_labels = labels;
     if (inner_given && inner != 4 * c.n_embd) {
       fail(*inner_given, "the planner's GPT has an MLP 4 x n_embd wide (" +
@@ -645,16 +636,7 @@ class Applier {
       }
       c.set_in_file.push_back(f);
     }
-    if (labels_map) {  // PretrainedConfig sets num_labels to len(id2label)
-      const std::int64_t named = std::get<std::int64_t>(*labels_map->value);
-      if (labels && c.num_labels != named) {
-        fail(*labels, "num_labels (" + std::to_string(c.num_labels) + ") and id2label (" +
-                          std::to_string(named) +
-                          " labels) disagree; transformers takes id2label's");
-      }
-      c.num_labels = named;
-      if (!labels) c.set_in_file.emplace_back("num_labels");
-    }
+    c.num_labels = labels_named(c.num_labels, labels, labels_map, c);
     if (c.hidden_size % c.num_attention_heads != 0) {
       const Assignment& later = hidden && (!heads || hidden->line > heads->line) ? *hidden : *heads;
       fail(later, "the hidden size (" + std::to_string(c.hidden_size) +
@@ -757,6 +739,19 @@ class Applier {
       fail(a, "expected \"gelu\" or \"gelu_new\" (the planner's GPT computes those two), got \"" +
                   kind + "\"");
     return kind;
+  }
+  // The labels: PretrainedConfig sets num_labels to len(id2label) where the config has one, and
+  // the planner refuses a num_labels that disagrees with it.
+  std::int64_t labels_named(std::int64_t num_labels, const std::optional<Assignment>& given,
+                            const std::optional<Assignment>& id2label, ModelConfig& c) const {
+    if (!id2label) return num_labels;
+    const std::int64_t named = std::get<std::int64_t>(*id2label->value);
+    if (given && num_labels != named) {
+      fail(*given, "num_labels (" + std::to_string(num_labels) + ") and id2label (" +
+                       std::to_string(named) + " labels) disagree; transformers takes id2label's");
+    }
+    if (!given) c.set_in_file.emplace_back("num_labels");
+    return named;
   }
   std::string attn_implementation(const Assignment& a) const {
     const std::string kind = text(a);
