@@ -22,7 +22,7 @@ std::string memory_knobs(const ModelConfig& c) {
     case Family::Gpt:
       break;
   }
-  return "batch_size or block_size";
+  return c.model_type == "gpt2" ? "batch_size or seq_length" : "batch_size or block_size";
 }
 
 Recommendation recommend(const Prediction& p, const std::string& knobs) {

@@ -315,6 +315,7 @@ TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
   CHECK(lm.sequence_labels == 0);
   // transformers' GPT2LMHeadModel.num_parameters() for gpt2: 124,439,808
   CHECK(planner::parameter_count(lm) == 124'439'808);
+  CHECK(planner::memory_knobs(lm) == "batch_size or seq_length");  // its own names
   CHECK(planner::defaulted_fields(lm) == std::vector<std::string>{"attn_implementation \"sdpa\"",
                                                                   "gradient_accumulation_steps 1",
                                                                   "optimizer \"adamw\""});
