@@ -308,6 +308,7 @@ nlohmann::json config_json(const ModelConfig& c) {
            {"attn_implementation", c.attn_implementation},
            {"compile", c.compile},
            {"optimizer", c.optimizer}};
+      if (!c.model_type.empty()) j["model_type"] = c.model_type;  // "gpt2": GPT-2's config.json
       break;
   }
   j.update({{"trainable_layers",

@@ -316,6 +316,10 @@ TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
   // transformers' GPT2LMHeadModel.num_parameters() for gpt2: 124,439,808
   CHECK(planner::parameter_count(lm) == 124'439'808);
   CHECK(planner::memory_knobs(lm) == "batch_size or seq_length");  // its own names
+  std::ostringstream out, err;
+  REQUIRE(planner::plan_command({kExamples + "gpt2_config.json", "--machine", "m1-8gb", "--json"},
+                                out, err, 100) == 0);
+  CHECK(nlohmann::json::parse(out.str())["config"]["model_type"] == "gpt2");
   CHECK(planner::defaulted_fields(lm) == std::vector<std::string>{"attn_implementation \"sdpa\"",
                                                                   "gradient_accumulation_steps 1",
                                                                   "optimizer \"adamw\""});
