@@ -305,6 +305,9 @@ class Applier {
     for (const Assignment& a : assignments) {
       if (a.field != "family") continue;
       const std::string family = text(a);
+      if (gpt2 && family != "gpt")
+        fail(a, "model_type \"gpt2\" is a GPT: family = \"gpt\", or no family, not \"" + family +
+                    "\"");
       const bool expected = family == (gpt2 ? "gpt" : encoder ? "encoder" : cnn ? "cnn" : family);
       if (!expected ||
           (family != "gpt" && family != "mlp" && family != "encoder" && family != "cnn")) {
@@ -327,7 +330,7 @@ class Applier {
     ModelConfig c;
     c.name = std::filesystem::path(path_).stem().string();
     std::optional<Assignment> vocab, embd, head;
-    bool block_given = false;
+    std::optional<Assignment> block_given;
     for (const Assignment& a : assignments) {
       if (a.field == "family")
         continue;  // "gpt"
@@ -342,7 +345,7 @@ class Applier {
       else if (a.field == "n_embd")
         c.n_embd = positive_integer(a), embd = a;
       else if (a.field == "block_size")
-        c.block_size = positive_integer(a), block_given = true;
+        c.block_size = positive_integer(a), block_given = a;
       else if (a.field == "batch_size")
         c.batch_size = positive_integer(a);
       else if (a.field == "vocab_size")
@@ -396,7 +399,13 @@ class Applier {
         continue;  // from_pretrained keeps only dropout (and a shorter block_size)
       c.n_layer = p.n_layer, c.n_head = p.n_head, c.n_embd = p.n_embd, c.vocab_size = 50257,
       c.bias = true;
-      if (!block_given || c.block_size > 1024) c.block_size = 1024;
+      if (block_given && c.block_size > 1024) {
+        fail(*block_given,
+             "GPT-2's checkpoints hold 1024 positions; train.py crops a model to a shorter "
+             "block_size but cannot grow it to " +
+                 std::to_string(c.block_size));
+      }
+      if (!block_given) c.block_size = 1024;
       head.reset(), embd.reset();
     }
     if (c.n_embd % c.n_head != 0) {
@@ -469,7 +478,7 @@ class Applier {
       const std::string& f = a.field;
       if (f == "model_type" || f == "family") continue;  // "gpt2"; family "gpt", checked by apply
       if (f == "architectures")
-        classifier = text(a).find("ForSequenceClassification") != std::string::npos;
+        classifier = is_classifier(a);
       else if (f == "n_layer")
         c.n_layer = positive_integer(a);
       else if (f == "n_head")
@@ -489,7 +498,8 @@ class Applier {
       else if (f == "num_labels")
         labels = positive_integer(a), labels_given = a;
       else if (f == "id2label") {
-        if (positive_integer(a) > 0) labels_map = a;
+        require_labels(a);
+        labels_map = a;
         continue;
       } else if (f == "seq_length")
         c.block_size = positive_integer(a), seq = a;
@@ -505,6 +515,16 @@ class Applier {
         c.attn_implementation = attn_implementation(a);
       else if (f == "compile")
         c.compile = boolean(a);
+      else if (f == "block_size" || f == "seq_len" || f == "max_length")
+        fail(a,
+             "a GPT-2 config calls the tokens per sequence seq_length (n_positions is the "
+             "longest it takes)");
+      else if (f == "dropout")
+        fail(a, "GPT-2's config calls it resid_pdrop");
+      else if (f == "bias")
+        fail(a, "GPT-2's layers always have biases");
+      else if (f == "per_device_train_batch_size")
+        fail(a, "the planner calls Trainer's per_device_train_batch_size batch_size");
       else if (const auto near = near_field(f, kGpt2Fields))
         fail(a, "not a field the planner knows; did you mean " + *near + "?");
       else if (ignore_unknown)
@@ -514,6 +534,14 @@ class Applier {
       c.set_in_file.push_back(f);
     }
     labels = labels_named(labels, labels_given, labels_map, c);
+    const bool has_architectures =
+        std::any_of(assignments.begin(), assignments.end(),
+                    [](const Assignment& a) { return a.field == "architectures"; });
+    if (!has_architectures && (labels_given || labels_map)) {
+      fail(labels_given ? *labels_given : *labels_map,
+           "plans a classifier only beside architectures = [\"GPT2ForSequenceClassification\"], "
+           "as transformers builds one; without it, GPT-2 is a language model");
+    }
     if (classifier) c.sequence_labels = labels;
     if (inner_given && inner != 4 * c.n_embd) {
       fail(*inner_given, "the planner's GPT has an MLP 4 x n_embd wide (" +
@@ -613,7 +641,8 @@ class Applier {
       else if (f == "num_labels")
         c.num_labels = positive_integer(a), labels = a;
       else if (f == "id2label") {
-        if (positive_integer(a) > 0) labels_map = a;
+        require_labels(a);
+        labels_map = a;
         continue;  // num_labels, as PretrainedConfig derives it
       } else if (f == "attn_implementation")
         c.attn_implementation = attn_implementation(a);
@@ -740,6 +769,28 @@ class Applier {
                   kind + "\"");
     return kind;
   }
+  // GPT-2's `architectures`: the model class the checkpoint was saved from, one of the two the
+  // planner builds.
+  bool is_classifier(const Assignment& a) const {
+    const std::string names = text(a);
+    const bool lm = names.find("GPT2LMHeadModel") != std::string::npos,
+               sequence = names.find("GPT2ForSequenceClassification") != std::string::npos;
+    if (lm && sequence)
+      fail(a, "names both GPT2LMHeadModel and GPT2ForSequenceClassification; plan one at a time");
+    if (!lm && !sequence) {
+      fail(a,
+           "the planner builds GPT2LMHeadModel (a language model) and "
+           "GPT2ForSequenceClassification, not " +
+               names);
+    }
+    return sequence;
+  }
+  // id2label, read as the number of labels it names: one or more.
+  void require_labels(const Assignment& a) const {
+    const Value& v = value_of(a);
+    const auto* n = std::get_if<std::int64_t>(&v);
+    if (n == nullptr || *n < 1) fail(a, "names no labels; a classifier needs one or more");
+  }
   // The labels: PretrainedConfig sets num_labels to len(id2label) where the config has one, and
   // the planner refuses a num_labels that disagrees with it.
   std::int64_t labels_named(std::int64_t num_labels, const std::optional<Assignment>& given,
@@ -791,6 +842,11 @@ std::vector<Assignment> toml_assignments(std::string_view text, const std::strin
       std::vector<std::int64_t> numbers;
       for (const toml::node& n : *list) numbers.push_back(n.as_integer()->get());
       a.value = numbers;
+    } else if (list != nullptr && list->is_homogeneous<std::string>() &&
+               key.str() == "architectures") {
+      std::string names;  // GPT-2's model classes, joined by commas as a config.json's are
+      for (const toml::node& n : *list) names += (names.empty() ? "" : ",") + n.as_string()->get();
+      a.value = names;
     } else
       a.text = std::string(node.is_table()   ? "a table"
                            : node.is_array() ? "a list of other than integers"
@@ -841,7 +897,8 @@ std::vector<Assignment> json_assignments(std::string_view text, const std::strin
       a.value = static_cast<std::int64_t>(node.size());  // the classes it names
     else if (key == "architectures" && node.is_array()) {
       std::string names;  // "GPT2LMHeadModel", or several joined by commas
-      for (const auto& n : node) names += (names.empty() ? "" : ",") + n.dump();
+      for (const auto& n : node)
+        names += (names.empty() ? "" : ",") + (n.is_string() ? n.get<std::string>() : n.dump());
       a.value = names;
     } else
       a.text = node.is_null() ? "null" : node.is_array() ? "a list" : "an object";
@@ -1020,6 +1077,7 @@ std::vector<std::string> gpt2_defaults(const ModelConfig& c,
   add("n_embd", std::to_string(c.n_embd));
   add("vocab_size", std::to_string(c.vocab_size));
   add("seq_length", std::to_string(c.block_size) + " (n_positions)");
+  add("n_inner", "null (4 x n_embd)");
   add("resid_pdrop", number(c.dropout));
   add("activation_function", "\"" + c.activation_function + "\"");
   if (c.sequence_labels > 0) add("num_labels", std::to_string(c.sequence_labels));
@@ -1027,6 +1085,7 @@ std::vector<std::string> gpt2_defaults(const ModelConfig& c,
   add("batch_size", std::to_string(c.batch_size));
   add("gradient_accumulation_steps", std::to_string(c.gradient_accumulation_steps));
   add("optimizer", "\"" + c.optimizer + "\"");
+  add("compile", c.compile ? "true" : "false");
   return out;
 }
 
@@ -1103,7 +1162,10 @@ ModelConfig parse_python_config(std::string_view text, const std::string& path) 
 ModelConfig parse_json_config(std::string_view text, const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw ConfigError(path, 0, "the file is empty; a config.json is an object of fields");
-  const std::vector<Assignment> assignments = json_assignments(text, path);
+  std::vector<Assignment> assignments = json_assignments(text, path);
+  // transformers keeps its own bookkeeping under names that begin with an underscore
+  // (_name_or_path, _num_labels in older files): not the model's fields
+  std::erase_if(assignments, [](const Assignment& a) { return a.field.starts_with("_"); });
   const bool typed = std::any_of(assignments.begin(), assignments.end(),
                                  [](const Assignment& a) { return a.field == "model_type"; });
   if (!typed) {

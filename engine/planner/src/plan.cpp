@@ -394,7 +394,7 @@ void print_sweep(const ModelConfig& config,
   print_config(config, out, width);
   out << wrap(
       "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
-      "of memory; a steady eager iteration on mps and the Metal memory it holds",
+      "of memory; a steady iteration (not compiled) on mps and the Metal memory it holds",
       width);
   for (const engine::MachineProfile* machine : machines) {
     out << "\n" << machine->name << "\n";

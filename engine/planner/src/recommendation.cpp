@@ -67,8 +67,8 @@ Recommendation recommend(const Prediction& p, const std::string& knobs) {
   }
   if (p.compiled_seconds && *p.compiled_seconds > eager) {
     r.reasons.push_back(
-        fmt::format("torch.compile makes each step slower here ({:.0f} against {:.0f} ms): set "
-                    "compile = False",
+        fmt::format("torch.compile makes each step slower here ({:.0f} against {:.0f} ms): turn "
+                    "compile off (False in a Python config, false in TOML and JSON)",
                     *p.compiled_seconds * 1e3, eager * 1e3));
   }
   return r;

@@ -320,9 +320,10 @@ TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
   REQUIRE(planner::plan_command({kExamples + "gpt2_config.json", "--machine", "m1-8gb", "--json"},
                                 out, err, 100) == 0);
   CHECK(nlohmann::json::parse(out.str())["config"]["model_type"] == "gpt2");
-  CHECK(planner::defaulted_fields(lm) == std::vector<std::string>{"attn_implementation \"sdpa\"",
-                                                                  "gradient_accumulation_steps 1",
-                                                                  "optimizer \"adamw\""});
+  CHECK(planner::defaulted_fields(lm) ==
+        std::vector<std::string>{"n_inner null (4 x n_embd)", "attn_implementation \"sdpa\"",
+                                 "gradient_accumulation_steps 1", "optimizer \"adamw\"",
+                                 "compile false"});
   const auto json = [](const std::string& text) {
     return planner::parse_json_config(text, "config.json");
   };
@@ -343,6 +344,42 @@ TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
         "takes");
   CHECK(refusal(R"({"model_type": "gpt2", "n_layers": 6})", "c.json") ==
         "c.json:1: n_layers: not a field the planner knows; did you mean n_layer?");
+  // transformers' bookkeeping (distilgpt2's file has _num_labels) is not a field
+  CHECK(json(R"({"model_type": "gpt2", "_num_labels": 1, "n_layer": 6})").n_layer == 6);
+  // the planner's and Trainer's names for GPT-2's fields
+  CHECK(refusal(R"({"model_type": "gpt2", "block_size": 512})", "c.json") ==
+        "c.json:1: block_size: a GPT-2 config calls the tokens per sequence seq_length "
+        "(n_positions is the longest it takes)");
+  CHECK(refusal(R"({"model_type": "gpt2", "dropout": 0.0})", "c.json") ==
+        "c.json:1: dropout: GPT-2's config calls it resid_pdrop");
+  CHECK(refusal(R"({"model_type": "gpt2", "family": "encoder"})", "c.json") ==
+        "c.json:1: family: model_type \"gpt2\" is a GPT: family = \"gpt\", or no family, not "
+        "\"encoder\"");
+  // the head is the class the checkpoint names: one of the two the planner builds
+  CHECK(refusal(R"({"model_type": "gpt2", "architectures": ["GPT2ForTokenClassification"]})",
+                "c.json") ==
+        "c.json:1: architectures: the planner builds GPT2LMHeadModel (a language model) and "
+        "GPT2ForSequenceClassification, not GPT2ForTokenClassification");
+  CHECK(refusal(R"({"model_type": "gpt2",
+                    "architectures": ["GPT2LMHeadModel", "GPT2ForSequenceClassification"]})",
+                "c.json") ==
+        "c.json:2: architectures: names both GPT2LMHeadModel and GPT2ForSequenceClassification; "
+        "plan one at a time");
+  CHECK(refusal(R"({"model_type": "gpt2", "num_labels": 3})", "c.json") ==
+        "c.json:1: num_labels: plans a classifier only beside architectures = "
+        "[\"GPT2ForSequenceClassification\"], as transformers builds one; without it, GPT-2 is a "
+        "language model");
+  CHECK(refusal(R"({"model_type": "gpt2", "architectures": ["GPT2ForSequenceClassification"],
+                    "id2label": {}})",
+                "c.json") == "c.json:2: id2label: names no labels; a classifier needs one or more");
+  // TOML takes the list too
+  CHECK(from_toml("model_type = \"gpt2\"\narchitectures = [\"GPT2ForSequenceClassification\"]\n"
+                  "num_labels = 4\n")
+            .sequence_labels == 4);
+  // nanoGPT's train.py crops a checkpoint to a shorter block_size, never to a longer one
+  CHECK(refusal("init_from = \"gpt2\"\nblock_size = 2048\n") ==
+        "bad.toml:2: block_size: GPT-2's checkpoints hold 1024 positions; train.py crops a model "
+        "to a shorter block_size but cannot grow it to 2048");
 }
 
 TEST_CASE("a sweep that never swaps says where it stopped; a tiny head is counted exactly") {

@@ -98,7 +98,8 @@ TEST_CASE("shakespeare-char on the M3 Max: the plan agrees with seed 003's run w
   const planner::Recommendation r = planner::recommend(p);
   CHECK(r.lane == "mps");
   REQUIRE(r.reasons.size() == 2);
-  CHECK(r.reasons[1].find("set compile = False") != std::string::npos);
+  CHECK(r.reasons[1].find("turn compile off (False in a Python config, false in TOML and JSON)") !=
+        std::string::npos);
 }
 
 TEST_CASE("shakespeare-char swaps on the 8 GB M1, and the GPU loses its lead") {
