@@ -22,7 +22,8 @@ const Subcommand kPlanCommand{
     .run = plan,
     .details =
         "CONFIG is a TOML file, one of nanoGPT's config/*.py files or a Hugging Face "
-        "config.json: a GPT in nanoGPT's names (n_layer, n_head, n_embd, ...), an MLP "
+        "config.json: a GPT in nanoGPT's names (n_layer, n_head, n_embd, ...) or GPT-2's "
+        "(model_type = \"gpt2\", transformers' names), an MLP "
         "(family = \"mlp\", widths), an encoder (model_type = \"bert\", \"distilbert\" or "
         "\"vit\", Hugging Face's names) or a torchvision CNN (model = \"resnet50\"); "
         "trainable_layers freezes all but the last blocks. engine/planner/README.md lists "

@@ -473,7 +473,7 @@ class Applier {
     std::int64_t positions = 1024, labels = 2;
     std::optional<Assignment> seq, embd, head, labels_given, labels_map, inner_given;
     std::int64_t inner = 0;
-    bool classifier = false;
+    std::optional<bool> classifier;  // architectures names GPT2ForSequenceClassification
     for (const Assignment& a : assignments) {
       const std::string& f = a.field;
       if (f == "model_type" || f == "family") continue;  // "gpt2"; family "gpt", checked by apply
@@ -534,15 +534,12 @@ class Applier {
       c.set_in_file.push_back(f);
     }
     labels = labels_named(labels, labels_given, labels_map, c);
-    const bool has_architectures =
-        std::any_of(assignments.begin(), assignments.end(),
-                    [](const Assignment& a) { return a.field == "architectures"; });
-    if (!has_architectures && (labels_given || labels_map)) {
+    if (!classifier && (labels_given || labels_map)) {
       fail(labels_given ? *labels_given : *labels_map,
            "plans a classifier only beside architectures = [\"GPT2ForSequenceClassification\"], "
            "as transformers builds one; without it, GPT-2 is a language model");
     }
-    if (classifier) c.sequence_labels = labels;
+    if (classifier.value_or(false)) c.sequence_labels = labels;
     if (inner_given && inner != 4 * c.n_embd) {
       fail(*inner_given, "the planner's GPT has an MLP 4 x n_embd wide (" +
                              std::to_string(4 * c.n_embd) + "), not " + std::to_string(inner));

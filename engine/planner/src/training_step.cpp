@@ -1,8 +1,9 @@
 // The planner's models on the engine, shape-only. nanoGPT's mirrors model.py: token and position
 // embeddings, pre-norm blocks of causal self-attention and a 4x GELU MLP with dropout, a final
 // layer norm, and an output layer tied to the token embedding; or, for a classifier, a `score`
-// layer of its own over the last token (transformers' GPT2ForSequenceClassification). An MLP classifier is linear layers
-// with ReLU (and dropout) between them and cross-entropy on the last, as the course's own.
+// layer of its own over the last token (transformers' GPT2ForSequenceClassification). An MLP
+// classifier is linear layers with ReLU (and dropout) between them and cross-entropy on the
+// last, as the course's own.
 
 #include "planner/training_step.h"
 
@@ -43,8 +44,8 @@ struct Gpt {
   }
 
   // attn_implementation: "sdpa", model.py's flash path; "eager", the scores, the causal mask
-  // (an additive one, made per forward pass: a kernel, as where() over a mask is), softmax and
-  // dropout op by op, as transformers' eager GPT-2 and model.py without flash compute them.
+  // added (one kernel, as where() over a mask is), softmax and dropout op by op, as
+  // transformers' eager GPT-2 and model.py without flash compute them.
   Tensor attention(const Block& b, const Tensor& x) const {
     const std::int64_t B = x.size(0), T = x.size(1), C = cfg.n_embd;
     const Tensor qkv = F::linear(x, b.c_attn, b.c_attn_b);
