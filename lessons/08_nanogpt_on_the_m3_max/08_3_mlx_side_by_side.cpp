@@ -203,11 +203,11 @@ TUTOR_CELL(
   const Lazy total = lazy([](const auto& v) { return v[0].sum(); }, {h});
   print("spans recorded before eval:", timeline.spans().size());
   total.eval();
-  std::vector<std::string> kernels;
+  std::string kernels;
   for (const auto& span : timeline.spans()) {
-    if (span.category == "kernel") kernels.push_back(span.name);
+    if (span.category == "kernel") kernels += (kernels.empty() ? "" : ", ") + span.name;
   }
-  print("kernels eval ran:", fmt::format("{}", fmt::join(kernels, ", ")));
+  print("kernels eval ran:", kernels);
   static_cast<void>(unused);
 }
 // %% [output]

@@ -1,7 +1,7 @@
 #pragma once
 // The one include of a lesson file: the engine, the cell macro and Python-style printing.
 
-#include <fmt/format.h>
+#include <fmt/core.h>  // fmt::format; core.h alone keeps every lesson's precompiled header lean
 
 #include "engine/engine.h"
 #include "engine/notebook/cell.h"
