@@ -1,6 +1,6 @@
-# tutor_add_lesson(NN_topic): builds lessons/NN_topic.cpp into the executable lessonNN, or, for
-# a lesson in sections (the folder lessons/NN_topic/ with its shared.h: lesson_names.h), each
-# section NN_S_topic.cpp into lessonNN_S. It registers one CTest test per code cell and
+# tutor_add_lesson(NN_topic [SECTIONS NN_1_topic ...]): builds lessons/NN_topic.cpp into the
+# executable lessonNN, or, for a lesson in sections (the folder lessons/NN_topic/ with its
+# shared.h: lesson_names.h), each listed section NN_S_topic.cpp into lessonNN_S. It registers one CTest test per code cell and
 # documented machine, named like lesson.02/sanity_check and lesson.02/sanity_check@linux-x86_64
 # (a section's: lesson.08.2/...), plus lesson.02/notebook, which runs the whole program the way a
 # learner does.
@@ -11,30 +11,40 @@
 # build with the file and line of the problem. CTest turns the listing into tests when it runs.
 
 set(TUTOR_CELL_TESTS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/TutorCellTests.cmake")
+set(TUTOR_LESSON_SECTIONS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/TutorLessonSections.cmake")
+include("${TUTOR_LESSON_SECTIONS_SCRIPT}")
 
 function(tutor_add_lesson name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SECTIONS")
   if(NOT name MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
     message(FATAL_ERROR "lesson '${name}': expected NN_topic, for example 02_device_checks")
   endif()
   set(number "${CMAKE_MATCH_1}")
-  if(NOT IS_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
+  set(folder "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
+  if(NOT IS_DIRECTORY "${folder}")
+    if(arg_SECTIONS)
+      message(FATAL_ERROR "lesson '${name}': SECTIONS are for a lesson in a folder, and there is no ${folder}")
+    endif()
     tutor_add_lesson_program("${name}.cpp" "${number}")
     return()
   endif()
-  if(NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${name}/shared.h")
+  if(NOT EXISTS "${folder}/shared.h")
     message(FATAL_ERROR "lesson '${name}': a lesson in sections needs its ${name}/shared.h")
   endif()
-  # The sections are the folder's files, as the course catalog reads them; a new one reconfigures.
-  file(GLOB sections RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}" CONFIGURE_DEPENDS
-       "${CMAKE_CURRENT_SOURCE_DIR}/${name}/${number}_[1-9]_*.cpp")
-  if(NOT sections)
-    message(FATAL_ERROR "lesson '${name}': no section ${name}/${number}_1_topic.cpp")
+  if(NOT arg_SECTIONS)
+    message(FATAL_ERROR "lesson '${name}': list its sections, SECTIONS ${number}_1_topic ...")
   endif()
-  list(SORT sections)
-  foreach(section IN LISTS sections)
-    string(REGEX MATCH "/${number}_([1-9])_" ignored "${section}")
-    tutor_add_lesson_program("${section}" "${number}.${CMAKE_MATCH_1}")
+  tutor_check_lesson_sections("${folder}" "${number}" "${arg_SECTIONS}")
+  foreach(section IN LISTS arg_SECTIONS)
+    if(NOT section MATCHES "^${number}_([1-9])_[a-z0-9_]+$")
+      message(FATAL_ERROR "lesson '${name}': section '${section}' should be ${number}_S_topic, S from 1 to 9")
+    endif()
+    tutor_add_lesson_program("${name}/${section}.cpp" "${number}.${CMAKE_MATCH_1}")
   endforeach()
+  add_test(NAME "lesson.${number}/sections"
+    COMMAND "${CMAKE_COMMAND}" -D "FOLDER=${folder}" -D "NUMBER=${number}" -D "LISTED=${arg_SECTIONS}"
+            -P "${TUTOR_LESSON_SECTIONS_SCRIPT}")
+  set_tests_properties("lesson.${number}/sections" PROPERTIES LABELS "lessons")
 endfunction()
 
 # One lesson program: `source` (relative to this folder) built into the program of `number`

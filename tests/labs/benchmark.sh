@@ -3,7 +3,7 @@
 #
 #   save to verdict   `course watch` runs; the lab file is saved RUNS times (one comment line
 #                     added or removed each time) and each save is timed until watch prints its
-#                     verdict. Prints the median. Target: under 0.6 s on a 2-core machine.
+#                     verdict. Prints the median. Budget: 0.3 s.
 #   clean build       with --clean: configure, build and run every test in a new build tree,
 #                     as the README's `cmake --workflow --preset test` does in build/.
 #
@@ -60,7 +60,7 @@ for ((run = 1; run <= runs; run++)); do
   times+=("$(seconds_since "$start")")
 done
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
-echo "save to verdict, lab $lab, $runs saves: median $(printf '%.3f' "$median") s (target: under 0.6 s)"
+echo "save to verdict, lab $lab, $runs saves: median $(printf '%.3f' "$median") s (budget: 0.3 s)"
 echo "  each: $(printf '%.3f ' "${times[@]}")"
 
 if $clean; then
