@@ -52,9 +52,10 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
   return o;
 }
 
-// "10.65M", or the count itself where two decimals of millions would hide it.
+// "10.65M" (or "174.57B"), or the count itself where two decimals of millions would hide it.
 std::string millions(std::int64_t count) {
   if (count < 10'000) return std::to_string(count);
+  if (count >= 1'000'000'000) return fmt::format("{:.2f}B", static_cast<double>(count) / 1e9);
   return fmt::format("{:.2f}M", static_cast<double>(count) / 1e6);
 }
 
@@ -75,6 +76,14 @@ std::string encoder_name(const ModelConfig& c) {
   return c.model_type == "distilbert" ? "a DistilBERT" : "a BERT";
 }
 
+// The transformers class a plan trains, whatever class the checkpoint's `architectures` names
+// (bert-base-uncased's config.json says BertForMaskedLM, its pre-training head).
+std::string encoder_class(const ModelConfig& c) {
+  if (c.model_type == "vit") return "ViTForImageClassification";
+  return c.model_type == "distilbert" ? "DistilBertForSequenceClassification"
+                                      : "BertForSequenceClassification";
+}
+
 std::string describe(const ModelConfig& c) {
   const std::string parameters = millions(parameter_count(c)) + " parameters" + frozen_text(c);
   switch (c.family) {
@@ -91,11 +100,11 @@ std::string describe(const ModelConfig& c) {
               ? fmt::format("{0}x{0} images in {1}x{1} patches", c.image_size, c.patch_size)
               : fmt::format("{} tokens a sequence", c.seq_length);
       return fmt::format(
-          "{}: {} encoder, {} layers, {} heads, {} wide, feed-forward {}, {}, batch {}, {} "
-          "labels, {} attention, {}; {}",
-          c.name, encoder_name(c), c.num_hidden_layers, c.num_attention_heads, c.hidden_size,
-          c.intermediate_size, input, c.batch_size, c.num_labels, c.attn_implementation,
-          c.optimizer, parameters);
+          "{}: {} encoder trained as {}, {} layers, {} heads, {} wide, feed-forward {}, {}, "
+          "batch {}, {} labels, {} attention, {}; {}",
+          c.name, encoder_name(c), encoder_class(c), c.num_hidden_layers, c.num_attention_heads,
+          c.hidden_size, c.intermediate_size, input, c.batch_size, c.num_labels,
+          c.attn_implementation, c.optimizer, parameters);
     }
     case Family::Cnn:
       return fmt::format("{}: torchvision's {}, {}x{} images, batch {}, {} classes, {}; {}", c.name,
@@ -149,7 +158,7 @@ std::string memory_text(const Prediction& p) {
     case MpsMemory::Unavailable:
       return "no MPS";
     case MpsMemory::OutOfMemory:
-      return fmt::format("out of memory (limit {:.1f} GiB)", allocator_limit(*p.machine) / gib);
+      return fmt::format("out of memory (limit {:.2f} GiB)", allocator_limit(*p.machine) / gib);
     case MpsMemory::BufferTooLarge:
       return "a tensor too large for Metal";
     case MpsMemory::Unsupported:
@@ -315,6 +324,7 @@ nlohmann::json config_json(const ModelConfig& c) {
              c.trainable_layers < 0 ? nlohmann::json("all") : nlohmann::json(c.trainable_layers)},
             {"parameters", parameter_count(c)},
             {"trained_parameters", parameter_count(c, true)},
+            {"state_bytes", model_state_bytes(c)},
             {"defaults", defaulted_fields(c)}});
   return j;
 }
@@ -394,7 +404,10 @@ void print_sweep(const ModelConfig& config,
   print_config(config, out, width);
   out << wrap(
       "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
-      "of memory; a steady iteration (not compiled) on mps and the Metal memory it holds",
+      "of memory; a steady iteration (not compiled) on mps and the Metal memory it holds. That "
+      "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MB "
+      "or more goes into a 1 GiB heap), so it rises in steps and can dip where a larger batch "
+      "packs its buffers into fewer heaps",
       width);
   for (const engine::MachineProfile* machine : machines) {
     out << "\n" << machine->name << "\n";
@@ -422,9 +435,13 @@ void print_sweep(const ModelConfig& config,
     }
     const auto largest = largest_fitting(steps);
     const bool capped = steps.back().mps.memory == MpsMemory::Fits;  // never swapped
-    out << wrap(largest ? fmt::format("largest batch_size without swap: {}{}", *largest,
+    const Prediction& last = steps.back().mps;
+    const bool state_too_large = last.state_bytes > free_memory(*machine);
+    out << wrap(largest           ? fmt::format("largest batch_size without swap: {}{}", *largest,
                                       capped ? " (the sweep stops there)" : "")
-                        : std::string("even batch_size 1 does not fit without swap"),
+                : state_too_large ? "even batch_size 1 does not fit without swap: " +
+                                        model_state_text(last) + ", more than the machine has free"
+                                  : std::string("even batch_size 1 does not fit without swap"),
                 width, "  ", "  ");
   }
 }

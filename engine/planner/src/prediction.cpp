@@ -26,6 +26,11 @@ std::int64_t free_memory(const engine::MachineProfile& machine) {
   return static_cast<std::int64_t>(machine.memory_bytes - machine.other_apps_bytes);
 }
 
+std::int64_t model_state_bytes(const ModelConfig& config) {
+  const std::int64_t optimizer_slots = config.optimizer == "sgd" ? 1 : 2;
+  return 4 * (parameter_count(config) + (1 + optimizer_slots) * parameter_count(config, true));
+}
+
 std::int64_t allocator_limit(const engine::MachineProfile& machine) {
   return static_cast<std::int64_t>(1.7 *
                                    static_cast<double>(machine.recommended_working_set_bytes));
@@ -70,6 +75,7 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
 Prediction predict(const ModelConfig& config, const engine::MachineProfile& machine) {
   Prediction p;
   p.machine = &machine;
+  p.state_bytes = model_state_bytes(config);
   p.cpu_seconds = run_steady(config, machine, "cpu", false);
   predict_mps(config, machine, p);
   return p;
@@ -80,10 +86,12 @@ std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::Mach
   std::vector<SweepStep> steps;
   ModelConfig at = config;
   at.compile = false;  // the sweep compares eager steps
+  const std::int64_t state_bytes = model_state_bytes(config);
   for (at.batch_size = 1; at.batch_size <= largest; at.batch_size *= 2) {
     SweepStep step;
     step.batch_size = at.batch_size;
     step.mps.machine = &machine;
+    step.mps.state_bytes = state_bytes;
     predict_mps(at, machine, step.mps);
     steps.push_back(step);
     if (step.mps.memory != MpsMemory::Fits) break;

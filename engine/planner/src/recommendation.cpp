@@ -25,14 +25,40 @@ std::string memory_knobs(const ModelConfig& c) {
   return c.model_type == "gpt2" ? "batch_size or seq_length" : "batch_size or block_size";
 }
 
+std::string model_state_text(const Prediction& p) {
+  return fmt::format("the weights, their gradients and the optimizer's state alone take {}",
+                     gib(p.state_bytes));
+}
+
+namespace {
+
+// The cpu lane (`fact`, then `advice`), unless the machine's free memory cannot even hold the
+// model's state (the cpu's memory is not simulated beyond this bound): then elsewhere.
+Recommendation cpu_lane(const Prediction& p, const std::string& fact, const std::string& advice) {
+  const std::int64_t free = free_memory(*p.machine);
+  if (p.state_bytes <= free) return {"cpu", {fact + advice}};
+  return {"remote",
+          {fmt::format("{}, more than the {} this machine has free: train on one with more memory",
+                       model_state_text(p), gib(free)),
+           fact}};
+}
+
+}  // namespace
+
 Recommendation recommend(const Prediction& p, const std::string& knobs) {
   const engine::MachineProfile& m = *p.machine;
   switch (p.memory) {
     case MpsMemory::Unavailable:
-      return {"cpu", {p.why + ": train on the cpu, or on a Mac with MPS"}};
+      return cpu_lane(p, p.why, ": train on the cpu, or on a Mac with MPS");
     case MpsMemory::Unsupported:
-      return {"cpu", {"the MPS backend refuses a step of this model: " + p.why}};
+      return cpu_lane(p, "the MPS backend refuses a step of this model: " + p.why, "");
     case MpsMemory::OutOfMemory:
+      if (p.state_bytes > allocator_limit(m)) {
+        return {"remote",
+                {fmt::format("{}, more than PyTorch allows on mps ({}): no batch fits; train on "
+                             "a Mac with more memory",
+                             model_state_text(p), gib(allocator_limit(m)))}};
+      }
       return {"remote",
               {fmt::format("the step needs more Metal memory than PyTorch allows ({}): halve {}, "
                            "or train on a Mac with more memory",
@@ -55,12 +81,18 @@ Recommendation recommend(const Prediction& p, const std::string& knobs) {
                           speedup)
             : fmt::format("mps is {:.2f}x the cpu even while macOS swaps", speedup));
     r.reasons.push_back(
-        fmt::format("the step holds {} of Metal memory where {} are free: lower {} until it fits",
-                    gib(p.mps_bytes), gib(free_memory(m)), knobs));
+        p.state_bytes > free_memory(m)
+            ? fmt::format("the step holds {} of Metal memory where {} are free, and {}: no "
+                          "batch fits",
+                          gib(p.mps_bytes), gib(free_memory(m)), model_state_text(p))
+            : fmt::format("the step holds {} of Metal memory where {} are free: lower {} until "
+                          "it fits",
+                          gib(p.mps_bytes), gib(free_memory(m)), knobs));
   } else if (speedup < kMinimumSpeedup) {
-    r.lane = "cpu";
-    r.reasons.push_back(fmt::format("mps is only {:.2f}x the cpu, below the runbook's {:.2f}x",
-                                    speedup, kMinimumSpeedup));
+    r = cpu_lane(p,
+                 fmt::format("mps is only {:.2f}x the cpu, below the runbook's {:.2f}x", speedup,
+                             kMinimumSpeedup),
+                 "");
   } else {
     r.lane = "mps";
     r.reasons.push_back(fmt::format("mps is {:.2f}x the cpu", speedup));

@@ -435,3 +435,46 @@ TEST_CASE("an MLP's config is refused with its file, line and field") {
       "plans an MLP)");
   CHECK(refusal("family = \"gpt\"\nn_layer = 4\n") == "accepted");
 }
+
+TEST_CASE("the model's state bounds every batch: weights, gradients and the optimizer's moments") {
+  // 784-10: 7850 parameters. Adam keeps two moments a parameter, SGD's momentum one.
+  ModelConfig c = planner::parse_toml_config("family = \"mlp\"\nwidths = [784, 10]\n", "mlp.toml");
+  c.optimizer = "adam";
+  CHECK(planner::model_state_bytes(c) == 4 * (7850 + 3 * 7850));
+  c.optimizer = "sgd";
+  CHECK(planner::model_state_bytes(c) == 4 * (7850 + 2 * 7850));
+}
+
+TEST_CASE("a model whose state alone outgrows the machine is sent elsewhere, not told to halve") {
+  // GPT-2 XL's shape at batch 1: 1.56B parameters, 23 GiB with AdamW's moments and the gradients.
+  const ModelConfig c = planner::parse_python_config(
+      "n_layer = 48\nn_head = 25\nn_embd = 1600\nblock_size = 1024\nbatch_size = 1\n", "xl.py");
+  const planner::Prediction small_mac = planner::predict(c, machine("m1-8gb"));
+  CHECK(small_mac.state_bytes > planner::allocator_limit(machine("m1-8gb")));
+  REQUIRE(small_mac.memory == planner::MpsMemory::OutOfMemory);
+  const planner::Recommendation oom = planner::recommend(small_mac);
+  CHECK(oom.lane == "remote");
+  CHECK(oom.reasons[0].find("the weights, their gradients and the optimizer's state alone take") ==
+        0);
+  CHECK(oom.reasons[0].find("no batch fits") != std::string::npos);
+  CHECK(oom.reasons[0].find("halve") == std::string::npos);
+
+  // No MPS, and not the memory for the model either: not the cpu.
+  const planner::Prediction old_mac = planner::predict(c, machine("intel-mac-macos12.0"));
+  const planner::Recommendation r = planner::recommend(old_mac);
+  CHECK(r.lane == "remote");
+  CHECK(r.reasons[0].find("more than the 12.00 GiB this machine has free") != std::string::npos);
+  CHECK(r.reasons[1] == "MPS is built but unavailable on macOS 12.0");
+}
+
+TEST_CASE("the sweep says why even batch 1 cannot fit, and counts billions as billions") {
+  const std::filesystem::path config =
+      std::filesystem::temp_directory_path() / "planner_test_state_bound.py";
+  std::ofstream(config) << "n_layer = 48\nn_head = 25\nn_embd = 1600\nblock_size = 1024\n";
+  const Run sweep = plan({config.string(), "--sweep", "batch", "--machine", "m1-8gb"});
+  std::filesystem::remove(config);
+  CHECK(sweep.status == 0);
+  CHECK(sweep.out.find("even batch_size 1 does not fit without swap: the weights, their gradients "
+                       "and the optimizer's state alone take") != std::string::npos);
+  CHECK(sweep.out.find("1.56B parameters") != std::string::npos);
+}

@@ -29,9 +29,15 @@ struct Prediction {
   std::optional<double> mps_seconds;       // eager, when the step runs on mps
   std::optional<double> compiled_seconds;  // with torch.compile, when the config asks for it
   MpsMemory memory = MpsMemory::Unavailable;
-  std::int64_t mps_bytes = 0;  // Metal memory the process holds in the steady state
-  std::string why;             // PyTorch's error when mps refused, or why MPS is unusable
+  std::int64_t mps_bytes = 0;    // Metal memory the process holds in the steady state
+  std::int64_t state_bytes = 0;  // model_state_bytes(): held on either device, whatever the batch
+  std::string why;               // PyTorch's error when mps refused, or why MPS is unusable
 };
+
+// The weights, their gradients and the optimizer's state (SGD's momentum, Adam's two moments), in
+// float32: what training holds whatever the batch, on either device, before any activation. A
+// lower bound, so a machine that cannot hold it cannot train the model at any batch_size.
+std::int64_t model_state_bytes(const ModelConfig& config);
 
 // The memory the machine's other applications leave free, and the MPS allocator's limit: its
 // default high watermark, 1.7 x the recommended working set.
