@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "end_to_end.h"
 
 using namespace end_to_end;
@@ -143,3 +146,84 @@ TEST_CASE("in a lesson in sections each --cell goes to its section, and a wrong 
   expect_status(zero, 2);
   expect_text(zero, {"'8.0' is not a section of lesson 08; its sections: 08.1, 08.2, 08.3"});
 }
+
+namespace {
+
+// What a run said, however the terminal wrapped it: each run of spaces and line breaks as one
+// space.
+std::string said(const Run& run) {
+  std::string words;
+  for (const char c : run.output) {
+    const bool space = c == ' ' || c == '\n';
+    if (!space || (!words.empty() && words.back() != ' ')) words += space ? ' ' : c;
+  }
+  return words;
+}
+
+// A python3 that cannot import torch, as the twin runner says it (engine/course/python).
+std::string python_without_torch(const std::string& folder) {
+  const std::string path = folder + "/python3";
+  std::ofstream(path) << "#!/bin/sh\n"
+                         "echo \"$0 (Python 3.0.0) cannot import torch: No module named "
+                         "'torch'\" >&2\n"
+                         "exit 77\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "twins passes over a python3 on PATH without torch for the system's, and names every Python "
+    "it tried") {
+  const std::string folder = scratch("twins_path");
+  const std::string fake = python_without_torch(folder);
+  const Run run =
+      run_program({program("course"), "twins", "02"},
+                  {.environment = {"MPS_COURSE_PROGRESS=" + folder + "/progress.json",
+                                   "MPS_COURSE_PYTHON=", "PATH=" + folder + ":/usr/bin:/bin"},
+                   .directory = "",
+                   .input = ""});
+  const std::string skipped = fake + " (python3 on PATH): " + fake +
+                              " (Python 3.0.0) cannot import torch: No module named 'torch'";
+  const bool system_python = std::filesystem::exists("/usr/bin/python3");
+  const bool system_torch =
+      system_python &&
+      engine::notebook::run_collecting({"/usr/bin/python3", "-c", "import torch"}).status == 0;
+  if (system_torch) {  // Debian's python3-torch: the twins run with it
+    expect_status(run, 0);
+    CHECK_MESSAGE(said(run).find("Skipped " + skipped) != std::string::npos, run.output);
+    CHECK_MESSAGE(said(run).find("on Python 3") != std::string::npos, run.output);
+    CHECK_MESSAGE(said(run).find("(/usr/bin/python3)") != std::string::npos, run.output);
+    expect_text(run, {"This verified nothing"});
+  } else {
+    expect_status(run, 1);
+    CHECK_MESSAGE(
+        said(run).find("no PyTorch found in any Python tried: " + skipped) != std::string::npos,
+        run.output);
+    if (system_python) expect_text(run, {"/usr/bin/python3 (the system's): "});
+  }
+  CHECK(!std::filesystem::exists(folder + "/progress.json"));
+}
+
+TEST_CASE("twins tries only the Python that MPS_COURSE_PYTHON names, and says so") {
+  const std::string folder = scratch("twins_chosen");
+  const std::string fake = python_without_torch(folder);
+  const Run run = run_program({program("course"), "twins", "02"},
+                              {.environment = {"MPS_COURSE_PROGRESS=" + folder + "/progress.json",
+                                               "MPS_COURSE_PYTHON=" + fake},
+                               .directory = "",
+                               .input = ""});
+  expect_status(run, 1);
+  CHECK_MESSAGE(said(run).find("no PyTorch found in any Python tried: " + fake +
+                               " (MPS_COURSE_PYTHON): " + fake +
+                               " (Python 3.0.0) cannot import "
+                               "torch") != std::string::npos,
+                run.output);
+  CHECK_MESSAGE(said(run).find("MPS_COURSE_PYTHON names it, so no other Python was tried") !=
+                    std::string::npos,
+                run.output);
+  expect_text(run, {"\n  MPS_COURSE_PYTHON=/path/to/python3 ", "course twins 02\n"});
+  expect_no_text(run, {"(the system's)", "(python3 on PATH)"});
+}
+
