@@ -1,7 +1,9 @@
 // Numbers on the command line: one or two digits, naming a lesson or a lab that exists; a
-// lesson's section adds its digit ("8.2").
+// lesson's section adds its digit ("8.2"). Options with a value, written either way.
 
 #include "arguments.h"
+
+#include <algorithm>
 
 #include "course.h"
 
@@ -67,6 +69,23 @@ const LabInfo* lab_argument_or_current(Course& course, std::string_view subcomma
     usage_error(course, subcommand, "every lab has passed; name the one you mean");
   }
   return lab;
+}
+
+Arguments split_option_values(const Arguments& args,
+                              std::initializer_list<std::string_view> with_values) {
+  Arguments split;
+  for (const std::string& arg : args) {
+    const std::size_t equals = arg.find('=');
+    const std::string_view option = std::string_view(arg).substr(0, equals);
+    if (equals != std::string::npos &&
+        std::find(with_values.begin(), with_values.end(), option) != with_values.end()) {
+      split.emplace_back(option);
+      split.push_back(arg.substr(equals + 1));
+    } else {
+      split.push_back(arg);
+    }
+  }
+  return split;
 }
 
 }  // namespace front_door

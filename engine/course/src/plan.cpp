@@ -3,6 +3,7 @@
 
 #include "planner/plan.h"
 
+#include "arguments.h"
 #include "course.h"
 #include "subcommand.h"
 
@@ -10,7 +11,8 @@ namespace front_door {
 namespace {
 
 int plan(Course& course, const Arguments& args) {
-  return planner::plan_command(args, course.out(), course.err(), course.width());
+  return planner::plan_command(split_option_values(args, {"--machine", "--sweep"}), course.out(),
+                               course.err(), course.width());
 }
 
 }  // namespace

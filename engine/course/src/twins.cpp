@@ -344,7 +344,8 @@ void show_preludes(Course& course, const LessonInfo& lesson,
   }
 }
 
-int twins(Course& course, const Arguments& args) {
+int twins(Course& course, const Arguments& given) {
+  const Arguments args = split_option_values(given, {"--machine"});
   std::optional<std::string> number, machine_name;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--machine") {

@@ -173,6 +173,14 @@ std::string python_without_torch(const std::string& folder) {
 
 }  // namespace
 
+TEST_CASE("plan takes --machine=NAME as well as --machine NAME") {
+  const Run run =
+      course({"plan", source("engine/planner/examples/laptop_char.toml"), "--machine=m1-8gb"});
+  expect_status(run, 0);
+  expect_text(run, {"m1-8gb"});
+  expect_no_text(run, {"unknown option", "m3-max-64gb"});
+}
+
 TEST_CASE(
     "twins passes over a python3 on PATH without torch for the system's, and names every Python "
     "it tried") {

@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "arguments.h"
 #include "build.h"
 #include "engine/notebook/terminal_text.h"
 #include "file_watch.h"
@@ -315,6 +316,17 @@ TEST_CASE("reset asks first, and keeps the learner's file when told yes") {
   REQUIRE(at != std::string::npos);
   const std::string kept = out.substr(at + 8, out.find(".cpp", at) + 4 - at - 8);
   CHECK(read(c.top.path / kept) == "mine\n");
+}
+
+TEST_CASE("an option's value may follow an equals sign") {
+  CHECK(split_option_values({"plan", "a.toml", "--machine=m1-8gb", "--json", "--sweep=batch"},
+                            {"--machine", "--sweep"}) ==
+        Arguments{"plan", "a.toml", "--machine", "m1-8gb", "--json", "--sweep", "batch"});
+  CHECK(split_option_values({"--json=yes", "--machine="}, {"--machine"}) ==
+        Arguments{"--json=yes", "--machine", ""});
+  SmallCourse c;
+  CHECK(c.run({"twins", "01", "--machine=nosuch"}) == kUsageError);
+  CHECK(c.err.str().find("no simulated machine 'nosuch'") != std::string::npos);
 }
 
 TEST_CASE("bad input is refused with what is wrong and the usage") {
