@@ -3,6 +3,7 @@
 #include "subcommand.h"
 
 #include <algorithm>
+#include <cctype>
 #include <ostream>
 
 #include "course.h"
@@ -42,6 +43,59 @@ void print_help(std::ostream& out, std::size_t columns) {
              columns);
 }
 
+// The number of edits (a letter added, dropped, changed, or two swapped) from `a` to `b`.
+std::size_t spelling_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// The subcommand `name` is a slip of ("hints", "verfy", "Run"), or null: one edit away, or two
+// where both are longer than four letters ("test" is not a slip of "reset").
+const Subcommand* close_subcommand(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const Subcommand* closest = nullptr;
+  std::size_t best = 0;
+  for (const Subcommand* s : subcommands()) {
+    const std::size_t distance = spelling_distance(lower, s->name);
+    const std::size_t allowed = std::min(lower.size(), s->name.size()) > 4 ? 2 : 1;
+    if (distance <= allowed && (closest == nullptr || distance < best)) {
+      closest = s;
+      best = distance;
+    }
+  }
+  return closest;
+}
+
+// `course NAME ...` with no subcommand NAME: the one it is close to, as the command to copy
+// (`before` and `after` the name), else the whole help.
+int no_subcommand(Course& course, std::string_view who, const std::string& name,
+                  const std::string& before, const std::string& after) {
+  using engine::notebook::wrap;
+  const std::string unknown = std::string(who) + ": no subcommand '" + name + "'.";
+  const Subcommand* close = close_subcommand(name);
+  if (close == nullptr) {
+    course.err() << wrap(unknown, course.width());
+    print_help(course.err(), course.width());
+    return kUsageError;
+  }
+  course.err() << wrap(unknown + " Did you mean " + std::string(close->name) + "?", course.width())
+               << "  " << course.command(before + std::string(close->name) + after) << '\n'
+               << wrap(course.command("--help") + " lists every subcommand.", course.width());
+  return kUsageError;
+}
+
 }  // namespace
 
 const std::vector<const Subcommand*>& subcommands() {
@@ -69,11 +123,8 @@ int run_course(Course& course, const std::vector<std::string>& args) {
   if (args.empty()) return find_subcommand("status")->run(course, {});
   const std::string& name = args.front();
   if (name == "help" && args.size() == 2) {  // course help plan: the same as course plan --help
-    if (find_subcommand(args[1]) == nullptr) {
-      course.err() << "course help: no subcommand '" << args[1] << "'.\n";
-      print_help(course.err(), course.width());
-      return kUsageError;
-    }
+    if (find_subcommand(args[1]) == nullptr)
+      return no_subcommand(course, "course help", args[1], "help ", "");
     return run_course(course, {args[1], "--help"});
   }
   if (name == "--help" || name == "-h" || name == "help") {
@@ -82,9 +133,9 @@ int run_course(Course& course, const std::vector<std::string>& args) {
   }
   const Subcommand* subcommand = find_subcommand(name);
   if (subcommand == nullptr) {
-    course.err() << "course: no subcommand '" << name << "'.\n";
-    print_help(course.err(), course.width());
-    return kUsageError;
+    std::string after;
+    for (std::size_t i = 1; i < args.size(); ++i) after += " " + args[i];
+    return no_subcommand(course, "course", name, "", after);
   }
   if (!subcommand->forwards_help && args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
     course.out() << "usage: course " << subcommand->usage << '\n'

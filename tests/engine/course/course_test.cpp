@@ -318,6 +318,32 @@ TEST_CASE("reset asks first, and keeps the learner's file when told yes") {
   CHECK(read(c.top.path / kept) == "mine\n");
 }
 
+TEST_CASE("a slip of a subcommand's name is answered with the command meant, not the whole help") {
+  SmallCourse c;
+  CHECK(c.run({"hints", "01"}) == kUsageError);
+  CHECK(c.err.str() ==
+        "course: no subcommand 'hints'. Did you mean hint?\n"
+        "  build/course hint 01\n"
+        "build/course --help lists every subcommand.\n");
+  CHECK(c.out.str().empty());
+  for (const std::vector<std::string>& slip : std::vector<std::vector<std::string>>{
+           {"verfy", "verify"}, {"Run", "run"}, {"wacth", "watch"}, {"twin", "twins"}}) {
+    SmallCourse other;
+    CHECK(other.run({slip[0]}) == kUsageError);
+    CHECK_MESSAGE(other.err.str().find("Did you mean " + slip[1] + "?\n  build/course " + slip[1] +
+                                       "\n") != std::string::npos,
+                  other.err.str());
+  }
+  SmallCourse help;
+  CHECK(help.run({"help", "hints"}) == kUsageError);
+  CHECK(help.err.str().find("course help: no subcommand 'hints'. Did you mean hint?\n"
+                            "  build/course help hint\n") == 0);
+  SmallCourse far;  // nothing close: the whole help
+  CHECK(far.run({"test"}) == kUsageError);
+  CHECK(far.err.str().find("Did you mean") == std::string::npos);
+  CHECK(far.err.str().find("course reset NN") != std::string::npos);
+}
+
 TEST_CASE("an option's value may follow an equals sign") {
   CHECK(split_option_values({"plan", "a.toml", "--machine=m1-8gb", "--json", "--sweep=batch"},
                             {"--machine", "--sweep"}) ==
