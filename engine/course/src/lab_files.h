@@ -15,9 +15,13 @@ using harness::TodoLine;
 // The TODO("id", "what") lines of `file`, in order; empty when there are none or no file.
 std::vector<TodoLine> open_todos(const std::filesystem::path& file);
 
+// Whether `learner_file` exists and holds, byte for byte, what `starter` holds.
+bool is_starter(const std::filesystem::path& learner_file, const std::filesystem::path& starter);
+
 // Moves `learner_file` aside as lab.kept-<date>-<time>.cpp beside it, then copies `starter` in
-// its place. Returns where the learner's file went (empty if there was none). Throws
-// std::filesystem::filesystem_error if a step fails; the learner's file is never deleted.
+// its place. Returns where the learner's file went: empty if there was none, or if it was the
+// starter still (then it stays, and nothing is kept). Throws std::filesystem::filesystem_error
+// if a step fails; the learner's file is never deleted.
 std::filesystem::path reset_to_starter(const std::filesystem::path& learner_file,
                                        const std::filesystem::path& starter);
 

@@ -155,6 +155,19 @@ TEST_CASE("reset puts the starter back and keeps every version of the learner's 
   CHECK(read(dir.path / "lab.cpp") == "starter\n");
 }
 
+TEST_CASE("reset keeps no copy of a file that is the starter still") {
+  const TemporaryDirectory dir;
+  write(dir.path / "starter.cpp", "starter\n");
+  write(dir.path / "lab.cpp", "starter\n");
+  CHECK(is_starter(dir.path / "lab.cpp", dir.path / "starter.cpp"));
+  CHECK(reset_to_starter(dir.path / "lab.cpp", dir.path / "starter.cpp").empty());
+  CHECK(read(dir.path / "lab.cpp") == "starter\n");
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 2);
+  write(dir.path / "lab.cpp", "starter\n\n");  // one byte more is the learner's
+  CHECK_FALSE(is_starter(dir.path / "lab.cpp", dir.path / "starter.cpp"));
+  CHECK_FALSE(is_starter(dir.path / "none.cpp", dir.path / "starter.cpp"));
+}
+
 TEST_CASE("hints are the sections under ## headings, without the text before them") {
   const TemporaryDirectory dir;
   write(dir.path / "hints.md",
@@ -312,10 +325,57 @@ TEST_CASE("reset asks first, and keeps the learner's file when told yes") {
   CHECK(c.run({"reset", "1"}) == 0);
   CHECK(read(c.lab_file()) == read(c.top.path / "labs/01_first/starter/lab.cpp"));
   const std::string out = c.out.str();
-  const auto at = out.find("kept as ");
+  const auto at = out.find("kept as");  // then a space or, wrapped, a line break
   REQUIRE(at != std::string::npos);
-  const std::string kept = out.substr(at + 8, out.find(".cpp", at) + 4 - at - 8);
+  const auto from = out.find_first_not_of(" \n", at + 7);
+  const std::string kept = out.substr(from, out.find(".cpp", from) + 4 - from);
   CHECK(read(c.top.path / kept) == "mine\n");
+}
+
+TEST_CASE("reset of an untouched starter changes nothing and says so, without asking") {
+  SmallCourse c;  // its lab.cpp is the starter, as the course copies it
+  CHECK(c.run({"reset", "01"}) == 0);
+  std::string out = c.out.str();  // wrapped to the terminal: compared as one line
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  CHECK(out ==
+        "labs/01_first/lab.cpp is the starter still, as it came: nothing to reset, and nothing "
+        "kept. ");
+  CHECK(std::distance(fs::directory_iterator(c.lab_file().parent_path()),
+                      fs::directory_iterator()) == 4);  // README.md, hints.md, starter/, lab.cpp
+}
+
+TEST_CASE("reset of a missing lab file asks to copy the starter there, and keeps nothing") {
+  SmallCourse c("y\n");
+  fs::remove(c.lab_file());
+  CHECK(c.run({"reset", "01"}) == 0);
+  const std::string out = c.out.str();
+  CHECK(out.find("There is no labs/01_first/lab.cpp. Copy the starter there? [y/N] ") == 0);
+  CHECK(out.find("kept") == std::string::npos);
+  CHECK(out.find("labs/01_first/lab.cpp is the starter now.\n") != std::string::npos);
+  CHECK(read(c.lab_file()) == read(c.top.path / "labs/01_first/starter/lab.cpp"));
+}
+
+TEST_CASE("reset's question and answer fit a narrow terminal") {
+  setenv("COLUMNS", "40", 1);
+  SmallCourse c("yes\n");
+  unsetenv("COLUMNS");
+  write(c.lab_file(), "mine\n");
+  CHECK(c.run({"reset", "01"}) == 0);
+  std::string out = c.out.str();
+  // The learner's Enter ends the question's line on a terminal; here the answer follows it.
+  const auto asked = out.find("[y/N] ");
+  REQUIRE(asked != std::string::npos);
+  out.insert(asked + 6, "\n");
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("lab.kept-") != std::string::npos) continue;  // a path stays whole
+    CHECK_MESSAGE(engine::notebook::display_width(line) <= 40, line);
+  }
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  CHECK(out.find("Put labs/01_first/lab.cpp back to the starter? Your file will be kept beside "
+                 "it. [y/N]") != std::string::npos);
+  CHECK(out.find("labs/01_first/lab.cpp is the starter again. Your version is kept as "
+                 "labs/01_first/lab.kept-") != std::string::npos);
 }
 
 TEST_CASE("a slip of a subcommand's name is answered with the command meant, not the whole help") {
