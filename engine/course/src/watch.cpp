@@ -55,9 +55,10 @@ int watch(Course& course, const Arguments& args) {
   FileWatch watch(files);
 
   auto footer = [&] {
-    course.out()
-        << "\nWatching your labs (labs/*/lab.cpp) and the lessons (lessons/): save one to verify "
-           "it. Ctrl-C stops.\n";
+    course.out() << '\n';
+    course.say(
+        "Watching your labs (labs/*/lab.cpp) and the lessons (lessons/): save one to verify it. "
+        "Ctrl-C stops.");
     course.out().flush();
   };
   const std::optional<Step> next = next_step(course.catalog(), course.progress());
@@ -76,8 +77,8 @@ int watch(Course& course, const Arguments& args) {
         const auto start = std::chrono::steady_clock::now();
         const Verdict verdict = verify_step(course, w.step);
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-        course.out() << "(verified " << course.shown(file) << " in "
-                     << static_cast<int>(took.count() * 1000) << " ms)\n";
+        course.say("(verified " + course.shown(file) + " in " +
+                   std::to_string(static_cast<int>(took.count() * 1000)) + " ms)");
         if (verdict == Verdict::Passed) print_next_step(course);
       }
     }

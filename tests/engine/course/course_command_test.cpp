@@ -6,8 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "end_to_end.h"
+#include "engine/notebook/terminal_text.h"
 
 using namespace end_to_end;
 
@@ -235,3 +237,24 @@ TEST_CASE("twins tries only the Python that MPS_COURSE_PYTHON names, and says so
   expect_no_text(run, {"(the system's)", "(python3 on PATH)"});
 }
 
+TEST_CASE("watch's banner fits a narrow terminal") {
+  // Lesson 1 verified and its lab passed: the next step is a quiz, so watch verifies nothing
+  // before its banner, and waits for a save until the time limit stops it.
+  const std::string folder = scratch("watch_banner");
+  std::ofstream(folder + "/progress.json")
+      << R"({"format": 1, "lessons_verified": {"01": "2026-11-21T10:00:00Z"}, "quizzes": {}, )"
+      << R"("labs": {"01_preflight": {"passed_at": "2026-11-21T11:00:00Z", "hints_shown": 0}}})";
+  const Run run = engine::notebook::run_collecting(
+      {program("course"), "watch"}, std::chrono::seconds(3),
+      {.environment = {"NO_COLOR=1", "COLUMNS=60",
+                       "MPS_COURSE_PROGRESS=" + folder + "/progress.json"},
+       .directory = "",
+       .input = ""});
+  CHECK(run.stopped);
+  CHECK_MESSAGE(said(run).find("Watching your labs (labs/*/lab.cpp) and the lessons (lessons/): "
+                               "save one to verify it. Ctrl-C stops.") != std::string::npos,
+                run.output);
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);)
+    CHECK_MESSAGE(engine::notebook::display_width(line) <= 60, line);
+}
