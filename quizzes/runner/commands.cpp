@@ -402,8 +402,10 @@ int course_progress(const Options& o, std::ostream& out, std::ostream& err, cons
         << "\n";
     return 0;
   }
-  out << verified.size() << " of " << lessons.size() << " lessons verified, " << mastery_text
-      << "\n";
+  out << engine::notebook::wrap(std::to_string(verified.size()) + " of " +
+                                    std::to_string(lessons.size()) + " lessons verified, " +
+                                    mastery_text,
+                                o.width);
   for (const std::string& n : lessons) {
     const std::string bank = "lesson" + n;
     std::string self_check = "self-check not taken";
@@ -414,10 +416,13 @@ int course_progress(const Options& o, std::ostream& out, std::ostream& err, cons
                    std::to_string(r->second.best_correct) + "/" + std::to_string(r->second.total);
     }
     const bool done = std::find(verified.begin(), verified.end(), n) != verified.end();
-    out << "  lesson " << n << ": " << (done ? "verified" : "not verified yet") << ", "
-        << self_check << "\n";
+    out << engine::notebook::wrap(
+        "lesson " + n + ": " + (done ? "verified" : "not verified yet") + ", " + self_check,
+        o.width, "  ", "    ");
   }
-  out << "A lesson counts as verified once you run it and every cell prints its documented output.\n";
+  out << engine::notebook::wrap(
+      "A lesson counts as verified once you run it and every cell prints its documented output.",
+      o.width);
   return 0;
 }
 

@@ -95,5 +95,8 @@ TEST_CASE("the interactive quiz re-asks after bad input and finishes") {
 TEST_CASE("input that ends early stops the quiz without recording it") {
   const Run run = quiz({"take", "mastery"}, input_file("short_input", "a\n"));
   expect_status(run, 3);
-  expect_text(run, {"nothing was recorded"});
+  expect_text(run, {"The input ended at question 2 of 12, after 1 answer; it was not recorded:"});
+  const Run none = quiz({"take", "mastery"}, input_file("no_input", ""));
+  expect_status(none, 3);
+  expect_text(none, {"The input ended at question 1 of 12; nothing was recorded.\n"});
 }

@@ -387,16 +387,56 @@ TEST_CASE("the interactive quiz re-asks after bad input and never crashes") {
   CHECK(fs::exists(scratch.path));
 }
 
-TEST_CASE("input that ends early, or q, stops the quiz and records nothing") {
+// What a run printed, however it was wrapped: its line breaks as spaces.
+std::string as_one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+TEST_CASE("input that ends early, or q, stops the quiz and records nothing, saying where") {
   ScratchProgress scratch("ended");
   const Run ended = quiz_run({"take", "mastery"}, "a\nb\n");
   CHECK(ended.status == 3);
-  CHECK(ended.out.find("The input ended before the last answer; nothing was recorded.") !=
+  CHECK(as_one_line(ended.out).find(
+            "The input ended at question 3 of 12, after 2 answers; they were not recorded: "
+            "a quiz counts only when finished.") != std::string::npos);
+  const Run at_once = quiz_run({"take", "mastery"}, "");
+  CHECK(at_once.status == 3);
+  CHECK(at_once.out.find("The input ended at question 1 of 12; nothing was recorded.\n") !=
         std::string::npos);
   const Run quit = quiz_run({"take", "mastery"}, "q\n");
   CHECK(quit.status == 3);
-  CHECK(quit.out.find("Stopped; nothing was recorded.") != std::string::npos);
+  CHECK(quit.out.find("Stopped at question 1 of 12; nothing was recorded.\n") != std::string::npos);
+  const Run quit_later = quiz_run({"take", "mastery"}, "a\nq\n");
+  CHECK(quit_later.status == 3);
+  CHECK(as_one_line(quit_later.out)
+            .find("Stopped at question 2 of 12, after 1 answer; it was not recorded: a quiz "
+                  "counts only when finished.") != std::string::npos);
   CHECK(!fs::exists(scratch.path));
+}
+
+TEST_CASE("a wrong letter's message and the progress footer wrap to the terminal") {
+  ScratchProgress scratch("narrow");
+  const auto narrow = [](const std::vector<std::string>& args, const std::string& input) {
+    std::istringstream in(input);
+    std::ostringstream out, err;
+    quiz::run(args, in, out, err, kPaths, 40);
+    return out.str();
+  };
+  const std::string asked = narrow({"take", "lesson02", "--seed", "3"}, "zz\n");
+  const std::string progress = narrow({"progress"}, "");
+  CHECK(as_one_line(asked).find("That is not one of the letters. Type one letter from a to") !=
+        std::string::npos);
+  CHECK(as_one_line(progress).find("A lesson counts as verified once you run it and every cell "
+                                   "prints its documented output.") != std::string::npos);
+  for (const std::string& text : {asked, progress}) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      // The prompt is one line, the answer typed after it.
+      if (line.rfind("Your answer (", 0) == 0) line = line.substr(line.find("stop): ") + 7);
+      CHECK_MESSAGE(engine::notebook::display_width(line) <= 40, line);
+    }
+  }
 }
 
 TEST_CASE("a corrupt progress file is reported, kept aside and never overwritten") {

@@ -20,7 +20,8 @@ def main():
     course, quiz, lesson, config = (os.path.relpath(path, root) for path in sys.argv[2:6])
     commands = [
         [course, "--help"], [course, "list"], [course, "plan", config], [course, "plan", config, "--machine", "m1-8gb"],
-        [course, "twins", "--help"], [quiz, "--help"], [quiz, "list"], [lesson, "--help"], [lesson, "--list-machines"],
+        [course, "twins", "--help"], [quiz, "--help"], [quiz, "list"], [quiz, "progress"], [course, "quiz", "progress"],
+        [lesson, "--help"], [lesson, "--list-machines"],
     ]
     failures = 0
     with tempfile.TemporaryDirectory() as scratch:
