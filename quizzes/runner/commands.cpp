@@ -72,19 +72,21 @@ std::string command_list(std::size_t width) {
   return text;
 }
 
-Options parse(const std::vector<std::string>& args, std::size_t width) {
+Options parse(const std::vector<std::string>& args, std::size_t width, const std::string& name) {
   std::string description = engine::notebook::wrap(
       "The course's quizzes: the self-check of each lesson and the mastery check.", width);
   description.pop_back();  // cxxopts adds the line's end
-  cxxopts::Options spec("quiz", description);
+  cxxopts::Options spec(name, description);
   spec.set_width(width);
   spec.custom_help("COMMAND [NAME] [options]");
   spec.positional_help(command_list(width));
   spec.add_options()("answers",
                      "grade this answer sheet instead of asking: a letter per question id, e.g. "
-                     "stack=c,unified-memory=b,... in the order 'quiz show' prints",
+                     "stack=c,unified-memory=b,... in the order '" +
+                         name + " show' prints",
                      cxxopts::value<std::string>(), "SHEET")(
-      "seed", "shuffle the options with this seed (answer sheets and 'quiz show' default to 0)",
+      "seed",
+      "shuffle the options with this seed (answer sheets and '" + name + " show' default to 0)",
       cxxopts::value<std::uint64_t>(),
       "N")("missed", "ask only the questions the last attempt missed")(
       "feedback", "when to say right or wrong: each (after every answer) or end (after the last)",
@@ -94,7 +96,7 @@ Options parse(const std::vector<std::string>& args, std::size_t width) {
       "json", "print the result as JSON")("h,help", "show this help")(
       "command", "", cxxopts::value<std::string>())("name", "", cxxopts::value<std::string>());
   spec.parse_positional({"command", "name"});
-  std::vector<const char*> argv{"quiz"};
+  std::vector<const char*> argv{name.c_str()};
   for (const std::string& a : args) argv.push_back(a.c_str());
   Options o;
   try {
@@ -109,7 +111,8 @@ Options parse(const std::vector<std::string>& args, std::size_t width) {
       if (o.answers->empty()) {
         throw UsageError(
             "--answers needs an answer sheet, a letter per question id, e.g. --answers stack=c,... "
-            "('quiz show NAME' lists the ids)");
+            "('" +
+            name + " show NAME' lists the ids)");
       }
     }
     if (result.count("seed")) o.seed = result["seed"].as<std::uint64_t>();
@@ -281,7 +284,7 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
       attempt = r.attempts;
     });
   } catch (const std::exception& e) {
-    err << "quiz: this attempt was not recorded: " << e.what() << "\n";
+    err << paths.name << ": this attempt was not recorded: " << e.what() << "\n";
     recorded = false;
   }
   if (o.json) {
@@ -316,8 +319,8 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   // Like mdbook-quiz, the answers come after an attempt: reading them first spoils the quiz.
   if (!taken && !o.reveal_answers) {
-    throw UsageError("quiz review shows the answers of " + bank.name + " once you have taken it (" +
-                     paths.command + " take " + bank.name +
+    throw UsageError(paths.name + " review shows the answers of " + bank.name +
+                     " once you have taken it (" + paths.command + " take " + bank.name +
                      "); to see them now, add --reveal-answers");
   }
   const std::uint64_t seed = o.seed ? *o.seed : taken ? record->second.last_seed : 0;
@@ -467,7 +470,7 @@ int key(const Options& o, std::ostream& out, std::ostream& err, const Paths& pat
     const Progress progress = load_progress(err, paths);
     const auto record = progress.quizzes.find(bank.name);
     if (record == progress.quizzes.end() || !record->second.passed) {
-      throw UsageError("quiz key shows the answers of " + bank.name +
+      throw UsageError(paths.name + " key shows the answers of " + bank.name +
                        " once you have passed it; to see them now, add "
                        "--reveal-answers");
     }
@@ -491,7 +494,7 @@ int glossary(const Options& o, std::ostream& out, const Paths& paths) {
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
         std::ostream& err, const Paths& paths, std::size_t width) {
   try {
-    Options o = parse(args, width);
+    Options o = parse(args, width, paths.name);
     o.width = width;
     if (o.help || o.command.empty()) {
       (o.help ? out : err) << o.help_text;
@@ -499,8 +502,8 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     }
     if (!o.name.empty() && (o.command == "list" || o.command == "progress" ||
                             o.command == "check" || o.command == "glossary")) {
-      throw UsageError("'quiz " + o.command + "' takes no name; unexpected argument '" + o.name +
-                       "'");
+      throw UsageError("'" + paths.name + " " + o.command +
+                       "' takes no name; unexpected argument '" + o.name + "'");
     }
     if (o.command == "list") return list(out, err, paths, o.width);
     if (o.command == "take") return take(o, in, out, err, paths);
@@ -512,10 +515,10 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (o.command == "glossary") return glossary(o, out, paths);
     throw UsageError("unknown command '" + o.command + "'");
   } catch (const UsageError& e) {
-    err << "quiz: " << e.what() << "\nTry '" << paths.command << " --help'.\n";
+    err << paths.name << ": " << e.what() << "\nTry '" << paths.command << " --help'.\n";
     return 2;
   } catch (const std::exception& e) {
-    err << "quiz: " << e.what() << "\n";
+    err << paths.name << ": " << e.what() << "\n";
     return 2;
   }
 }

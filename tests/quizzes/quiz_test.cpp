@@ -589,6 +589,15 @@ TEST_CASE(
   CHECK(run({"take", "nope"})
             .err.find("'build/course quiz list' shows them\nTry 'build/course quiz --help'.") !=
         std::string::npos);
+  // Its messages and its help name it as the learner ran it.
+  through_course.name = "course quiz";
+  CHECK(run({"take", "nope"}).err.find("course quiz: no quiz named 'nope'") == 0);
+  CHECK(run({"list", "extra"}).err.find("course quiz: 'course quiz list' takes no name") == 0);
+  CHECK(run({"key", "mastery"}).err.find("course quiz: course quiz key shows the answers") == 0);
+  const Run help = run({"--help"});
+  CHECK(help.out.find("  course quiz COMMAND [NAME] [options]") != std::string::npos);
+  CHECK(help.out.find("quiz COMMAND") == help.out.find("course quiz COMMAND") + 7);
+  CHECK(quiz_run({"take", "nope"}).err.find("quiz: no quiz named 'nope'") == 0);
   // The score wraps like the rest of the text, its last word and period together.
   const Run narrow = run({"take", "mastery", "--answers", kMasteryKey}, 40);
   CHECK(narrow.out.find(
