@@ -169,8 +169,9 @@ int main(int argc, char** argv) {
         engine::sim::write_trace(options.trace, options.full_trace
                                                     ? engine::sim::TraceDetail::Full
                                                     : engine::sim::TraceDetail::Summarised);
-        std::cerr << program << ": wrote the trace to " << options.trace
-                  << " (open it in Perfetto: ui.perfetto.dev)\n";
+        std::cerr << wrap(program + ": wrote the trace to " + options.trace +
+                              " (open it in Perfetto: ui.perfetto.dev)",
+                          terminal_width(STDERR_FILENO));
       } catch (const engine::Error& e) {
         std::cerr << program << ": " << e.what() << '\n';
         if (status == 0) status = kNotWritten;

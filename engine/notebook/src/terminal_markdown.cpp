@@ -166,11 +166,15 @@ class Renderer {
   std::string heading(cmark_node* node) const {
     const bool title = cmark_node_get_heading_level(node) == 1;
     const fmt::text_style style = title ? kHeading : kSubheading;
-    const std::string text = inlines(node, style);
-    return text + '\n' +
-           (look_.color ? fmt::format(style, "{}", repeat(title ? "═" : "─", display_width(text)))
-                        : repeat(title ? "═" : "─", display_width(text))) +
-           '\n';
+    // Wrapped to the terminal (a section's heading runs long), and ruled as wide as its widest line.
+    const std::string text = wrap(inlines(node, style), look_.width);
+    std::size_t widest = 0;
+    for (std::size_t start = 0, end; start < text.size(); start = end + 1) {
+      end = text.find('\n', start);
+      widest = std::max(widest, display_width(std::string_view(text).substr(start, end - start)));
+    }
+    const std::string rule = repeat(title ? "═" : "─", widest);
+    return text + (look_.color ? fmt::format(style, "{}", rule) : rule) + '\n';
   }
 
   // Items with "- " or "1. ", their text hanging under the item's first word.

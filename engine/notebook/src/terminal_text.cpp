@@ -150,17 +150,28 @@ std::size_t break_before(std::string_view line, std::size_t room) {
 
 std::vector<std::string> printed_line_parts(std::string_view line, std::size_t width,
                                             std::size_t indent) {
-  const std::string continued = std::string(std::min(indent, width / 2), ' ') + "↪ ";
   std::vector<std::string> parts;
-  std::string_view marker;
+  std::string marker;
   while (true) {
     const std::size_t room = width > display_width(marker) ? width - display_width(marker) : 1;
-    const std::size_t cut = break_before(line, room);
-    parts.push_back(std::string(marker) + std::string(line.substr(0, cut)));
+    std::size_t cut = break_before(line, room);
+    // A word that cannot break overflows its part: it takes the room of the indent before it
+    // (the continuation's, or the line's own leading spaces), as much as it needs.
+    if (const std::size_t shown = display_width(line.substr(0, cut)); shown > room) {
+      const std::size_t over = shown - room;
+      if (parts.empty()) {
+        line.remove_prefix(std::min({over, line.find_first_not_of(' '), line.size()}));
+      } else {
+        const std::size_t spaces = marker.size() - std::string_view("↪ ").size();
+        marker = std::string(spaces - std::min(over, spaces), ' ') + "↪ ";
+      }
+      cut = break_before(line, width > display_width(marker) ? width - display_width(marker) : 1);
+    }
+    parts.push_back(marker + std::string(line.substr(0, cut)));
     if (cut == line.size()) return parts;
     line.remove_prefix(cut);
     line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
-    marker = continued;
+    marker = std::string(std::min(indent, width / 2), ' ') + "↪ ";
   }
 }
 

@@ -107,3 +107,12 @@ TEST_CASE("raw HTML is left out, and a link shows where it leads") {
                                            TerminalLook{.color = false, .width = 80});
   CHECK(text == "See this Perfetto (https://ui.perfetto.dev).\n");
 }
+
+TEST_CASE("a heading longer than the terminal wraps, ruled as wide as its widest line") {
+  const std::string text = render_markdown("## 7.2 · The runbook: thresholds and sweeps\n",
+                                           TerminalLook{.color = false, .width = 24});
+  CHECK(text ==
+        "7.2 · The runbook:\n"
+        "thresholds and sweeps\n"
+        "─────────────────────\n");
+}

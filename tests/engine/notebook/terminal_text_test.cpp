@@ -59,3 +59,22 @@ TEST_CASE("a printed line or a line of code longer than the width goes on in mar
         Parts{"  size_text(", "  ↪ memory_now(),", "  ↪ driver())"});
   CHECK(printed_line_parts("a_very_long_identifier", 8) == Parts{"a_very_long_identifier"});
 }
+
+TEST_CASE("deep indentation gives way where the next word would overflow the width") {
+  const auto joined = [](const std::vector<std::string>& parts) {
+    std::string out;
+    for (const std::string& part : parts) out += part + "|";
+    return out;
+  };
+  // The continuation's indent shrinks so that its long first word fits in 24 columns.
+  CHECK(joined(printed_line_parts("            f(x, py::mps::memory());", 24, 12)) ==
+        "            f(x,|   ↪ py::mps::memory());|");
+  // A line indented deeper than its first word leaves room for loses the spaces too many.
+  CHECK(joined(printed_line_parts("                    {\"half length\", 32}", 24, 20)) ==
+        "                  {\"half|            ↪ length\",|            ↪ 32}|");
+  for (const std::string& part : printed_line_parts(
+           "                                       std::tuple{\"half length\", 32, 64}}) {", 40,
+           39)) {
+    CHECK(display_width(part) <= 40);
+  }
+}
