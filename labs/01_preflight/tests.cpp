@@ -39,9 +39,9 @@ TEST_CASE("macOS releases compare as numbers and not as text") {
                         Case{"12.0", 14, 0, false}, Case{"10.15.7", 10, 15, true}, Case{"", 14, 0, false}}) {
     CHECK_MESSAGE(lab::macos_at_least(c.release, c.major, c.minor) == c.newer,
                   "macos_at_least(\"" << c.release << "\", " << c.major << ", " << c.minor << ") should be "
-                  << std::string(c.newer ? "true" : "false") << ". A release is a list of numbers: as text \"13.10\" sorts "
-                  "before \"13.4\" and \"9.6\" after \"14.0\", so compare the major, then the minor, as numbers."
-                  << kRequirementsCheck);
+                  << std::string(c.newer ? "true" : "false") << harness::why << "A release is a list of numbers: as "
+                  "text \"13.10\" sorts before \"13.4\" and \"9.6\" after \"14.0\", so compare the major, then the minor, "
+                  "as numbers." << kRequirementsCheck);
   }
 }
 
@@ -53,29 +53,36 @@ TEST_CASE("the preflight names each unmet requirement on every machine") {
     const bool x86_64 = py::platform::machine() != "arm64";
     const std::string release = py::platform::mac_release();
     const bool too_old = on_macos && !py::torch::backends::mps::is_macos_or_newer(14, 0);
-    const std::vector<std::string> problems = lab::preflight_problems();
     INFO("on " << machine->name << " (system " << py::platform::system() << ", interpreter "
          << py::platform::machine() << std::string(translated ? " under Rosetta" : "") << ", macOS "
-         << (on_macos ? release : "none") << ") the preflight said:" << joined(problems));
+         << (on_macos ? release : "none") << ")");
+    const std::vector<std::string> problems = lab::preflight_problems();
+    INFO("the preflight said:" << joined(problems));
     if (!on_macos) {
-      CHECK_MESSAGE(any_mentions(problems, "macOS"), "this is not a Mac: say so (mention macOS)" << kRequirementsCheck);
+      CHECK_MESSAGE(any_mentions(problems, "macOS"),
+                    harness::why << "This is not a Mac: say so (mention macOS)." << kRequirementsCheck);
       continue;
     }
     CHECK_MESSAGE(any_mentions(problems, "Rosetta") == translated,
-                  std::string(translated ? "the interpreter is x86_64, translated by Rosetta 2 on an Apple-silicon Mac. The "
-                                "hardware is fine, the interpreter is not: it can only install x86_64 builds, "
-                                "usually without MPS. Ask the interpreter (platform::machine(), proc_translated())."
-                              : "only an interpreter under Rosetta is a Rosetta problem")
+                  harness::why << std::string(translated ? "The interpreter is x86_64, translated by Rosetta 2 on an "
+                                "Apple-silicon Mac. The hardware is fine, the interpreter is not: it can only install "
+                                "x86_64 builds, usually without MPS. Ask the interpreter (platform::machine(), "
+                                "proc_translated())."
+                              : "Only an interpreter under Rosetta is a Rosetta problem.")
                       << kRequirementsCheck);
     if (x86_64 && !translated) {
-      CHECK_MESSAGE(any_mentions(problems, "x86_64"), "an x86_64 interpreter on an Intel Mac: mention x86_64"
-                                                          << kRequirementsCheck);
+      CHECK_MESSAGE(any_mentions(problems, "x86_64"),
+                    harness::why << "An x86_64 interpreter on an Intel Mac: mention x86_64." << kRequirementsCheck);
     }
     CHECK_MESSAGE(any_mentions(problems, release) == too_old,
-                  (too_old ? "macOS " + release + " is older than Apple's 14.0: name the release"
-                           : "macOS " + release + " meets Apple's 14.0: no release problem")
+                  ("macOS " + release + (too_old ? " is older than Apple's 14.0" : " meets Apple's 14.0"))
+                      << harness::why
+                      << std::string(too_old ? "Name the release among the problems." : "It is no release problem.")
                       << kRequirementsCheck);
-    if (!x86_64 && !too_old) CHECK_MESSAGE(problems.empty(), "this Mac meets every requirement" << kRequirementsCheck);
+    if (!x86_64 && !too_old) {
+      CHECK_MESSAGE(problems.empty(),
+                    harness::why << "This Mac meets every requirement: nothing to say." << kRequirementsCheck);
+    }
   }
 }
 
@@ -93,8 +100,8 @@ TEST_CASE("a batch's bytes count the width of each element") {
     const std::int64_t bytes = lab::batch_bytes(c.shape, c.dtype);
     CHECK_MESSAGE(bytes == expected, c.what << ": batch_bytes said " << bytes << ", but " << tensor.numel()
                                             << " elements of " << torch::elementSize(c.dtype)
-                                            << " bytes each take " << expected << ". A float32 is 4 bytes, an "
-                                            "int64 8: the element count alone underestimates the bill."
-                                            << kBatchBytes);
+                                            << " bytes each take " << expected << "." << harness::why
+                                            << "A float32 is 4 bytes, an int64 8: the element count alone "
+                                            "underestimates the bill." << kBatchBytes);
   }
 }

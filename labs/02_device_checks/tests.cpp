@@ -50,9 +50,9 @@ TEST_CASE("mps_state and the diagnosis name each machine's state") {
     INFO("on " << machine->name << ", " << answers() << ": the state is \"" << name_of(expected) << "\"");
     const lab::MpsState state = lab::mps_state();
     CHECK_MESSAGE(state == expected,
-                  "mps_state() said \"" << name_of(state) << "\". Each pair of answers is its own state: "
-                  "a build without MPS needs another wheel, while a build with MPS on a machine that cannot "
-                  "use it needs another macOS or another Mac, and reinstalling PyTorch will not help."
+                  "mps_state() said \"" << name_of(state) << "\"." << harness::why << "Each pair of answers is its "
+                  "own state: a build without MPS needs another wheel, while a build with MPS on a machine that "
+                  "cannot use it needs another macOS or another Mac, and reinstalling PyTorch will not help."
                       << kEveryMachine);
     const std::string line = lab::diagnosis();
     CHECK_MESSAGE(starts_with(line, prefix),
@@ -67,9 +67,10 @@ TEST_CASE("choose_device picks mps exactly where it is available") {
     INFO("on " << machine->name << ", " << answers());
     const torch::Device device = lab::choose_device();
     CHECK_MESSAGE(device.type() == (available ? torch::kMPS : torch::kCPU),
-                  "choose_device() returned " << device.str() << ". is_built() is about the wheel; only "
-                  "is_available() says whether this process can put a tensor on mps. Anywhere else, mps "
-                  "fails at the first tensor." << kSanityCheck << kPlacingAnyway);
+                  "choose_device() returned " << device.str() << "." << harness::why << "is_built() is about the "
+                  "wheel; only is_available() says whether this process can put a tensor on mps. Anywhere else, "
+                  "mps fails at the first tensor." << kSanityCheck << kPlacingAnyway);
+    INFO("torch::zeros({2}, choose_device())");
     CHECK_NOTHROW(torch::zeros({2}, device));
   }
 }
@@ -79,19 +80,22 @@ TEST_CASE("the diagnosis is one line whose fix suits the state it names") {
     sim::use_machine(*machine);
     const std::string line = lab::diagnosis();
     INFO("on " << machine->name << ", diagnosis() said \"" << line << "\"");
-    REQUIRE_MESSAGE((!line.empty() && !mentions(line, "\n")), "a diagnosis is one line, for the top of a log");
+    REQUIRE_MESSAGE((!line.empty() && !mentions(line, "\n")),
+                    harness::why << "A diagnosis is one line, for the top of a log.");
     if (starts_with(line, "not built:")) {
       CHECK_MESSAGE(mentions(line, "arm64"),
-                    "a build without MPS is fixed by installing the macOS arm64 wheel, from an arm64 Python"
-                        << kEveryMachine);
+                    harness::why << "A build without MPS is fixed by installing the macOS arm64 wheel, from an arm64 "
+                    "Python." << kEveryMachine);
     } else if (starts_with(line, "built but unavailable:")) {
       CHECK_MESSAGE((mentions(line, "macOS") && mentions(line, "cpu")),
-                    "a build with MPS that this machine cannot use needs a newer macOS (or Apple silicon); "
-                    "meanwhile the script should train on the cpu" << kEveryMachine);
+                    harness::why << "A build with MPS that this machine cannot use needs a newer macOS (or Apple "
+                    "silicon); meanwhile the script should train on the cpu." << kEveryMachine);
     } else {
       CHECK_MESSAGE(starts_with(line, "available:"),
-                    "a diagnosis starts with one of \"not built:\", \"built but unavailable:\", \"available:\"");
-      CHECK_MESSAGE(mentions(line, "mps"), "when MPS is available, the thing to do is to use mps" << kSanityCheck);
+                    harness::why << "A diagnosis starts with one of \"not built:\", \"built but unavailable:\", "
+                    "\"available:\".");
+      CHECK_MESSAGE(mentions(line, "mps"), harness::why << "When MPS is available, the thing to do is to use mps."
+                                                        << kSanityCheck);
     }
   }
 }
@@ -100,8 +104,9 @@ TEST_CASE("on_gpu recognises a tensor on mps although it reports mps:0") {
   sim::use_machine("m3-max-64gb");
   const auto on_mps = torch::ones({2}, torch::Device("mps"));
   CHECK_MESSAGE(lab::on_gpu(on_mps),
-                "a tensor created on \"mps\" reports its device as mps:0, and torch::Device(\"mps\") has no "
-                "index, so the two devices are not equal: compare device types to ask \"on the GPU?\""
-                    << kDeviceIndex);
-  CHECK_MESSAGE(!lab::on_gpu(torch::ones({2})), "a tensor on the cpu is not on the GPU");
+                "on_gpu(a tensor created on \"mps\") said false" << harness::why << "A tensor created on \"mps\" "
+                "reports its device as mps:0, and torch::Device(\"mps\") has no index, so the two devices are not "
+                "equal: compare device types to ask \"on the GPU?\"" << kDeviceIndex);
+  CHECK_MESSAGE(!lab::on_gpu(torch::ones({2})), "on_gpu(a tensor on the cpu) said true" << harness::why
+                                                    << "A tensor on the cpu is not on the GPU.");
 }

@@ -63,26 +63,30 @@ bool is_power_of_two(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 TEST_CASE("the batch trains without swapping or running out of memory") {
   for (const char* machine : {"m1-8gb", "m3-max-64gb"}) {
     sim::use_machine(machine);
+    INFO("on " << std::string(machine));
     const std::int64_t reports = lab::largest_batch(train_step);
-    INFO("on " << std::string(machine) << " largest_batch() chose " << reports << " reports");
-    REQUIRE_MESSAGE(is_power_of_two(reports), "the sweep doubles the batch, so its answer is a power of two");
+    INFO("largest_batch() chose " << reports << " reports");
+    REQUIRE_MESSAGE(is_power_of_two(reports),
+                    harness::why << "The sweep doubles the batch, so its answer is a power of two.");
     const std::string problem = why_it_does_not_fit(reports);
-    CHECK_MESSAGE(problem.empty(), "but " << problem << ". A batch that swaps trains, slowly: the time per report "
-                                          "jumps before the allocator ever refuses, so stopping only at an "
-                                          "out-of-memory error is too late." << kBatchSweep);
+    CHECK_MESSAGE(problem.empty(), "but " << problem << "." << harness::why << "A batch that swaps trains, slowly: "
+                                          "the time per report jumps before the allocator ever refuses, so stopping "
+                                          "only at an out-of-memory error is too late." << kBatchSweep);
   }
 }
 
 TEST_CASE("twice the batch would swap or run out of memory") {
   for (const char* machine : {"m1-8gb", "m3-max-64gb"}) {
     sim::use_machine(machine);
+    INFO("on " << std::string(machine));
     const std::int64_t reports = lab::largest_batch(train_step);
     CHECK_MESSAGE(!why_it_does_not_fit(2 * reports).empty(),
-                  "on " << std::string(machine) << " largest_batch() chose " << reports << " reports, yet "
-                  << 2 * reports << " also trains without swapping. A rule of thumb leaves memory unused, and "
-                  "so does a timer that does not wait for the GPU: it measures the queue (and whatever wait "
-                  "happens to fall inside it), whose jumps are not the GPU's. Measure honestly, doubling until "
-                  "the time per report jumps or the allocator refuses." << kBatchSweep << kNaiveVsSynchronized);
+                  "largest_batch() chose " << reports << " reports, yet "
+                  << 2 * reports << " also trains without swapping." << harness::why << "A rule of thumb leaves "
+                  "memory unused, and so does a timer that does not wait for the GPU: it measures the queue (and "
+                  "whatever wait happens to fall inside it), whose jumps are not the GPU's. Measure honestly, "
+                  "doubling until the time per report jumps or the allocator refuses."
+                  << kBatchSweep << kNaiveVsSynchronized);
   }
 }
 
@@ -95,25 +99,28 @@ TEST_CASE("memory growth is measured from the first epoch") {
     const double growth = lab::memory_growth(c.bytes);
     CHECK_MESSAGE(std::abs(growth - c.growth) < 1e-9,
                   "from " << c.bytes.front() << " to " << c.bytes.back() << " bytes the growth is "
-                  << harness::fixed(c.growth, 2) << ", not " << harness::fixed(growth, 2)
-                  << ": the runbook's 26 % is relative to the first epoch." << kRetained);
+                  << harness::fixed(c.growth, 2) << ", not " << harness::fixed(growth, 2) << "." << harness::why
+                  << "The runbook's 26 % is relative to the first epoch." << kRetained);
   }
 }
 
 TEST_CASE("the loop's memory stays flat over ten epochs") {
   for (const char* machine : {"m1-8gb", "m3-max-64gb"}) {
     sim::use_machine(machine);
+    INFO("on " << std::string(machine));
     const lab::EpochLog log = lab::train_and_keep_vectors(10, 20);
-    REQUIRE_MESSAGE(log.driver_bytes.size() == 10, "record the driver memory once per epoch");
+    REQUIRE_MESSAGE(log.driver_bytes.size() == 10, "10 epochs recorded " << log.driver_bytes.size()
+                                                   << " driver memories" << harness::why
+                                                   << "Record the driver memory once per epoch.");
     const double growth = static_cast<double>(log.driver_bytes.back()) / static_cast<double>(log.driver_bytes.front()) - 1;
     const std::int64_t held = py::torch::mps::current_allocated_memory();  // the model is gone; the log is not
     CHECK_MESSAGE((growth <= 0.26 && held == 0),
-                  "on " << std::string(machine) << " driver memory grew " << harness::fixed(100 * growth, 0)
+                  "driver memory grew " << harness::fixed(100 * growth, 0)
                   << " % from epoch 1 to epoch 10 (the runbook suspects retained tensors above 26 %), and after "
                   "the loop its log holds " << harness::fixed(static_cast<double>(held) / (1 << 20), 2)
-                  << " MiB of GPU memory. empty_cache() returns cached memory only: a tensor you keep is in use. "
-                  "detach() cuts the autograd graph but leaves the tensor on the GPU; .cpu() moves it off."
-                  << kCounters << kRetained);
+                  << " MiB of GPU memory." << harness::why << "empty_cache() returns cached memory only: a tensor "
+                  "you keep is in use. detach() cuts the autograd graph but leaves the tensor on the GPU; .cpu() "
+                  "moves it off." << kCounters << kRetained);
   }
 }
 
@@ -124,6 +131,6 @@ TEST_CASE("every step's vectors are kept for the analysis") {
                                                      << log.kept_vectors.size());
   for (const torch::Tensor& vectors : log.kept_vectors) {
     CHECK_MESSAGE((vectors.sizes().vec() == std::vector<std::int64_t>{32, 768}),
-                  "each step keeps its (32, 768) report vectors");
+                  harness::why << "Each step keeps its (32, 768) report vectors.");
   }
 }

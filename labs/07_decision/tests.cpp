@@ -42,7 +42,7 @@ void expect(const lab::Measurements& m, lab::Choice choice, bool fix_data_plane,
   const lab::Decision d = lab::decide(m);
   CHECK_MESSAGE((d.choice == choice && d.fix_data_plane_first == fix_data_plane),
                 "with " << shown(m) << " the runbook says " << shown(lab::Decision{choice, fix_data_plane})
-                        << "; decide() said " << shown(d) << ". " << why << kRunbook);
+                        << "; decide() said " << shown(d) << "." << harness::why << why << kRunbook);
 }
 
 // Shape-only mode (lesson 5) for as long as a workload's step lives: its tensors are timed on the
@@ -269,7 +269,8 @@ TEST_CASE("the measured gain compares whole steps on the cpu and on mps") {
                   "steps of " << harness::fixed(prepare, 0) << " ms of preparation and " << harness::fixed(cpu, 0)
                   << " ms of training on the cpu, " << harness::fixed(mps, 0) << " ms on mps: mps is faster by "
                   << harness::fixed(expected, 3) << " (the ratio of the step times minus one), not "
-                  << harness::fixed(m.faster_on_mps, 3) << ". Time whole steps, preparation included.");
+                  << harness::fixed(m.faster_on_mps, 3) << "." << harness::why
+                  << "Time whole steps, preparation included.");
   }
 }
 
@@ -279,8 +280,8 @@ TEST_CASE("the measured gain leaves out the first step, which builds the graphs"
   CHECK_MESSAGE(std::abs(m.faster_on_mps - 0.5) < 0.01,
                 "steps of 30 ms on the cpu and 20 ms on mps, whose first step on mps also spends 200 ms "
                 "building its graphs: warm, mps is faster by 0.500; you measured " << harness::fixed(m.faster_on_mps, 3)
-                << ". The first step describes another program: run one step before the clock starts, on "
-                "each device." << kWarmUp << kFirstEpoch);
+                << "." << harness::why << "The first step describes another program: run one step before the clock "
+                "starts, on each device." << kWarmUp << kFirstEpoch);
 }
 
 TEST_CASE("each part is measured in a fresh process") {
@@ -289,10 +290,10 @@ TEST_CASE("each part is measured in a fresh process") {
   lab::measure(noting_its_process(reused));
   CHECK_MESSAGE(*reused == 0,
                 "measure() built the workload " << *reused << (*reused == 1 ? " time" : " times") << " in a "
-                "process an earlier part had already used. Start each part with sim::restart(), as a new "
-                "`python train.py` starts afresh: otherwise the second run inherits what the first left "
-                "behind (graphs already built, the allocator's cache, settings PyTorch reads once per "
-                "process) and measures it as its own." << kOncePerProcess);
+                "process an earlier part had already used." << harness::why << "Start each part with "
+                "sim::restart(), as a new `python train.py` starts afresh: otherwise the second run inherits what "
+                "the first left behind (graphs already built, the allocator's cache, settings PyTorch reads once "
+                "per process) and measures it as its own." << kOncePerProcess);
 }
 
 TEST_CASE("the timed loop waits for the GPU only at its end") {
@@ -308,9 +309,9 @@ TEST_CASE("the timed loop waits for the GPU only at its end") {
                 "step while the host prepares the next, mps is faster by " << harness::fixed(expected_gain, 3)
                 << " and the GPU busy " << harness::fixed(100 * expected_share, 1) << " % of the step; you "
                 "measured " << harness::fixed(m.faster_on_mps, 3) << " and " << harness::fixed(100 * m.gpu_utilisation, 1)
-                << " %. A wait inside the timed loop (synchronize(), item(), or elapsed_time(), which waits for "
-                "the device) stops that overlap every step: record the events in the loop, read them after "
-                "the last wait." << kHiddenSyncPoint << kEventTiming);
+                << " %." << harness::why << "A wait inside the timed loop (synchronize(), item(), or elapsed_time(), "
+                "which waits for the device) stops that overlap every step: record the events in the loop, read "
+                "them after the last wait." << kHiddenSyncPoint << kEventTiming);
 }
 
 TEST_CASE("the measured utilisation is the GPU's share of the step") {
@@ -344,7 +345,8 @@ TEST_CASE("the measured utilisation is the GPU's share of the step") {
     CHECK_MESSAGE(std::abs(m.gpu_utilisation / expected - 1) < 0.05,
                   "a step of " << harness::fixed(prepare_ms, 1) << " ms of host work, then " << harness::fixed(gpu_ms, 1)
                   << " ms of GPU work (and the wait that hands the GPU its work), keeps the GPU busy "
-                  << harness::fixed(100 * expected, 1) << " % of the step; you measured " << harness::fixed(100 * m.gpu_utilisation, 1) << " %. The GPU's time comes "
+                  << harness::fixed(100 * expected, 1) << " % of the step; you measured "
+                  << harness::fixed(100 * m.gpu_utilisation, 1) << " %." << harness::why << "The GPU's time comes "
                   "from events around train(); the step's from the wall clock, preparation included."
                   << kEventTiming);
   }
@@ -363,7 +365,7 @@ TEST_CASE("the measured growth leaves the allocator's cache out") {
   const lab::Measurements m = lab::measure(growing_batches());
   CHECK_MESSAGE(std::abs(m.memory_growth) < 0.01,
                 "a loop that keeps nothing, though its batches grow, grew " << harness::fixed(100 * m.memory_growth, 1)
-                << " %: the allocator's cache keeps the freed blocks of the larger batches. Read "
+                << " %." << harness::why << "The allocator's cache keeps the freed blocks of the larger batches. Read "
                 "driver_allocated_memory() after empty_cache() at each epoch's end, so that the cache does not "
                 "count as growth." << kEmptyCache);
 }
@@ -377,14 +379,14 @@ TEST_CASE("the course's workloads get the runbook's answers on the M3 Max") {
   };
   const std::vector<Case> cases = {
       {classifier(20, false), {lab::Choice::Cpu, true},
-       "the tiny classifier gains nothing on mps while the host tokenizes for 20 ms a batch: the GPU waits"},
-      {encoder(), {lab::Choice::Mps, false}, "the encoder's arithmetic is what the GPU is for"},
-      {classifier(0, true), {lab::Choice::Remote, false}, "the loop of lesson 6 keeps its vectors on the GPU"}};
+       "The tiny classifier gains nothing on mps while the host tokenizes for 20 ms a batch: the GPU waits."},
+      {encoder(), {lab::Choice::Mps, false}, "The encoder's arithmetic is what the GPU is for."},
+      {classifier(0, true), {lab::Choice::Remote, false}, "The loop of lesson 6 keeps its vectors on the GPU."}};
   for (const Case& c : cases) {
     const lab::Measurements m = lab::measure(c.workload);
     const lab::Decision d = lab::decide(m);
     CHECK_MESSAGE((d.choice == c.expected.choice && d.fix_data_plane_first == c.expected.fix_data_plane_first),
                   c.workload.name << ": " << shown(m) << " gives " << shown(d) << "; the runbook says "
-                  << shown(c.expected) << ": " << c.why << "." << kRunbook);
+                  << shown(c.expected) << "." << harness::why << c.why << kRunbook);
   }
 }

@@ -1,4 +1,5 @@
-// Lesson-cell links for the labs' teaching messages, and number formatting for them.
+// Lesson-cell links and the mark of what a check teaches, for the labs' messages, and number
+// formatting for them.
 
 #include "harness/check.h"
 
@@ -28,6 +29,8 @@ std::string LessonCell::command() const {
 }
 
 std::ostream& operator<<(std::ostream& out, const LessonCell& cell) { return out << cell.see(); }
+
+std::ostream& operator<<(std::ostream& out, Why) { return out << '\n' << kWhyMark; }
 
 const std::vector<const LessonCell*>& lesson_cells() { return mutable_cells(); }
 

@@ -1,9 +1,11 @@
-// The "lab" doctest reporter: one line per test (✔ or ✘), under a failed one what it teaches,
-// and at the end the verdict and the one next thing to do, which is the first TODO still open
-// when the tests reached one. Written for the learner, so paths are relative to the course,
-// doctest's own decorations and the failed expressions are left out (--details shows those),
-// the same message on several machines is said once, naming them all, and the text wraps to
-// the terminal.
+// The "lab" doctest reporter: one line per test (✔ or ✘), under a failed one what its checks
+// saw and what they teach, and at the end the verdict and the one next thing to do, which is the
+// first TODO still open when the tests reached one. Written for the learner, so paths are
+// relative to the course, doctest's own decorations and the failed expressions are left out
+// (--details shows those), what several inputs or machines teach is said once under what each
+// of them saw, the same message on several machines is said once, naming them all, code that
+// threw is named with what it threw instead of a lesson about another mistake, and the text wraps
+// to the terminal.
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
+#include "harness/check.h"
 #include "open_todo.h"
 #include "report.h"
 
@@ -42,11 +45,35 @@ bool wants_color(const doctest::ContextOptions& options) {
 // What the exception translator says when the code reached a TODO (see runner.cpp).
 bool is_open_todo(const std::string& error) { return error.rfind("stopped at TODO ", 0) == 0; }
 
-// What a failed check says: its teaching text (the lines of its context and message) and the
-// expression that failed, with where.
+// What a failed check says, read out of its contexts and message (harness::why): what it saw,
+// what it teaches and the lesson cells to re-run; or, when the code threw instead of answering,
+// what it threw.
 struct Problem {
-  std::string text;
-  std::string expression;  // empty for an exception or a TODO
+  std::vector<std::string> seen;     // the input, the machine, the values
+  std::vector<std::string> teaches;  // the misconception, after harness::why
+  std::vector<std::string> see;      // "see: build/lessons/..." lines
+  std::string thrown;                // what the code threw, if it threw
+  std::string expression;            // the failed expression, with where (--details)
+
+  bool operator==(const Problem&) const = default;
+
+  // Reads one context or message: its lines before harness::why are what was seen, those after
+  // it what is taught; a "see: " line is a lesson cell's link wherever it is.
+  void read(const std::string& text) {
+    bool teaching = false;
+    for (std::string line : engine::notebook::split_lines(text)) {
+      if (!line.empty() && line.front() == kWhyMark) {
+        teaching = true;
+        line.erase(0, 1);
+        if (line.empty()) continue;
+      }
+      if (line.rfind("see: ", 0) == 0) {
+        see.push_back(line);
+      } else {
+        (teaching ? teaches : seen).push_back(line);
+      }
+    }
+  }
 };
 
 // A machine's name stands for itself in a message; this marks where one was.
@@ -57,6 +84,8 @@ std::pair<std::string, std::vector<std::string>> without_machines(std::string te
   std::vector<std::string> found;
   for (const engine::MachineProfile* m : engine::machines()) {
     const std::string name(m->name);
+    // "host", the profile of this computer, is also a word the messages use ("the host waits").
+    if (name.find_first_of("0123456789") == std::string::npos) continue;
     for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
       const bool whole = (at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]))) &&
                          (at + name.size() == text.size() ||
@@ -85,42 +114,65 @@ std::string checked_at(const std::string& expression) {
   return at == std::string::npos ? expression : expression.substr(at);
 }
 
-// The problems as the learner reads them: those that differ only in the one machine they name
-// become one, naming every machine.
-std::vector<Problem> grouped(const std::vector<Problem>& problems) {
-  struct Group {
-    std::string masked, expression;
-    std::vector<std::string> machines;
+// Failed checks of one test that teach the same thing, or threw the same exception, and what each
+// of them saw; what several machines saw alike is one text that names them all.
+struct Group {
+  struct Seen {
+    std::string text;                   // with the mark where the machines' names go
+    std::vector<std::string> machines;  // the names, when the text named exactly one
+    std::string expression;
   };
-  std::vector<Group> groups;
-  std::vector<Problem> out;
-  for (const Problem& p : problems) {
+  std::string thrown;
+  std::vector<std::string> teaches, see;
+  std::vector<Seen> seen;
+
+  void add(const Problem& p) {
+    std::string text;
+    for (const std::string& line : p.seen) text += (text.empty() ? "" : "\n") + line;
     const auto found =
-        without_machines(p.text);  // no structured binding: the lambda below uses it (clang 14)
-    const std::string& masked = found.first;
-    const std::vector<std::string>& machines = found.second;
-    if (machines.size() != 1) {
-      groups.push_back({p.text, p.expression, {}});
-      continue;
+        without_machines(text);  // no structured binding: the lambda uses it (clang 14)
+    if (found.second.size() == 1) {
+      auto same = std::find_if(seen.begin(), seen.end(), [&](const Seen& s) {
+        return !s.machines.empty() && s.text == found.first &&
+               checked_at(s.expression) == checked_at(p.expression);
+      });
+      if (same != seen.end()) {
+        same->machines.push_back(found.second.front());
+        return;
+      }
+      seen.push_back({found.first, found.second, p.expression});
+      return;
     }
+    seen.push_back({text, {}, p.expression});
+  }
+};
+
+// The problems of one test as the learner reads them: in groups, in the order they first failed.
+std::vector<Group> grouped(const std::vector<Problem>& problems) {
+  std::vector<Group> groups;
+  for (const Problem& p : problems) {
     auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-      return !g.machines.empty() && g.masked == masked &&
-             checked_at(g.expression) == checked_at(p.expression);
+      return g.thrown == p.thrown && g.teaches == p.teaches && g.see == p.see;
     });
     if (same == groups.end()) {
-      groups.push_back({masked, p.expression, machines});
-    } else {
-      same->machines.push_back(machines.front());
+      groups.push_back({p.thrown, p.teaches, p.see, {}});
+      same = groups.end() - 1;
+    }
+    same->add(p);
+  }
+  for (Group& g : groups) {
+    for (Group::Seen& s : g.seen) {
+      for (std::size_t at; (at = s.text.find(kMachineMark)) != std::string::npos;)
+        s.text.replace(at, 1, joined(s.machines));
     }
   }
-  for (const Group& g : groups) {
-    std::string text = g.masked;
-    for (std::size_t at; (at = text.find(kMachineMark)) != std::string::npos;)
-      text.replace(at, 1, joined(g.machines));
-    out.push_back({text, g.expression});
-  }
-  return out;
+  return groups;
 }
+
+// The next step after a check that crashed.
+constexpr const char* kNextAfterStop =
+    "Next: the check marked ✘ above names what it tests; the code of your file that does that is "
+    "where to look.";
 
 class LabReporter : public doctest::IReporter {
  public:
@@ -153,25 +205,29 @@ class LabReporter : public doctest::IReporter {
          << '\n';
     if (!passed) {
       ++failed_;
-      for (const Problem& problem : grouped(problems_)) show(problem);
+      const std::vector<Group> groups = grouped(problems_);
+      if (failed_ == 1) first_failure_threw_ = !groups.empty() && !groups.front().thrown.empty();
+      said_.clear();
+      for (const Group& group : groups) show(group);
     }
     out_.flush();  // everything so far stays on screen if the next check crashes or never ends
   }
 
   void test_case_exception(const doctest::TestCaseException& e) override {
+    Problem problem;
     if (e.is_crash) {
       crashed_ = true;
-      return add_problem({"your code crashed with " +
-                              engine::notebook::crash_description(e.error_string.c_str()) +
-                              " in '" + name_ + "'",
-                          ""});
+      problem.read("your code crashed with " +
+                   engine::notebook::crash_description(e.error_string.c_str()) + " in '" + name_ +
+                   "'");
+      return add_problem(problem);
     }
-    std::string text = e.error_string.c_str();
-    if (is_open_todo(text)) return add_problem({text, ""});  // not written yet: nothing else to say
+    const std::string error = e.error_string.c_str();
+    if (is_open_todo(error)) return add_todo(error);  // not written yet: nothing else to say
+    problem.thrown = error;
     const doctest::String* contexts = get_stringified_contexts();
-    for (int i = get_num_stringified_contexts() - 1; i >= 0; --i)
-      text += std::string("\n") + contexts[i].c_str();
-    add_problem({text, ""});
+    for (int i = get_num_stringified_contexts() - 1; i >= 0; --i) problem.read(contexts[i].c_str());
+    add_problem(problem);
   }
 
   void subcase_start(const doctest::SubcaseSignature&) override {}
@@ -179,18 +235,15 @@ class LabReporter : public doctest::IReporter {
 
   void log_assert(const doctest::AssertData& a) override {
     if (!a.m_failed) return;
+    Problem problem;
     if (a.m_threw) {  // doctest quotes the exception's text in an assertion
       std::string error = a.m_exception.c_str();
       if (error.size() >= 2 && error.front() == '"' && error.back() == '"')
         error = error.substr(1, error.size() - 2);
-      if (is_open_todo(error)) return add_problem({error, ""});
+      if (is_open_todo(error)) return add_todo(error);
+      problem.thrown = error;
     }
-    std::ostringstream text;
-    const doctest::IContextScope* const* contexts = get_active_contexts();
-    for (int i = 0; i < get_num_active_contexts(); ++i) {
-      if (i > 0) text << '\n';
-      contexts[i]->stringify(&text);
-    }
+    read_active_contexts(problem);
     std::ostringstream expression;
     expression << "(" << a.m_expr;
     if (a.m_threw) {
@@ -199,11 +252,15 @@ class LabReporter : public doctest::IReporter {
       expression << " was " << a.m_decomp.c_str();
     }
     expression << ", " << course_path(a.m_file) << ":" << a.m_line << ")";
-    add_problem({text.str(), expression.str()});
+    problem.expression = expression.str();
+    add_problem(problem);
   }
 
-  void log_message(const doctest::MessageData& m) override {
-    add_problem({m.m_string.c_str(), ""});
+  void log_message(const doctest::MessageData& m) override {  // FAIL_CHECK("...") and the like
+    Problem problem;
+    read_active_contexts(problem);
+    problem.read(m.m_string.c_str());
+    add_problem(problem);
   }
 
   void test_case_skipped(const doctest::TestCaseData&) override {}
@@ -223,12 +280,7 @@ class LabReporter : public doctest::IReporter {
       out_ << style(kRed) << style(kBold)
            << engine::notebook::wrap(
                   "✘ Your code crashed, so the checks after that one did not run.", width_)
-           << reset()
-           << engine::notebook::wrap(
-                  "Next: the check marked ✘ above names what it tests; the code of your file that "
-                  "does that is where to look.",
-                  width_)
-           << std::flush;
+           << reset() << engine::notebook::wrap(kNextAfterStop, width_) << std::flush;
       return;
     }
     out_ << style(kRed) << style(kBold) << "✘ " << failed_ << " of " << run_ << " checks fail."
@@ -236,9 +288,12 @@ class LabReporter : public doctest::IReporter {
     using engine::notebook::wrap;
     std::vector<OpenTodo> todos = reached_todos();
     if (todos.empty()) {
-      out_ << wrap(
-          "Next: the first check marked ✘ above says what went wrong and where to read about it.",
-          width_);
+      out_ << wrap(first_failure_threw_
+                       ? "Next: the first check marked ✘ above stopped at an exception your code "
+                         "threw, before it could test your answer: find where your code throws it."
+                       : "Next: the first check marked ✘ above says what went wrong and where to "
+                         "read about it.",
+                   width_);
     } else {
       const auto first =
           std::min_element(todos.begin(), todos.end(), [](const OpenTodo& a, const OpenTodo& b) {
@@ -255,28 +310,65 @@ class LabReporter : public doctest::IReporter {
 
  private:
   void add_problem(const Problem& problem) {
-    const bool seen = std::any_of(problems_.begin(), problems_.end(), [&](const Problem& p) {
-      return p.text == problem.text && p.expression == problem.expression;
-    });
-    if (!seen) problems_.push_back(problem);
+    if (std::find(problems_.begin(), problems_.end(), problem) == problems_.end())
+      problems_.push_back(problem);
+  }
+  void add_todo(const std::string& text) {
+    Problem problem;
+    problem.read(text);
+    add_problem(problem);
+  }
+  void read_active_contexts(Problem& problem) const {
+    const doctest::IContextScope* const* contexts = get_active_contexts();
+    for (int i = 0; i < get_num_active_contexts(); ++i) {
+      std::ostringstream text;
+      contexts[i]->stringify(&text);
+      problem.read(text.str());
+    }
   }
 
-  // A problem under its check: each line wrapped to the terminal, except a command to re-run,
-  // which stays whole so that it can be copied; the expression only with --details.
-  void show(const Problem& problem) {
-    for (const std::string& line : engine::notebook::split_lines(problem.text)) {
-      out_ << (line.rfind("see: ", 0) == 0
-                   ? "    " + line + '\n'
-                   : engine::notebook::wrap(line, width_, "    ", "      "));
+  // A group of problems under its check: what each saw, then what they teach and the lesson
+  // cells, each line once in the check; or what the code threw, and where. Each line is wrapped
+  // to the terminal, except a command to re-run, which stays whole so that it can be copied; the
+  // expressions only with --details.
+  void show(const Group& group) {
+    using engine::notebook::wrap;
+    const bool threw = !group.thrown.empty();
+    if (threw) out_ << wrap("Your code threw " + group.thrown, width_, "    ", "      ");
+    std::vector<std::string> above;  // the lines of what the check before this one saw
+    for (const Group::Seen& seen : group.seen) {
+      const std::vector<std::string> lines = engine::notebook::split_lines(seen.text);
+      // The context both share (the machine, the input) is said once, above both.
+      std::size_t from = 0;
+      while (from + 1 < lines.size() && from < above.size() && lines[from] == above[from]) ++from;
+      for (std::size_t i = from; i < lines.size(); ++i) {
+        out_ << (threw ? wrap((i == 0 ? "while checking: " : "") + lines[i], width_, "      ",
+                              "        ")
+                       : wrap(lines[i], width_, "    ", "      "));
+      }
+      above = lines;
+      if (seen.expression.empty()) continue;
+      if (show_details()) {
+        out_ << style(kDim) << wrap(seen.expression, width_, "    ", "      ") << reset();
+      } else {
+        ++hidden_;
+      }
     }
-    if (problem.expression.empty()) return;
-    if (show_details()) {
-      out_ << style(kDim) << engine::notebook::wrap(problem.expression, width_, "    ", "      ")
-           << reset();
-    } else {
-      ++hidden_;
+    if (threw) return;  // what the check teaches is about an answer the code never gave
+    for (const std::string& line : group.teaches) {
+      if (say_once(line)) out_ << wrap(line, width_, "    ", "      ");
+    }
+    for (const std::string& line : group.see) {
+      if (say_once(line)) out_ << "    " << line << '\n';
     }
   }
+  // Whether `line` is new in this check's report; it is from now on.
+  bool say_once(const std::string& line) {
+    if (std::find(said_.begin(), said_.end(), line) != said_.end()) return false;
+    said_.push_back(line);
+    return true;
+  }
+
   const char* style(const char* code) const { return color_ ? code : ""; }
   const char* reset() const { return color_ ? kReset : ""; }
 
@@ -285,8 +377,10 @@ class LabReporter : public doctest::IReporter {
   std::size_t width_;
   std::string name_;
   bool crashed_ = false;
-  int hidden_ = 0;  // failed expressions left out of the report
+  bool first_failure_threw_ = false;  // the first failed check stopped at the code's exception
+  int hidden_ = 0;                    // failed expressions left out of the report
   std::vector<Problem> problems_;
+  std::vector<std::string> said_;  // what the failed check's report has said that it teaches
   int run_ = 0;
   int failed_ = 0;
 };

@@ -6,6 +6,7 @@
 //   labNN --details                    also show the expression each failed check tested
 //   labNN --width=N                    wrap the report to N columns (default: the terminal's)
 
+#include <cxxabi.h>
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "engine/errors.h"
@@ -56,6 +58,19 @@ std::string course_path(const char* file) {
   return path.rfind(top, 0) == 0 ? path.substr(top.size()) : path;
 }
 
+std::string type_name(const std::type_info& type) {
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
+  std::string name = status == 0 && demangled != nullptr ? demangled : type.name();
+  std::free(demangled);
+  // The standard library's inline namespaces are not part of the names a learner writes.
+  for (const std::string inner : {"__cxx11::", "__1::"}) {
+    for (std::size_t at; (at = name.find(inner)) != std::string::npos;)
+      name.erase(at, inner.size());
+  }
+  return name;
+}
+
 bool show_details() { return g_details; }
 std::size_t report_width() {
   return g_width != 0 ? g_width : engine::notebook::terminal_width(STDOUT_FILENO);
@@ -76,6 +91,11 @@ DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const harness::TodoReached& reached) {
 }
 DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const engine::Error& error) {
   return doctest::String(engine::py::format_exception_only(error).c_str());
+}
+// Any other exception reads as its type and what(), the way Python names an exception:
+// "std::invalid_argument: stoi". (Translators are tried in the order they are registered.)
+DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const std::exception& error) {
+  return doctest::String((harness::type_name(typeid(error)) + ": " + error.what()).c_str());
 }
 
 int main(int argc, char** argv) {
