@@ -169,7 +169,7 @@ std::vector<Group> grouped(const std::vector<Problem>& problems) {
   return groups;
 }
 
-// The next step after a check that crashed.
+// The next step after a check that crashed or never finished.
 constexpr const char* kNextAfterStop =
     "Next: the check marked ✘ above names what it tests; the code of your file that does that is "
     "where to look.";
@@ -193,7 +193,7 @@ class LabReporter : public doctest::IReporter {
         style(kRed) + style(kBold) +
         engine::notebook::wrap(
             "✘ Your code did not finish, so the checks after that one did not run.", width_) +
-        reset());
+        reset() + engine::notebook::wrap(kNextAfterStop, width_));
   }
   void test_case_reenter(const doctest::TestCaseData&) override {}
 

@@ -10,6 +10,11 @@ using namespace end_to_end;
 
 namespace {
 
+// Both verdicts end with the same next step.
+const std::string kNext =
+    "Next: the check marked ✘ above names what it tests; the code of your file that does that is "
+    "where to look.\n";
+
 Run runaway_lab(std::vector<std::string> environment) {
   environment.push_back("COLUMNS=1000");
   return run_program({program("runaway_timing_lab")},
@@ -27,13 +32,14 @@ TEST_CASE("code that crashes is named with its signal and the check that ran it"
       {"✘ the timer gives milliseconds per run, with or without MPS\n",
        "your code crashed with a segmentation fault (SIGSEGV: memory read or written through a null",
        "in 'the timer gives milliseconds per run, with or without MPS'",
-       "✘ Your code crashed, so the checks after that one did not run."});
+       "✘ Your code crashed, so the checks after that one did not run.\n" + kNext});
 }
 
 TEST_CASE("code that never returns is stopped at the time limit, naming the check") {
   const Run run = runaway_lab({"RUNAWAY_LOOP=1", "MPS_COURSE_TIME_LIMIT=1"});
   expect_status(run, 124);
-  expect_text(run, {"  ✘ the timer gives milliseconds per run, with or without MPS\n"
-                    "    Stopped after 1 s: your code was still running.",
-                    "✘ Your code did not finish, so the checks after that one did not run.\n"});
+  expect_text(run,
+              {"  ✘ the timer gives milliseconds per run, with or without MPS\n"
+               "    Stopped after 1 s: your code was still running.",
+               "✘ Your code did not finish, so the checks after that one did not run.\n" + kNext});
 }
