@@ -120,6 +120,76 @@ std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const 
   return code;
 }
 
+std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& path) {
+  const auto fail = [&](const std::string& message) { throw DecoyError(path + ": " + message); };
+  std::vector<HintCode> blocks;
+  const std::vector<std::string_view> lines = lines_of(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view fence = lines[i];
+    if (!fence.starts_with("```cpp") && !fence.starts_with("~~~cpp")) continue;
+    const std::string_view closing = fence.substr(0, 3);
+    fence.remove_prefix(6);
+    const std::size_t start = fence.find_first_not_of(' ');
+    fence = start == std::string_view::npos ? std::string_view() : fence.substr(start);
+    if (!fence.starts_with("TODO ") || fence.size() == 5) {
+      fail("line " + std::to_string(i + 1) +
+           ": a hint's ```cpp block says which TODO lines of the starter it replaces: ```cpp TODO "
+           "1.2, or ```cpp TODO 5.1-5.4 for the lines from the first to the last");
+    }
+    fence.remove_prefix(5);
+    const std::size_t dash = fence.find('-');
+    HintCode block{std::string(fence.substr(0, dash)),
+                   std::string(dash == std::string_view::npos ? fence : fence.substr(dash + 1)),
+                   ""};
+    std::size_t j = i + 1;
+    for (; j < lines.size() && lines[j] != closing; ++j) block.code += std::string(lines[j]) + "\n";
+    if (j == lines.size()) fail("a ```cpp block without its closing " + std::string(closing));
+    blocks.push_back(std::move(block));
+    i = j;
+  }
+  return blocks;
+}
+
+std::string apply_hint_code(const std::vector<HintCode>& blocks, std::string_view starter,
+                            const std::string& path) {
+  const auto fail = [&](const std::string& message) { throw DecoyError(path + ": " + message); };
+  const std::vector<TodoLine> todos = todo_lines(starter);
+  const auto line_of = [&](const std::string& id) {
+    for (const TodoLine& todo : todos) {
+      if (todo.id == id) return todo.line;
+    }
+    fail("a hint's code replaces TODO " + id + ", which the starter does not have");
+    return 0;
+  };
+  std::vector<std::string> lines;
+  for (std::string_view line : lines_of(starter)) lines.emplace_back(line);
+  std::vector<bool> replaced(lines.size(), false);
+  std::vector<std::string> placed(lines.size());  // the code that goes before each line
+  for (const HintCode& block : blocks) {
+    const int first = line_of(block.first), last = line_of(block.last);
+    if (last < first)
+      fail("a hint's code replaces TODO " + block.first + "-" + block.last + ", but TODO " +
+           block.last + " comes first");
+    const std::string& line = lines[static_cast<std::size_t>(first - 1)];
+    const std::string indent = line.substr(0, line.find_first_not_of(" \t"));
+    for (int n = first; n <= last; ++n) {
+      if (replaced[static_cast<std::size_t>(n - 1)])
+        fail("two hints' code replaces line " + std::to_string(n) + " of the starter");
+      replaced[static_cast<std::size_t>(n - 1)] = true;
+    }
+    for (std::string_view code_line : lines_of(block.code)) {
+      placed[static_cast<std::size_t>(first - 1)] +=
+          (code_line.empty() ? "" : indent) + std::string(code_line) + "\n";
+    }
+  }
+  std::string code;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    code += placed[i];
+    if (!replaced[i]) code += lines[i] + "\n";
+  }
+  return code;
+}
+
 std::string read_lab_file(const std::filesystem::path& path) {
   try {
     return engine::notebook::read_text_file(path.string(), 1 << 20);  // a lab file is a page or two

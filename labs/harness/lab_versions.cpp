@@ -3,18 +3,41 @@
 //   lab_versions decoy SOLUTION DECOY.md OUTPUT   writes the decoy's lab.cpp: the solution with
 //                                                 the change DECOY.md describes (a file already
 //                                                 holding it is left alone, so it is not rebuilt)
+//   lab_versions hints STARTER HINTS.md OUTPUT    writes the starter with the code of the hints
+//                                                 in place of the TODO lines each names (```cpp
+//                                                 TODO 1.2), which the build compiles
 // Exit status: 0 done, 1 a lab file is wrong (the message says where), 2 a usage error.
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "harness/lab_source.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+
+// Writes `code` to `output`, unless the file holds it already (so that it is not rebuilt).
+void write_unless_same(const std::string& code, const fs::path& output) {
+  if (fs::exists(output) && harness::read_lab_file(output) == code) return;
+  fs::create_directories(output.parent_path());
+  std::ofstream(output, std::ios::binary) << code;
+}
+
+int write_hints(const fs::path& starter, const fs::path& hints, const fs::path& output) {
+  const std::vector<harness::HintCode> blocks =
+      harness::parse_hint_code(harness::read_lab_file(hints), hints.string());
+  const fs::path shown = hints.parent_path().filename() / hints.filename();
+  write_unless_same(
+      "// Generated from labs/" + shown.generic_string() +
+          ": the starter with the hints' code in place of its TODO lines.\n" +
+          harness::apply_hint_code(blocks, harness::read_lab_file(starter), hints.string()),
+      output);
+  return 0;
+}
 
 int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::path& output) {
   const harness::DecoySpec spec =
@@ -25,9 +48,7 @@ int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::p
       "// Generated from labs/" + shown.generic_string() +
       ": the reference solution with one mistake.\n" +
       harness::apply_decoy(spec, harness::read_lab_file(solution), spec_file.string());
-  if (fs::exists(output) && harness::read_lab_file(output) == code) return 0;
-  fs::create_directories(output.parent_path());
-  std::ofstream(output, std::ios::binary) << code;
+  write_unless_same(code, output);
   return 0;
 }
 
@@ -37,10 +58,12 @@ int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   try {
     if (command == "decoy" && argc == 5) return write_decoy(argv[2], argv[3], argv[4]);
+    if (command == "hints" && argc == 5) return write_hints(argv[2], argv[3], argv[4]);
   } catch (const harness::DecoyError& e) {
     std::cerr << e.what() << '\n';
     return 1;
   }
-  std::cerr << "usage: lab_versions decoy SOLUTION DECOY.md OUTPUT\n";
+  std::cerr
+      << "usage: lab_versions decoy SOLUTION DECOY.md OUTPUT | hints STARTER HINTS.md OUTPUT\n";
   return 2;
 }

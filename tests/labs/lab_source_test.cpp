@@ -72,3 +72,50 @@ TEST_CASE("a malformed decoy is refused, naming its file and what is wrong") {
           "Fails: \"f*\"\nSays: \"x\"\n~~~cpp solution\n  return 1;\n~~~\n~~~cpp decoy\n  return 0;\n~~~\n") ==
       "d.md: a test name used by a decoy cannot contain * ? or \\ (doctest's wildcards): f*");
 }
+
+namespace {
+
+const std::string kStarter =
+    "double f(int runs) {\n  TODO(\"5.1\", \"warm up\");\n  for (int i = 0; i < runs; ++i) {\n  }\n"
+    "  TODO(\"5.2\", \"return\");\n}\nint g() {\n  TODO(\"5.3\", \"g\");\n}\n";
+
+std::string hinted(const std::string& hints, const std::string& starter = kStarter) {
+  try {
+    return harness::apply_hint_code(harness::parse_hint_code(hints, "hints.md"), starter,
+                                    "hints.md");
+  } catch (const harness::DecoyError& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a hint's code takes the place of the TODO lines its fence names, indented as they are") {
+  const std::string hints =
+      "# Hints\n\n## Nearly there\n\n```cpp TODO 5.1-5.2\nwarm();\n\nreturn 1.0;\n```\n\n"
+      "```sh\nbuild/course verify 05\n```\n\nAnd `g`:\n\n```cpp TODO 5.3\nreturn 3;\n```\n";
+  const auto blocks = harness::parse_hint_code(hints, "hints.md");
+  REQUIRE(blocks.size() == 2);
+  CHECK(blocks[0].first == "5.1");
+  CHECK(blocks[0].last == "5.2");
+  CHECK(blocks[0].code == "warm();\n\nreturn 1.0;\n");
+  CHECK(blocks[1].first == "5.3");
+  CHECK(blocks[1].last == "5.3");
+  CHECK(hinted(hints) ==
+        "double f(int runs) {\n  warm();\n\n  return 1.0;\n}\nint g() {\n  return 3;\n}\n");
+}
+
+TEST_CASE("a hint's code that does not say where it goes, or names a TODO not there, is refused") {
+  CHECK(
+      hinted("```cpp\nreturn 1;\n```\n")
+          .starts_with(
+              "hints.md: line 1: a hint's ```cpp block says which TODO lines of the starter it replaces"));
+  CHECK(hinted("```cpp TODO 6.1\nreturn 1;\n```\n") ==
+        "hints.md: a hint's code replaces TODO 6.1, which the starter does not have");
+  CHECK(hinted("```cpp TODO 5.2-5.1\nreturn 1;\n```\n") ==
+        "hints.md: a hint's code replaces TODO 5.2-5.1, but TODO 5.1 comes first");
+  CHECK(hinted("```cpp TODO 5.1-5.2\nreturn 1;\n```\n```cpp TODO 5.2\nreturn 2;\n```\n") ==
+        "hints.md: two hints' code replaces line 5 of the starter");
+  CHECK(hinted("```cpp TODO 5.1\nreturn 1;\n") ==
+        "hints.md: a ```cpp block without its closing ```");
+}

@@ -1,8 +1,9 @@
 #pragma once
 // The lab format's text, read by one parser wherever it is needed (labs/README.md describes the
 // format): the TODO("id", "what") lines of a lab file, which the course command counts and the
-// starter's proof points at, and a decoy's description, from which the build writes the decoy's
-// lab.cpp.
+// starter's proof points at, a decoy's description, from which the build writes the decoy's
+// lab.cpp, and the code of the hints, which the build puts into the starter where each hint says
+// and compiles.
 
 #include <filesystem>
 #include <stdexcept>
@@ -35,7 +36,7 @@ struct DecoySpec {
   std::vector<Change> changes;
 };
 
-// What is wrong with a decoy, as "path: message".
+// What is wrong with a decoy or a hint, as "path: message".
 class DecoyError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -48,5 +49,22 @@ std::string read_lab_file(const std::filesystem::path& path);
 
 // `solution` with each change made; each solution block must occur in it exactly once.
 std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const std::string& path);
+
+// A block of C++ in hints.md, with the TODO lines of the starter it takes the place of. Its fence
+// says where it goes: ```cpp TODO 1.2 for one TODO line, ```cpp TODO 5.1-5.4 for the lines from
+// TODO 5.1's to TODO 5.4's (the starter's code between them included).
+struct HintCode {
+  std::string first, last;  // TODO ids: "5.1" and "5.4"; the same id for one line
+  std::string code;         // its lines, each ending in a newline
+};
+
+// The ```cpp blocks of a hints.md, in order; throws DecoyError for one whose fence does not say
+// which TODO lines it replaces. Blocks in other languages are left alone.
+std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& path);
+
+// `starter` with each block in place of its TODO lines, indented as the first of them; throws
+// DecoyError for a block whose TODO the starter lacks, or whose lines another block replaces.
+std::string apply_hint_code(const std::vector<HintCode>& blocks, std::string_view starter,
+                            const std::string& path);
 
 }  // namespace harness
