@@ -182,12 +182,19 @@ class LabReporter : public doctest::IReporter {
   void report_query(const doctest::QueryData&) override {}
   void test_run_start() override {}
 
+  // "  ✔ the check's name", wrapped under its name where the terminal is narrow.
+  std::string check_line(bool passed) const {
+    const std::string mark =
+        "  " + std::string(style(passed ? kGreen : kRed)) + (passed ? "✔ " : "✘ ") + reset();
+    return engine::notebook::wrap(name_, width_, mark, "    ");
+  }
+
   void test_case_start(const doctest::TestCaseData& test) override {
     name_ = test.m_name;
     problems_.clear();
     // The learner's code may never return: then the check is reported as stopped.
     engine::notebook::limit_time(
-        "  " + std::string(style(kRed)) + "✘ " + reset() + name_ + '\n' +
+        check_line(false) +
         engine::notebook::wrap(engine::notebook::stopped_after("your code"), width_, "    ",
                                "      ") +
         style(kRed) + style(kBold) +
@@ -201,8 +208,7 @@ class LabReporter : public doctest::IReporter {
     engine::notebook::lift_time_limit();
     ++run_;
     const bool passed = stats.testCaseSuccess;
-    out_ << "  " << style(passed ? kGreen : kRed) << (passed ? "✔ " : "✘ ") << reset() << name_
-         << '\n';
+    out_ << check_line(passed);
     if (!passed) {
       ++failed_;
       const std::vector<Group> groups = grouped(problems_);

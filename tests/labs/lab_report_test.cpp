@@ -113,3 +113,12 @@ TEST_CASE("an engine error that is the lab's mistake is explained as one") {
                     "    see: build/lessons/lesson03 --cell batch_left_on_cpu\n"});
   expect_no_text(run, {"Your code threw"});
 }
+
+TEST_CASE("a check's name wraps under itself in a narrow terminal, as the rest of the report") {
+  const Run run =
+      run_program({program("lab01_decoy_compares_as_text")},
+                  {.environment = {"COLUMNS=40", "NO_COLOR=1"}, .directory = "", .input = ""});
+  expect_failure(run);
+  expect_text(run, {"  ✘ macOS releases compare as numbers\n"
+                    "    and not as text\n"});
+}

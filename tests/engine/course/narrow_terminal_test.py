@@ -1,5 +1,6 @@
 """Every listing and help text a learner reads fits a narrow terminal: run at COLUMNS=60, no line
-of what the course's programs print is wider than 60 columns.
+of what the course's programs print is wider than 60 columns. So does every lesson, shown as a
+notebook by its program (each lesson* beside LESSON), and a lab's first hint.
 
     narrow_terminal_test.py ROOT COURSE QUIZ LESSON PLANNER_CONFIG
 
@@ -21,8 +22,11 @@ def main():
     commands = [
         [course, "--help"], [course, "list"], [course, "plan", config], [course, "plan", config, "--machine", "m1-8gb"],
         [course, "twins", "--help"], [quiz, "--help"], [quiz, "list"], [quiz, "progress"], [course, "quiz", "progress"],
-        [lesson, "--help"], [lesson, "--list-machines"],
+        [lesson, "--help"], [lesson, "--list-machines"], [course, "hint", "02"],
     ]
+    lessons = os.path.dirname(lesson)
+    commands += [[os.path.join(lessons, name)] for name in sorted(os.listdir(os.path.join(root, lessons)))
+                 if name.startswith("lesson") and os.access(os.path.join(root, lessons, name), os.X_OK)]
     failures = 0
     with tempfile.TemporaryDirectory() as scratch:
         env = dict(os.environ, COLUMNS=str(WIDTH), NO_COLOR="1", MPS_COURSE_PROGRESS=os.path.join(scratch, "p.json"))
