@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "course.h"
+#include "engine/notebook/spelling.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
 
@@ -43,22 +44,6 @@ void print_help(std::ostream& out, std::size_t columns) {
              columns);
 }
 
-// The number of edits (a letter added, dropped, changed, or two swapped) from `a` to `b`.
-std::size_t spelling_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min(
-          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 // The subcommand `name` is a slip of ("hints", "verfy", "Run"), or null: one edit away, or two
 // where both are longer than four letters ("test" is not a slip of "reset").
 const Subcommand* close_subcommand(std::string_view name) {
@@ -68,7 +53,7 @@ const Subcommand* close_subcommand(std::string_view name) {
   const Subcommand* closest = nullptr;
   std::size_t best = 0;
   for (const Subcommand* s : subcommands()) {
-    const std::size_t distance = spelling_distance(lower, s->name);
+    const std::size_t distance = engine::notebook::spelling_distance(lower, s->name);
     const std::size_t allowed = std::min(lower.size(), s->name.size()) > 4 ? 2 : 1;
     if (distance <= allowed && (closest == nullptr || distance < best)) {
       closest = s;

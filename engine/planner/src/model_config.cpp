@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/notebook/spelling.h"
 #include "engine/notebook/text_file.h"
 
 namespace planner {
@@ -64,22 +65,6 @@ constexpr std::array kGptFields{"n_layer",
 template <std::size_t N>
 bool one_of(const std::array<const char*, N>& names, std::string_view name) {
   return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
-}
-
-// Edits (insertions, deletions, substitutions) that turn `a` into `b`.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 // An MLP's fields, beside `family`.
@@ -176,7 +161,8 @@ template <std::size_t N>
 std::optional<std::string> near_field(std::string_view name,
                                       const std::array<const char*, N>& fields) {
   for (std::string_view field : fields) {
-    if (edit_distance(name, field) <= (field.size() >= 6 ? 2u : 1u)) return std::string(field);
+    if (engine::notebook::spelling_distance(name, field) <= (field.size() >= 6 ? 2u : 1u))
+      return std::string(field);
   }
   return std::nullopt;
 }
@@ -184,7 +170,8 @@ std::optional<std::string> near_field(std::string_view name,
 std::optional<std::string> near_field(std::string_view name,
                                       const std::vector<std::string>& fields) {
   for (std::string_view field : fields) {
-    if (edit_distance(name, field) <= (field.size() >= 6 ? 2u : 1u)) return std::string(field);
+    if (engine::notebook::spelling_distance(name, field) <= (field.size() >= 6 ? 2u : 1u))
+      return std::string(field);
   }
   return std::nullopt;
 }

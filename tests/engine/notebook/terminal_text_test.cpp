@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/notebook/spelling.h"
+
 using engine::notebook::display_width;
 using engine::notebook::printed_line_parts;
 using engine::notebook::wrap;
@@ -77,4 +79,14 @@ TEST_CASE("deep indentation gives way where the next word would overflow the wid
            39)) {
     CHECK(display_width(part) <= 40);
   }
+}
+
+TEST_CASE("a slip is counted in edits, a swap of two neighbouring letters as one") {
+  using engine::notebook::spelling_distance;
+  CHECK(spelling_distance("watch", "watch") == 0);
+  CHECK(spelling_distance("verfy", "verify") == 1);  // a letter dropped
+  CHECK(spelling_distance("wacth", "watch") == 1);   // two swapped
+  CHECK(spelling_distance("n_embed", "n_embd") == 1);
+  CHECK(spelling_distance("test", "reset") == 2);
+  CHECK(spelling_distance("", "plan") == 4);
 }
