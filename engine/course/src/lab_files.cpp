@@ -11,15 +11,9 @@ namespace front_door {
 
 namespace fs = std::filesystem;
 
-std::vector<TodoLine> open_todos(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream code;
-  code << in.rdbuf();
-  return harness::todo_lines(code.str());
-}
-
 namespace {
 
+// The file's bytes; empty when it is missing or cannot be read.
 std::string file_text(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;
@@ -28,6 +22,10 @@ std::string file_text(const fs::path& file) {
 }
 
 }  // namespace
+
+std::vector<TodoLine> open_todos(const fs::path& file) {
+  return harness::todo_lines(file_text(file));
+}
 
 bool is_starter(const fs::path& learner_file, const fs::path& starter) {
   return fs::exists(learner_file) && fs::exists(starter) &&
