@@ -284,7 +284,7 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
       attempt = r.attempts;
     });
   } catch (const std::exception& e) {
-    err << paths.name << ": this attempt was not recorded: " << e.what() << "\n";
+    err << program_name(paths) << ": this attempt was not recorded: " << e.what() << "\n";
     recorded = false;
   }
   if (o.json) {
@@ -319,7 +319,7 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   // Like mdbook-quiz, the answers come after an attempt: reading them first spoils the quiz.
   if (!taken && !o.reveal_answers) {
-    throw UsageError(paths.name + " review shows the answers of " + bank.name +
+    throw UsageError(program_name(paths) + " review shows the answers of " + bank.name +
                      " once you have taken it (" + paths.command + " take " + bank.name +
                      "); to see them now, add --reveal-answers");
   }
@@ -470,7 +470,7 @@ int key(const Options& o, std::ostream& out, std::ostream& err, const Paths& pat
     const Progress progress = load_progress(err, paths);
     const auto record = progress.quizzes.find(bank.name);
     if (record == progress.quizzes.end() || !record->second.passed) {
-      throw UsageError(paths.name + " key shows the answers of " + bank.name +
+      throw UsageError(program_name(paths) + " key shows the answers of " + bank.name +
                        " once you have passed it; to see them now, add "
                        "--reveal-answers");
     }
@@ -491,10 +491,16 @@ int glossary(const Options& o, std::ostream& out, const Paths& paths) {
   return 0;
 }
 
+std::string program_name(const Paths& paths) {
+  const std::size_t program_end = std::min(paths.command.find(' '), paths.command.size());
+  const std::size_t folder_end = paths.command.rfind('/', program_end);
+  return folder_end == std::string::npos ? paths.command : paths.command.substr(folder_end + 1);
+}
+
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
         std::ostream& err, const Paths& paths, std::size_t width) {
   try {
-    Options o = parse(args, width, paths.name);
+    Options o = parse(args, width, program_name(paths));
     o.width = width;
     if (o.help || o.command.empty()) {
       (o.help ? out : err) << o.help_text;
@@ -502,7 +508,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     }
     if (!o.name.empty() && (o.command == "list" || o.command == "progress" ||
                             o.command == "check" || o.command == "glossary")) {
-      throw UsageError("'" + paths.name + " " + o.command +
+      throw UsageError("'" + program_name(paths) + " " + o.command +
                        "' takes no name; unexpected argument '" + o.name + "'");
     }
     if (o.command == "list") return list(out, err, paths, o.width);
@@ -515,10 +521,10 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
     if (o.command == "glossary") return glossary(o, out, paths);
     throw UsageError("unknown command '" + o.command + "'");
   } catch (const UsageError& e) {
-    err << paths.name << ": " << e.what() << "\nTry '" << paths.command << " --help'.\n";
+    err << program_name(paths) << ": " << e.what() << "\nTry '" << paths.command << " --help'.\n";
     return 2;
   } catch (const std::exception& e) {
-    err << paths.name << ": " << e.what() << "\n";
+    err << program_name(paths) << ": " << e.what() << "\n";
     return 2;
   }
 }

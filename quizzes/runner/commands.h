@@ -29,8 +29,11 @@ struct Paths {
   std::filesystem::path lesson_programs;  // where lessonNN executables are built
   std::string command = "quiz";           // the quiz as the learner types it, in the commands it
                                           // suggests: "build/quizzes/quiz", "build/course quiz"
-  std::string name = "quiz";  // what its messages and --help call it: "quiz", "course quiz"
 };
+
+// What the quiz's messages and --help call it: its command without the program's folder
+// ("quiz", "course quiz").
+std::string program_name(const Paths& paths);
 
 // Exit status: 0 done (a quiz passed), 1 a quiz not passed or a bank invalid, 2 a usage error
 // or a progress file that cannot be used, 3 a quiz stopped before its end (nothing recorded),

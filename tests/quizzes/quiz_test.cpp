@@ -590,7 +590,6 @@ TEST_CASE(
             .err.find("'build/course quiz list' shows them\nTry 'build/course quiz --help'.") !=
         std::string::npos);
   // Its messages and its help name it as the learner ran it.
-  through_course.name = "course quiz";
   CHECK(run({"take", "nope"}).err.find("course quiz: no quiz named 'nope'") == 0);
   CHECK(run({"list", "extra"}).err.find("course quiz: 'course quiz list' takes no name") == 0);
   CHECK(run({"key", "mastery"}).err.find("course quiz: course quiz key shows the answers") == 0);

@@ -13,7 +13,7 @@ namespace {
 int quiz(Course& course, const Arguments& args) {
   const Layout& layout = course.layout();
   const quiz::Paths paths{layout.top / "quizzes" / "banks", layout.top / "lessons",
-                          layout.lesson_programs, course.command("quiz"), "course quiz"};
+                          layout.lesson_programs, course.command("quiz")};
   return quiz::run(args.empty() ? Arguments{"list"} : args, course.in(), course.out(), course.err(),
                    paths, course.width());
 }
