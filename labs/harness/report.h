@@ -3,15 +3,11 @@
 
 #include <cstddef>
 #include <string>
-#include <typeinfo>
 
 namespace harness {
 
 // `file` relative to the course's top folder when it lies inside it: "labs/05_timing/lab.cpp".
 std::string course_path(const char* file);
-
-// The name of `type` as C++ code spells it: "std::out_of_range".
-std::string type_name(const std::type_info& type);
 
 // What the runner's own options asked of the report: the failed expressions under each
 // problem (--details), and the columns to wrap to (--width=N, else the terminal's).

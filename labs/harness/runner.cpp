@@ -50,14 +50,7 @@ int broken_lesson_links(const std::string& lessons_dir) {
   return broken;
 }
 
-}  // namespace
-
-std::string course_path(const char* file) {
-  const std::string top = TUTOR_SOURCE_DIR "/";
-  const std::string path = file;
-  return path.rfind(top, 0) == 0 ? path.substr(top.size()) : path;
-}
-
+// The name of `type` as C++ code spells it: "std::out_of_range".
 std::string type_name(const std::type_info& type) {
   int status = 0;
   char* demangled = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
@@ -69,6 +62,14 @@ std::string type_name(const std::type_info& type) {
       name.erase(at, inner.size());
   }
   return name;
+}
+
+}  // namespace
+
+std::string course_path(const char* file) {
+  const std::string top = TUTOR_SOURCE_DIR "/";
+  const std::string path = file;
+  return path.rfind(top, 0) == 0 ? path.substr(top.size()) : path;
 }
 
 bool show_details() { return g_details; }
