@@ -7,6 +7,7 @@
 #   labNN_starter        starter/lab.cpp      test lab.NN/starter stops at its first TODO
 #   labNN_decoy_<name>   decoys/<name>.md     test lab.NN/decoy <name> fails only its named test
 #                        (the solution with the change the .md describes, written by the build)
+#   labNN_hints          hints.md             compiled: the starter with each hint's code in place
 #
 # The learner's lab.cpp starts as a copy of the starter, made the first time the course is
 # configured (as `rustlings init` writes the exercises); it is theirs from then on, ignored by
@@ -119,6 +120,19 @@ function(tutor_add_lab name)
     list(APPEND proof_tests "${prefix}/decoy ${decoy} fails its named test")
     list(APPEND proof_targets lab${number}_decoy_${decoy})
   endforeach()
+  # The hints' code, put into the starter where each hint says (```cpp TODO 1.2), must compile:
+  # lab_versions writes the file and the build compiles it, so a hint whose code would not compile
+  # where the learner pastes it breaks the build.
+  set(source "${CMAKE_CURRENT_BINARY_DIR}/hints/${name}/lab.cpp")
+  add_custom_command(OUTPUT "${source}"
+    COMMAND "$<TARGET_FILE:lab_versions>" hints "${dir}/starter/lab.cpp" "${dir}/hints.md" "${source}"
+    DEPENDS lab_versions "${dir}/starter/lab.cpp" "${dir}/hints.md"
+    COMMENT "Writing lab ${number}'s starter with its hints' code"
+    VERBATIM)
+  add_library(lab${number}_hints OBJECT "${source}")
+  target_link_libraries(lab${number}_hints PRIVATE tutor::lab_code)
+  target_precompile_headers(lab${number}_hints REUSE_FROM tutor_lab_pch)
+
   set_target_properties(${proof_targets} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${proofs}")
   set_tests_properties(${proof_tests} PROPERTIES LABELS "labs;${prefix}" ENVIRONMENT "${env}")
 
