@@ -113,6 +113,7 @@ function(tutor_add_lab name)
       COMMAND "$<TARGET_FILE:lab_versions>" decoy "${dir}/solution/lab.cpp" "${dir}/decoys/${decoy}.md" "${source}"
       DEPENDS lab_versions "${dir}/solution/lab.cpp" "${dir}/decoys/${decoy}.md"
       COMMENT "Writing lab ${number}'s decoy ${decoy}"
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"  # the generated file names its source from there
       VERBATIM)
     tutor_add_lab_program(lab${number}_decoy_${decoy} ${tests} "${source}")
     add_test(NAME "${prefix}/decoy ${decoy} fails its named test"
@@ -128,6 +129,7 @@ function(tutor_add_lab name)
     COMMAND "$<TARGET_FILE:lab_versions>" hints "${dir}/starter/lab.cpp" "${dir}/hints.md" "${source}"
     DEPENDS lab_versions "${dir}/starter/lab.cpp" "${dir}/hints.md"
     COMMENT "Writing lab ${number}'s starter with its hints' code"
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
     VERBATIM)
   add_library(lab${number}_hints OBJECT "${source}")
   target_link_libraries(lab${number}_hints PRIVATE tutor::lab_code)

@@ -27,12 +27,18 @@ void write_unless_same(const std::string& code, const fs::path& output) {
   std::ofstream(output, std::ios::binary) << code;
 }
 
+// `file` as the generated code's first line names it: from the folder the build runs the tool in
+// (the course's top folder), "labs/01_preflight/hints.md".
+std::string shown(const fs::path& file) {
+  const fs::path relative = file.lexically_relative(fs::current_path());
+  return (relative.empty() || *relative.begin() == ".." ? file : relative).generic_string();
+}
+
 int write_hints(const fs::path& starter, const fs::path& hints, const fs::path& output) {
   const std::vector<harness::HintCode> blocks =
       harness::parse_hint_code(harness::read_lab_file(hints), hints.string());
-  const fs::path shown = hints.parent_path().filename() / hints.filename();
   write_unless_same(
-      "// Generated from labs/" + shown.generic_string() +
+      "// Generated from " + shown(hints) +
           ": the starter with the hints' code in place of its TODO lines.\n" +
           harness::apply_hint_code(blocks, harness::read_lab_file(starter), hints.string()),
       output);
@@ -42,11 +48,8 @@ int write_hints(const fs::path& starter, const fs::path& hints, const fs::path& 
 int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::path& output) {
   const harness::DecoySpec spec =
       harness::parse_decoy(harness::read_lab_file(spec_file), spec_file.string());
-  const fs::path shown =
-      spec_file.parent_path().parent_path().filename() / "decoys" / spec_file.filename();
   const std::string code =
-      "// Generated from labs/" + shown.generic_string() +
-      ": the reference solution with one mistake.\n" +
+      "// Generated from " + shown(spec_file) + ": the reference solution with one mistake.\n" +
       harness::apply_decoy(spec, harness::read_lab_file(solution), spec_file.string());
   write_unless_same(code, output);
   return 0;
