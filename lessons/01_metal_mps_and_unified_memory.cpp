@@ -1,4 +1,4 @@
-// %% [markdown]
+// %% [markdown] facts="64 GB"
 // # Lesson 1 · Metal, MPS and the `mps` device
 //
 // This course follows one small training job from an NVIDIA machine onto a Mac with Apple
@@ -127,7 +127,7 @@ TUTOR_CELL("to(device) returns a new tensor and leaves the original on the cpu")
 // print("moved copy lives on:", moved.device)
 // print("same tensor:", moved is on_cpu)
 
-// %% [markdown]
+// %% [markdown] facts="4 GB"
 // Without MPS the cell falls back to `cpu`: in the output documented for `linux-x86_64`, under
 // this machine's, `.to()` onto the device a tensor is already on returns that very tensor
 // instead of a copy, exactly as PyTorch does.
@@ -187,7 +187,7 @@ TUTOR_CELL("on Apple silicon the CPU and the GPU share one memory pool") {
 // print(f"system memory: {total >> 30} GiB")
 // print(f"held by the OS and other apps: {(total - free) >> 30} GiB")
 
-// %% [markdown]
+// %% [markdown] facts="1024 KiB, 1024 MiB, 64 GB, 64 GiB"
 // ## A first memory budget
 //
 // The classifier reads batches of 32 issue reports, each cut into 128 token positions with 768
@@ -228,8 +228,9 @@ TUTOR_CELL("one float32 batch of shape (32, 128, 768) takes 12 MiB") {
 // assert tickets.numel() * tickets.element_size() == batch_bytes
 
 // %% [markdown]
-// Twelve MiB is nothing next to 64 GiB, and that is the trap: the batch is the smallest line
-// of a training step's bill. Lesson 6 adds up the rest.
+// Twelve MiB is nothing next to this machine's {{shared_memory_pool:system memory:}} GiB, and
+// that is the trap: the batch is the smallest line of a training step's bill. Lesson 6 adds up
+// the rest.
 //
 // ## Before installing anything
 //

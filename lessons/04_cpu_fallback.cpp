@@ -396,11 +396,13 @@ TUTOR_CELL("removing the fallback from the hot path makes the step faster") {
 // print(f"rewritten as embedding + mean:      {rewritten * 1e3:.2f} ms per step")
 // print(f"the fallback made each step {with_fallback / rewritten:.1f}x slower")
 
-// %% [markdown]
-// On the M3 Max the detour adds 2.4 ms to a 2.8 ms step, almost doubling it. The lookup itself
-// is a small part of it: most of the time goes to copying the 88 MiB table to the cpu, building
-// its 88 MiB gradient on the cpu and copying that back, every step, with the GPU idle while the
-// host waits. The larger the table, the larger the bill; on the M1, whose GPU takes longer over
+// %% [markdown] facts="88 MiB"
+// On the M3 Max the detour stretches a step from
+// {{fallback_step_time@m3-max-64gb:rewritten as embedding + mean:}} ms to
+// {{fallback_step_time@m3-max-64gb:with the cpu fallback:}} ms, more than doubling it. The lookup
+// itself is a small part of it: most of the time goes to copying the 88 MiB table to the cpu,
+// building its 88 MiB gradient on the cpu and copying that back, every step, with the GPU idle
+// while the host waits. The larger the table, the larger the bill; on the M1, whose GPU takes longer over
 // the rest of the step, the same detour weighs less (its documented output is under this
 // one's).
 //

@@ -60,7 +60,7 @@ TUTOR_CELL("ten matrix products timed between two synchronizations") {
 // print("result shape:", tuple(y.shape))
 // print("elapsed is nonnegative:", elapsed_ms >= 0)
 
-// %% [markdown]
+// %% [markdown] facts="0.3 ms, 13.8 ms, 4.5 ms"
 // ### Why warm up
 //
 // The first time an operation meets a new combination of shapes, PyTorch's MPS backend builds
@@ -114,7 +114,7 @@ TUTOR_CELL("the first, cold run of an operation pays for building its graph") {
 // print("warm:", ms(warm))
 // print(f"the cold run took {cold / warm:.1f}x as long")
 
-// %% [markdown]
+// %% [markdown] facts="16 µs, 0.3 ms"
 // Ten small products keep the GPU busy for far less time than the host needs to queue them
 // (about 16 µs each: matrix products run as MPSGraphs) and the final `synchronize()` needs to
 // commit them and hear back (about 0.3 ms), so even the warm number is mostly overhead. The next
@@ -179,12 +179,15 @@ TUTOR_CELL("a naive timer measures the queueing, a synchronized one the GPU's wo
 //     print("synchronized timer:", ms(synchronized))
 
 // %% [markdown]
-// Both numbers are true, and they answer different questions. 1.0 ms is how long the host needs
-// to queue the pass; 44.3 ms is how long the GPU needs to run it. Believe the first and you
-// might go hunting for a slow data loader; the second says the model's arithmetic dominates,
-// and that a shorter sequence, a smaller model or fewer layers is where time can be won. On the
-// M1 (its documented output is under this one's) the host's share barely moves (1.2 ms) while
-// the GPU's grows to 240 ms: the naive timer cannot tell the two machines apart.
+// Both numbers are true, and they answer different questions. On the M3 Max,
+// {{naive_vs_synchronized@m3-max-64gb:naive timer:}} ms is how long the host needs to queue the
+// pass; {{naive_vs_synchronized@m3-max-64gb:synchronized timer:}} ms is how long the GPU needs to
+// run it. Believe the first and you might go hunting for a slow data loader; the second says the
+// model's arithmetic dominates, and that a shorter sequence, a smaller model or fewer layers is
+// where time can be won. On the M1 the host's share barely moves
+// ({{naive_vs_synchronized@m1-8gb:naive timer:}} ms) while the GPU's grows to
+// {{naive_vs_synchronized@m1-8gb:synchronized timer:}} ms: the naive timer cannot tell the two
+// machines apart.
 //
 // ## Events: timing on the device's own clock
 //

@@ -68,7 +68,7 @@ TUTOR_CELL("the memory of a training step grows with the batch, the activations,
 // optimizer.step()
 // in_use("optimizer step:")
 
-// %% [markdown]
+// %% [markdown] facts="9 KiB, 16 KiB, 12 MiB, 96 KiB, 162 MiB"
 // Read it as a bill. The weights are two tiny tensors (9 KiB and 12 bytes), but each buffer
 // takes at least one 16 KiB page. The batch is the bulk: 32 × 128 × 768 floats are 12 MiB, plus
 // a page for the labels. The forward pass adds what autograd keeps for the backward pass (the
@@ -118,7 +118,7 @@ TUTOR_CELL("allocating a tensor raises the live-tensor counter, and the working 
 // else:
 //     print("MPS allocator counters need an available mps device")
 
-// %% [markdown]
+// %% [markdown] facts="4 MiB, 32 MiB"
 // The two counters tell different stories about the same 4 MiB tensor. Deleting it lowers the
 // live count at once, but the allocator keeps the buffer, and the 32 MiB heap it was carved
 // from, for the next tensor. Only `empty_cache()` gives the heap back; it first waits for the
@@ -154,7 +154,7 @@ TUTOR_CELL("del frees a tensor for reuse; empty_cache returns the cached memory 
 // torch.mps.empty_cache()
 // show("after empty_cache:")
 
-// %% [markdown]
+// %% [markdown] facts="8 GB, 5.33 GiB, 9.07 GiB"
 // ## Growing the batch until MPS refuses
 //
 // The practitioner's batch sweep: double the batch, measure the time per report, and stop when
@@ -249,25 +249,27 @@ TUTOR_CELL("doubling the batch: steady time per report, then the swap cliff, the
 //         break
 //     reports *= 2
 
-// %% [markdown]
+// %% [markdown] facts="10 MiB, 1 GiB, 32 MiB, 2 MiB, 256 MiB, 3 GiB, 8 GiB, 64 GiB, 4 GiB, 8 GB"
 // Read the sweep from the top. After each step four tensors the size of the batch are live:
 // the input and the three ReLU outputs, which the backward pass will need. The linear layers'
 // outputs are gone, because a ReLU keeps its result for the backward pass, not its input. The
 // "held" column, the driver's count, is larger: it includes the step's peak (a linear output
 // and the next ReLU's result exist together for a moment) and it grows in heap-sized steps.
-// Buffers below half a GiB are carved out of shared 1 GiB heaps, so 391 MiB of tensors hold a
+// Buffers from 10 MiB to half a GiB are carved out of shared 1 GiB heaps (smaller ones out of
+// heaps of 8 and 32 MiB), so {{batch_sweep@m3-max-64gb:256 reports:}} MiB of tensors hold a
 // whole GiB; from 2048 reports on each buffer gets a heap of its own, rounded up to 2 MiB.
 //
 // While everything fits, the time per report changes little: the GPU does the same work per
 // report at any size. (The one step up, at 1024 reports on the M1, is where each layer's result
 // passes 256 MiB, and MPS computes and writes results that large in passes that do not
-// overlap.) Then the cliff. On the M1 (its output is shown with the M3 Max's), 4096 reports hold 7.5 GiB, and with
-// 3 GiB taken by macOS and the other applications that is more than the machine's 8 GiB: macOS
+// overlap.) Then the cliff. On the M1 (its output is shown with the M3 Max's), 4096 reports hold
+// {{batch_sweep@m1-8gb:4096 reports:...live,}} GiB, and with 3 GiB taken by macOS and the other applications that is more than the machine's 8 GiB: macOS
 // pages part of the GPU's memory out to the SSD, and the time per report jumps. The next
 // doubling is refused: the error names "MPS allocated" (the allocator's heaps, cached buffers
 // included), the "max allowed" high watermark, and the request that failed. On the M3 Max the
-// same happens at a larger scale: 60 GiB held beside 8 GiB of other applications spill past 64
-// GiB, and the next doubling crosses the 81.6 GiB limit.
+// same happens at a larger scale: {{batch_sweep@m3-max-64gb:32768 reports:...live,}} GiB held
+// beside 8 GiB of other applications spill past 64 GiB, and the next doubling crosses the
+// {{batch_sweep@m3-max-64gb:max allowed:}} GiB limit.
 //
 // ## One tensor too large
 //
@@ -307,7 +309,10 @@ TUTOR_CELL("one tensor above Metal's maximum buffer length is refused whatever m
 //         print(f"{reports:>6} reports in one tensor:", f"{type(error).__name__}: {error}")
 
 // %% [markdown]
-// On the M1 (both machines' outputs are shown) a 6 GiB batch is refused although the allocator's limit is 9.07
-// GiB; on the M3 Max a 48 GiB one is refused with 81.6 GiB allowed. The message does not
+// On the M1 (both machines' outputs are shown) a
+// {{one_tensor_too_large@m1-8gb:Invalid buffer size:}} GiB batch is refused although the
+// allocator's limit is {{batch_sweep@m1-8gb:max allowed:}} GiB; on the M3 Max a
+// {{one_tensor_too_large@m3-max-64gb:Invalid buffer size:}} GiB one is refused with
+// {{batch_sweep@m3-max-64gb:max allowed:}} GiB allowed. The message does not
 // mention memory at all, and no watermark variable changes it: split the tensor (a smaller
 // batch, or the work in chunks) instead.

@@ -88,7 +88,7 @@ TUTOR_CELL("lowering only the high watermark fails at the first allocation, and 
 // except TypeError as error:
 //     print(f"{type(error).__name__}: {error}")
 
-// %% [markdown]
+// %% [markdown] facts="8 GB"
 // These knobs move the point where PyTorch refuses; they do not make memory appear. Raising
 // the limit on an 8 GB machine trades an error for swapping. Shrink the work first.
 //
@@ -230,7 +230,7 @@ TUTOR_CELL("the symptom table as a procedure: each report gets its first fix") {
 // for name, report in reports:
 //     print(f"{name:<11}: {first_fix(report)}")
 
-// %% [markdown]
+// %% [markdown] facts="26 %"
 // ## A leak that is not a leak
 //
 // A training loop that keeps a reference to a GPU tensor every step grows without bound, and

@@ -1,4 +1,4 @@
-// %% [markdown]
+// %% [markdown] facts="16 KiB, 384 KiB"
 // # Lesson 6 · Memory pressure on Apple GPUs
 //
 // A training step needs more memory than its model's weights: the batch, the activations the

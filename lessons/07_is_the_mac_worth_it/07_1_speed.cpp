@@ -58,12 +58,14 @@ TUTOR_CELL("the same step on cpu and mps: mps loses on small work and wins on la
 //         mps = time_steps(Workload(batch, width), torch.device("mps")).step_ms
 //         print(f"{batch:>6} {width:>6} {cpu:>9.2f} {mps:>9.2f} {cpu / mps:>7.2f}x")
 
-// %% [markdown]
-// Read the corners. A batch of 16 at width 256 takes 0.32 ms on the M3 Max's cpu and 0.85 ms on its
-// GPU: a speedup of 0.38x, the GPU is *slower*. A batch of 4096 at width 4096 takes 345.31 ms on
-// the cpu and 73.14 ms on the GPU, 4.72x faster. Between them the speedup climbs with both the
-// batch and the width. On the 8 GB M1 (its output is shown too) the pattern is the same, with a smaller
-// GPU: it never gets past 2.16x.
+// %% [markdown] facts="8 GB"
+// Read the corners. A batch of 16 at width 256 takes {{same_step_both_devices@m3-max-64gb:16    256}} ms on the M3
+// Max's cpu and {{same_step_both_devices@m3-max-64gb:16    256#2}} ms on its GPU: a speedup of
+// {{same_step_both_devices@m3-max-64gb:16    256#3}}x, the GPU is *slower*. A batch of 4096 at width 4096 takes
+// {{same_step_both_devices@m3-max-64gb:4096   4096}} ms on the cpu and {{same_step_both_devices@m3-max-64gb:4096   4096#2}} ms on the GPU,
+// {{same_step_both_devices@m3-max-64gb:4096   4096#3}}x faster. Between them the speedup climbs with both the batch
+// and the width. On the 8 GB M1 (its output is shown too) the pattern is the same, with a smaller
+// GPU: it never gets past {{same_step_both_devices@m1-8gb:4096   4096#3}}x.
 //
 // The speedup differs from Mac to Mac, because their cpus and GPUs do not grow together. The
 // emulator can run the same two steps on several of its machines in one cell (a real script
@@ -107,10 +109,12 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 //     print(f"this machine: small step cpu {cpu:.2f} ms, no mps")
 
 // %% [markdown]
-// The small step loses on every Mac (0.37x to 0.47x), most clearly on the Pro and Max chips, whose
-// cpus run small work fastest, while a GPU's fixed cost per kernel hardly changes from chip to chip. The large step wins
-// everywhere, by 1.98x on the M1 and up to 4.44x on the M2 Max, whose cpu is slower than the M3
-// Max's next to a GPU of nearly the same size. A speedup measured on one Mac does not transfer to
+// The small step loses on every Mac ({{every_machine_one_step:m3-max-64gb#3}}x to
+// {{every_machine_one_step:m3-16gb#3}}x), most clearly on the Pro and Max chips, whose cpus run
+// small work fastest, while a GPU's fixed cost per kernel hardly changes from chip to chip. The
+// large step wins everywhere, by {{every_machine_one_step:m1-8gb#6}}x on the M1 and up to
+// {{every_machine_one_step:m2-max-32gb#6}}x on the M2 Max, whose cpu is slower than the M3 Max's
+// next to a GPU of nearly the same size. A speedup measured on one Mac does not transfer to
 // another; measure on the machine that will run the job.
 //
 // ## Why small work loses: fixed costs per operation
@@ -119,10 +123,10 @@ TUTOR_CELL("the speedup of one small and one large step on six Macs") {
 // the loss, and AdamW's update of six tensors. Each one costs the `mps` path a fixed amount
 // before any arithmetic: the host encodes it into a command buffer, and the GPU starts a kernel
 // that, with little work, cannot fill its cores. The cpu's fixed cost per operation is much
-// smaller: it ran all 69 in 0.33 ms. The emulator's timeline shows where the GPU step's time
+// smaller: the M3 Max's ran all 69 in {{every_machine_one_step:m3-max-64gb}} ms. The emulator's timeline shows where the GPU step's time
 // goes:
 
-// %% where_a_small_step_goes requires="mps"
+// %% where_a_small_step_goes requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arithmetic") {
   for (const Workload& w : {Workload{32, 256}, Workload{2048, 2048}}) {
     const Timing t = time_steps(w, torch::Device("mps"));
@@ -153,11 +157,12 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
 //     print(f"  GPU busy {t.gpu_busy_ms:.2f} ms ({t.gpu_busy_ms / t.step_ms:.0%})")
 
 // %% [markdown]
-// Both steps keep the GPU busy nearly all the time, but busy with different things. The small
-// step's 69 kernels average 12.2 µs each: starting them, not computing. The large one's
-// average 168.0 µs, nearly all arithmetic. A busy GPU is therefore not proof that the GPU is
-// the right device: the small step keeps the M3 Max's GPU 96 % busy and still loses to the cpu.
-// The host's encoding (0.47 ms per step here) is the other fixed cost: on a faster GPU it would
+// Both steps keep the GPU busy nearly all the time, but busy with different things. On the M3
+// Max the small step's 69 kernels average {{where_a_small_step_goes@m3-max-64gb:kernels of}} µs each: starting them, not
+// computing. The large one's average {{where_a_small_step_goes@m3-max-64gb:batch 2048...kernels of}} µs, nearly all
+// arithmetic. A busy GPU is therefore not proof that the GPU is the right device: the small step
+// keeps the M3 Max's GPU {{where_a_small_step_goes@m3-max-64gb:GPU busy...ms (}} % busy and still loses to the cpu. The
+// host's encoding ({{where_a_small_step_goes@m3-max-64gb:host encoding}} ms per step there) is the other fixed cost: on a faster GPU it would
 // be the limit. Work of this size is called *dispatch-bound*: what it costs is set by the
 // number of operations, not their size, and only larger operations (a bigger batch, a wider
 // model, fused operations) move it into the *compute-bound* regime, where the GPU's arithmetic
@@ -231,13 +236,15 @@ TUTOR_CELL("a convolution on a Mac's cpu: NNPACK from a batch of 16, its backwar
 //     cpu = step_ms(batch, torch.device("cpu"))
 //     print(f"{batch:>5} {cpu:>8.1f} {cpu / batch:>10.2f}")
 
-// %% [markdown]
-// Up to 15 images, the M1 Pro's cpu spends 0.44 ms on each. From 16 it spends 1.84 ms, four
-// times as much, and the GPU's lead jumps from 1.5x to 6.2x. Doubling the cores barely helps
-// past the cliff. At a batch of 8 the M1 Ultra halves the M1 Pro's time; at 32 it takes
-// 51.5 ms against 58.7, because the backward's single-core copies now dominate. A published
-// run shows the same thing on a whole network: VGG-16 with batch norm, at a batch of 32,
-// trained on the cpu in 4.7 s per step on both an M1 Pro and an M1 Ultra. The emulator's copy
+// %% [markdown] facts="4.7 s"
+// Up to 15 images, the M1 Pro's cpu spends {{convolution_on_the_cpu:m1-pro-16gb       15#2}} ms on each. From 16
+// it spends {{convolution_on_the_cpu:m1-pro-16gb       16#2}} ms, four times as much, and the GPU's lead jumps
+// from {{convolution_on_the_cpu:m1-pro-16gb       15#4}}x to {{convolution_on_the_cpu:m1-pro-16gb       16#4}}x. Doubling the
+// cores barely helps past the cliff. At a batch of 8 the M1 Ultra halves the M1 Pro's time; at
+// 32 it takes {{convolution_on_the_cpu:m1-ultra-64gb     32}} ms against {{convolution_on_the_cpu:m1-pro-16gb       32}},
+// because the backward's single-core copies now dominate. A published run shows the same thing
+// on a whole network: VGG-16 with batch norm, at a batch of 32, trained on the cpu in 4.7 s per
+// step on both an M1 Pro and an M1 Ultra. The emulator's copy
 // costs are fitted to the M1 Pro's run, and the M1 Ultra's run checks them. So a vision model
 // is a stronger case for `mps` on a Mac than its arithmetic alone suggests.
 //

@@ -181,7 +181,10 @@ TUTOR_CELL("a hundred SGD steps on cpu and mps: the losses drift apart in the la
 // of every trial run: the software (PyTorch's version and commit), the workload (batch and
 // input size), the peak memory, the fallback setting, and the circumstances that silently move
 // timings: the applications left open, whether the laptop ran on battery, Low Power Mode, the
-// dataset's checksum. The run can write most of it itself:
+// dataset's checksum. The run can write most of it itself. For the peak memory it reads the
+// driver's count after the timed window: the allocator keeps every heap it took until
+// `empty_cache()` (or memory pressure) hands it back, so that count only grows during the run,
+// and what it holds at the end is the most the run held.
 
 // %% experiment_logbook
 TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
@@ -203,7 +206,7 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
   print("step:             ", fmt::format("cpu {:.2f} ms, mps {:.2f} ms ({:.2f}x)", cpu.step_ms,
                                           mps.step_ms, cpu.step_ms / mps.step_ms));
   print("GPU busy:         ", py::percent(mps.gpu_busy_ms / mps.step_ms));
-  print("memory held:      ",
+  print("peak memory held: ",
         fmt::format("{:.2f} GiB", static_cast<double>(mps.driver_bytes) / (1 << 30)));
   print("fallback variable:", py::os::getenv("PYTORCH_ENABLE_MPS_FALLBACK").value_or("unset"));
   print("by hand:          ",
@@ -218,7 +221,7 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 // window:            steady: 10 steps after 1 warm-up, synchronized
 // step:              cpu 47.81 ms, mps 11.63 ms (4.11x)
 // GPU busy:          100%
-// memory held:       1.02 GiB
+// peak memory held:  1.02 GiB
 // fallback variable: unset
 // by hand:           dataset checksum, commit of the code, apps left open, power adapter, Low Power Mode
 // %% [output] machine="m1-8gb"
@@ -230,7 +233,7 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 // window:            steady: 10 steps after 1 warm-up, synchronized
 // step:              cpu 119.52 ms, mps 60.40 ms (1.98x)
 // GPU busy:          100%
-// memory held:       1.02 GiB
+// peak memory held:  1.02 GiB
 // fallback variable: unset
 // by hand:           dataset checksum, commit of the code, apps left open, power adapter, Low Power Mode
 // %% [output] machine="intel-mac-macos12.0,m2-max-macos13.7,linux-x86_64,rosetta-x86_64"
@@ -252,11 +255,11 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 //     print("window:           ", "steady: 10 steps after 1 warm-up, synchronized")
 //     print("step:             ", f"cpu {cpu.step_ms:.2f} ms, mps {mps.step_ms:.2f} ms ({cpu.step_ms / mps.step_ms:.2f}x)")
 //     print("GPU busy:         ", f"{mps.gpu_busy_ms / mps.step_ms:.0%}")
-//     print("memory held:      ", f"{mps.driver_bytes / (1 << 30):.2f} GiB")
+//     print("peak memory held: ", f"{mps.driver_bytes / (1 << 30):.2f} GiB")
 //     print("fallback variable:", os.environ.get("PYTORCH_ENABLE_MPS_FALLBACK", "unset"))
 //     print("by hand:           dataset checksum, commit of the code, apps left open, power adapter, Low Power Mode")
 
-// %% [markdown]
+// %% [markdown] facts="26 %, 22 %, 18 %"
 // Keep the entries next to the code, one per trial, and add the runs that failed: a short list
 // of hypotheses you rejected saves the next person the same week. When the job moves to another
 // machine, move the environment with it (the same lock file, the same data snapshot, the same
@@ -271,7 +274,7 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 //   it fed.
 // - The runbook's rules, in order: trust (bitwise needs), memory (26 % over ten epochs), then
 //   speed (22 %, with the 18 % utilisation check that sends you to the data plane first).
-//   MLX and a remote host have triggers of their own.
+//   MLX, a remote host and CUDA have triggers of their own.
 // - Sweep the batch to the memory limit; label first-epoch numbers; compare results with
 //   `allclose` and tolerances you chose; keep a logbook.
 //

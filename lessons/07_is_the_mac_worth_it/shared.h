@@ -66,7 +66,7 @@ struct Timing {
   double gpu_busy_ms = 0;         // the GPU running kernels and copies
   double encode_ms = 0;           // the host encoding mps operations
   double kernels = 0;             // kernels the GPU ran
-  std::int64_t driver_bytes = 0;  // Metal memory the process holds after the steps
+  std::int64_t driver_bytes = 0;  // Metal memory held after the steps: the run's peak (heaps stay)
 };
 
 // Ten training steps (AdamW) after one warm-up step, timed between two synchronizations.

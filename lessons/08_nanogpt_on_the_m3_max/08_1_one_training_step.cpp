@@ -1,4 +1,4 @@
-// %% [markdown]
+// %% [markdown] facts="1.69 %"
 // # 8.1 · One training step: GPU, cpu and iteration 0
 //
 // The first section puts the lesson's model and loop (`shared.h`, the lesson's first page) to
@@ -69,17 +69,19 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // compare_with_measured(ms[1], MEASURED_CPU_MS, " ms")
 // print(f"cpu/mps: {ms[1] / ms[0]:.1f}x")
 
-// %% [markdown]
-// 225 ms per iteration on the GPU and 2019 ms on the cpu, 9.0x: each within 3 % of the published
-// measurements, well inside the lesson's 10 %. The GPU run holds 6.09 GiB. The 10.65 million
+// %% [markdown] facts="10 %, 8 GB"
+// On the M3 Max, {{steady_step@m3-max-64gb:mps:}} ms per iteration on the GPU and {{steady_step@m3-max-64gb:cpu:}} ms on the cpu,
+// {{steady_step@m3-max-64gb:cpu/mps:}}x: each within {{steady_step@m3-max-64gb:the emulator}} % of the published measurements, well
+// inside the lesson's 10 %. The GPU run holds {{steady_step@m3-max-64gb:per iteration,}} GiB. The 10.65 million
 // parameters with their gradients and AdamW's two averages are a small part of that; most of it
 // is what the backward pass needs from the forward pass, the attention scores above all: a
 // 256 x 256 matrix for every head of every layer of every sequence in the batch, kept before and
 // after softmax and dropout.
 //
-// Now the 8 GB M1 (its output is shown too; `--machine m1-8gb` runs it). The same 6.09 GiB do not fit beside
-// what macOS and the other applications hold; macOS swaps (lesson 6), and the GPU's iteration (3850
-// ms) is no faster than the M1's cpu (3763 ms). The runbook's batch sweep would have found the
+// Now the 8 GB M1 (its output is shown too; `--machine m1-8gb` runs it). The same
+// {{steady_step@m1-8gb:per iteration,}} GiB do not fit beside what macOS and the other applications hold;
+// macOS swaps (lesson 6), and the GPU's iteration ({{steady_step@m1-8gb:mps:}} ms) is no faster than the M1's
+// cpu ({{steady_step@m1-8gb:cpu:}} ms). The runbook's batch sweep would have found the
 // cliff before the first long run: on that Mac the recipe needs a smaller batch, a shorter context
 // or a smaller model (nanoGPT's README suggests a much smaller configuration for laptops).
 //
@@ -88,7 +90,7 @@ TUTOR_CELL("a steady iteration takes about 221 ms on mps and about 1986 ms on th
 // The first log line of the published GPU run reads `iter 0: ... time 25857.56ms`: 26 seconds for
 // one iteration. Timing the pieces of iteration 0 separately says where they go:
 
-// %% first_iteration requires="mps"
+// %% first_iteration requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by one") {
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
@@ -130,12 +132,12 @@ TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by 
 // print(f"  estimate_loss(): {t1 - t0:.2f} s, the first training step: {t2 - t1:.2f} s")
 // # The time spent building graphs shows in Instruments, not in a Python counter.
 
-// %% [markdown]
-// 26.65 s, 3 % above the measured 25.86 s: a prediction, since the model was not fitted to this
-// number. Almost all of it is the evaluation: `estimate_loss()` runs 400 forward passes and reads
+// %% [markdown] facts="1.69 %, 312 TFLOPS"
+// On the M3 Max: {{first_iteration@m3-max-64gb:iteration 0:}} s, {{first_iteration@m3-max-64gb:the emulator}} % above the measured
+// {{first_iteration@m3-max-64gb:measured:}} s, a prediction, since the model was not fitted to this number. Almost all of it is the evaluation: `estimate_loss()` runs 400 forward passes and reads
 // each loss with `item()`, so the host waits for every batch before it sends the next. Building
-// GPU code for the new shapes, the cost warm-up is usually blamed for, is 0.02 s of it in the
-// course's model. So iteration 0 is not a warm-up to subtract once: the same evaluation returns
+// GPU code for the new shapes, the cost warm-up is usually blamed for, is
+// {{first_iteration@m3-max-64gb:in both:}} s of it in the course's model. So iteration 0 is not a warm-up to subtract once: the same evaluation returns
 // every 250 iterations, at 0, 250, and so on to 5000, twenty-one times in all. Never average
 // iteration 0 into a step time; report it, labelled.
 //
@@ -147,7 +149,7 @@ TUTOR_CELL("iteration 0 is mostly the first evaluation: 400 batches read one by 
 // head size x context per token for attention's own products. It divides that by the time, and
 // by a fixed peak: 312 TFLOPS, an NVIDIA A100's bfloat16 rate, written into `estimate_mfu`.
 
-// %% mfu requires="mps"
+// %% mfu requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
@@ -184,15 +186,17 @@ TUTOR_CELL("nanoGPT's MFU: the step's flops against an A100's peak") {
 // compare_with_measured(mfu * 100, MEASURED_MFU_PERCENT, " %")
 // # Python has no call for the GPU's peak: take it from the chip's specifications.
 
-// %% [markdown]
-// 1.16 TFLOP of work in 225 ms is 5.16 TFLOPS: 1.65 % of 312 TFLOPS, against the measured 1.69 %.
+// %% [markdown] facts="312 TFLOPS, 1.69 %"
+// On the M3 Max, {{mfu@m3-max-64gb:flops per iteration:}} TFLOP of work in {{steady_step@m3-max-64gb:mps:}} ms is
+// {{mfu@m3-max-64gb:achieved:}} TFLOPS: {{mfu@m3-max-64gb:bf16):}} % of 312 TFLOPS, against the measured 1.69 %.
 // The percentage is tiny mostly because of what it is measured against: a different GPU,
 // computing in bfloat16, a format with half the bytes of the float32 this run uses. nanoGPT was
-// written for A100s, and the constant stayed. Against the M3 Max's own float32 peak (14.3
-// TFLOPS, from its cores and clock) the same step reaches 36 %. (nanoGPT's printed value is
+// written for A100s, and the constant stayed. Against the M3 Max's own float32 peak
+// ({{mfu@m3-max-64gb:float32 peak (}} TFLOPS, from its cores and clock) the same step reaches
+// {{mfu@m3-max-64gb:TFLOPS):}} %. (nanoGPT's printed value is
 // also a running average over its log lines; in a steady run it settles on the number above.)
 //
-// Even 36 % leaves most of the GPU's arithmetic unused, and the 6N rule explains part of why:
+// Even {{mfu@m3-max-64gb:TFLOPS):}} % leaves most of the GPU's arithmetic unused, and the 6N rule explains part of why:
 // it counts only the products with the weights and attention's two products. Dropout, layer
 // norms, softmax, residual additions and AdamW's updates count as free, but they read and
 // write every activation and every parameter, and memory traffic, not arithmetic, sets their

@@ -18,7 +18,7 @@
 // can. The engine's stand-in is `py::torch::compile(model)`, the same wrapper: the first call
 // compiles on the host, later calls run the compiled graph. `Training` takes it as an option.
 
-// %% compiled_step requires="mps"
+// %% compiled_step requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"), /*compile=*/true);
@@ -52,15 +52,16 @@ TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
 // print(f"mfu: {estimate_mfu(run.gpt, steady_ms(dts) / 1e3) * 100:.2f}%")
 // compare_with_measured(estimate_mfu(run.gpt, steady_ms(dts) / 1e3) * 100, MEASURED_COMPILED_MFU_PERCENT, " %")
 
-// %% [markdown]
-// 85.5 s for iteration 0 (measured: 85.29 s), then 301 ms per iteration (measured: 306 ms):
-// slower than eager's 225 ms, as the published run found. Be clear about what this reproduces. The
-// course's model has one constant for the compile time per operation, fitted to the 85 s, and
-// one for how fast Inductor's generated kernels stream memory, fitted to the 306 ms: both numbers
+// %% [markdown] facts="225 ms, 85 s, 306 ms"
+// On the M3 Max: {{compiled_step@m3-max-64gb:iteration 0:}} s for iteration 0 (measured: {{compiled_step@m3-max-64gb:measured:}} s), then
+// {{compiled_step@m3-max-64gb:steady:}} ms per iteration (measured: {{compiled_step@m3-max-64gb:steady:...measured:}} ms): slower than
+// eager's 225 ms, as the published run found. Be clear about what this reproduces. The course's
+// model has one constant for the compile time per operation, fitted to the 85 s, and one for how
+// fast Inductor's generated kernels stream memory, fitted to the 306 ms: both numbers
 // come back by construction. What the model claims beyond them is the mechanism. Timing one
 // step's kernels in each mode shows it:
 
-// %% where_compile_loses requires="mps"
+// %% where_compile_loses requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("compiled, the matrix products cost the same and everything else costs more") {
   sim::ShapeOnlyGuard shape_only;
   for (const bool compile : {false, true}) {
@@ -94,9 +95,10 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
 //     with torch.mps.profiler.profile():
 //         run.iterate().item()
 
-// %% [markdown]
-// The matrix products take 119.4 ms either way: compiled code calls the same MPS kernels for
-// them. All the other kernels go from 105.4 ms to 181.1 ms. In the model, Inductor's fused
+// %% [markdown] facts="85 s, 275.84 ms, 3588.66 s"
+// On the M3 Max the matrix products take {{where_compile_loses@m3-max-64gb:eager    matrix products}} ms either way:
+// compiled code calls the same MPS kernels for them. All the other kernels go from
+// {{where_compile_loses@m3-max-64gb:eager...all other kernels}} ms to {{where_compile_loses@m3-max-64gb:compiled...all other kernels}} ms. In the model, Inductor's fused
 // kernels move about half the memory of the eager ones (an estimate from counting the passes
 // fusion saves in a transformer block), but stream it at about a quarter of the speed of
 // PyTorch's own MPS kernels (the fitted constant). Why generated kernels would be slower on a
@@ -116,7 +118,7 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
 // quoted in the cell below as measurements; what the model contributes is the honest
 // extrapolation from the start of the run.
 
-// %% long_run requires="mps"
+// %% long_run requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the whole measured run") {
   // The published run's measurements: /usr/bin/time's real time of each run, two late log lines.
   constexpr double kEagerRunS = 3588.66, kEagerIteration4900Ms = 275.84;
@@ -166,9 +168,10 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 // line(f"measured, eager ({EAGER_ITERATION_4900_MS:.0f} ms at iteration 4900)", EAGER_RUN_S)
 // line(f"measured, compiled (iteration 5000: {COMPILED_ITERATION_5000_MS / 1e3:.0f} s)", COMPILED_RUN_S)
 
-// %% [markdown]
-// A plan made from the first hundred iterations says 1127 s, under nineteen minutes. Adding
-// the evaluations the loop runs every 250 iterations makes it 1685 s. The run took 3589 s, more
+// %% [markdown] facts="3589 s, 276 ms, 1256 s, 39040 s, 100 %"
+// On the M3 Max, a plan made from the first hundred iterations says
+// {{long_run@m3-max-64gb:5000 iterations at...ms}} s, under nineteen minutes. Adding the evaluations the loop
+// runs every 250 iterations makes it {{long_run@m3-max-64gb:21 evaluations of...s}} s. The run took 3589 s, more
 // than twice as long. Part of the difference is visible in the log: iteration 4900 took 276 ms,
 // a quarter more than the start. The rest happened in iterations the log does not show, and
 // the log cannot say why. Laptops under hours of full load lower their clocks as they heat;
@@ -195,7 +198,7 @@ TUTOR_CELL("5000 iterations extrapolated from the first hundred, against the who
 // holds thousands of spans, so the first thing to do with one is to add it up. The cell below
 // records one steady step and sums its spans by track and kind, then ranks the GPU's kernels:
 
-// %% step_timeline requires="mps"
+// %% step_timeline requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("one steady step's timeline, summed by kind") {
   sim::ShapeOnlyGuard shape_only;
   Training run(GptConfig{}, torch::Device("mps"));
@@ -261,14 +264,17 @@ TUTOR_CELL("one steady step's timeline, summed by kind") {
 //     run.iterate().item()
 // print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=5))
 
-// %% [markdown]
-// Read it from the top. The step takes 225.7 ms. The host spends 5.4 ms encoding operations, 1.0
-// ms on the framework's own bookkeeping (recording autograd's nodes, running them in backward,
-// AdamW's Python loop, the calls of `backward()`, `step()` and `zero_grad()`) and 219.2 ms waiting, in the blocking copy of the next batch and in
-// `item()`: the host is idle, so dispatch is not the problem here (lesson 7's large-work regime). The GPU runs kernels for
-// 224.7 ms: it is the bottleneck, which is what asitop's 100 % said. The ranking says more. The
-// matrix products of the linear layers (`aten::mm`) take 45 % of the step; the batched products
-// of attention (`aten::bmm`) 8 %. Between them sit memory-bound kernels: multiplications
+// %% [markdown] facts="100 %"
+// Read it from the top, on the M3 Max. The step takes {{step_timeline@m3-max-64gb:one step:}} ms. The host spends
+// {{step_timeline@m3-max-64gb:host: dispatch}} ms encoding operations, {{step_timeline@m3-max-64gb:host: framework}} ms on the framework's
+// own bookkeeping (recording autograd's nodes, running them in backward, AdamW's Python loop, the
+// calls of `backward()`, `step()` and `zero_grad()`) and {{step_timeline@m3-max-64gb:host: wait}} ms waiting, in the
+// blocking copy of the next batch and in `item()`: the host is idle, so dispatch is not the
+// problem here (lesson 7's large-work regime). The GPU runs kernels for
+// {{step_timeline@m3-max-64gb:mps device: kernel}} ms: it is the bottleneck, which is what asitop's 100 % said. The
+// ranking says more. The matrix products of the linear layers (`aten::mm`) take
+// {{step_timeline@m3-max-64gb:aten::mm#2}} % of the step; the batched products of attention (`aten::bmm`)
+// {{step_timeline@m3-max-64gb:aten::bmm#2}} %. Between them sit memory-bound kernels: multiplications
 // (dropout's masks, AdamW's averages), additions (the residual connections, AdamW's updates) and
 // copies behind transposes. (In the emulator every transpose copies, a simplification: PyTorch
 // makes a view, though MPS kernels often need contiguous inputs and copy anyway.) About half of

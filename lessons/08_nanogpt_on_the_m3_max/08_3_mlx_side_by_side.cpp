@@ -22,7 +22,7 @@
 // on CUDA, so moving a batch of nanoGPT's activations' size to `mps` is a real allocation and a
 // copy the host waits for:
 
-// %% a_copy_mlx_does_not_make requires="mps"
+// %% a_copy_mlx_does_not_make requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("PyTorch's .to(\"mps\") allocates and copies even on unified memory") {
   sim::ShapeOnlyGuard shape_only;
   const auto activations = torch::randn({64, 256, 384});
@@ -56,8 +56,8 @@ TUTOR_CELL("PyTorch's .to(\"mps\") allocates and copies even on unified memory")
 // # In MLX the array would simply be used by a GPU operation: mx.matmul(a, w, stream=mx.gpu).
 
 // %% [markdown]
-// 24.00 MiB allocated and 0.381 ms of waiting, for a tensor the GPU could have read where it
-// was. In MLX nothing would be allocated or copied: the GPU operation reads the array in place.
+// On the M3 Max, {{a_copy_mlx_does_not_make@m3-max-64gb:allocated on mps:}} MiB allocated and {{a_copy_mlx_does_not_make@m3-max-64gb:waited}} ms of waiting, for
+// a tensor the GPU could have read where it was. In MLX nothing would be allocated or copied: the GPU operation reads the array in place.
 // It also removes a class of bugs this course spent lesson 3 on: with no devices, there is no
 // placement to get wrong and no device-mismatch error.
 //
@@ -65,7 +65,7 @@ TUTOR_CELL("PyTorch's .to(\"mps\") allocates and copies even on unified memory")
 // line encodes its kernel at once and the GPU starts as soon as it can, while the host goes on
 // to the next line (lesson 5). The emulator's timeline of three lines and an `item()`:
 
-// %% eager_timeline requires="mps"
+// %% eager_timeline requires="mps" compare="m3-max-64gb"
 TUTOR_CELL("PyTorch's eager mps: each line queues its kernel at once, and item() waits") {
   sim::ShapeOnlyGuard shape_only;
   const torch::Device mps("mps");
@@ -118,9 +118,10 @@ TUTOR_CELL("PyTorch's eager mps: each line queues its kernel at once, and item()
 // print(f"queued in {(queued - start) * 1e3:.3f} ms, then waited {(time.perf_counter() - queued) * 1e3:.3f} ms")
 
 // %% [markdown]
-// The host encodes the three operations in under 0.05 ms, and the GPU starts the product at 0.016
-// ms, while the host is still encoding the GELU: host and device overlap. Then the host waits
-// 6.868 ms in `item()` for the GPU to finish. Eager means every line you write is computed,
+// On the M3 Max the host encodes each operation in {{eager_timeline@m3-max-64gb:dispatch aten::mm}} ms, and the GPU
+// starts the product as soon as it is encoded, while the host is still encoding the GELU: host
+// and device overlap. Then the host waits {{eager_timeline@m3-max-64gb:wait: copy to cpu}} ms in `item()` for the GPU
+// to finish. Eager means every line you write is computed,
 // whether or not anything reads its result.
 //
 // MLX records instead. `h = mx.matmul(x, w)` returns at once with an array that has not been
@@ -221,7 +222,7 @@ TUTOR_CELL(
 // total.eval()  # on a Mac, Instruments shows the two kernels this runs, and none for `unused`
 // print("evaluated:", tuple(total.value.shape))
 
-// %% [markdown]
+// %% [markdown] facts="8 GB, 6 GiB"
 // Before `eval`, nothing: three lines built a graph, and neither track recorded a span. `eval`
 // ran the product, the GELU and the sum, and not `unused`, which nothing asked for; eager
 // PyTorch would have run it. Laziness moves costs and errors too: a shape error or a slow

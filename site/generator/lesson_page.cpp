@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "engine/notebook/documented_machines.h"
+#include "engine/notebook/prose_values.h"
 #include "highlight.h"
 #include "quiz_html.h"
 #include "text.h"
@@ -14,6 +15,9 @@ namespace site {
 namespace {
 
 using engine::notebook::Cell;
+
+// Private-use characters around a quoted number's index, which Markdown passes through.
+constexpr std::string_view kValueOpen = "\uE000", kValueClose = "\uE001";
 
 // Lines keep their columns and scroll, except a line far wider than any box (an error message
 // of a thousand characters), which wraps, so that its end can be read where the prose points.
@@ -154,7 +158,10 @@ class LessonPageWriter {
   }
 
   void prose_part(const std::vector<std::string>& lines) {
-    const Prose rendered = render_prose(joined(lines), ids_);
+    std::vector<std::string> values;  // the prose's numbers from outputs, as HTML
+    Prose rendered = render_prose(marked_values(joined(lines), values), ids_);
+    rendered.html = filled_in(rendered.html, values, true);
+    rendered.plain_text = filled_in(rendered.plain_text, values, false);
     body_ += rendered.html;
     for (const Heading& heading : rendered.headings) {
       if (heading.level == 2) sections_.push_back(heading);
@@ -165,6 +172,69 @@ class LessonPageWriter {
       search_.push_back({first->text, in_.lesson.title, in_.lesson.page() + "#" + first->id, ""});
     }
     search_.back().text += rendered.plain_text + " ";
+  }
+
+  // A number the prose quotes from an output (prose_values.h), on `machine`: what the site's
+  // run of that machine printed.
+  std::string value_on(const engine::notebook::ValueReference& reference,
+                       const std::string& machine) const {
+    const auto runs = in_.captures.find(reference.machine.empty() ? machine : reference.machine);
+    if (runs != in_.captures.end()) {
+      if (const auto run = runs->second.find(reference.cell); run != runs->second.end()) {
+        if (auto value = engine::notebook::value_after(run->second.output, reference.anchor))
+          return *value;
+      }
+    }
+    return "?";
+  }
+
+  // `markdown` with each quoted number replaced by a marker that Markdown leaves alone, and the
+  // number's HTML in `values`: a span that the page's machine switch fills in with the chosen
+  // machine's value, or plain text where every machine shows the same.
+  std::string marked_values(const std::string& markdown, std::vector<std::string>& values) const {
+    return engine::notebook::with_values(
+        markdown, [&](const engine::notebook::ValueReference& reference) {
+          const std::string shown =
+              value_on(reference, std::string(engine::default_machine().name));
+          std::string per_machine;
+          bool same = true;
+          for (const engine::MachineProfile* machine : in_.machines) {
+            const std::string value = value_on(reference, std::string(machine->name));
+            same = same && value == shown;
+            per_machine +=
+                (per_machine.empty() ? "" : " ") + std::string(machine->name) + "=" + value;
+          }
+          values.push_back(
+              same ? escape(shown)
+                   : fmt::format(R"(<span class="value" data-cell="{}" data-values="{}">{}</span>)",
+                                 escape(reference.cell), escape(per_machine), escape(shown)));
+          return std::string(kValueOpen) + std::to_string(values.size() - 1) +
+                 std::string(kValueClose);
+        });
+  }
+
+  // `text` with the markers of marked_values replaced: by the HTML, or by the default machine's
+  // number for plain text.
+  static std::string filled_in(std::string text, const std::vector<std::string>& values,
+                               bool html) {
+    for (std::size_t at = text.find(kValueOpen); at != std::string::npos;
+         at = text.find(kValueOpen, at)) {
+      const std::size_t close = text.find(kValueClose, at);
+      const std::size_t digits = at + kValueOpen.size();
+      const std::size_t index = std::stoul(text.substr(digits, close - digits));
+      const std::string& value = values.at(index);
+      const std::string replacement = html ? value : plain_value(value);
+      text.replace(at, close + kValueClose.size() - at, replacement);
+      at += replacement.size();
+    }
+    return text;
+  }
+
+  // The text of a value's HTML: the number its span shows first.
+  static std::string plain_value(const std::string& html) {
+    if (!html.starts_with("<span")) return html;
+    const std::size_t start = html.find('>') + 1;
+    return html.substr(start, html.find('<', start) - start);
   }
 
   void code_cell(const Cell& cell) {

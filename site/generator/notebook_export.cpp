@@ -1,8 +1,10 @@
 #include "notebook_export.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
+#include "engine/notebook/prose_values.h"
 #include "engine/version.h"
 #include "text.h"
 
@@ -60,6 +62,22 @@ json stream_outputs(const CellCapture& capture) {
   return outputs;
 }
 
+// The prose with the numbers it quotes from outputs (prose_values.h): this notebook's own
+// outputs, or another machine's documented ones where the prose names that machine.
+std::string with_output_values(const std::string& prose, const Lesson& lesson,
+                               const std::map<std::string, CellCapture>& outputs) {
+  return engine::notebook::with_values(
+      prose, [&](const engine::notebook::ValueReference& reference) {
+        std::optional<std::string> value;
+        if (!reference.machine.empty()) {
+          value = engine::notebook::documented_value(lesson.source, reference, reference.machine);
+        } else if (const auto found = outputs.find(reference.cell); found != outputs.end()) {
+          value = engine::notebook::value_after(found->second.output, reference.anchor);
+        }
+        return value.value_or("?");
+      });
+}
+
 }  // namespace
 
 std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, CellCapture>& outputs,
@@ -79,8 +97,8 @@ std::string lesson_notebook(const Lesson& lesson, const std::map<std::string, Ce
   for (const std::vector<Cell>* part : {&lesson.source.shared_cells, &lesson.source.cells}) {
     for (const Cell& cell : *part) {
       if (!cell.is_code()) {
-        cells.push_back(
-            markdown_cell("markdown-" + std::to_string(++markdown), joined(cell.lines)));
+        cells.push_back(markdown_cell("markdown-" + std::to_string(++markdown),
+                                      with_output_values(joined(cell.lines), lesson, outputs)));
         continue;
       }
       const std::string id = cell.name.empty() ? "setup-" + std::to_string(++setup) : cell.name;

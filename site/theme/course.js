@@ -27,7 +27,8 @@ function readingPlace() {
   return null;
 }
 
-// The machine switch: show each cell's output block for the chosen machine only.
+// The machine switch: show each cell's output block, and the numbers the prose quotes from
+// outputs, for the chosen machine only.
 function setUpMachineSwitch() {
   const select = document.getElementById("machine");
   if (!select) return;
@@ -38,6 +39,11 @@ function setUpMachineSwitch() {
     const machine = select.value;
     for (const block of document.querySelectorAll(".output")) {
       block.hidden = !block.dataset.machines.split(" ").includes(machine);
+    }
+    // A number the prose quotes from an output is the chosen machine's, as the output shown is.
+    for (const value of document.querySelectorAll(".value[data-values]")) {
+      const pair = value.dataset.values.split(" ").find((p) => p.startsWith(machine + "="));
+      if (pair) value.textContent = pair.slice(machine.length + 1);
     }
     summary.textContent = select.selectedOptions[0].dataset.summary;
     summary.title = summary.textContent;  // the whole description, where the bar cuts it short

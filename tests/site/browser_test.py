@@ -132,6 +132,29 @@ def check_machine_switch(site, runs, lesson):
     print(f"{lesson}: the machine switch shows each of {len(machines)} machines' own outputs")
 
 
+def check_prose_values(site, lesson):
+    """A number the prose quotes from a cell's output follows the machine switch: on every machine
+    it is a number that cell's visible output shows."""
+    from selenium.webdriver.support.ui import Select
+
+    site.open(f"{lesson}.html")
+    select = Select(site.driver.find_element("id", "machine"))
+    shown = set()
+    for machine in [o.get_attribute("value") for o in select.options]:
+        select.select_by_value(machine)
+        values = site.js("""
+            return Array.from(document.querySelectorAll('.value[data-cell]')).map(v => [v.dataset.cell, v.innerText,
+              Array.from(document.getElementById(v.dataset.cell).querySelectorAll('.output'))
+                .filter(b => b.offsetParent !== null).map(b => b.innerText).join('\\n')]);""")
+        check(values, f"{lesson} on {machine}: no number in the prose follows the machine switch")
+        for cell, value, output in values:
+            check(re.search(rf"(?<![\d.]){re.escape(value)}(?![\d])", output),
+                  f"{lesson} on {machine}: the prose quotes {value} from {cell}, whose output shows {output!r}")
+            shown.add(value)
+    check(len(shown) > 1, f"{lesson}: the prose shows the same numbers on every machine; the check proves nothing")
+    print(f"{lesson}: the prose quotes each machine's own output ({len(shown)} values)")
+
+
 def check_switch_keeps_place(site, lesson):
     """Switching machines changes the height of every output above the reader; the cell the reader
     was at stays where it was on screen."""
@@ -309,6 +332,7 @@ def main():
             check_every_page(site)
             check_machine_switch(site, arguments.runs, "02_device_checks")
             check_machine_switch(site, arguments.runs, "04_cpu_fallback")  # with warnings on stderr
+            check_prose_values(site, "01_metal_mps_and_unified_memory")
             check_switch_keeps_place(site, "05_1_timing_gpu_work")
             arguments.screenshots.mkdir(parents=True, exist_ok=True)
             check_phone_width(site, "05_1_timing_gpu_work", arguments.screenshots)

@@ -51,7 +51,8 @@ struct Marker {
   std::vector<std::string> machines{};  // [output]: documented for; a code cell: compared with
   std::string differs{};
   std::string before{};
-  bool requires_mps = false;  // a code cell: requires="mps"
+  bool requires_mps = false;         // a code cell: requires="mps"
+  std::vector<std::string> facts{};  // a Markdown cell: facts="..."
 };
 
 struct Attribute {
@@ -132,8 +133,8 @@ class Parser {
     const std::string_view type = body.substr(1, close - 1);
     const std::string_view rest = trim(body.substr(close + 1));
     if (type == "markdown" || type == "md") {
-      if (!rest.empty()) fail("a [markdown] cell takes no name or options");
       m.kind = Marker::Markdown;
+      if (!rest.empty()) m.facts = parse_facts(rest);
       return m;
     }
     if (type == "python") return parse_python_marker(rest);
@@ -208,6 +209,28 @@ class Parser {
     return m;
   }
 
+  // facts="221 ms, 64 GB": the numbers with a unit that the prose states as facts rather than
+  // quoting an output (prose_values.h). Items are separated by a comma and a space, since a
+  // number may hold a comma of its own (1,986 ms).
+  std::vector<std::string> parse_facts(std::string_view rest) const {
+    constexpr std::string_view kKey = "facts=\"";
+    if (rest.substr(0, kKey.size()) != kKey || rest.back() != '"' ||
+        rest.size() <= kKey.size() + 1) {
+      fail("a [markdown] cell takes only facts=\"...\", the numbers its prose states, got '" +
+           std::string(rest) + "'");
+    }
+    const std::string_view list = rest.substr(kKey.size(), rest.size() - kKey.size() - 1);
+    std::vector<std::string> facts;
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = list.find(", ", start);
+      facts.emplace_back(trim(list.substr(start, comma - start)));
+      if (facts.back().empty()) fail("empty item in " + std::string(rest));
+      if (comma == std::string_view::npos) break;
+      start = comma + 2;
+    }
+    return facts;
+  }
+
   Marker parse_python_marker(std::string_view rest) const {
     Marker m{.kind = Marker::Python};
     const auto attributes = parse_attributes(rest);
@@ -256,8 +279,10 @@ class Parser {
                               .requires_mps = m.requires_mps});
         break;
       case Marker::Markdown:
-        cells_.push_back(
-            Cell{.kind = CellKind::Markdown, .marker_line = line_no_, .first_line = line_no_ + 1});
+        cells_.push_back(Cell{.kind = CellKind::Markdown,
+                              .marker_line = line_no_,
+                              .first_line = line_no_ + 1,
+                              .facts = m.facts});
         break;
       case Marker::Output:
         attach_output(m.machines);

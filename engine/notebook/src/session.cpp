@@ -8,6 +8,7 @@
 #include "engine/notebook/cell.h"
 #include "engine/notebook/closest_machine.h"
 #include "engine/notebook/documented_machines.h"
+#include "engine/notebook/prose_values.h"
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
@@ -153,6 +154,7 @@ Session::Session(const MachineProfile& machine, const std::string& source) : mac
   lesson_ = load_lesson(source.empty() ? built_from : source);
   register_cells(built_from);
   check_documented_outputs();
+  check_prose_values(lesson_, documented_);
   compared_ = is_documented(machine) ? machine_ : &closest_machine(machine, documented_);
 }
 

@@ -6,11 +6,14 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "engine/notebook/lesson_names.h"
+#include "engine/notebook/prose_values.h"
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
@@ -86,6 +89,7 @@ class NotebookReporter : public doctest::IReporter {
     ++cells_run_;
     std::optional<CellRun> run = session_.take_last();
     if (run) {
+      printed_[run->cell->name] = run->output;
       print_output(*run);
       if (!run->difference.empty()) ++differed_;
     }
@@ -202,8 +206,21 @@ class NotebookReporter : public doctest::IReporter {
   void print_markdown(const Cell& cell) {
     std::string markdown;
     for (const std::string& line : cell.lines) markdown += line + '\n';
+    markdown = with_values(markdown, [&](const ValueReference& reference) {
+      return value_on_screen(reference).value_or("?");
+    });
     out_ << render_markdown(markdown, TerminalLook{.color = config_.color, .width = config_.width})
          << '\n';
+  }
+
+  // A number the prose quotes, as the screen shows it: what the cell printed in this run, or,
+  // for another machine, its documented output shown under the cell (prose_values.h).
+  std::optional<std::string> value_on_screen(const ValueReference& reference) const {
+    if (!reference.machine.empty())
+      return documented_value(session_.lesson(), reference, reference.machine);
+    const auto printed = printed_.find(reference.cell);
+    if (printed == printed_.end()) return std::nullopt;
+    return value_after(printed->second, reference.anchor);
   }
 
   void print_code(const Cell& cell) {
@@ -286,11 +303,20 @@ class NotebookReporter : public doctest::IReporter {
     }
   }
 
+  // A failed check or a diff, indented under the cell; in the notebook view a line wider than
+  // the terminal goes on in marked parts, as an output line does (--minimal prints it whole).
   void print_problem(const std::string& problem) {
     for (const std::string& line : split_lines(problem)) {
       const bool added = line.rfind("+ ", 0) == 0, same = line.rfind("  ", 0) == 0;
       const fmt::text_style look = added ? kSuccess : same ? kDim : kFailure;
-      out_ << "  " << style_(look, line) << '\n';
+      if (config_.minimal) {
+        out_ << "  " << style_(look, line) << '\n';
+        continue;
+      }
+      for (const std::string& part :
+           printed_line_parts(line, config_.width > 2 ? config_.width - 2 : 1, 2)) {
+        out_ << "  " << style_(look, part) << '\n';
+      }
     }
   }
 
@@ -302,6 +328,7 @@ class NotebookReporter : public doctest::IReporter {
   const Cell* current_ = nullptr;
   std::vector<std::string> problems_;
   std::vector<std::string> failed_;
+  std::map<std::string, std::string> printed_;  // what each cell printed in this run
   int cells_run_ = 0;
   int differed_ = 0;  // cells whose output differed on "host", where that is no failure
 };

@@ -1,6 +1,7 @@
 """Every listing and help text a learner reads fits a narrow terminal: run at COLUMNS=60, no line
 of what the course's programs print is wider than 60 columns. So does every lesson, shown as a
-notebook by its program (each lesson* beside LESSON), and a lab's first hint.
+notebook by its program (each lesson* beside LESSON), on a documented machine and on one whose
+differences from the documented outputs it shows, and a lab's first hint.
 
     narrow_terminal_test.py ROOT COURSE QUIZ LESSON PLANNER_CONFIG
 
@@ -25,8 +26,11 @@ def main():
         [lesson, "--help"], [lesson, "--list-machines"], [course, "hint", "02"],
     ]
     lessons = os.path.dirname(lesson)
-    commands += [[os.path.join(lessons, name)] for name in sorted(os.listdir(os.path.join(root, lessons)))
-                 if name.startswith("lesson") and os.access(os.path.join(root, lessons, name), os.X_OK)]
+    programs = [os.path.join(lessons, name) for name in sorted(os.listdir(os.path.join(root, lessons)))
+                if name.startswith("lesson") and os.access(os.path.join(root, lessons, name), os.X_OK)]
+    # On a machine the lessons document no output for, each cell also shows its differences from
+    # the closest documented machine's output.
+    commands += [[program] for program in programs] + [[program, "--machine", "m2-16gb"] for program in programs]
     failures = 0
     with tempfile.TemporaryDirectory() as scratch:
         env = dict(os.environ, COLUMNS=str(WIDTH), NO_COLOR="1", MPS_COURSE_PROGRESS=os.path.join(scratch, "p.json"))

@@ -134,11 +134,21 @@ TEST_CASE("malformed markers are named precisely") {
       error_at("// %% [raw]\n") ==
       "1: unknown cell type [raw]; use [markdown], [output], [python], or no type for a code cell");
   CHECK(error_at("// %% Sanity Check\n").rfind("1: cell name 'Sanity Check' must use", 0) == 0);
-  CHECK(error_at("// %% [markdown] intro\n") == "1: a [markdown] cell takes no name or options");
+  CHECK(error_at("// %% [markdown] intro\n") ==
+        "1: a [markdown] cell takes only facts=\"...\", the numbers its prose states, got 'intro'");
   CHECK(error_at("// %% c\nx\n// %% [output] machine=m1\n").rfind("3: expected machine=", 0) == 0);
   CHECK(error_at("// %% c\nx\n// %% [output] machine=\"a,,b\"\n") ==
         "3: empty machine name in 'machine=\"a,,b\"'");
   CHECK(error_at("// %% [markdown\n") == "1: unclosed '[' in the cell marker");
+}
+
+TEST_CASE("a Markdown cell's facts are the numbers its prose states, a comma and a space apart") {
+  const LessonSource lesson =
+      parse_lesson("// %% [markdown] facts=\"221 ms, 1,986 ms, 64 GB\"\n// text\n", "l.cpp");
+  REQUIRE(lesson.cells.size() == 1);
+  CHECK(lesson.cells[0].facts == std::vector<std::string>{"221 ms", "1,986 ms", "64 GB"});
+  CHECK(error_at("// %% [markdown] facts=\"221 ms, \"\n") ==
+        "1: empty item in facts=\"221 ms, \"");
 }
 
 TEST_CASE("code inside a Markdown cell is reported with the cell's start") {

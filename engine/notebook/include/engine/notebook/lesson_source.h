@@ -4,6 +4,8 @@
 // verification, the terminal notebook, the site generator and the notebook exporter.
 //
 //   // %% [markdown]                  a prose cell: Markdown in // comments
+//   // %% [markdown] facts="221 ms"   ... which states those numbers as facts; every other
+//                                     number with a unit quotes an output: prose_values.h
 //   // %%                             an unnamed code cell (includes, helpers)
 //   // %% sanity_check                a named code cell; its name identifies it everywhere
 //   // %% sanity_check compare="linux-x86_64,intel-mac-macos12.0"
@@ -71,6 +73,9 @@ struct Cell {
   bool requires_mps = false;
   std::vector<OutputBlock> outputs{};
   std::optional<PythonTwin> python{};
+  // A Markdown cell's facts="...": the numbers with a unit its prose states itself rather than
+  // quoting an output (prose_values.h).
+  std::vector<std::string> facts{};
 
   bool is_code() const noexcept { return kind == CellKind::Code; }
   int last_line() const noexcept { return first_line + static_cast<int>(lines.size()) - 1; }
