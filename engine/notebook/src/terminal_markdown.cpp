@@ -59,6 +59,42 @@ std::vector<cmark_node*> children(cmark_node* node) {
   return all;
 }
 
+// The text of a node and everything under it, walked without recursion: how a part nested too
+// deeply to lay out is shown (DESIGN: bounded work on any input).
+std::string flat_text(cmark_node* node) {
+  std::string text;
+  cmark_iter* iter = cmark_iter_new(node);
+  for (cmark_event_type event; (event = cmark_iter_next(iter)) != CMARK_EVENT_DONE;) {
+    if (event != CMARK_EVENT_ENTER) continue;
+    cmark_node* at = cmark_iter_get_node(iter);
+    const cmark_node_type type = cmark_node_get_type(at);
+    if (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE || type == CMARK_NODE_CODE_BLOCK) {
+      text += cmark_node_get_literal(at);
+    } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK ||
+               type == CMARK_NODE_PARAGRAPH) {
+      if (!text.empty() && text.back() != ' ') text += ' ';
+    }
+  }
+  cmark_iter_free(iter);
+  return text;
+}
+
+// Counts how deep the renderer is, for as long as it is inside one node.
+class Nesting {
+ public:
+  explicit Nesting(int& depth) : depth_(++depth) {}
+  ~Nesting() { --depth_; }
+  Nesting(const Nesting&) = delete;
+  Nesting& operator=(const Nesting&) = delete;
+
+ private:
+  int& depth_;
+};
+
+// Deeper than any prose needs (a quote in a list in a quote...); below it, a block or an
+// inline's text is shown flat.
+constexpr int kMaxNesting = 24;
+
 class Renderer {
  public:
   explicit Renderer(const TerminalLook& look) : look_(look) {}
@@ -93,6 +129,8 @@ class Renderer {
 
   // The text of inline nodes: emphasis and code styled, soft breaks as spaces.
   std::string inlines(cmark_node* parent, fmt::text_style style = {}) const {
+    const Nesting nesting(depth_);
+    if (depth_ > kMaxNesting) return styled(style, flat_text(parent));
     std::string out;
     for (cmark_node* node : children(parent)) {
       switch (cmark_node_get_type(node)) {
@@ -132,6 +170,8 @@ class Renderer {
 
   // One block, each line ending in a newline; `first` starts its first line, `rest` the others.
   std::string block(cmark_node* node, const std::string& first, const std::string& rest) {
+    const Nesting nesting(depth_);
+    if (depth_ > kMaxNesting) return wrap(flat_text(node), look_.width, first, rest);
     const std::string_view type = type_of(node);
     switch (cmark_node_get_type(node)) {
       case CMARK_NODE_PARAGRAPH:
@@ -290,6 +330,7 @@ class Renderer {
   }
 
   TerminalLook look_;
+  mutable int depth_ = 0;  // how many blocks and inlines deep the renderer is (Nesting)
 };
 
 }  // namespace

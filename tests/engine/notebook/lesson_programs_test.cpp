@@ -246,10 +246,8 @@ TEST_CASE("a cell that crashes is named in the notebook, with what its signal me
   const Run run = run_program({program("runaway_lesson"), "--cell", "writes_through_null"},
                               {.environment = {"RUNAWAY_CRASH=1"}, .directory = "", .input = ""});
   expect_failure(run);
-  expect_text(
-      run,
-      {"┌ writes_through_null",
-       "the cell crashed with a segmentation fault (SIGSEGV: memory read or written"});
+  expect_text(run, {"┌ writes_through_null",
+                    "the cell crashed with a segmentation fault (SIGSEGV: memory read or written"});
 }
 
 TEST_CASE("a cell that never ends is stopped at the time limit, naming the cell") {

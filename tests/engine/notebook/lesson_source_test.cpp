@@ -147,8 +147,7 @@ TEST_CASE("a Markdown cell's facts are the numbers its prose states, a comma and
       parse_lesson("// %% [markdown] facts=\"221 ms, 1,986 ms, 64 GB\"\n// text\n", "l.cpp");
   REQUIRE(lesson.cells.size() == 1);
   CHECK(lesson.cells[0].facts == std::vector<std::string>{"221 ms", "1,986 ms", "64 GB"});
-  CHECK(error_at("// %% [markdown] facts=\"221 ms, \"\n") ==
-        "1: empty item in facts=\"221 ms, \"");
+  CHECK(error_at("// %% [markdown] facts=\"221 ms, \"\n") == "1: empty item in facts=\"221 ms, \"");
 }
 
 TEST_CASE("code inside a Markdown cell is reported with the cell's start") {

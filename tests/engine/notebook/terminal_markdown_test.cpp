@@ -116,3 +116,19 @@ TEST_CASE("a heading longer than the terminal wraps, ruled as wide as its widest
         "thresholds and sweeps\n"
         "─────────────────────\n");
 }
+
+TEST_CASE(
+    "prose nested ten thousand deep is shown, flat below a depth, without exhausting the stack") {
+  std::string quotes;
+  for (int i = 0; i < 10'000; ++i) quotes += "> ";
+  const std::string quoted =
+      render_markdown(quotes + "deep words\n", TerminalLook{.color = false, .width = 80});
+  CHECK(quoted.find("deep words") != std::string::npos);
+  CHECK(widest_line(quoted) <= 80);
+
+  std::string emphasis;
+  for (int i = 0; i < 10'000; ++i) emphasis += i % 2 == 0 ? "*a " : "_b ";
+  const std::string emphasised =
+      render_markdown(emphasis + "core\n", TerminalLook{.color = true, .width = 80});
+  CHECK(emphasised.find("core") != std::string::npos);
+}
