@@ -107,9 +107,10 @@ TUTOR_CELL("model, batch and logits end up on the same device") {
 // ## One optimizer step
 //
 // Training continues from the placed classifier: cross-entropy on the first four reports, a
-// backward pass, one SGD step. The labels are created on the same device as the logits, and
-// the loss comes back to the host only at the end, through `.detach().cpu().item()`: outside
-// the gradient computation, at a boundary you chose.
+// backward pass (autograd walks back through the operations that made the loss), one SGD step.
+// The labels are created on the same device as the logits, and the loss comes back to the host
+// only at the end, through `.detach().cpu().item()`: outside the gradient computation, at a
+// boundary you chose.
 
 // %% one_mps_ticket_step
 TUTOR_CELL("one SGD step on the chosen device changes the weights and gives a finite loss") {

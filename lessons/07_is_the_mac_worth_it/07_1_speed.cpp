@@ -166,7 +166,10 @@ TUTOR_CELL("a small step's time is fixed costs per kernel, a large one's is arit
 // be the limit. Work of this size is called *dispatch-bound*: what it costs is set by the
 // number of operations, not their size, and only larger operations (a bigger batch, a wider
 // model, fused operations) move it into the *compute-bound* regime, where the GPU's arithmetic
-// sets the time and its larger peak pays off.
+// sets the time and its larger peak pays off. (The emulator prices a kernel with a *roofline*:
+// the larger of its arithmetic at the GPU's peak rate and its memory traffic at the peak
+// bandwidth, each at a share that grows with the size of the work, plus the fixed costs above.
+// A kernel that moves many bytes for each operation is *memory-bound*, under the roof's slope.)
 
 // %% [markdown]
 // ## A convolution on the cpu: a cliff at a batch of 16

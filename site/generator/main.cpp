@@ -15,6 +15,7 @@
 #include "course.h"
 #include "course_pages.h"
 #include "engine/notebook/documented_machines.h"
+#include "engine/notebook/lesson_names.h"
 #include "layout.h"
 #include "lesson_page.h"
 #include "lesson_runs.h"
@@ -169,6 +170,15 @@ void write_depfile(const fs::path& depfile, const fs::path& target,
   write_text(depfile.string(), rule + "\n");
 }
 
+// The course's glossary, lessons/glossary.md, found from the lessons' files (a section's is one
+// folder further down); empty without lessons.
+fs::path glossary_beside(const std::vector<fs::path>& lessons) {
+  if (lessons.empty()) return {};
+  const fs::path& first = lessons.front();
+  const bool section = !engine::notebook::shared_file_of(first).empty();
+  return (section ? first.parent_path().parent_path() : first.parent_path()) / "glossary.md";
+}
+
 int build(const Options& options) {
   const auto started = std::chrono::steady_clock::now();
   std::set<fs::path> inputs;
@@ -195,6 +205,9 @@ int build(const Options& options) {
   for (const Lab& lab : course.labs) map.push_back({lab.page(), lab.title, "Labs", false});
   const quiz::Bank* mastery = course.bank("mastery");
   if (mastery != nullptr) map.push_back({"mastery.html", mastery->title, "Check", false});
+  // The terms the lessons use before explaining them (`lessonNN --glossary` in a terminal).
+  const fs::path glossary = glossary_beside(options.lessons);
+  if (fs::exists(glossary)) map.push_back({"glossary.html", "Glossary", "Reference", false});
 
   std::vector<RenderedPage> lesson_pages;
   for (std::size_t i = 0; i < course.lessons.size(); ++i) {
@@ -228,6 +241,10 @@ int build(const Options& options) {
     inputs.insert(lab.readme);
   }
   if (mastery != nullptr) pages.push_back(mastery_page(course, *mastery));
+  if (fs::exists(glossary)) {
+    pages.push_back(readme_page(glossary.string(), "glossary.html", "Glossary", links.from(glossary)));
+    inputs.insert(glossary);
+  }
   for (const quiz::Bank& bank : course.banks) inputs.insert(bank.path);
 
   std::vector<SearchEntry> search;
@@ -250,10 +267,12 @@ int build(const Options& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::size_t picture_count = 0;
   for (const auto& [key, list] : pictures) picture_count += list.size();
+  const auto notebook_count = std::count_if(course.lessons.begin(), course.lessons.end(),
+                                            [](const Lesson& l) { return !l.target.empty(); });
   std::cout << fmt::format(
       "course_site: {} pages, {} pictures and {} notebooks ({:.1f} MB) from {} cell runs in "
       "{:.1f} s ({:.1f} s running and reading the cells)\n",
-      pages.size(), picture_count, course.lessons.size(),
+      pages.size(), picture_count, notebook_count,
       static_cast<double>(directory_bytes(options.output)) / 1e6, statistics.runs, seconds,
       run_seconds);
   if (!statistics.failed_cells.empty()) {  // the pages are written, to show how; the build fails

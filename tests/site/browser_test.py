@@ -96,6 +96,13 @@ def check_every_page(site):
         if url.fragment and target.suffix == ".html":
             check(url.fragment in site.ids.get(target, set()), f"{page}: link to a missing anchor {href}")
         checked += 1
+    glossary = site.root / "glossary.html"
+    check(glossary.exists(), "the site has no glossary page, which the lesson pages link")
+    glossary_uri = glossary.as_uri()
+    lessons = [page for page in pages if re.match(r"\d\d_", page.name) and (site.root / page).read_text().count("lesson-tools")]
+    linking = {page for page, href in links if href == glossary_uri}
+    unlinked = [str(page) for page in lessons if page not in linking]
+    check(lessons and not unlinked, f"lesson pages without a link to the glossary: {unlinked}")
     print(f"{len(pages)} pages load cleanly; {checked} internal links and every image resolve")
 
 
