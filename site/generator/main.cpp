@@ -242,7 +242,8 @@ int build(const Options& options) {
   }
   if (mastery != nullptr) pages.push_back(mastery_page(course, *mastery));
   if (fs::exists(glossary)) {
-    pages.push_back(readme_page(glossary.string(), "glossary.html", "Glossary", links.from(glossary)));
+    pages.push_back(
+        readme_page(glossary.string(), "glossary.html", "Glossary", links.from(glossary)));
     inputs.insert(glossary);
   }
   for (const quiz::Bank& bank : course.banks) inputs.insert(bank.path);

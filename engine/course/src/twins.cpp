@@ -22,6 +22,7 @@
 #include "engine/notebook/closest_machine.h"
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/lesson_source.h"
+#include "engine/notebook/machine_choice.h"
 #include "engine/notebook/text_diff.h"
 
 namespace front_door {
@@ -297,7 +298,10 @@ const engine::MachineProfile* compared_machine(Course& course,
     const engine::MachineProfile* machine = engine::find_machine(*name);
     if (machine == nullptr || machine->name == "host") {
       usage_error(course, "twins",
-                  "no simulated machine '" + *name + "'; machines: " + engine::machine_names());
+                  machine == nullptr
+                      ? engine::notebook::unknown_machine(*name)
+                      : "the twins run on this computer already; name a simulated machine to "
+                        "compare with (--list-machines lists them)");
       return nullptr;
     }
     return machine;

@@ -19,6 +19,7 @@
 #include "engine/machine.h"
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/lesson_names.h"
+#include "engine/notebook/machine_choice.h"
 #include "engine/notebook/progress.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
@@ -124,8 +125,7 @@ int main(int argc, char** argv) {
   }
   const engine::MachineProfile* machine = engine::find_machine(options.machine);
   if (machine == nullptr) {
-    std::cerr << program << ": unknown machine '" << options.machine
-              << "'; choose one of: " << engine::machine_names() << '\n';
+    std::cerr << program << ": " << unknown_machine(options.machine) << '\n';
     return kUsageError;
   }
   try {

@@ -20,4 +20,19 @@ std::size_t spelling_distance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
+std::optional<std::string> nearest_name(std::string_view typed,
+                                        std::span<const std::string> known) {
+  std::optional<std::string> nearest;
+  std::size_t best = 0;
+  for (const std::string& name : known) {
+    const std::size_t distance = spelling_distance(typed, name);
+    const std::size_t allowed = std::min(typed.size(), name.size()) > 5 ? 2 : 1;
+    if (distance <= allowed && (!nearest || distance < best)) {
+      nearest = name;
+      best = distance;
+    }
+  }
+  return nearest;
+}
+
 }  // namespace engine::notebook

@@ -412,7 +412,11 @@ TEST_CASE("an option's value may follow an equals sign") {
         Arguments{"--json=yes", "--machine", ""});
   SmallCourse c;
   CHECK(c.run({"twins", "01", "--machine=nosuch"}) == kUsageError);
-  CHECK(c.err.str().find("no simulated machine 'nosuch'") != std::string::npos);
+  CHECK(c.err.str().find("unknown machine 'nosuch'; --list-machines lists them all") !=
+        std::string::npos);
+  SmallCourse slip;
+  CHECK(slip.run({"twins", "01", "--machine", "m1-8g"}) == kUsageError);
+  CHECK(slip.err.str().find("unknown machine 'm1-8g'; did you mean m1-8gb?") != std::string::npos);
 }
 
 TEST_CASE("bad input is refused with what is wrong and the usage") {

@@ -266,10 +266,20 @@ TEST_CASE("the runaway fixture's cells pass when nothing tells them to run away"
 
 // The options.
 
-TEST_CASE("an unknown machine is refused with the list of machines") {
-  const Run run = run_program({program("wrong_output_lesson"), "--machine", "m4"});
-  expect_status(run, 2);
-  expect_text(run, {"unknown machine 'm4'; choose one of: m3-max-64gb, m1-8gb"});
+TEST_CASE("an unknown machine is refused with the machines it is a slip of or the start of") {
+  struct Case {
+    std::string typed, said;
+  };
+  for (const Case& c :
+       {Case{"m4", "did you mean m4-16gb, m4-pro-24gb or m4-max-128gb?"},
+        Case{"m1-8g", "did you mean m1-8gb?"}, Case{"m3-max-46gb", "did you mean m3-max-64gb?"},
+        Case{"nosuch", "; --list-machines lists them all"}}) {
+    CAPTURE(c.typed);
+    const Run run = run_program({program("wrong_output_lesson"), "--machine", c.typed});
+    expect_status(run, 2);
+    expect_text(
+        run, {"unknown machine '" + c.typed + "'" + (c.said.starts_with(";") ? "" : "; "), c.said});
+  }
 }
 
 TEST_CASE("an unknown cell is refused with the list of cells") {

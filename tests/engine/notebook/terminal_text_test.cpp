@@ -90,3 +90,14 @@ TEST_CASE("a slip is counted in edits, a swap of two neighbouring letters as one
   CHECK(spelling_distance("test", "reset") == 2);
   CHECK(spelling_distance("", "plan") == 4);
 }
+
+TEST_CASE("a name is a slip of the nearest known one within one edit, or two for long names") {
+  using engine::notebook::nearest_name;
+  const std::vector<std::string> known = {"watch", "reset", "verify", "n_embd", "bias"};
+  CHECK(nearest_name("verfy", known) == "verify");
+  CHECK(nearest_name("n_embed", known) == "n_embd");
+  CHECK(nearest_name("bais", known) == "bias");
+  CHECK(nearest_name("test", known) == std::nullopt);  // two edits from reset, both short
+  CHECK(nearest_name("verifyy", known) == "verify");
+  CHECK(nearest_name("vrfy", known) == std::nullopt);
+}
