@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -453,6 +454,18 @@ TEST_CASE(
   CHECK(plan.run({"plan", "-h"}) == 0);
   CHECK(plan.out.str().find("engine/planner/examples/") !=
         std::string::npos);  // where to start from
+}
+
+TEST_CASE("the front door's README lists every subcommand") {
+  std::ifstream file(TUTOR_SOURCE_DIR "/engine/course/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(file)), {});
+  REQUIRE(!readme.empty());
+  for (const Subcommand* s : subcommands()) {
+    const std::string name(s->name);  // the default subcommand is written "course [status]"
+    CHECK_MESSAGE((readme.find("\ncourse " + name) != std::string::npos ||
+                   readme.find("\ncourse [" + name + "]") != std::string::npos),
+                  name);
+  }
 }
 
 TEST_CASE("course help SUBCOMMAND is that subcommand's --help") {
