@@ -131,19 +131,8 @@ Options parse(const std::vector<std::string>& args, std::size_t width, const std
   return o;
 }
 
-// Every bank's question ids: what the progress file is validated against.
-engine::notebook::QuizQuestionIds known_questions(const Paths& paths) {
-  engine::notebook::QuizQuestionIds ids;
-  for (const fs::path& file : bank_files(paths.banks)) {
-    const Bank bank = load_bank(file);
-    for (const Question& q : bank.questions) ids[bank.name].push_back(q.id);
-  }
-  return ids;
-}
-
-Progress load_progress(std::ostream& err, const Paths& paths) {
-  return engine::notebook::load_progress(engine::notebook::progress_path(), err,
-                                         known_questions(paths));
+Progress load_progress(std::ostream& err) {
+  return engine::notebook::load_progress(engine::notebook::progress_path(), err);
 }
 
 Bank load_named(const Paths& paths, const std::string& name) {
@@ -220,22 +209,27 @@ nlohmann::json result_json(const Bank& bank, const std::vector<Graded>& graded, 
 int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& err,
          const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
-  const engine::notebook::QuizQuestionIds known = known_questions(paths);
   const fs::path progress_file = engine::notebook::progress_path();
   // Read now only for what to retry; the attempt is recorded on the file as it is at the end.
-  const Progress before = engine::notebook::load_progress(progress_file, err, known);
+  const Progress before = engine::notebook::load_progress(progress_file, err);
   const auto earlier = before.quizzes.find(bank.name);
   const QuizRecord record = earlier == before.quizzes.end() ? QuizRecord{} : earlier->second;
   std::vector<std::string> ids;
   if (o.missed) {
     if (record.attempts == 0)
       throw UsageError("no earlier attempt of '" + bank.name + "' to retry");
-    if (record.last_missed.empty()) {
+    // Questions the bank no longer has (the course changed since) are not asked.
+    for (const Question& q : bank.questions) {
+      if (std::count(record.last_missed.begin(), record.last_missed.end(), q.id) > 0)
+        ids.push_back(q.id);
+    }
+    if (ids.empty()) {
       out << "The last attempt of " << bank.title
-          << " missed nothing; there is nothing to retry.\n";
+          << (record.last_missed.empty() ? " missed nothing"
+                                         : " missed only questions this quiz no longer has")
+          << "; there is nothing to retry.\n";
       return 0;
     }
-    ids = record.last_missed;
   }
   const std::uint64_t seed = o.seed ? *o.seed : o.answers ? 0 : std::random_device{}();
   const std::vector<ShownQuestion> shown = show(bank, seed, ids);
@@ -272,7 +266,7 @@ int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& er
   int attempt = record.attempts + 1;
   bool recorded = true;
   try {
-    engine::notebook::update_progress(progress_file, err, known, [&](Progress& progress) {
+    engine::notebook::update_progress(progress_file, err, [&](Progress& progress) {
       QuizRecord& r = progress.quizzes[bank.name];
       r.attempts = std::min(r.attempts + 1, QuizRecord::kMaxAttempts);
       r.total = score.total;
@@ -314,7 +308,7 @@ int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
 
 int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
-  const Progress progress = load_progress(err, paths);
+  const Progress progress = load_progress(err);
   const auto record = progress.quizzes.find(bank.name);
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   // Like mdbook-quiz, the answers come after an attempt: reading them first spoils the quiz.
@@ -352,7 +346,7 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
 }
 
 int list(std::ostream& out, std::ostream& err, const Paths& paths, std::size_t width) {
-  const Progress progress = load_progress(err, paths);
+  const Progress progress = load_progress(err);
   for (const fs::path& file : bank_files(paths.banks)) {
     const Bank bank = load_bank(file);
     std::string status = "not taken";
@@ -369,7 +363,7 @@ int list(std::ostream& out, std::ostream& err, const Paths& paths, std::size_t w
 }
 
 int course_progress(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
-  const Progress progress = load_progress(err, paths);
+  const Progress progress = load_progress(err);
   // The lessons of the course whose lessons/ folder this is (engine/notebook/course_catalog.h);
   // a lesson in sections counts once every section is verified.
   const std::vector<engine::notebook::CatalogEntry> entries =
@@ -467,7 +461,7 @@ int check(std::ostream& out, std::ostream& err, const Paths& paths) {
 int key(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
   if (!o.reveal_answers) {
-    const Progress progress = load_progress(err, paths);
+    const Progress progress = load_progress(err);
     const auto record = progress.quizzes.find(bank.name);
     if (record == progress.quizzes.end() || !record->second.passed) {
       throw UsageError(program_name(paths) + " key shows the answers of " + bank.name +

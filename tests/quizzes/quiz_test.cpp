@@ -387,12 +387,6 @@ TEST_CASE("the interactive quiz re-asks after bad input and never crashes") {
   CHECK(fs::exists(scratch.path));
 }
 
-// What a run printed, however it was wrapped: its line breaks as spaces.
-std::string as_one_line(std::string text) {
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  return text;
-}
-
 TEST_CASE("input that ends early, or q, stops the quiz and records nothing, saying where") {
   ScratchProgress scratch("ended");
   const Run ended = quiz_run({"take", "mastery"}, "a\nb\n");
@@ -500,7 +494,8 @@ TEST_CASE("lab records survive a round trip, and files from before the labs stil
       << R"({"format": 1, "lessons_verified": {"01": "2026-11-21T10:00:00Z"}, "quizzes": {}})";
   std::ostringstream report;
   engine::notebook::update_progress(scratch.path, report, [](engine::notebook::Progress& p) {
-    p.labs["03_fallback"] = {.passed_at = "2026-11-22T10:00:00Z", .hints_shown = 2};
+    p.labs["03_fallback"].passed_at = "2026-11-22T10:00:00Z";
+    p.labs["03_fallback"].hints_shown = 2;
   });
   const auto progress = engine::notebook::load_progress(scratch.path, report);
   CHECK(report.str().empty());
