@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <pwd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -101,9 +101,47 @@ Run quiz_in_child(
   return {code, text.substr(0, split), split == std::string::npos ? "" : text.substr(split + 1)};
 }
 
+// What progress_path() says in a child process after `prepare` ran there: the path, or
+// "error: " and why there is none.
+std::string progress_path_in_child(const std::function<void()>& prepare) {
+  int channel[2];
+  REQUIRE(pipe(channel) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    close(channel[0]);
+    prepare();
+    std::string text;
+    try {
+      text = engine::notebook::progress_path().string();
+    } catch (const std::exception& e) {
+      text = std::string("error: ") + e.what();
+    }
+    const bool sent = write(channel[1], text.data(), text.size()) == ssize_t(text.size());
+    _exit(sent ? 0 : 1);
+  }
+  close(channel[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(channel[0], buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(n));
+  close(channel[0]);
+  waitpid(child, nullptr, 0);
+  return text;
+}
+
+// In a child process: no variable that says where the progress is, run from `directory`.
+void forget_where_progress_is(const fs::path& directory) {
+  unsetenv("HOME");
+  unsetenv("XDG_STATE_HOME");
+  unsetenv("MPS_COURSE_PROGRESS");
+  if (chdir(directory.c_str()) != 0) _exit(1);
+}
+
 // In a child process: a full disk, as far as this process can tell (writes past 1 KiB fail).
+// The limit's signal, SIGXFSZ, is left as it is: it kills a program by default, and the quiz
+// must turn it into a write that fails (once, it was killed here instead of exiting 4).
 void fill_the_disk() {
-  signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
   const rlimit limit{1024, 1024};
   setrlimit(RLIMIT_FSIZE, &limit);
 }
@@ -555,6 +593,37 @@ TEST_CASE(
   CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
   std::ostringstream report;
   CHECK(engine::notebook::load_progress(scratch.path, report).quizzes.at("lesson02").attempts == 2);
+}
+
+TEST_CASE(
+    "without HOME, the progress file is in the home the user database names, wherever the program "
+    "runs") {
+  const passwd* user = getpwuid(geteuid());
+  REQUIRE(user != nullptr);
+  const std::string expected =
+      (fs::path(user->pw_dir) / ".local/state/mps-course/progress.json").string();
+  const fs::path elsewhere = scratch_directory("quiz_test_no_home");
+  fs::create_directories(elsewhere);
+  // Once, this was ./.local/state/... below whatever folder the program ran in.
+  CHECK(progress_path_in_child([&] { forget_where_progress_is(elsewhere); }) == expected);
+  CHECK(progress_path_in_child([&] { forget_where_progress_is("/"); }) == expected);
+
+  // A user the database does not know, and no HOME: an error that says what to set.
+  if (geteuid() != 0) {
+    MESSAGE("skipped the unknown user: only root can become one");
+  } else {
+    uid_t stranger = 54321;
+    while (getpwuid(stranger) != nullptr) ++stranger;
+    const std::string said = progress_path_in_child([&] {
+      forget_where_progress_is(elsewhere);
+      if (setuid(stranger) != 0) _exit(1);
+    });
+    CHECK(said ==
+          "error: cannot tell where your progress is kept: HOME is not set and the user database "
+          "names no home folder; set MPS_COURSE_PROGRESS to the file to use (or XDG_STATE_HOME to "
+          "a folder)");
+  }
+  fs::remove_all(elsewhere);
 }
 
 TEST_CASE("stray and empty arguments are refused, never silently ignored") {

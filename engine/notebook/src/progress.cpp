@@ -4,6 +4,9 @@
 
 #include "engine/notebook/progress.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -34,6 +37,19 @@ std::string utc_now(const char* format = "%Y-%m-%dT%H:%M:%SZ") {
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr ? value : "";
+}
+
+// The learner's home: HOME, else the user database's (a program started without HOME, by cron
+// or `env -i`, must not put the file wherever it happens to run).
+fs::path home_folder() {
+  if (std::string home = environment("HOME"); !home.empty()) return home;
+  if (const passwd* user = ::getpwuid(::geteuid());
+      user != nullptr && user->pw_dir != nullptr && *user->pw_dir != '\0') {
+    return user->pw_dir;
+  }
+  throw std::runtime_error(
+      "cannot tell where your progress is kept: HOME is not set and the user database names no "
+      "home folder; set MPS_COURSE_PROGRESS to the file to use (or XDG_STATE_HOME to a folder)");
 }
 
 // The progress at `path`, or why its file is unreadable.
@@ -77,9 +93,7 @@ fs::path progress_path() {
   if (std::string chosen = environment("MPS_COURSE_PROGRESS"); !chosen.empty()) return chosen;
   if (std::string state = environment("XDG_STATE_HOME"); !state.empty())
     return fs::path(state) / "mps-course" / "progress.json";
-  const char* home = std::getenv("HOME");
-  return fs::path(home != nullptr ? home : ".") / ".local" / "state" / "mps-course" /
-         "progress.json";
+  return home_folder() / ".local" / "state" / "mps-course" / "progress.json";
 }
 
 bool lesson_verified(const Progress& progress, const std::vector<std::string>& program_numbers) {

@@ -8,7 +8,8 @@
 // - every change is one read-modify-write under an advisory lock ("progress.json.lock"), so
 //   programs that record at the same time never lose each other's updates;
 // - it is replaced durably (a temporary file beside it, flushed to the disk and checked, then
-//   renamed over it); a failed write leaves the old file as it was and is an error;
+//   renamed over it); a failed write (a full disk, a read-only folder, a `ulimit -f`) leaves
+//   the old file as it was and is an error;
 // - it outlives the course changing (Note [Progress versions]): a field it does not know and a
 //   missed question that a bank no longer has are kept and ignored;
 // - every value the course uses is validated on load; a file that is unreadable (not JSON, a
@@ -84,6 +85,9 @@ struct Progress {
   std::vector<std::string> unread;
 };
 
+// Where the progress file is (above). Without HOME, the home folder is the one the system's
+// user database names; throws std::runtime_error, naming MPS_COURSE_PROGRESS and
+// XDG_STATE_HOME, where there is none either.
 std::filesystem::path progress_path();
 
 // Whether a lesson is verified: every one of its programs, its own number or each of its sections'
