@@ -494,8 +494,7 @@ TEST_CASE("lab records survive a round trip, and files from before the labs stil
       << R"({"format": 1, "lessons_verified": {"01": "2026-11-21T10:00:00Z"}, "quizzes": {}})";
   std::ostringstream report;
   engine::notebook::update_progress(scratch.path, report, [](engine::notebook::Progress& p) {
-    p.labs["03_fallback"].passed_at = "2026-11-22T10:00:00Z";
-    p.labs["03_fallback"].hints_shown = 2;
+    p.labs["03_fallback"] = {.passed_at = "2026-11-22T10:00:00Z", .hints_shown = 2};
   });
   const auto progress = engine::notebook::load_progress(scratch.path, report);
   CHECK(report.str().empty());

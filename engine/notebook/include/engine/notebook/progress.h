@@ -44,7 +44,8 @@ namespace engine::notebook {
 inline constexpr int kProgressVersion = 2;
 
 // The fields of a part of the file that this course does not know, each as its JSON text; kept
-// so that writing the file back loses nothing a newer course wrote there.
+// so that writing the file back loses nothing a newer course wrote there. Members of this type
+// are initialised ({}) so that a designated initializer may leave them out without a warning.
 using UnknownFields = std::map<std::string, std::string>;
 
 struct QuizRecord {
@@ -59,7 +60,7 @@ struct QuizRecord {
   // The question ids the last attempt missed, for practising only those; an id the bank no
   // longer has is kept and ignored.
   std::vector<std::string> last_missed;
-  UnknownFields unknown;
+  UnknownFields unknown{};
 };
 
 struct LabRecord {
@@ -67,7 +68,7 @@ struct LabRecord {
 
   std::string passed_at;  // when the learner's lab first passed its tests; empty: not yet
   int hints_shown = 0;    // how many of its hints the learner has asked for
-  UnknownFields unknown;
+  UnknownFields unknown{};
 };
 
 struct Progress {
@@ -77,7 +78,7 @@ struct Progress {
   std::map<std::string, std::string> lessons_verified_on;
   std::map<std::string, QuizRecord> quizzes;  // quiz name -> record
   std::map<std::string, LabRecord> labs;      // "03_fallback" -> record
-  UnknownFields unknown;
+  UnknownFields unknown{};
 
   int version = kProgressVersion;  // of the file it was read from
   // Of a file of a newer version: each part this course could not read and why
