@@ -16,7 +16,7 @@ namespace {
 std::string command_list(std::size_t width) {
   const std::vector<std::pair<std::string, std::string>> commands{
       {"list", "the quizzes, with your best scores"},
-      {"take NAME", "answer a quiz (passing needs more than 75 %)"},
+      {"take NAME", "answer a quiz (passing needs more than 75 % in one sitting)"},
       {"show NAME", "the questions and their lettered options, without answers"},
       {"review NAME",
        "every question with its answer and why each other option is wrong, once you have taken the "
@@ -59,9 +59,13 @@ Options parse_options(const std::vector<std::string>& args, std::size_t width,
       "seed",
       "shuffle the options with this seed (answer sheets and '" + name + " show' default to 0)",
       cxxopts::value<std::uint64_t>(),
-      "N")("missed", "ask only the questions the last attempt missed")(
-      "feedback", "when to say right or wrong: each (after every answer) or end (after the last)",
-      cxxopts::value<std::string>()->default_value("each"),
+      "N")("missed",
+           "practise only the questions the last attempt missed (practice is not recorded: a pass "
+           "needs one sitting of the whole quiz)")(
+      "feedback",
+      "when to say right or wrong: each (after every answer: a self-check's and practice's "
+      "default) or end (after the last: the mastery check, an exam, always)",
+      cxxopts::value<std::string>(),
       "WHEN")("reveal-answers",
               "with key or review: print the answers before you have passed or taken the quiz")(
       "json", "print the result as JSON")("h,help", "show this help")(
@@ -90,11 +94,13 @@ Options parse_options(const std::vector<std::string>& args, std::size_t width,
     o.missed = result.count("missed") > 0;
     o.json = result.count("json") > 0;
     o.reveal_answers = result.count("reveal-answers") > 0;
-    const std::string feedback = result["feedback"].as<std::string>();
-    if (feedback != "each" && feedback != "end") {
-      throw UsageError("--feedback takes each or end, not '" + feedback + "'");
+    if (result.count("feedback")) {
+      const std::string feedback = result["feedback"].as<std::string>();
+      if (feedback != "each" && feedback != "end") {
+        throw UsageError("--feedback takes each or end, not '" + feedback + "'");
+      }
+      o.feedback = feedback == "end" ? Feedback::AtEnd : Feedback::EachQuestion;
     }
-    o.feedback = feedback == "end" ? Feedback::AtEnd : Feedback::EachQuestion;
   } catch (const cxxopts::exceptions::exception& e) {
     throw UsageError(e.what());
   }

@@ -25,8 +25,8 @@ struct Options {
   std::optional<std::string> answers;
   std::optional<std::uint64_t> seed;
   bool missed = false, json = false, help = false, reveal_answers = false;
-  Feedback feedback = Feedback::EachQuestion;
-  std::size_t width = 80;  // columns to wrap text at
+  std::optional<Feedback> feedback;  // none given: the quiz's own (take.cpp)
+  std::size_t width = 80;            // columns to wrap text at
   std::string help_text;
 };
 
