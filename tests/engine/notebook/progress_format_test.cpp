@@ -50,17 +50,19 @@ void check_same(const Progress& a, const Progress& b) {
   CHECK(a.lessons_verified_on == b.lessons_verified_on);
   CHECK(a.unknown == b.unknown);
   REQUIRE(a.quizzes.size() == b.quizzes.size());
-  for (const auto& [name, r] : a.quizzes) {
-    CAPTURE(name);
-    const auto& s = b.quizzes.at(name);
+  for (const auto& entry : a.quizzes) {  // not a structured binding: clang 14 cannot capture one
+    CAPTURE(entry.first);
+    const auto& r = entry.second;
+    const auto& s = b.quizzes.at(entry.first);
     CHECK((r.attempts == s.attempts && r.best_correct == s.best_correct && r.total == s.total &&
            r.passed == s.passed && r.last_seed == s.last_seed && r.last_missed == s.last_missed &&
            r.unknown == s.unknown));
   }
   REQUIRE(a.labs.size() == b.labs.size());
-  for (const auto& [name, r] : a.labs) {
-    CAPTURE(name);
-    const auto& s = b.labs.at(name);
+  for (const auto& entry : a.labs) {
+    CAPTURE(entry.first);
+    const auto& r = entry.second;
+    const auto& s = b.labs.at(entry.first);
     CHECK((r.passed_at == s.passed_at && r.hints_shown == s.hints_shown && r.unknown == s.unknown));
   }
 }
