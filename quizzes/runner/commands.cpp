@@ -1,24 +1,19 @@
 #include "commands.h"
 
-// cxxopts' regular expressions cost seconds of compile time and are not needed here.
-#define CXXOPTS_NO_REGEX 1
-
 #include <algorithm>
-#include <cxxopts.hpp>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <ostream>
-#include <random>
 #include <stdexcept>
 
 #include "engine/notebook/course_catalog.h"
 #include "engine/notebook/progress.h"
 #include "engine/notebook/terminal_markdown.h"
-#include "interactive.h"
 #include "quiz/bank.h"
 #include "quiz/grading.h"
 #include "quiz/lesson_links.h"
 #include "quiz/order.h"
+#include "quiz_options.h"
+#include "take.h"
 
 namespace quiz {
 namespace {
@@ -27,274 +22,8 @@ namespace fs = std::filesystem;
 using engine::notebook::Progress;
 using engine::notebook::QuizRecord;
 
-// A usage error: the message goes to stderr with a pointer to --help, status 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-struct Options {
-  std::string command, name;
-  std::optional<std::string> answers;
-  std::optional<std::uint64_t> seed;
-  bool missed = false, json = false, help = false, reveal_answers = false;
-  Feedback feedback = Feedback::EachQuestion;
-  std::size_t width = 80;  // columns to wrap text at
-  std::string help_text;
-};
-
-// The commands for --help, each description beside its command where the terminal is wide
-// enough, else under it.
-std::string command_list(std::size_t width) {
-  const std::vector<std::pair<std::string, std::string>> commands{
-      {"list", "the quizzes, with your best scores"},
-      {"take NAME", "answer a quiz (passing needs more than 75 %)"},
-      {"show NAME", "the questions and their lettered options, without answers"},
-      {"review NAME",
-       "every question with its answer and why each other option is wrong, once you have taken the "
-       "quiz (or with --reveal-answers)"},
-      {"progress", "lessons verified, self-checks and the mastery check"},
-      {"check", "validate every bank and lesson link"},
-      {"key NAME",
-       "the answer sheet that scores full marks, once you have passed (or with --reveal-answers)"},
-      {"glossary", "the terms the course uses"}};
-  const std::size_t column = 23;
-  std::string text = "\n\nCommands:\n";
-  for (const auto& [command, description] : commands) {
-    const std::string lead = "  " + command;
-    text += width >= column + 30
-                ? engine::notebook::wrap(description, width,
-                                         lead + std::string(column - lead.size(), ' '),
-                                         std::string(column, ' '))
-                : lead + "\n" + engine::notebook::wrap(description, width, "      ", "      ");
-  }
-  text.pop_back();  // cxxopts adds the line's end
-  return text;
-}
-
-Options parse(const std::vector<std::string>& args, std::size_t width, const std::string& name) {
-  std::string description = engine::notebook::wrap(
-      "The course's quizzes: the self-check of each lesson and the mastery check.", width);
-  description.pop_back();  // cxxopts adds the line's end
-  cxxopts::Options spec(name, description);
-  spec.set_width(width);
-  spec.custom_help("COMMAND [NAME] [options]");
-  spec.positional_help(command_list(width));
-  spec.add_options()("answers",
-                     "grade this answer sheet instead of asking: a letter per question id, e.g. "
-                     "stack=c,unified-memory=b,... in the order '" +
-                         name + " show' prints",
-                     cxxopts::value<std::string>(), "SHEET")(
-      "seed",
-      "shuffle the options with this seed (answer sheets and '" + name + " show' default to 0)",
-      cxxopts::value<std::uint64_t>(),
-      "N")("missed", "ask only the questions the last attempt missed")(
-      "feedback", "when to say right or wrong: each (after every answer) or end (after the last)",
-      cxxopts::value<std::string>()->default_value("each"),
-      "WHEN")("reveal-answers",
-              "with key or review: print the answers before you have passed or taken the quiz")(
-      "json", "print the result as JSON")("h,help", "show this help")(
-      "command", "", cxxopts::value<std::string>())("name", "", cxxopts::value<std::string>());
-  spec.parse_positional({"command", "name"});
-  std::vector<const char*> argv{name.c_str()};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  Options o;
-  try {
-    const auto result = spec.parse(static_cast<int>(argv.size()), argv.data());
-    if (!result.unmatched().empty())
-      throw UsageError("unexpected argument '" + result.unmatched().front() + "'");
-    o.help = result.count("help") > 0;
-    if (result.count("command")) o.command = result["command"].as<std::string>();
-    if (result.count("name")) o.name = result["name"].as<std::string>();
-    if (result.count("answers")) {
-      o.answers = result["answers"].as<std::string>();
-      if (o.answers->empty()) {
-        throw UsageError(
-            "--answers needs an answer sheet, a letter per question id, e.g. --answers stack=c,... "
-            "('" +
-            name + " show NAME' lists the ids)");
-      }
-    }
-    if (result.count("seed")) o.seed = result["seed"].as<std::uint64_t>();
-    o.missed = result.count("missed") > 0;
-    o.json = result.count("json") > 0;
-    o.reveal_answers = result.count("reveal-answers") > 0;
-    const std::string feedback = result["feedback"].as<std::string>();
-    if (feedback != "each" && feedback != "end") {
-      throw UsageError("--feedback takes each or end, not '" + feedback + "'");
-    }
-    o.feedback = feedback == "end" ? Feedback::AtEnd : Feedback::EachQuestion;
-  } catch (const cxxopts::exceptions::exception& e) {
-    throw UsageError(e.what());
-  }
-  o.help_text = spec.help();
-  return o;
-}
-
-// Every bank's question ids: what the progress file is validated against.
-engine::notebook::QuizQuestionIds known_questions(const Paths& paths) {
-  engine::notebook::QuizQuestionIds ids;
-  for (const fs::path& file : bank_files(paths.banks)) {
-    const Bank bank = load_bank(file);
-    for (const Question& q : bank.questions) ids[bank.name].push_back(q.id);
-  }
-  return ids;
-}
-
-Progress load_progress(std::ostream& err, const Paths& paths) {
-  return engine::notebook::load_progress(engine::notebook::progress_path(), err,
-                                         known_questions(paths));
-}
-
-Bank load_named(const Paths& paths, const std::string& name) {
-  if (name.empty()) throw UsageError("name a quiz; '" + paths.command + " list' shows them");
-  const fs::path file = paths.banks / (name + ".toml");
-  if (!fs::exists(file))
-    throw UsageError("no quiz named '" + name + "'; '" + paths.command + " list' shows them");
-  return load_bank(file);
-}
-
-std::string percent_text(int correct, int total) {
-  return std::to_string(correct) + " of " + std::to_string(total) + " (" +
-         std::to_string(Score{correct, total, false}.percent()) + " %)";
-}
-
-// The score, then each missed question numbered as this run asked it ("Question 2 of 2" in a
-// retry). After feedback at every answer, the why was said already: only the re-run hint stays.
-void print_result(std::ostream& out, const Bank& bank, const std::vector<Graded>& graded,
-                  const Score& score, const Paths& paths, bool retry, bool told,
-                  std::size_t width) {
-  using engine::notebook::wrap;
-  out << "\n"
-      << wrap(bank.title + ": " + percent_text(score.correct, score.total) + ". " +
-                  (score.passed ? "Passed" : "Not passed yet") + ": passing needs more than 75 %.",
-              width);
-  if (retry) out << "(Questions you answered correctly before count as correct.)\n";
-  bool header = false;
-  for (std::size_t i = 0; i < graded.size(); ++i) {
-    const Graded& g = graded[i];
-    if (g.correct) continue;
-    if (!header) out << "\nMissed:\n";
-    header = true;
-    const ShownQuestion& q = *g.shown;
-    out << "  Question " << i + 1 << " of " << graded.size() << ": " << q.question->id << "\n";
-    if (!told) {
-      out << wrap(std::string("You chose ") + letter_of(g.chosen) + ") " + q.option(g.chosen),
-                  width, "    ", "      ")
-          << wrap("Why not: " + q.why(g.chosen), width, "    ", "      ")
-          << wrap(std::string("The answer: ") + letter_of(q.correct_letter()) + ") " +
-                      q.option(q.correct_letter()),
-                  width, "    ", "      ")
-          << wrap(q.question->context, width, "    ", "    ");
-    }
-    // A command stays whole on a line of its own, so that it can be copied.
-    out << "    Re-run the cell that teaches it:\n      "
-        << rerun_command(parse_link(q.question->lesson), paths.lesson_programs) << "\n";
-  }
-  // The command stays whole on a line of its own, so that it can be copied.
-  if (header)
-    out << "\nTo answer only the missed questions again:\n  " << paths.command << " take "
-        << bank.name << " --missed\n";
-}
-
-nlohmann::json result_json(const Bank& bank, const std::vector<Graded>& graded, const Score& score,
-                           std::uint64_t seed, int attempt, bool retry, const Paths& paths) {
-  nlohmann::json answers = nlohmann::json::array();
-  for (const Graded& g : graded) {
-    const ShownQuestion& q = *g.shown;
-    answers.push_back(
-        {{"id", q.question->id},
-         {"number", q.number},
-         {"chosen", std::string(1, letter_of(g.chosen))},
-         {"answer", std::string(1, letter_of(q.correct_letter()))},
-         {"correct", g.correct},
-         {"lesson", q.question->lesson},
-         {"rerun", rerun_command(parse_link(q.question->lesson), paths.lesson_programs)}});
-  }
-  return {{"quiz", bank.name},    {"title", bank.title},        {"seed", seed},
-          {"attempt", attempt},   {"retry_of_missed", retry},   {"correct", score.correct},
-          {"total", score.total}, {"percent", score.percent()}, {"passed", score.passed},
-          {"answers", answers}};
-}
-
-int take(const Options& o, std::istream& in, std::ostream& out, std::ostream& err,
-         const Paths& paths) {
-  const Bank bank = load_named(paths, o.name);
-  const engine::notebook::QuizQuestionIds known = known_questions(paths);
-  const fs::path progress_file = engine::notebook::progress_path();
-  // Read now only for what to retry; the attempt is recorded on the file as it is at the end.
-  const Progress before = engine::notebook::load_progress(progress_file, err, known);
-  const auto earlier = before.quizzes.find(bank.name);
-  const QuizRecord record = earlier == before.quizzes.end() ? QuizRecord{} : earlier->second;
-  std::vector<std::string> ids;
-  if (o.missed) {
-    if (record.attempts == 0)
-      throw UsageError("no earlier attempt of '" + bank.name + "' to retry");
-    if (record.last_missed.empty()) {
-      out << "The last attempt of " << bank.title
-          << " missed nothing; there is nothing to retry.\n";
-      return 0;
-    }
-    ids = record.last_missed;
-  }
-  const std::uint64_t seed = o.seed ? *o.seed : o.answers ? 0 : std::random_device{}();
-  const std::vector<ShownQuestion> shown = show(bank, seed, ids);
-  std::vector<int> chosen;
-  if (o.answers) {
-    try {
-      chosen = parse_answer_sheet(*o.answers, shown);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());
-    }
-  } else {
-    out << engine::notebook::wrap(
-        bank.title + ": " + std::to_string(shown.size()) + (o.missed ? " missed" : "") +
-            " question" + (shown.size() == 1 ? "" : "s") + ". The options are shuffled with seed " +
-            std::to_string(seed) + " (" + paths.command + " take " + bank.name + " --seed " +
-            std::to_string(seed) + " shows them in the same order).",
-        o.width);
-    const auto answers = ask(shown, in, out, o.feedback, o.width);
-    if (!answers) return 3;
-    chosen = *answers;
-  }
-  const std::vector<Graded> graded = grade(shown, chosen);
-  Score score{0, static_cast<int>(bank.questions.size()), false};
-  score.correct = o.missed ? score.total - static_cast<int>(ids.size()) : 0;
-  std::vector<std::string> missed;
-  for (const Graded& g : graded) {
-    if (g.correct)
-      ++score.correct;
-    else
-      missed.push_back(g.shown->question->id);
-  }
-  score.passed = passes(score.correct, score.total);
-
-  int attempt = record.attempts + 1;
-  bool recorded = true;
-  try {
-    engine::notebook::update_progress(progress_file, err, known, [&](Progress& progress) {
-      QuizRecord& r = progress.quizzes[bank.name];
-      r.attempts = std::min(r.attempts + 1, QuizRecord::kMaxAttempts);
-      r.total = score.total;
-      r.best_correct =
-          std::min(std::max(r.best_correct, score.correct), r.total);  // the bank may have shrunk
-      r.passed = r.passed || score.passed;
-      r.last_seed = seed;
-      r.last_missed = missed;
-      attempt = r.attempts;
-    });
-  } catch (const std::exception& e) {
-    err << program_name(paths) << ": this attempt was not recorded: " << e.what() << "\n";
-    recorded = false;
-  }
-  if (o.json) {
-    out << result_json(bank, graded, score, seed, attempt, o.missed, paths).dump(2) << "\n";
-  } else {
-    const bool told = !o.answers && o.feedback == Feedback::EachQuestion;
-    print_result(out, bank, graded, score, paths, o.missed, told, o.width);
-  }
-  if (!recorded) return 4;
-  return score.passed ? 0 : 1;
+Progress load_progress(std::ostream& err) {
+  return engine::notebook::load_progress(engine::notebook::progress_path(), err);
 }
 
 int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
@@ -314,7 +43,7 @@ int show_questions(const Options& o, std::ostream& out, const Paths& paths) {
 
 int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
-  const Progress progress = load_progress(err, paths);
+  const Progress progress = load_progress(err);
   const auto record = progress.quizzes.find(bank.name);
   const bool taken = record != progress.quizzes.end() && record->second.attempts > 0;
   // Like mdbook-quiz, the answers come after an attempt: reading them first spoils the quiz.
@@ -352,7 +81,7 @@ int review(const Options& o, std::ostream& out, std::ostream& err, const Paths& 
 }
 
 int list(std::ostream& out, std::ostream& err, const Paths& paths, std::size_t width) {
-  const Progress progress = load_progress(err, paths);
+  const Progress progress = load_progress(err);
   for (const fs::path& file : bank_files(paths.banks)) {
     const Bank bank = load_bank(file);
     std::string status = "not taken";
@@ -369,7 +98,7 @@ int list(std::ostream& out, std::ostream& err, const Paths& paths, std::size_t w
 }
 
 int course_progress(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
-  const Progress progress = load_progress(err, paths);
+  const Progress progress = load_progress(err);
   // The lessons of the course whose lessons/ folder this is (engine/notebook/course_catalog.h);
   // a lesson in sections counts once every section is verified.
   const std::vector<engine::notebook::CatalogEntry> entries =
@@ -467,7 +196,7 @@ int check(std::ostream& out, std::ostream& err, const Paths& paths) {
 int key(const Options& o, std::ostream& out, std::ostream& err, const Paths& paths) {
   const Bank bank = load_named(paths, o.name);
   if (!o.reveal_answers) {
-    const Progress progress = load_progress(err, paths);
+    const Progress progress = load_progress(err);
     const auto record = progress.quizzes.find(bank.name);
     if (record == progress.quizzes.end() || !record->second.passed) {
       throw UsageError(program_name(paths) + " key shows the answers of " + bank.name +
@@ -500,7 +229,7 @@ std::string program_name(const Paths& paths) {
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
         std::ostream& err, const Paths& paths, std::size_t width) {
   try {
-    Options o = parse(args, width, program_name(paths));
+    Options o = parse_options(args, width, program_name(paths));
     o.width = width;
     if (o.help || o.command.empty()) {
       (o.help ? out : err) << o.help_text;

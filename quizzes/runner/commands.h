@@ -1,11 +1,13 @@
 #pragma once
 // The quiz program's commands, callable with any streams (the tests drive them in-process):
 //   quiz list                      the banks, with the learner's best scores
-//   quiz take NAME                 ask the questions, grade, record the attempt
+//   quiz take NAME                 one sitting: ask the questions, grade, record the attempt
 //        [--answers id=b,id=d,...] grade an answer sheet (a letter per question id) instead
 //        [--seed N]                the option order to use (answer sheets default to seed 0)
-//        [--missed]                ask again only the questions the last attempt missed
-//        [--feedback each|end]     right or wrong after every answer (default) or at the end
+//        [--missed]                practise only the questions the last sitting missed, for no
+//                                  record: a pass needs one sitting of the whole quiz
+//        [--feedback each|end]     right or wrong after every answer (a self-check's default)
+//                                  or at the end (the mastery check, an exam, takes only this)
 //        [--json]                  the result as JSON
 //   quiz show NAME [--seed N]      the questions and lettered options, without answers
 //   quiz review NAME               after an attempt: every question with its answer and why each
@@ -35,9 +37,10 @@ struct Paths {
 // ("quiz", "course quiz").
 std::string program_name(const Paths& paths);
 
-// Exit status: 0 done (a quiz passed), 1 a quiz not passed or a bank invalid, 2 a usage error
-// or a progress file that cannot be used, 3 a quiz stopped before its end (nothing recorded),
-// 4 a quiz graded but its attempt not recorded (the progress file could not be written).
+// Exit status: 0 done (a quiz passed, or practice with every answer right), 1 a quiz not passed
+// (or practice with a wrong answer) or a bank invalid, 2 a usage error or a progress file that
+// cannot be used, 3 a quiz stopped before its end (nothing recorded), 4 a quiz graded but its
+// attempt not recorded (the progress file could not be written).
 // Text is wrapped to `width` columns (the terminal's, in the quiz program).
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
         std::ostream& err, const Paths& paths, std::size_t width = 80);

@@ -27,13 +27,6 @@ std::string lesson_link_html(const quiz::Question& question, const Course& cours
 
 }  // namespace
 
-int answers_needed_to_pass(int questions) {
-  for (int correct = 0; correct <= questions; ++correct) {
-    if (quiz::passes(correct, questions)) return correct;
-  }
-  return questions + 1;
-}
-
 std::string quiz_html(const quiz::Bank& bank, const Course& course) {
   const std::vector<quiz::ShownQuestion> shown = quiz::show(bank, kFirstAttemptSeed);
   const int total = static_cast<int>(shown.size());
@@ -42,11 +35,12 @@ std::string quiz_html(const quiz::Bank& bank, const Course& course) {
       "\n"
       R"(<h2 id="quiz-{0}-title">{1}</h2>)"
       "\n{4}\n<form class=\"quiz-form\" data-total=\"{2}\" data-needed=\"{3}\">\n",
-      escape(bank.name), escape(bank.title), total, answers_needed_to_pass(total),
-      course.theme.text("quiz_rule", {{"questions", std::to_string(total)},
-                                      {"plural", total == 1 ? "" : "s"},
-                                      {"needed", std::to_string(answers_needed_to_pass(total))},
-                                      {"bank", escape(bank.name)}}));
+      escape(bank.name), escape(bank.title), total, quiz::answers_needed_to_pass(total),
+      course.theme.text("quiz_rule",
+                        {{"questions", std::to_string(total)},
+                         {"plural", total == 1 ? "" : "s"},
+                         {"needed", std::to_string(quiz::answers_needed_to_pass(total))},
+                         {"bank", escape(bank.name)}}));
   for (const quiz::ShownQuestion& q : shown) {
     const std::string name = bank.name + "-" + q.question->id;
     html += fmt::format(

@@ -11,9 +11,6 @@
 
 namespace site {
 
-// The smallest number of right answers that passes: strictly more than 75 %, as quiz::passes.
-int answers_needed_to_pass(int questions);
-
 std::string quiz_html(const quiz::Bank& bank, const Course& course);
 
 }  // namespace site

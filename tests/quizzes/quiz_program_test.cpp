@@ -45,7 +45,7 @@ TEST_CASE("every bank parses and every lesson link resolves") {
   expect_status(run, 0);
   expect_text(
       run,
-      {"9 banks, 40 questions: every bank parses, every lesson link resolves, and no bank's answers "
+      {"9 banks, 52 questions: every bank parses, every lesson link resolves, and no bank's answers "
        "stand out by length"});
 }
 
@@ -85,11 +85,11 @@ TEST_CASE("a sheet of letters without question ids is refused") {
 TEST_CASE("the interactive quiz re-asks after bad input and finishes") {
   // Wrong letters, an empty line, a 10,000-character line and bytes that are not UTF-8 are each
   // re-asked; the last answers are valid (the key of lesson02 --seed 3).
-  const std::string bad = "z\n\n" + std::string(10000, 'x') + "\n\xff\xfe\x80\na\nb\na\n";
+  const std::string bad = "z\n\n" + std::string(10000, 'x') + "\n\xff\xfe\x80\na\nb\na\nc\nc\n";
   const Run run = quiz({"take", "lesson02", "--seed", "3"}, input_file("bad_input", bad));
   expect_status(run, 0);
-  expect_text(run, {"Question 1 of 3", "That is not one of the letters.", "No answer given.",
-                    "Right.", "Question 3 of 3", "Lesson 2 self-check: 3 of 3"});
+  expect_text(run, {"Question 1 of 5", "That is not one of the letters.", "No answer given.",
+                    "Right.", "Question 5 of 5", "Lesson 2 self-check: 5 of 5"});
 }
 
 TEST_CASE("input that ends early stops the quiz without recording it") {

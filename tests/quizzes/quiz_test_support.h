@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -56,8 +57,15 @@ inline Run quiz_run(const std::vector<std::string>& args, const std::string& inp
   return {status, out.str(), err.str()};
 }
 
+// What a run printed, however it was wrapped: its line breaks as spaces.
+inline std::string as_one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
 }  // namespace quiz_test
 
+using quiz_test::as_one_line;
 using quiz_test::kMasteryKey;
 using quiz_test::kPaths;
 using quiz_test::quiz_run;

@@ -265,7 +265,7 @@ def take(site, bank_name, bank, wrong):
 def check_quizzes(site, banks):
     lesson_bank = tomllib.loads((banks / "lesson02.toml").read_text())
     site.open("02_device_checks.html")
-    score, chosen = take(site, "lesson02", lesson_bank, wrong={0})
+    score, chosen = take(site, "lesson02", lesson_bank, wrong={0, 1})  # 3 of 5: one slip passes
     first = lesson_bank["questions"][0]
     item = chosen[first["id"]]
     if item is not None:
@@ -273,7 +273,7 @@ def check_quizzes(site, banks):
         check(why.is_displayed() and words(first["why"][0]) in words(why.text),
               f"a wrong answer does not show its explanation: {why.text!r}")
     total = len(lesson_bank["questions"])
-    check(f"{total - 1} of {total} right" in score.text and "not passed" in score.text, f"lesson 2 score: {score.text!r}")
+    check(f"{total - 2} of {total} right" in score.text and "not passed" in score.text, f"lesson 2 score: {score.text!r}")
 
     # Options are shuffled on every load, as the terminal shuffles them for every attempt: two loads
     # of the mastery check order twelve questions' options alike with a chance of at most 1 in 6^12.

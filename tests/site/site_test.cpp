@@ -359,15 +359,6 @@ TEST_CASE("lesson 6's sweep is read from its output and charted with the machine
       doctest::Contains("cannot read this line"), std::runtime_error);
 }
 
-TEST_CASE("the page's quiz asks for as many right answers as the terminal's rule needs") {
-  for (int total = 1; total <= 12; ++total) {
-    const int needed = site::answers_needed_to_pass(total);
-    CHECK(quiz::passes(needed, total));
-    CHECK_FALSE(quiz::passes(needed - 1, total));
-  }
-  CHECK(site::answers_needed_to_pass(8) == 7);
-}
-
 TEST_CASE("a quiz in the page carries every option's why and the cell to see again") {
   site::Course course = themed_course();
   course.lessons.push_back(fixture_lesson());

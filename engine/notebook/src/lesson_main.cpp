@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -88,6 +89,10 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write past the file-size limit (`ulimit -f`) fails instead of killing the run, so that it
+  // can say that its trace or the progress was not written (status 4); a lesson program starts
+  // no other program that would inherit this.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::ostream stdout_stream(std::cout.rdbuf());  // the real stdout, even while cells are captured
   const std::string path = argc > 0 ? argv[0] : "lesson";
   const std::string program = path.substr(path.find_last_of('/') + 1);

@@ -86,6 +86,25 @@ fs::path directory_of(const fs::path& path) {
 
 bool process_is_gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
 
+// While alive, a write past the file-size limit (`ulimit -f`) fails with EFBIG, as a write to a
+// full disk fails, instead of killing the program with SIGXFSZ before it can say what was not
+// saved; the program's own handling of the signal is restored after.
+class FileSizeLimitFailsWrites {
+ public:
+  FileSizeLimitFailsWrites() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGXFSZ, &ignore, &previous_);
+  }
+  ~FileSizeLimitFailsWrites() { ::sigaction(SIGXFSZ, &previous_, nullptr); }
+  FileSizeLimitFailsWrites(const FileSizeLimitFailsWrites&) = delete;
+  FileSizeLimitFailsWrites& operator=(const FileSizeLimitFailsWrites&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
+
 }  // namespace
 
 std::optional<std::string> read_state_file(const fs::path& path, std::size_t limit) {
@@ -121,6 +140,7 @@ void replace_state_file(const fs::path& path, std::string_view contents) {
   Descriptor fd(
       ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
   if (fd.get() < 0) fail("cannot create " + temporary.string());
+  const FileSizeLimitFailsWrites limit_fails_writes;
   try {
     write_all(fd.get(), contents, temporary);
     if (flush_to_disk(fd.get()) != 0) fail("cannot write " + temporary.string());

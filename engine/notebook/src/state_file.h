@@ -26,8 +26,9 @@ class StateFileError : public std::runtime_error {
 // that is too large asks for one byte more than it accepts); nullopt if nothing is there.
 std::optional<std::string> read_state_file(const std::filesystem::path& path, std::size_t limit);
 
-// Replaces the file with `contents`, durably. On any failure the old file is left as it was,
-// the temporary file is removed, and StateFileError says what failed.
+// Replaces the file with `contents`, durably. On any failure (a full disk, a file-size limit,
+// a folder that cannot be written) the old file is left as it was, the temporary file is
+// removed, and StateFileError says what failed.
 void replace_state_file(const std::filesystem::path& path, std::string_view contents);
 
 // Renames the file to "<name><suffix>" (or "<name><suffix>-2", ..., a name not yet taken) and

@@ -153,7 +153,11 @@ Bank parse_bank(std::string_view text, const std::filesystem::path& file) {
   } catch (const toml::parse_error& e) {
     throw BankError(path, static_cast<int>(e.source().begin.line), std::string(e.description()));
   }
-  Bank bank{file.stem().string(), required_string(root, "title", path, 1), path, {}};
+  Bank bank{file.stem().string(), required_string(root, "title", path, 1), path, {}, false};
+  if (const toml::node* exam = root.get("exam")) {
+    if (!exam->is_boolean()) throw BankError(path, line_of(*exam), "'exam' must be true or false");
+    bank.exam = exam->as_boolean()->get();
+  }
   const auto* questions = root.get_as<toml::array>("questions");
   if (questions == nullptr || questions->empty()) throw BankError(path, 1, "no [[questions]]");
   std::set<std::string> ids;

@@ -7,6 +7,8 @@ namespace quiz {
 
 bool passes(int correct, int total) { return total > 0 && 4 * correct > 3 * total; }
 
+int answers_needed_to_pass(int total) { return total * 3 / 4 + 1; }
+
 std::vector<Graded> grade(const std::vector<ShownQuestion>& shown, const std::vector<int>& chosen) {
   std::vector<Graded> graded;
   for (std::size_t i = 0; i < shown.size(); ++i) {

@@ -536,6 +536,17 @@ TEST_CASE("a trace that cannot be written is an error, and the run is not record
   CHECK_FALSE(std::filesystem::exists(progress.file));
 }
 
+TEST_CASE("a trace past the file-size limit is an error, and the run is not recorded as verified") {
+  const OwnProgress progress("trace_past_limit");
+  const std::string trace = progress.folder + "/trace.json";
+  const Run run = run_program({"sh", "-c", "ulimit -f 1; exec \"$0\" \"$@\"", program("lesson02"),
+                               "--minimal", "--trace", trace},
+                              progress.surroundings());
+  expect_status(run, 4);
+  expect_text(run, {"lesson02: cannot write the trace to " + trace + ": File too large"});
+  CHECK_FALSE(std::filesystem::exists(progress.file));
+}
+
 // A whole lesson whose run cannot be recorded still shows every cell, then says that the run was
 // not recorded, exits with status 4, and leaves what is at the progress path as it was.
 TEST_CASE(
@@ -592,10 +603,11 @@ TEST_CASE(
   SUBCASE("writes fail past 1 KiB, as on a full file system") {
     const OwnProgress progress("full_disk");
     write(progress.file, valid);
-    // An ignored SIGXFSZ turns a write past the limit into an error (EFBIG) instead of a kill.
-    const Run run = run_program({"sh", "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"",
-                                 program("lesson02"), "--minimal"},
-                                progress.surroundings());
+    // The limit's signal (SIGXFSZ) kills a program by default: the lesson must turn it into a
+    // write that fails. Once, it died here instead of exiting 4.
+    const Run run = run_program(
+        {"sh", "-c", "ulimit -f 1; exec \"$0\" \"$@\"", program("lesson02"), "--minimal"},
+        progress.surroundings());
     expect_status(run, 4);
     expect_text(run, {not_recorded, "File too large"});
     CHECK(read(progress.file) == valid);

@@ -3,6 +3,8 @@
 // they fit and two extensions of ours (a `why` for every wrong option, and a `lesson` link):
 //
 //   title = "Mastery check"                   # ours: the bank's name in listings
+//   exam = true                               # ours, optional: graded as an exam (the runner
+//                                             # marks nothing until the end, then reviews all)
 //   [[questions]]
 //   id = "placement"                          # unique in the bank
 //   type = "MultipleChoice"                   # the only type the runner asks
@@ -37,6 +39,7 @@ struct Bank {
   std::string title;
   std::string path;
   std::vector<Question> questions;
+  bool exam = false;  // the mastery check; a lesson's self-check is practice
 };
 
 // A malformed bank, reported as "path:line: error: message".

@@ -23,6 +23,8 @@ struct Score {
 };
 
 bool passes(int correct, int total);
+// The fewest right answers that pass a quiz of `total` questions: 10 of 12, 4 of 5, 3 of 3.
+int answers_needed_to_pass(int total);
 std::vector<Graded> grade(const std::vector<ShownQuestion>& shown, const std::vector<int>& chosen);
 
 // "stack=c,unified-memory=b,...": one letter for each question of `shown`, keyed by question id
