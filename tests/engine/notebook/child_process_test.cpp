@@ -1,0 +1,126 @@
+// Running the course's programs (engine/notebook/child_process.h): a learner's program is bounded
+// in time, memory and output, ends with every process it started, and proves that it finished
+// through its completion channel, which exiting early cannot fake.
+
+#include "engine/notebook/child_process.h"
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "engine/notebook/completion_channel.h"
+
+using engine::notebook::Finished;
+using engine::notebook::run_collecting;
+using engine::notebook::Surroundings;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Whether the process `pid` has ended, waiting up to two seconds for it. One whose parent has gone
+// is reaped by the system's first process, some time after it ends (a container's may never):
+// until then it is a zombie, which has ended too.
+bool ends_soon(pid_t pid) {
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  while (Clock::now() < deadline) {
+    if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+    const Finished state =
+        run_collecting({"ps", "-o", "stat=", "-p", std::to_string(pid)}, std::chrono::seconds(5));
+    if (state.output.rfind('Z', 0) == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// Whether this host enforces an address-space limit that a program sets: qemu-user, which runs the
+// arm64 build's tests, accepts one and ignores it.
+bool address_space_limits_enforced() {
+  rlimit original{};
+  getrlimit(RLIMIT_AS, &original);
+  rlimit probe = original;
+  probe.rlim_cur = original.rlim_cur == RLIM_INFINITY ? rlim_t{1} << 40 : original.rlim_cur - 1;
+  setrlimit(RLIMIT_AS, &probe);
+  rlimit seen{};
+  getrlimit(RLIMIT_AS, &seen);
+  setrlimit(RLIMIT_AS, &original);
+  return seen.rlim_cur == probe.rlim_cur;
+}
+
+pid_t first_line_as_pid(const std::string& output) {
+  return static_cast<pid_t>(std::stol(output.substr(0, output.find('\n'))));
+}
+
+}  // namespace
+
+TEST_CASE("a program still running at the time limit is stopped, and what it printed is kept") {
+  const auto start = Clock::now();
+  const Finished run =
+      run_collecting({"sh", "-c", "echo started; sleep 30"}, std::chrono::seconds(1));
+  CHECK(Clock::now() - start < std::chrono::seconds(10));
+  CHECK(run.stopped);
+  CHECK(run.output == "started\n");
+  CHECK(run.status == 128 + 9);  // SIGKILL
+  const Finished quick = run_collecting({"sh", "-c", "echo done"}, std::chrono::seconds(10));
+  CHECK_FALSE(quick.stopped);
+  CHECK(quick.status == 0);
+}
+
+TEST_CASE("a program that ends is not waited for past its end, and the processes it left end too") {
+  // The sleeper keeps the output pipe open: waiting for the pipe to close would wait 30 s.
+  const auto start = Clock::now();
+  const Finished run = run_collecting({"sh", "-c", "sleep 30 & echo $!"}, std::chrono::seconds(20));
+  CHECK(Clock::now() - start < std::chrono::seconds(5));
+  CHECK_FALSE(run.stopped);
+  CHECK(run.status == 0);
+  REQUIRE(!run.output.empty());
+  CHECK(ends_soon(first_line_as_pid(run.output)));
+}
+
+TEST_CASE("at the time limit every process of the program is stopped, not only the first") {
+  const Finished run =
+      run_collecting({"sh", "-c", "sleep 30 & echo $!; sleep 30"}, std::chrono::seconds(1));
+  CHECK(run.stopped);
+  REQUIRE(!run.output.empty());
+  CHECK(ends_soon(first_line_as_pid(run.output)));
+}
+
+TEST_CASE("of a flood of output, the start and the end are kept, and the cut is said") {
+  // 8 MB of "y" lines, then the last line.
+  const Finished run = run_collecting({"sh", "-c", "yes | head -c 8000000; echo the last line"},
+                                      std::chrono::seconds(60));
+  CHECK(run.status == 0);
+  CHECK(run.output.size() < 400 * 1024);
+  CHECK(run.output.rfind("y\ny\n", 0) == 0);
+  CHECK(run.output.find("MiB of output cut here") != std::string::npos);
+  CHECK(run.output.size() >= std::string_view("\nthe last line\n").size());
+  CHECK(run.output.substr(run.output.size() - 15) == "\nthe last line\n");
+}
+
+TEST_CASE("a memory limit is the program's own, where the system enforces one") {
+  if (!address_space_limits_enforced()) {
+    MESSAGE("SKIPPED: this host does not enforce address-space limits");
+    return;
+  }
+  const Finished run = run_collecting({"sh", "-c", "ulimit -v"}, std::chrono::seconds(10),
+                                      {.memory_limit = std::uint64_t{256} << 20});
+  REQUIRE(run.status == 0);
+  CHECK(run.output == "262144\n");  // KiB
+  const Finished unlimited = run_collecting({"sh", "-c", "ulimit -v"}, std::chrono::seconds(10));
+  CHECK(unlimited.output != run.output);  // ours was never lowered
+}
+
+TEST_CASE("what a program writes on its completion channel is kept apart from its output") {
+  const std::string variable = engine::notebook::kCompletionChannelVariable;
+  const Finished run =
+      run_collecting({"sh", "-c", "echo printed; echo \"$" + variable + "\"; echo finished >&3"},
+                     std::chrono::seconds(10), {.completion_channel = true});
+  CHECK(run.status == 0);
+  CHECK(run.output == "printed\n3\n");
+  CHECK(run.completion == "finished\n");
+}
