@@ -20,6 +20,7 @@
 
 #include "engine/errors.h"
 #include "engine/notebook/lesson_source.h"
+#include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_text.h"
 #include "harness/check.h"
 #include "open_todo.h"
@@ -116,6 +117,12 @@ int main(int argc, char** argv) {
     }
   }
   if (!lessons_dir.empty() && harness::broken_lesson_links(lessons_dir) > 0) return 1;
+  try {
+    engine::notebook::time_limit_seconds();  // the environment's, checked before a test runs
+  } catch (const std::invalid_argument& e) {
+    std::cerr << e.what() << '\n';
+    return 2;
+  }
 
   doctest::Context context;
   context.setOption("reporters", "lab");

@@ -3,6 +3,7 @@
 #include "verification.h"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "build.h"
 #include "course.h"
@@ -50,7 +51,17 @@ void show_build_failure(Course& course, const std::string& messages, const std::
 }  // namespace
 
 std::chrono::seconds learner_program_limit() {
-  return std::chrono::seconds(6 * engine::notebook::time_limit_seconds());
+  return 6 * std::chrono::seconds(engine::notebook::time_limit_seconds());
+}
+
+bool time_limit_usable(Course& course, std::string_view subcommand) {
+  try {
+    engine::notebook::time_limit_seconds();
+    return true;
+  } catch (const std::invalid_argument& e) {
+    course.err() << "course " << subcommand << ": " << e.what() << '\n';
+    return false;
+  }
 }
 
 bool explain_stop(Course& course, const Finished& run, const std::string& what) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "catalog.h"
 #include "engine/notebook/child_process.h"
@@ -22,6 +23,10 @@ enum class Verdict { Passed, Failed, DoesNotCompile, Missing };
 // (engine/notebook/stopped_code.h) stops a check or a cell first; this one, six times as long,
 // is the last resort for code that hangs before any check starts.
 std::chrono::seconds learner_program_limit();
+
+// Whether the time limit the environment sets (MPS_COURSE_TIME_LIMIT) can be used; if not, says
+// why as `subcommand`'s error, before anything is built or run.
+bool time_limit_usable(Course& course, std::string_view subcommand);
 
 // Says why a program `what` ("Your lab", "Lesson 05") stopped, when a crash or a time limit
 // stopped it; false for a program that exited by itself.

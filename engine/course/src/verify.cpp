@@ -31,6 +31,7 @@ int verify(Course& course, const Arguments& args) {
   }
   const LabInfo* lab = lab_argument_or_current(course, "verify", numbers);
   if (lab == nullptr) return kUsageError;
+  if (!time_limit_usable(course, "verify")) return kUsageError;
   const bool known = variant.empty() || variant == "solution" || variant == "starter" ||
                      std::filesystem::exists(lab->dir / "decoys" / (variant + ".md"));
   if (!known) {

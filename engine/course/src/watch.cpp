@@ -49,6 +49,7 @@ void start_screen(Course& course) {
 
 int watch(Course& course, const Arguments& args) {
   if (!args.empty()) return usage_error(course, "watch", "takes no arguments");
+  if (!time_limit_usable(course, "watch")) return kUsageError;
   const std::vector<Watched> watched = watched_files(course);
   std::vector<fs::path> files;
   for (const Watched& w : watched) files.push_back(w.file);

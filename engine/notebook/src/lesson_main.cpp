@@ -20,6 +20,7 @@
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/lesson_names.h"
 #include "engine/notebook/progress.h"
+#include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/sim.h"
@@ -95,6 +96,12 @@ int main(int argc, char** argv) {
     options = parse_command_line(argc, argv);
   } catch (const std::invalid_argument& e) {
     std::cerr << program << ": " << e.what() << "\nTry '" << program << " --help'.\n";
+    return kUsageError;
+  }
+  try {
+    time_limit_seconds();  // the environment's, checked before a cell runs
+  } catch (const std::invalid_argument& e) {
+    std::cerr << program << ": " << e.what() << '\n';
     return kUsageError;
   }
   if (options.help) {
