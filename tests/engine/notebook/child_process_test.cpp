@@ -7,9 +7,12 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -88,6 +91,38 @@ TEST_CASE("at the time limit every process of the program is stopped, not only t
   CHECK(run.stopped);
   REQUIRE(!run.output.empty());
   CHECK(ends_soon(first_line_as_pid(run.output)));
+}
+
+TEST_CASE("a Ctrl-C while a program runs ends the program's whole group, then this program") {
+  char folder_name[] = "/tmp/child-process-XXXXXX";
+  REQUIRE(mkdtemp(folder_name) != nullptr);
+  const std::filesystem::path folder = folder_name;
+  const std::string pid_file = (folder / "sleeper").string();
+  const pid_t course = fork();  // stands for the course command, which a Ctrl-C reaches
+  if (course == 0) {
+    run_collecting({"sh", "-c", "sleep 30 & echo $! > " + pid_file + "; wait"},
+                   std::chrono::seconds(20));
+    _exit(0);  // not reached: the SIGINT ends this process after its program
+  }
+  const auto written = [&] {
+    std::ifstream in(pid_file);
+    std::string line;
+    return std::getline(in, line) && in.eof() == false;  // the whole line, with its break
+  };
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (Clock::now() < deadline && !written())
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  kill(course, SIGINT);
+  int status = 0;
+  waitpid(course, &status, 0);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGINT);
+  std::ifstream in(pid_file);
+  pid_t sleeper = 0;
+  in >> sleeper;
+  REQUIRE(sleeper > 0);
+  CHECK(ends_soon(sleeper));
+  std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("of a flood of output, the start and the end are kept, and the cut is said") {
