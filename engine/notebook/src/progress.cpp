@@ -185,13 +185,27 @@ QuizRecord quiz_record(const json& q, const std::string& where,
   return r;
 }
 
+// "fnv1a64-" and 16 hexadecimal digits, as harness/learner_source.h writes a digest.
+LabCheck lab_check(const json& c, const std::string& where) {
+  expect_object(c, where, {"source", "passed"});
+  const std::string& source = string_value(c["source"], field(where, "source"));
+  const bool valid = source.size() == 24 && source.rfind("fnv1a64-", 0) == 0 &&
+                     std::all_of(source.begin() + 8, source.end(), [](char d) {
+                       return (d >= '0' && d <= '9') || (d >= 'a' && d <= 'f');
+                     });
+  if (!valid) corrupt(field(where, "source"), shown(c["source"]) + " is not a lab file's digest");
+  return LabCheck{source, boolean(c["passed"], field(where, "passed"))};
+}
+
 LabRecord lab_record(const json& l, const std::string& where) {
-  expect_object(l, where, {"passed_at", "hints_shown"});
+  expect_object(l, where, {"passed_at", "hints_shown"}, {"last_check"});
   LabRecord r;
   r.passed_at = l["passed_at"].is_string() && l["passed_at"].get_ref<const std::string&>().empty()
                     ? std::string()
                     : timestamp(l["passed_at"], field(where, "passed_at"));
   r.hints_shown = bounded(l["hints_shown"], field(where, "hints_shown"), 0, LabRecord::kMaxHints);
+  if (l.contains("last_check"))
+    r.last_check = lab_check(l["last_check"], field(where, "last_check"));
   return r;
 }
 
@@ -242,8 +256,13 @@ json to_json(const Progress& p) {
                      {"last_seed", r.last_seed}, {"last_missed", r.last_missed}};
   }
   json labs = json::object();
-  for (const auto& [name, r] : p.labs)
+  for (const auto& [name, r] : p.labs) {
     labs[name] = {{"passed_at", r.passed_at}, {"hints_shown", r.hints_shown}};
+    if (r.last_check) {
+      labs[name]["last_check"] = {{"source", r.last_check->source},
+                                  {"passed", r.last_check->passed}};
+    }
+  }
   return {{"format", 1},
           {"lessons_verified", p.lessons_verified},
           {"lessons_verified_on", p.lessons_verified_on},
