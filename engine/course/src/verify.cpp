@@ -1,4 +1,5 @@
-// `course verify [NN]`: build the learner's lab NN and run its tests; a first pass is recorded.
+// `course verify [NN]`: build the learner's lab NN and run its tests; the verdict is recorded (a
+// pass that cannot be recorded exits with kNotSaved).
 // `--details` also shows the expression each failed check tested. Authors add
 // `--variant solution|starter|DECOY` to run the lab's other versions the same way.
 
@@ -42,6 +43,7 @@ int verify(Course& course, const Arguments& args) {
   }
   const Verdict verdict = verify_lab(course, *lab, how);
   if (verdict == Verdict::Passed && variant.empty()) print_next_step(course);
+  if (verdict == Verdict::NotRecorded) return kNotSaved;
   return verdict == Verdict::Passed ? 0 : kFailed;
 }
 

@@ -17,6 +17,7 @@
 #include "command_line.h"
 #include "engine/errors.h"
 #include "engine/machine.h"
+#include "engine/notebook/completion_channel.h"
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/lesson_names.h"
 #include "engine/notebook/progress.h"
@@ -88,6 +89,7 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  take_completion_channel();  // course verify's: a run says how far it got (completion_channel.h)
   std::ostream stdout_stream(std::cout.rdbuf());  // the real stdout, even while cells are captured
   const std::string path = argc > 0 ? argv[0] : "lesson";
   const std::string program = path.substr(path.find_last_of('/') + 1);
@@ -170,6 +172,7 @@ int main(int argc, char** argv) {
       engine::sim::start_tracing();
     }
     int status = run_cells(config);
+    report_completion("done");
     if (!options.trace
              .empty()) {  // written before the run counts as verified: a failure here is the run's
       try {
@@ -193,6 +196,7 @@ int main(int argc, char** argv) {
         options.source.empty() && options.outputs.empty() && is_documented(*machine)) {
       try {
         record_lesson_verified(*number, machine->name, std::cerr);
+        report_completion("recorded");
       } catch (const std::exception& e) {
         std::cerr << program
                   << ": every cell printed its documented output, but the run could not be "

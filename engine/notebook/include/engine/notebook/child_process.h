@@ -24,8 +24,9 @@ struct Surroundings {
   std::vector<std::string> environment{};  // NAME=value entries that add to or replace ours
   std::string directory{};                 // its working directory; empty: ours
   std::string input{};                     // a file it reads as stdin; empty: none (/dev/null)
-  std::uint64_t memory_limit = 0;          // bytes of address space it may map; 0: no limit
-  bool completion_channel = false;         // give it a completion channel
+  std::uint64_t memory_limit = 0;   // bytes of address space it may map; 0: none (and none in a
+                                    // build under AddressSanitizer, which needs terabytes)
+  bool completion_channel = false;  // give it a completion channel
 };
 
 // Runs `argv` and collects what it prints. A program that cannot be started finishes with
