@@ -75,6 +75,14 @@ int watch(Course& course, const Arguments& args) {
       for (const Watched& w : watched) {
         if (w.file != file) continue;
         start_screen(course);
+        if (!fs::exists(file)) {  // deleted, or renamed away: the watch goes on
+          course.say(course.bad("✘ " + course.shown(file) + " is gone (deleted or moved away).") +
+                     " Watching for it to come back" +
+                     (w.step.kind == StepKind::Lab
+                          ? "; " + course.command("reset " + w.step.id) + " puts the starter back."
+                          : "."));
+          continue;
+        }
         const auto start = std::chrono::steady_clock::now();
         const Verdict verdict = verify_step(course, w.step);
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;

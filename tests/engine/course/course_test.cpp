@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -556,4 +557,30 @@ TEST_CASE("the file watch reports the files saved, whether written in place or r
   changed = watch.wait(std::chrono::seconds(5));
   renamed.join();
   CHECK((changed == std::vector<fs::path>{dir.path / "a.cpp"}));
+}
+
+TEST_CASE(
+    "the file watch reports a deleted file, and keeps watching a folder removed and restored") {
+  const TemporaryDirectory dir;
+  const fs::path file = dir.path / "lab/lab.cpp";
+  write(file, "mine\n");
+  FileWatch watch({file});
+  const auto after_a_moment = [](const std::function<void()>& change) {
+    return std::thread([change] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      change();
+    });
+  };
+  std::thread deleted = after_a_moment([&] { fs::remove(file); });
+  CHECK((watch.wait(std::chrono::seconds(5)) == std::vector<fs::path>{file}));
+  deleted.join();
+  std::thread folder_removed = after_a_moment([&] { fs::remove_all(dir.path / "lab"); });
+  CHECK(watch.wait(std::chrono::milliseconds(500)).empty());  // the file was gone already
+  folder_removed.join();
+  std::thread restored = after_a_moment([&] { write(file, "mine, restored\n"); });
+  CHECK((watch.wait(std::chrono::seconds(5)) == std::vector<fs::path>{file}));
+  restored.join();
+  std::thread saved = after_a_moment([&] { write(file, "mine, saved in the restored folder\n"); });
+  CHECK((watch.wait(std::chrono::seconds(5)) == std::vector<fs::path>{file}));
+  saved.join();
 }
