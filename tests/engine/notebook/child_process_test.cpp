@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "engine/notebook/completion_channel.h"
+#include "scratch_directory.h"
 
 using engine::notebook::Finished;
 using engine::notebook::run_collecting;
@@ -94,10 +95,7 @@ TEST_CASE("at the time limit every process of the program is stopped, not only t
 }
 
 TEST_CASE("a Ctrl-C while a program runs ends the program's whole group, then this program") {
-  char folder_name[] = "/tmp/child-process-XXXXXX";
-  REQUIRE(mkdtemp(folder_name) != nullptr);
-  const std::filesystem::path folder = folder_name;
-  const std::string pid_file = (folder / "sleeper").string();
+  const std::string pid_file = (scratch_directory("child_process_test") / "sleeper").string();
   const pid_t course = fork();  // stands for the course command, which a Ctrl-C reaches
   if (course == 0) {
     run_collecting({"sh", "-c", "sleep 30 & echo $! > " + pid_file + "; wait"},
@@ -122,7 +120,6 @@ TEST_CASE("a Ctrl-C while a program runs ends the program's whole group, then th
   in >> sleeper;
   REQUIRE(sleeper > 0);
   CHECK(ends_soon(sleeper));
-  std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("of a flood of output, the start and the end are kept, and the cut is said") {
