@@ -122,3 +122,21 @@ TEST_CASE("a check's name wraps under itself in a narrow terminal, as the rest o
   expect_text(run, {"  ✘ macOS releases compare as numbers\n"
                     "    and not as text\n"});
 }
+
+TEST_CASE("a count in a message reads as a count, not as an address") {
+  const Run run = lab_program("lab07_decoy_one_process_for_both_devices");
+  expect_failure(run);
+  expect_text(run, {"measure() built the workload 1 time in a process an earlier part had already "
+                    "used."});
+  expect_no_text(run, {"workload 10x"});
+}
+
+TEST_CASE("a mistake is blamed only where it explains what was measured") {
+  // The fixture leaves each step's preparation off the clock, and waits nowhere in its loop.
+  const Run run = lab_program("untimed_preparation_lab");
+  expect_failure(run);
+  expect_text(run, {"  ✘ the measured gain compares whole steps on the cpu and on mps\n",
+                    "  ✘ the timed loop waits for the GPU only at its end\n",
+                    "which a wait in the loop does not explain either (it gives "});
+  expect_no_text(run, {"A wait inside the timed loop"});
+}
