@@ -56,6 +56,23 @@ void show_build_failure(Course& course, const std::string& messages, const std::
   }
 }
 
+// A lesson's --verify run in doctest's console format, without the framework's own lines: its
+// "[doctest] ..." banners and summary and its "=====" rules. What is left is each failed cell's
+// file:line, claim and difference, which is what the learner acts on.
+std::string without_doctest_framing(const std::string& output) {
+  std::istringstream lines(output);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);) {
+    std::string_view visible = line;
+    for (std::size_t end;
+         visible.starts_with("\033[") && (end = visible.find('m')) != visible.npos;)
+      visible.remove_prefix(end + 1);  // a colour
+    const bool rule = !visible.empty() && visible.find_first_not_of('=') == std::string::npos;
+    if (!rule && !visible.starts_with("[doctest] ")) kept += line + '\n';
+  }
+  return kept;
+}
+
 // The doctest options that make a lab program colour its report like ours.
 std::string color_option(const Course& course) {
   return course.color() ? "--force-colors" : "--no-colors";
@@ -223,7 +240,7 @@ Verdict verify_program(Course& course, const LessonInfo& lesson) {
   const LearnerRun checks = run_learner_program(
       {program.string(), "--verify", "--color", course.color() ? "always" : "never"});
   if (checks.finished.status != 0 || checks.last_word.empty()) {
-    course.out() << checks.finished.output;
+    course.out() << without_doctest_framing(checks.finished.output);
     if (!explain_unfinished(course, checks, what, "cell")) {
       course.out() << course.bad("✘ " + what + ": a cell no longer prints its documented output.")
                    << '\n';

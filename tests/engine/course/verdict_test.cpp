@@ -274,7 +274,8 @@ TEST_CASE("list says whether the file passes now, fails now, or was edited since
                 c.out.str());
 }
 
-TEST_CASE("an edited lesson is verified only when its run was recorded") {
+TEST_CASE(
+    "an edited lesson is verified only when its run was recorded, and a failed cell shown plainly") {
   VerdictCourse c(solution_with(""));
   const LessonInfo& lesson = *c.course->catalog().lesson("91");
   setenv("VERDICT_EXIT", "1", 1);  // its cell ends the program
@@ -284,6 +285,18 @@ TEST_CASE("an edited lesson is verified only when its run was recorded") {
   CHECK_MESSAGE(c.says("✘ Lesson 91 ended (exit status 0) while the cell 'ends_early' ran"),
                 c.out.str());
   CHECK_FALSE(c.says("verified"));
+
+  c.out.str("");
+  setenv("VERDICT_WRONG", "1", 1);  // its cell prints something else
+  const Verdict wrong = verify_lesson(*c.course, lesson);
+  unsetenv("VERDICT_WRONG");
+  CHECK(wrong == Verdict::Failed);
+  CHECK_MESSAGE(c.says("ERROR: cell 'ends_early' printed something other than its documented "
+                       "output on m3-max-64gb"),
+                c.out.str());
+  CHECK_MESSAGE(c.says("✘ Lesson 91: a cell no longer prints its documented output."), c.out.str());
+  CHECK_FALSE(c.says("[doctest]"));  // the framework's own lines say nothing to a learner
+  CHECK_FALSE(c.says("====="));
 
   c.out.str("");
   VerdictCourse::unwritable_progress();
