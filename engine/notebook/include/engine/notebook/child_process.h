@@ -24,8 +24,9 @@ struct Surroundings {
   std::vector<std::string> environment{};  // NAME=value entries that add to or replace ours
   std::string directory{};                 // its working directory; empty: ours
   std::string input{};                     // a file it reads as stdin; empty: none (/dev/null)
-  std::uint64_t memory_limit = 0;   // bytes of address space it may map; 0: none (and none in a
-                                    // build under AddressSanitizer, which needs terabytes)
+  // Bytes of address space it may map (RLIMIT_AS, which Linux enforces and macOS does not); 0:
+  // none, as in a build under AddressSanitizer, which needs terabytes.
+  std::uint64_t memory_limit = 0;
   bool completion_channel = false;  // give it a completion channel
 };
 
