@@ -120,15 +120,29 @@ std::string snapshot_digest(const fs::path& snapshot) {
   }
 }
 
+// Whether the progress file holds this verdict on this version already (and, for a pass, the
+// pass): a file checked again unchanged costs no write.
+bool already_recorded(Course& course, const LabInfo& lab, const engine::notebook::LabCheck& check) {
+  const engine::notebook::Progress progress = course.progress();
+  const auto it = progress.labs.find(lab.name);
+  return it != progress.labs.end() && it->second.last_check == check &&
+         (!check.passed || !it->second.passed_at.empty());
+}
+
 // Records the verdict on the version `source` of the learner's file: its last check, and a first
 // pass. A pass that cannot be recorded is said to be so (update_progress has said why).
 Verdict record_verdict(Course& course, const LabInfo& lab, const std::string& source,
                        Verdict verdict) {
   const bool passed = verdict == Verdict::Passed;
+  const engine::notebook::LabCheck check{source, passed};
+  if (already_recorded(course, lab, check)) {
+    if (passed) course.out() << course.good("✔ Lab " + lab.number + " passes.") << '\n';
+    return verdict;
+  }
   bool first = false;
   const bool saved = course.update_progress([&](engine::notebook::Progress& progress) {
     engine::notebook::LabRecord& record = progress.labs[lab.name];
-    record.last_check = engine::notebook::LabCheck{source, passed};
+    record.last_check = check;
     first = passed && record.passed_at.empty();
     if (first) record.passed_at = engine::notebook::progress_timestamp();
   });

@@ -268,6 +268,9 @@ TEST_CASE("list says whether the file passes now, fails now, or was edited since
   VerdictCourse c(solution_with(""));
   CHECK(c.verify() == Verdict::Passed);
   CHECK_MESSAGE(c.list().find(", passes now") != std::string::npos, c.out.str());
+  const auto written = fs::last_write_time(kTop / "progress.json");
+  CHECK(c.verify() == Verdict::Passed);  // the same file again: nothing new to write
+  CHECK(fs::last_write_time(kTop / "progress.json") == written);
   write(kLabFile, wrong_answer());
   CHECK_MESSAGE(c.list().find(", not checked since your last edit") != std::string::npos,
                 c.out.str());
