@@ -9,7 +9,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +16,7 @@
 #include <thread>
 
 #include "engine/notebook/completion_channel.h"
+#include "process_ended.h"
 #include "scratch_directory.h"
 
 using engine::notebook::Finished;
@@ -26,21 +26,6 @@ using engine::notebook::Surroundings;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Whether the process `pid` has ended, waiting up to two seconds for it. One whose parent has gone
-// is reaped by the system's first process, some time after it ends (a container's may never):
-// until then it is a zombie, which has ended too.
-bool ends_soon(pid_t pid) {
-  const auto deadline = Clock::now() + std::chrono::seconds(2);
-  while (Clock::now() < deadline) {
-    if (kill(pid, 0) != 0 && errno == ESRCH) return true;
-    const Finished state =
-        run_collecting({"ps", "-o", "stat=", "-p", std::to_string(pid)}, std::chrono::seconds(5));
-    if (state.output.rfind('Z', 0) == 0) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
 
 // Whether this host enforces an address-space limit that a program sets: qemu-user, which runs the
 // arm64 build's tests, accepts one and ignores it.
@@ -86,7 +71,7 @@ TEST_CASE("a program that ends is not waited for past its end, and the processes
   CHECK_FALSE(run.stopped);
   CHECK(run.status == 0);
   REQUIRE(!run.output.empty());
-  CHECK(ends_soon(first_line_as_pid(run.output)));
+  CHECK(process_ends_soon(first_line_as_pid(run.output)));
 }
 
 TEST_CASE("at the time limit every process of the program is stopped, not only the first") {
@@ -94,7 +79,7 @@ TEST_CASE("at the time limit every process of the program is stopped, not only t
       run_collecting({"sh", "-c", "sleep 30 & echo $!; sleep 30"}, std::chrono::seconds(1));
   CHECK(run.stopped);
   REQUIRE(!run.output.empty());
-  CHECK(ends_soon(first_line_as_pid(run.output)));
+  CHECK(process_ends_soon(first_line_as_pid(run.output)));
 }
 
 TEST_CASE("a Ctrl-C while a program runs ends the program's whole group, then this program") {
@@ -122,7 +107,7 @@ TEST_CASE("a Ctrl-C while a program runs ends the program's whole group, then th
   pid_t sleeper = 0;
   in >> sleeper;
   REQUIRE(sleeper > 0);
-  CHECK(ends_soon(sleeper));
+  CHECK(process_ends_soon(sleeper));
 }
 
 TEST_CASE("of a flood of output, the start and the end are kept, and the cut is said") {
