@@ -31,8 +31,6 @@ namespace {
 // A bank file alone in a directory of its own.
 fs::path write_bank(const std::string& name, const std::string& text) {
   const fs::path dir = scratch_directory("quiz_test_bank_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
   const fs::path file = dir / (name + ".toml");
   std::ofstream(file) << text;
   return file;
