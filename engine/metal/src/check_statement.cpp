@@ -101,6 +101,7 @@ void Checker::declaration(Stmt& stmt) {
       if (type->is(Type::Kind::Array)) type_error(d.where, "an array cannot be copied");
     }
     if (type->is(Type::Kind::Void)) type_error(d.where, "variable has incomplete type 'void'");
+    std::int64_t elements = 1;
     for (auto it = d.array_sizes.rbegin(); it != d.array_sizes.rend(); ++it) {
       expr(*it);
       const auto value = fold(**it);
@@ -108,6 +109,9 @@ void Checker::declaration(Stmt& stmt) {
         type_error((*it)->where, "array size is not an integral constant expression");
       const auto length = word_signed((*value)[0]);
       if (length <= 0) type_error((*it)->where, "array size must be positive");
+      elements *= length;
+      if (length > kMaxArrayElements || elements > kMaxArrayElements)
+        type_error((*it)->where, "array is too large for the emulator (more than 2^24 elements)");
       type = array_of(type, length);
     }
     const bool is_const = stmt.is_const && !type->is(Type::Kind::Array);

@@ -19,6 +19,9 @@ enum class Conversion : std::uint8_t { Initialize, Assign, Return, Argument, Con
 // The most thread memory one thread may use, in words: 1,024 lanes of it must fit the
 // emulator's memory budget (a local array larger than this is refused).
 inline constexpr std::int64_t kMaxThreadWords = 4096;
+// The most elements an array may have in all its dimensions (far beyond the 32 KiB of
+// threadgroup memory or any thread's private memory, but small enough to lay out safely).
+inline constexpr std::int64_t kMaxArrayElements = std::int64_t{1} << 24;
 
 class Checker {
  public:

@@ -238,14 +238,18 @@ void Executor::loop(const Stmt& stmt, Lanes& active) {
     if (stmt.condition && !(stmt.kind == Stmt::Kind::DoWhile && first)) {
       const Operand condition = eval(*stmt.condition, running);
       counter_.alu(static_cast<double>(Cost::Simple), running.simd_groups);
-      Lanes stay, leave;
-      for (const std::uint16_t l : running.ids)
-        (condition.component(0)[l] ? stay : leave).ids.push_back(l);
-      stay.recount();
-      leave.recount();
-      finished = merge(finished, leave);
-      running = std::move(stay);
-      if (running.empty()) break;
+      const Word* holds = condition.component(0);
+      const bool all_stay = std::all_of(running.ids.begin(), running.ids.end(),
+                                        [&](std::uint16_t l) { return holds[l] != 0; });
+      if (!all_stay) {  // the common case, every thread staying, needs no new sets
+        Lanes stay, leave;
+        for (const std::uint16_t l : running.ids) (holds[l] ? stay : leave).ids.push_back(l);
+        stay.recount();
+        leave.recount();
+        finished = merge(finished, leave);
+        running = std::move(stay);
+        if (running.empty()) break;
+      }
     }
     thread_iterations += running.size();
     if (++iterations > kMaxLoopIterations || thread_iterations > kMaxLoopThreadIterations) {
@@ -257,8 +261,10 @@ void Executor::loop(const Stmt& stmt, Lanes& active) {
     branches_.push_back({stmt.where, &running, "the loop"});
     exec(*stmt.body[0], running);
     branches_.pop_back();
-    running = merge(running, state.continued);
-    state.continued = {};
+    if (!state.continued.empty()) {
+      running = merge(running, state.continued);
+      state.continued = {};
+    }
     if (stmt.kind == Stmt::Kind::For && stmt.expression && !running.empty())
       eval(*stmt.expression, running);
   }

@@ -1,9 +1,9 @@
-#include "half.h"
+#include "engine/metal/half.h"
 
 #include <bit>
 #include <cmath>
 
-namespace engine::metal::detail {
+namespace engine::metal {
 
 std::uint16_t half_bits(float value) {
   const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
@@ -42,4 +42,4 @@ float half_from_bits(std::uint16_t bits) {
 
 float round_to_half(float value) { return half_from_bits(half_bits(value)); }
 
-}  // namespace engine::metal::detail
+}  // namespace engine::metal

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "half.h"
+#include "engine/metal/half.h"
 #include "memory_shadow.h"
 
 namespace engine::metal::detail {
@@ -68,9 +68,14 @@ void write_scalar(std::byte* at, ScalarKind kind, Word value) {
 
 Memory::Memory(const Program& program, const Function& kernel,
                std::span<const BufferBinding> buffers, Size3 grid, Size3 group, WorkCounter& work)
-    : program_(program), kernel_(kernel), grid_(grid), group_size_(group), work_(work) {
+    : program_(program), grid_(grid), group_size_(group), work_(work) {
   threadgroup_.resize(static_cast<std::size_t>(kernel.threadgroup_memory));
   tg_shadow_.resize(threadgroup_.size());
+  threadgroup_variables_.resize(program.variables.size());
+  for (const Variable* v : kernel.threadgroup_variables) {
+    threadgroup_variables_[static_cast<std::size_t>(v->id)] =
+        std::span(threadgroup_).subspan(static_cast<std::size_t>(v->address), byte_size(*v->type));
+  }
   buffers_.resize(buffers.size());
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     buffers_[i].bytes = buffers[i].bytes;
@@ -125,12 +130,9 @@ void Memory::end() { work_.end_instruction(); }
 std::byte* Memory::locate(Pointer p, std::size_t bytes, std::uint16_t lane, bool write) {
   std::span<std::byte> object;
   switch (p.tag) {
-    case PointerTag::Threadgroup: {
-      const Variable& v = *program_.variables[p.object];
-      object =
-          std::span(threadgroup_).subspan(static_cast<std::size_t>(v.address), byte_size(*v.type));
+    case PointerTag::Threadgroup:
+      object = threadgroup_variables_[p.object];
       break;
-    }
     case PointerTag::Device:
     case PointerTag::Constant:
       object = buffers_[p.object].bytes;

@@ -86,12 +86,12 @@ class Memory {
   std::uint32_t group_of(std::uint32_t global_id) const;  // its threadgroup's linear index
 
   const Program& program_;
-  const Function& kernel_;
   Size3 grid_, group_size_;
   WorkCounter& work_;
   std::size_t stride_ = 0;
   std::vector<Word> thread_;
   std::vector<std::byte> threadgroup_;
+  std::vector<std::span<std::byte>> threadgroup_variables_;  // by variable id
   struct TgShadow;
   std::vector<TgShadow> tg_shadow_;
   std::vector<Buffer> buffers_;

@@ -96,7 +96,7 @@ void Memory::check_threadgroup(Pointer p, std::size_t at, std::uint16_t lane, bo
                       "threadgroup wrote " +
                           describe(p, 0) + " (threadgroup memory starts undefined)"};
   }
-  const std::string no_barrier =
+  constexpr const char* no_barrier =
       ", with no threadgroup_barrier(mem_flags::mem_threadgroup) between them";
   if (s.write_epoch == tg_epoch_ && s.writer != me) {
     throw ThreadFault{where_, lane,

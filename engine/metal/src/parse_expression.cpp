@@ -5,7 +5,7 @@
 #include <bit>
 #include <utility>
 
-#include "half.h"
+#include "engine/metal/half.h"
 #include "parser_state.h"
 
 namespace engine::metal::detail {
@@ -77,12 +77,14 @@ ExprPtr Parser::conditional() {
 ExprPtr Parser::binary(int level) {
   if (level > kTopLevel) return unary();
   ExprPtr lhs = binary(level + 1);
+  std::vector<std::unique_ptr<Nested>> chain;  // a + b + c nests its left side one deeper each
   while (true) {
     const BinaryOperator* found = nullptr;
     for (const BinaryOperator& candidate : kBinaryOperators) {
       if (candidate.level == level && at(candidate.spelling)) found = &candidate;
     }
     if (!found) return lhs;
+    chain.push_back(std::make_unique<Nested>(*this, peek().where));
     auto expr = make_expr(Expr::Kind::Binary, take().where);
     expr->op = found->op;
     expr->operands.push_back(std::move(lhs));
@@ -93,6 +95,7 @@ ExprPtr Parser::binary(int level) {
 
 ExprPtr Parser::unary() {
   const Location where = peek().where;
+  const Nested nested(*this, where);
   const std::pair<std::string_view, Op> prefixes[] = {
       {"-", Op::Negate}, {"+", Op::Plus}, {"!", Op::Not}, {"~", Op::BitNot}};
   for (const auto& [spelling, op] : prefixes) {

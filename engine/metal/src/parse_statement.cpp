@@ -29,6 +29,7 @@ StmtPtr Parser::block() {
 StmtPtr Parser::statement() {
   const Token& token = peek();
   const Location where = token.where;
+  const Nested nested(*this, where);
   if (at("{")) return block();
   if (accept(";")) return make_stmt(Stmt::Kind::Empty, where);
   if (accept("if")) {

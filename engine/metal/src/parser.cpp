@@ -135,6 +135,15 @@ void Parser::unsupported(const Token& token, std::string_view construct) const {
        std::string(construct) + " are not supported by the emulator's Metal front end");
 }
 
+Parser::Nested::Nested(Parser& parser, Location where) : parser_(parser) {
+  if (++parser_.depth_ > kMaxNesting) {
+    --parser_.depth_;
+    throw SourceError{where,
+                      "bracket nesting level exceeded maximum of " + std::to_string(kMaxNesting),
+                      "fatal error"};
+  }
+}
+
 void Parser::parse_program() {
   while (peek().kind != TokenKind::End) top_level();
 }

@@ -21,6 +21,10 @@ struct Specifiers {
   AddressSpace space = AddressSpace::Thread;
 };
 
+// The deepest nesting of statements and expressions the parser accepts (clang's default
+// bracket depth): deeper source would exhaust the stack of the passes that walk the tree.
+inline constexpr int kMaxNesting = 256;
+
 class Parser {
  public:
   Parser(const std::vector<Token>& tokens, Program& program) : tokens_(tokens), program_(program) {}
@@ -66,9 +70,22 @@ class Parser {
   ExprPtr template_call(const Token& keyword);
   std::vector<ExprPtr> arguments(std::string_view close);
 
+  // One more level of nesting, while it lives.
+  class Nested {
+   public:
+    Nested(Parser& parser, Location where);
+    ~Nested() { --parser_.depth_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+
   const std::vector<Token>& tokens_;
   Program& program_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 ExprPtr make_expr(Expr::Kind kind, Location where);

@@ -12,7 +12,7 @@
 #include <limits>
 
 #include "ast.h"
-#include "half.h"
+#include "engine/metal/half.h"
 
 namespace engine::metal::detail {
 

@@ -15,6 +15,7 @@ WorkCounter::WorkCounter(DispatchWork& work, std::span<const BufferBinding> buff
 
 void WorkCounter::begin_instruction() {
   simd_group_ = -1;
+  last_line_ = ~std::uint64_t{0};
   group_lines_.clear();
 }
 
@@ -23,9 +24,13 @@ void WorkCounter::device_access(std::uint32_t buffer, std::uint64_t byte, std::u
   if (group != simd_group_) {
     flush_simd_group();
     simd_group_ = group;
+    last_line_ = ~std::uint64_t{0};
   }
   const std::uint64_t line = byte / kCacheLineBytes;
-  group_lines_.push_back((static_cast<std::uint64_t>(buffer) << 48) | line);
+  const std::uint64_t key = (static_cast<std::uint64_t>(buffer) << 48) | line;
+  if (key == last_line_) return;  // counted already, in this SIMD group and the footprint
+  last_line_ = key;
+  group_lines_.push_back(key);
   std::vector<std::uint64_t>& bits = touched_[buffer];
   bits[line / 64] |= std::uint64_t{1} << (line % 64);
 }

@@ -61,6 +61,7 @@ class WorkCounter {
   std::vector<std::vector<std::uint64_t>> touched_;  // per buffer, a bit per line
   std::vector<std::uint64_t> group_lines_;           // the current SIMD group's lines
   int simd_group_ = -1;
+  std::uint64_t last_line_ = ~std::uint64_t{0};  // neighbours mostly share a line
 };
 
 }  // namespace engine::metal::detail

@@ -151,3 +151,17 @@ TEST_CASE("a kernel's signature is checked as Metal checks it") {
       first_line(compile_error("void f() { threadgroup float t[4]; }")) ==
       "program_source:1:12: error: threadgroup variables can only be declared in a kernel function");
 }
+
+TEST_CASE("nesting deeper than clang's default bracket depth, and huge arrays, are refused") {
+  const std::string deep = "kernel void k(device float* x) { x[0] = " + std::string(300, '(') +
+                           "1" + std::string(300, ')') + "; }";
+  CHECK(first_line(compile_error(deep)) ==
+        "program_source:1:296: fatal error: bracket nesting level exceeded maximum of 256");
+  std::string chain = "kernel void k(device float* x) { x[0] = 0";
+  for (int i = 0; i < 300; ++i) chain += " + 1";
+  CHECK(first_line(compile_error(chain + "; }"))
+            .ends_with("bracket nesting level exceeded maximum of 256"));
+  CHECK(
+      first_line(compile_error("kernel void k(device float* x) { float a[4096][4096][2]; }")) ==
+      "program_source:1:42: error: array is too large for the emulator (more than 2^24 elements)");
+}
