@@ -198,3 +198,19 @@ TEST_CASE("a kernel runs on the MPS stream: encoded on the host, timed on the de
   CHECK(custom < 2 * mps);
   CHECK(mps < 2 * custom);
 }
+
+TEST_CASE("compiling and dispatching show on the timelines, beside MPS's own kernels") {
+  engine::sim::use_machine("m3-max-64gb");
+  engine::sim::TimelineRecording recording;
+  auto lib = compile_shader(kFull);
+  Tensor x = engine::zeros({16}, Device("mps"));
+  lib.attr("full")(x, 3.14);
+  std::vector<std::string> spans;
+  for (const engine::sim::Span& s : recording.spans())
+    spans.push_back(s.track + " " + s.category + " " + s.name);
+  // Each kernel's first dispatch prepares its pipeline on the host, as MPS's own kernels do.
+  CHECK(spans == std::vector<std::string>{"host compile compile_shader",
+                                          "host dispatch aten::zeros", "host compile aten::zeros",
+                                          "mps device kernel aten::zeros", "host dispatch full",
+                                          "host compile full", "mps device kernel full"});
+}
