@@ -6,69 +6,64 @@
 #include "executor.h"
 
 namespace engine::metal::detail {
+namespace {
+
+// The value a read-modify-write leaves in memory, from the old one and the operand.
+Word updated(Builtin b, ScalarKind kind, Word old, Word operand) {
+  OpFault ignored = OpFault::None;  // adds wrap; and, or, xor cannot fault
+  switch (b) {
+    case Builtin::AtomicLoad:
+      return old;
+    case Builtin::AtomicFetchAdd:
+      return binary_scalar(Op::Add, kind, old, operand, ignored);
+    case Builtin::AtomicFetchSub:
+      return binary_scalar(Op::Sub, kind, old, operand, ignored);
+    case Builtin::AtomicFetchMin:
+    case Builtin::AtomicFetchMax: {
+      const bool less = is_signed(kind) ? word_signed(operand) < word_signed(old) : operand < old;
+      return less == (b == Builtin::AtomicFetchMin) ? operand : old;
+    }
+    case Builtin::AtomicFetchAnd:
+      return old & operand;
+    case Builtin::AtomicFetchOr:
+      return old | operand;
+    case Builtin::AtomicFetchXor:
+      return old ^ operand;
+    default:  // store, exchange
+      return operand;
+  }
+}
+
+}  // namespace
 
 Operand Executor::atomic(const Expr& e, const Lanes& lanes) {
   const Builtin b = e.builtin;
+  const bool exchange = b == Builtin::AtomicCompareExchangeWeak;
   const Operand pointers = eval(*e.operands[0], lanes);
-  const bool takes_value = b != Builtin::AtomicLoad;
   const Operand value =
-      takes_value ? eval(*e.operands[b == Builtin::AtomicCompareExchangeWeak ? 2 : 1], lanes)
-                  : Operand();
-  const Operand expected =
-      b == Builtin::AtomicCompareExchangeWeak ? eval(*e.operands[1], lanes) : Operand();
+      b != Builtin::AtomicLoad ? eval(*e.operands[exchange ? 2 : 1], lanes) : Operand();
+  const Operand expected = exchange ? eval(*e.operands[1], lanes) : Operand();
   const ScalarKind kind = e.operands[0]->type->element->scalar;
   counter_.atomics(lanes.size());
   Operand out(registers_, 1);
   for (const std::uint16_t l : lanes.ids) {
     std::byte* at = memory_.atomic_address(decode(pointers.component(0)[l]), kind, l, e.where);
     const Word old = read_scalar(at, kind);
-    const Word operand = takes_value ? value.component(0)[l] : 0;
-    OpFault ignored = OpFault::None;  // adds wrap; and, or, xor cannot fault
-    Word result = old;
-    switch (b) {
-      case Builtin::AtomicLoad:
-        break;
-      case Builtin::AtomicStore:
-      case Builtin::AtomicExchange:
-        write_scalar(at, kind, operand);
-        break;
-      case Builtin::AtomicFetchAdd:
-        write_scalar(at, kind, binary_scalar(Op::Add, kind, old, operand, ignored));
-        break;
-      case Builtin::AtomicFetchSub:
-        write_scalar(at, kind, binary_scalar(Op::Sub, kind, old, operand, ignored));
-        break;
-      case Builtin::AtomicFetchMin:
-      case Builtin::AtomicFetchMax: {
-        const bool less = is_signed(kind) ? word_signed(operand) < word_signed(old) : operand < old;
-        if (less == (b == Builtin::AtomicFetchMin) && operand != old)
-          write_scalar(at, kind, operand);
-        break;
-      }
-      case Builtin::AtomicFetchAnd:
-        write_scalar(at, kind, old & operand);
-        break;
-      case Builtin::AtomicFetchOr:
-        write_scalar(at, kind, old | operand);
-        break;
-      case Builtin::AtomicFetchXor:
-        write_scalar(at, kind, old ^ operand);
-        break;
-      case Builtin::AtomicCompareExchangeWeak: {
-        Word& wanted = thread_word(decode(expected.component(0)[l]), 0, l, e.where, true);
-        if (old == wanted) {
-          write_scalar(at, kind, operand);
-          result = 1;
-        } else {
-          wanted = old;
-          result = 0;
-        }
-        break;
-      }
-      default:
-        break;
+    const Word operand = b != Builtin::AtomicLoad ? value.component(0)[l] : 0;
+    if (!exchange) {
+      write_scalar(at, kind, updated(b, kind, old, operand));
+      out.component(0)[l] = old;
+      continue;
     }
-    out.component(0)[l] = result;
+    // atomic_compare_exchange_weak_explicit: the desired value if memory holds the expected
+    // one, else the expected one becomes what memory holds (the emulator never fails spuriously).
+    Word& wanted = thread_word(decode(expected.component(0)[l]), 0, l, e.where, true);
+    const bool swap = old == wanted;
+    if (swap)
+      write_scalar(at, kind, operand);
+    else
+      wanted = old;
+    out.component(0)[l] = swap;
   }
   return out;
 }

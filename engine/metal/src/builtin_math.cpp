@@ -83,6 +83,39 @@ Word float_function(Builtin b, ScalarKind kind, const Word* args, std::size_t co
   return float_result(kind, r);
 }
 
+// One component of a per-component function's result.
+Word per_component(Builtin b, ScalarKind kind, const Word* values, std::size_t count) {
+  if (b == Builtin::Select) return values[2] ? values[1] : values[0];
+  return is_floating(kind) ? float_function(b, kind, values, count)
+                           : integer_function(b, kind, values);
+}
+
+// all, any, dot and length: one value from the components of a thread's vectors. A dot
+// product adds x0 y0 + x1 y1 + ... left to right, every step rounded.
+Word across(Builtin b, ScalarKind kind, const std::vector<Operand>& args, std::uint16_t l) {
+  float sum = 0;
+  Word flag = b == Builtin::All;
+  for (int c = 0; c < args[0].width(); ++c) {
+    const Word x = args[0].component(c)[l];
+    if (b == Builtin::All) flag &= x;
+    if (b == Builtin::Any) flag |= x;
+    const float y = word_float(args[b == Builtin::Dot ? 1 : 0].component(c)[l]);
+    sum = word_float(float_result(kind, sum + word_float(float_result(kind, word_float(x) * y))));
+  }
+  if (b == Builtin::All || b == Builtin::Any) return flag;
+  return b == Builtin::Dot ? float_word(sum) : float_result(kind, std::sqrt(sum));
+}
+
+// rsqrt(dot(v, v)) for normalize, which MSL defines as v * rsqrt(dot(v, v)).
+float inverse_length(ScalarKind kind, const Operand& v, std::uint16_t l) {
+  float squares = 0;
+  for (int c = 0; c < v.width(); ++c) {
+    const float x = word_float(v.component(c)[l]);
+    squares = word_float(float_result(kind, squares + word_float(float_result(kind, x * x))));
+  }
+  return word_float(float_result(kind, msl_unary(Builtin::Rsqrt, squares)));
+}
+
 }  // namespace
 
 Operand Executor::builtin(const Expr& e, const Lanes& lanes) {
@@ -116,54 +149,25 @@ Operand Executor::builtin(const Expr& e, const Lanes& lanes) {
 Operand Executor::math(const Expr& e, const Lanes& lanes) {
   std::vector<Operand> args;
   for (const auto& operand : e.operands) args.push_back(eval(*operand, lanes));
-  const Type& type = *e.operands[0]->type;
-  const ScalarKind kind = type.scalar;
+  const ScalarKind kind = e.operands[0]->type->scalar;
   const int width = args[0].width();
   const Builtin b = e.builtin;
   counter_.alu(cycles_of(b) * width, lanes.simd_groups);
   if (b == Builtin::All || b == Builtin::Any || b == Builtin::Dot || b == Builtin::Length) {
     Operand out(registers_, 1);
-    for (const std::uint16_t l : lanes.ids) {
-      float sum = 0;  // dot: x0 y0 + x1 y1 + ..., left to right, each step rounded
-      Word flag = b == Builtin::All;
-      for (int c = 0; c < width; ++c) {
-        const Word x = args[0].component(c)[l];
-        if (b == Builtin::All) flag &= x;
-        if (b == Builtin::Any) flag |= x;
-        const float y = word_float(args[b == Builtin::Dot ? 1 : 0].component(c)[l]);
-        sum =
-            word_float(float_result(kind, sum + word_float(float_result(kind, word_float(x) * y))));
-      }
-      out.component(0)[l] = b == Builtin::All || b == Builtin::Any ? flag
-                            : b == Builtin::Dot                    ? float_word(sum)
-                                                : float_result(kind, std::sqrt(sum));
-    }
+    for (const std::uint16_t l : lanes.ids) out.component(0)[l] = across(b, kind, args, l);
     return out;
   }
   Operand out(registers_, width);
   Word values[3] = {0, 0, 0};
   for (const std::uint16_t l : lanes.ids) {
-    float norm = 0;
-    if (b == Builtin::Normalize) {
-      for (int c = 0; c < width; ++c) {
-        const float x = word_float(args[0].component(c)[l]);
-        norm = word_float(float_result(kind, norm + word_float(float_result(kind, x * x))));
-      }
-      norm = word_float(float_result(kind, msl_unary(Builtin::Rsqrt, norm)));
-    }
+    const float scale = b == Builtin::Normalize ? inverse_length(kind, args[0], l) : 0;
     for (int c = 0; c < width; ++c) {
       for (std::size_t a = 0; a < args.size(); ++a)
         values[a] = args[a].component(args[a].width() == 1 ? 0 : c)[l];
-      Word& result = out.component(c)[l];
-      if (b == Builtin::Select) {
-        result = values[2] ? values[1] : values[0];
-      } else if (b == Builtin::Normalize) {
-        result = float_result(kind, word_float(values[0]) * norm);
-      } else if (is_floating(kind)) {
-        result = float_function(b, kind, values, args.size());
-      } else {
-        result = integer_function(b, kind, values);
-      }
+      out.component(c)[l] = b == Builtin::Normalize
+                                ? float_result(kind, word_float(values[0]) * scale)
+                                : per_component(b, kind, values, args.size());
     }
   }
   return out;

@@ -2,7 +2,6 @@
 // of a kernel's signature (MSL specification, section 5.2.3: buffers in the device or constant
 // address space, kernel inputs as uint or ushort scalars and vectors).
 
-#include <set>
 #include <utility>
 
 #include "checker.h"
@@ -128,11 +127,7 @@ void Checker::function(Function& fn) {
 }
 
 void Checker::kernel_parameters(Function& fn) {
-  std::set<std::int64_t> explicit_indices;
-  for (const Parameter& p : fn.params) {
-    if (p.attribute == "buffer") explicit_indices.insert(p.attribute_argument);
-  }
-  std::map<int, std::string> used;
+  std::map<int, std::string> used;  // buffer index: the parameter bound there
   int position = 0;
   for (Parameter& p : fn.params) {
     if (p.name.empty()) type_error(p.where, "a kernel parameter needs a name");
@@ -149,49 +144,55 @@ void Checker::kernel_parameters(Function& fn) {
       }
       p.is_input = true;
       p.input = *input;
-      continue;
+    } else {
+      buffer_parameter(fn, p, position++, used);
     }
-    if (p.attribute == "threadgroup") {
-      type_error(p.attribute_where,
-                 "threadgroup memory parameters ([[threadgroup(n)]]) are not "
-                 "supported by the emulator: declare a threadgroup array in "
-                 "the kernel instead");
-    }
-    if (!p.attribute.empty() && p.attribute != "buffer")
-      type_error(p.attribute_where, "unknown attribute '" + p.attribute + "'");
-    const bool pointer = p.type->is(Type::Kind::Pointer);
-    const AddressSpace space = pointer ? p.type->space : p.reference_space;
-    const Type& element = pointer ? *p.type->element : *p.type;
-    if ((!pointer && !p.is_reference) ||
-        (space != AddressSpace::Device && space != AddressSpace::Constant) ||
-        !(element.is_numeric() || element.is(Type::Kind::Atomic))) {
-      type_error(p.where, "invalid type '" + type_name(*p.type) +
-                              "' for buffer declaration: a kernel's buffer is a pointer or a "
-                              "reference in the device or constant address space");
-    }
-    if (element.is(Type::Kind::Atomic) && (space == AddressSpace::Constant || element.is_const))
-      type_error(p.where, "an atomic in constant memory cannot be modified");
-    int index = position;
-    if (p.attribute == "buffer") {
-      if (p.attribute_argument < 0 || p.attribute_argument > 30)
-        type_error(p.attribute_where,
-                   "'buffer' attribute parameter is out of bounds: must be between 0 and 30");
-      index = static_cast<int>(p.attribute_argument);
-    }
-    ++position;
-    if (used.contains(index)) {
-      type_error(p.where, "buffer index " + std::to_string(index) + " is used by both '" +
-                              used[index] + "' and '" + p.name + "'");
-    }
-    used[index] = p.name;
-    p.buffer_index = index;
-    fn.buffers.push_back({.name = p.name,
-                          .declaration = declaration_of(p),
-                          .index = index,
-                          .element = element_type_of(element),
-                          .writable = space == AddressSpace::Device && !element.is_const,
-                          .single = p.is_reference});
   }
+}
+
+// A buffer: a pointer or a reference in device or constant memory, bound at its position among
+// the buffers or at its [[buffer(n)]].
+void Checker::buffer_parameter(Function& fn, Parameter& p, int position,
+                               std::map<int, std::string>& used) {
+  if (p.attribute == "threadgroup") {
+    type_error(p.attribute_where,
+               "threadgroup memory parameters ([[threadgroup(n)]]) are not supported by the "
+               "emulator: declare a threadgroup array in the kernel instead");
+  }
+  if (!p.attribute.empty() && p.attribute != "buffer")
+    type_error(p.attribute_where, "unknown attribute '" + p.attribute + "'");
+  const bool pointer = p.type->is(Type::Kind::Pointer);
+  const AddressSpace space = pointer ? p.type->space : p.reference_space;
+  const Type& element = pointer ? *p.type->element : *p.type;
+  if ((!pointer && !p.is_reference) ||
+      (space != AddressSpace::Device && space != AddressSpace::Constant) ||
+      !(element.is_numeric() || element.is(Type::Kind::Atomic))) {
+    type_error(p.where,
+               "invalid type '" + type_name(*p.type) +
+                   "' for buffer declaration: a kernel's buffer is a pointer or a reference in the "
+                   "device or constant address space");
+  }
+  if (element.is(Type::Kind::Atomic) && (space == AddressSpace::Constant || element.is_const))
+    type_error(p.where, "an atomic in constant memory cannot be modified");
+  int index = position;
+  if (p.attribute == "buffer") {
+    if (p.attribute_argument < 0 || p.attribute_argument > 30)
+      type_error(p.attribute_where,
+                 "'buffer' attribute parameter is out of bounds: must be between 0 and 30");
+    index = static_cast<int>(p.attribute_argument);
+  }
+  if (used.contains(index)) {
+    type_error(p.where, "buffer index " + std::to_string(index) + " is used by both '" +
+                            used[index] + "' and '" + p.name + "'");
+  }
+  used[index] = p.name;
+  p.buffer_index = index;
+  fn.buffers.push_back({.name = p.name,
+                        .declaration = declaration_of(p),
+                        .index = index,
+                        .element = element_type_of(element),
+                        .writable = space == AddressSpace::Device && !element.is_const,
+                        .single = p.is_reference});
 }
 
 void Checker::helper_parameters(Function& fn) {

@@ -92,30 +92,7 @@ void Checker::declaration(Stmt& stmt) {
     type_error(stmt.where, "threadgroup variables can only be declared in a kernel function");
   for (Declarator& d : stmt.declarators) {
     if (d.initializer) expr(d.initializer);
-    TypeRef type = d.type;
-    if (!type) {
-      if (!d.initializer)
-        type_error(d.where, "declaration of variable '" + d.name +
-                                "' with deduced type 'auto' requires an initializer");
-      type = d.initializer->type;
-      if (type->is(Type::Kind::Array)) type_error(d.where, "an array cannot be copied");
-    }
-    if (type->is(Type::Kind::Void)) type_error(d.where, "variable has incomplete type 'void'");
-    std::int64_t elements = 1;
-    for (auto it = d.array_sizes.rbegin(); it != d.array_sizes.rend(); ++it) {
-      expr(*it);
-      const auto value = fold(**it);
-      if (!value || !(*it)->type->is(Type::Kind::Scalar) || is_floating((*it)->type->scalar))
-        type_error((*it)->where, "array size is not an integral constant expression");
-      const auto length = word_signed((*value)[0]);
-      if (length <= 0) type_error((*it)->where, "array size must be positive");
-      elements *= length;
-      if (length > kMaxArrayElements || elements > kMaxArrayElements)
-        type_error((*it)->where, "array is too large for the emulator (more than 2^24 elements)");
-      type = array_of(type, length);
-    }
-    const bool is_const = stmt.is_const && !type->is(Type::Kind::Array);
-    type = with_const(type, is_const);
+    const TypeRef type = declared_type(d, stmt.is_const);
     if (type->is(Type::Kind::Atomic) && !threadgroup)
       type_error(d.where, "atomic variables live in device or threadgroup memory");
     Variable& v =
@@ -123,36 +100,72 @@ void Checker::declaration(Stmt& stmt) {
                      threadgroup ? Variable::Storage::Threadgroup : Variable::Storage::Thread);
     d.variable = &v;
     if (threadgroup) {
-      if (d.initializer)
-        type_error(d.where,
-                   "variables in the threadgroup address space cannot have an initializer");
-      const auto align = static_cast<std::int64_t>(byte_alignment(*type));
-      current_->threadgroup_memory = (current_->threadgroup_memory + align - 1) / align * align;
-      v.address = current_->threadgroup_memory;
-      current_->threadgroup_memory += static_cast<std::int64_t>(byte_size(*type));
-      current_->threadgroup_variables.push_back(&v);
+      threadgroup_variable(d, v);
     } else {
-      if (d.initializer) {
-        if (type->is(Type::Kind::Array))
-          type_error(d.initializer->where,
-                     "array initializers are not supported by the emulator's Metal front end");
-        convert(d.initializer, type, Conversion::Initialize);
-      } else if (is_const) {
-        type_error(d.where,
-                   "default initialization of an object of const type '" + type_name(*type) + "'");
-      }
-      if (stmt.is_constexpr) {
-        const auto value = d.initializer ? fold(*d.initializer) : std::nullopt;
-        if (!value)
-          type_error(d.where, "constexpr variable '" + d.name +
-                                  "' must be initialized by a constant expression");
-        v.value = *value;
-        v.is_constexpr = true;
-      }
-      allocate_thread(v);
+      thread_variable(d, v, stmt.is_constexpr);
     }
     declare(v);  // after its initializer, which may not read it (UB in C++)
   }
+}
+
+// The declarator's type: deduced from its initializer for auto, with its array dimensions.
+TypeRef Checker::declared_type(Declarator& d, bool is_const) {
+  TypeRef type = d.type;
+  if (!type) {
+    if (!d.initializer)
+      type_error(d.where, "declaration of variable '" + d.name +
+                              "' with deduced type 'auto' requires an initializer");
+    type = d.initializer->type;
+    if (type->is(Type::Kind::Array)) type_error(d.where, "an array cannot be copied");
+  }
+  if (type->is(Type::Kind::Void)) type_error(d.where, "variable has incomplete type 'void'");
+  std::int64_t elements = 1;
+  for (auto it = d.array_sizes.rbegin(); it != d.array_sizes.rend(); ++it) {
+    expr(*it);
+    const auto value = fold(**it);
+    if (!value || !(*it)->type->is(Type::Kind::Scalar) || is_floating((*it)->type->scalar))
+      type_error((*it)->where, "array size is not an integral constant expression");
+    const auto length = word_signed((*value)[0]);
+    if (length <= 0) type_error((*it)->where, "array size must be positive");
+    elements *= length;
+    if (length > kMaxArrayElements || elements > kMaxArrayElements)
+      type_error((*it)->where, "array is too large for the emulator (more than 2^24 elements)");
+    type = array_of(type, length);
+  }
+  return with_const(type, is_const && !type->is(Type::Kind::Array));
+}
+
+// A threadgroup variable: laid out in its kernel's threadgroup memory, undefined until written.
+void Checker::threadgroup_variable(const Declarator& d, Variable& v) {
+  if (d.initializer)
+    type_error(d.where, "variables in the threadgroup address space cannot have an initializer");
+  const auto align = static_cast<std::int64_t>(byte_alignment(*v.type));
+  current_->threadgroup_memory = (current_->threadgroup_memory + align - 1) / align * align;
+  v.address = current_->threadgroup_memory;
+  current_->threadgroup_memory += static_cast<std::int64_t>(byte_size(*v.type));
+  current_->threadgroup_variables.push_back(&v);
+}
+
+// A thread variable: its initializer converted to its type; a constexpr one's value folded.
+void Checker::thread_variable(Declarator& d, Variable& v, bool is_constexpr) {
+  if (d.initializer) {
+    if (v.type->is(Type::Kind::Array))
+      type_error(d.initializer->where,
+                 "array initializers are not supported by the emulator's Metal front end");
+    convert(d.initializer, v.type, Conversion::Initialize);
+  } else if (v.type->is_const) {
+    type_error(d.where,
+               "default initialization of an object of const type '" + type_name(*v.type) + "'");
+  }
+  if (is_constexpr) {
+    const auto value = d.initializer ? fold(*d.initializer) : std::nullopt;
+    if (!value)
+      type_error(d.where, "constexpr variable '" + d.name +
+                              "' must be initialized by a constant expression");
+    v.value = *value;
+    v.is_constexpr = true;
+  }
+  allocate_thread(v);
 }
 
 }  // namespace engine::metal::detail

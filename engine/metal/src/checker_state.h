@@ -32,6 +32,7 @@ class Checker {
   void program_constants();
   void function(Function& fn);
   void kernel_parameters(Function& fn);
+  void buffer_parameter(Function& fn, Parameter& p, int position, std::map<int, std::string>& used);
   void helper_parameters(Function& fn);
   Variable& new_variable(const std::string& name, Location where, TypeRef type,
                          Variable::Storage storage);
@@ -41,6 +42,9 @@ class Checker {
   // --- statements (check_statement.cpp)
   void statement(Stmt& stmt);
   void declaration(Stmt& stmt);
+  TypeRef declared_type(Declarator& d, bool is_const);
+  void threadgroup_variable(const Declarator& d, Variable& v);
+  void thread_variable(Declarator& d, Variable& v, bool is_constexpr);
   void condition(ExprPtr& expr);
 
   // --- expressions (check_expression.cpp)

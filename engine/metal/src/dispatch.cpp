@@ -16,11 +16,9 @@ namespace {
 // reasonable time anyway.
 constexpr std::uint64_t kMaxThreadsPerDispatch = std::uint64_t{1} << 30;
 
-}  // namespace
-
-DispatchWork dispatch(const Kernel& kernel, std::span<const BufferBinding> buffers, Size3 grid,
-                      Size3 group) {
-  const detail::Function& fn = kernel.function();
+// What Metal refuses to launch, and what the emulator cannot run.
+void check_launch(const detail::Function& fn, std::span<const BufferBinding> buffers, Size3 grid,
+                  Size3 group) {
   if (group.width == 0 || group.height == 0 || group.depth == 0)
     throw std::invalid_argument("a threadgroup must have at least one thread in each dimension");
   if (group.count() > kMaxThreadsPerThreadgroup) {
@@ -43,6 +41,14 @@ DispatchWork dispatch(const Kernel& kernel, std::span<const BufferBinding> buffe
                                   fn.name + "' (" + param.declaration + ") is not bound");
     }
   }
+}
+
+}  // namespace
+
+DispatchWork dispatch(const Kernel& kernel, std::span<const BufferBinding> buffers, Size3 grid,
+                      Size3 group) {
+  const detail::Function& fn = kernel.function();
+  check_launch(fn, buffers, grid, group);
   DispatchWork work;
   work.grid = grid;
   work.group = group;

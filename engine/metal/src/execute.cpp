@@ -35,14 +35,22 @@ Executor::Executor(const Program& program, const Function& kernel,
       memory_(program, kernel, buffers, grid, group, counter_) {}
 
 std::string Executor::describe_thread(std::uint16_t lane) const {
-  const std::uint64_t lx = lane % size_.width, ly = lane / size_.width % size_.height,
-                      lz = lane / (size_.width * size_.height);
+  const auto [lx, ly, lz] = local_position(lane);
   return "thread " + memory_.grid_position(global_ids_[lane]) + " of the grid (thread " +
          position_text(lx, ly, lz, grid_) + " of threadgroup " +
          position_text(position_.width, position_.height, position_.depth, grid_) + ")";
 }
 
 void Executor::run(Size3 position) {
+  Lanes all = start(position);
+  bind_parameters();
+  Call kernel_call{&kernel_, {}};
+  calls_.push_back(&kernel_call);
+  exec(*kernel_.body, all);
+  calls_.pop_back();
+}
+
+Lanes Executor::start(Size3 position) {
   position_ = position;
   size_ = {std::min(group_.width, grid_.width - position.width * group_.width),
            std::min(group_.height, grid_.height - position.height * group_.height),
@@ -51,9 +59,7 @@ void Executor::run(Size3 position) {
   global_ids_.resize(threads_);
   Lanes all;
   for (std::size_t l = 0; l < threads_; ++l) {
-    const std::uint64_t x = position.width * group_.width + l % size_.width;
-    const std::uint64_t y = position.height * group_.height + l / size_.width % size_.height;
-    const std::uint64_t z = position.depth * group_.depth + l / (size_.width * size_.height);
+    const auto [x, y, z] = grid_position(l);
     global_ids_[l] = static_cast<std::uint32_t>(x + grid_.width * (y + grid_.height * z));
     all.ids.push_back(static_cast<std::uint16_t>(l));
   }
@@ -65,75 +71,7 @@ void Executor::run(Size3 position) {
       static_cast<std::uint32_t>(
           position.width + groups.width * (position.height + groups.height * position.depth)));
   returned_at_.assign(threads_, 0);
-  for (const Parameter& p : kernel_.params) {
-    Word* column = memory_.thread_column(p.variable->address);
-    if (p.buffer_index >= 0) {
-      const bool constant = p.type->is(Type::Kind::Pointer)
-                                ? p.type->space == AddressSpace::Constant
-                                : p.reference_space == AddressSpace::Constant;
-      const Word pointer = encode({constant ? PointerTag::Constant : PointerTag::Device,
-                                   static_cast<std::uint32_t>(p.buffer_index), 0});
-      std::fill(column, column + threads_, pointer);
-      continue;
-    }
-    for (std::size_t l = 0; l < threads_; ++l) {
-      const std::uint64_t local[3] = {l % size_.width, l / size_.width % size_.height,
-                                      l / (size_.width * size_.height)};
-      const std::uint64_t grid_pos[3] = {position.width * group_.width + local[0],
-                                         position.height * group_.height + local[1],
-                                         position.depth * group_.depth + local[2]};
-      std::uint64_t v[3] = {0, 0, 0};
-      const auto set = [&](std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-        v[0] = a;
-        v[1] = b;
-        v[2] = c;
-      };
-      switch (p.input) {
-        case KernelInput::ThreadPositionInGrid:
-          set(grid_pos[0], grid_pos[1], grid_pos[2]);
-          break;
-        case KernelInput::ThreadPositionInThreadgroup:
-          set(local[0], local[1], local[2]);
-          break;
-        case KernelInput::ThreadgroupPositionInGrid:
-          set(position.width, position.height, position.depth);
-          break;
-        case KernelInput::ThreadsPerThreadgroup:
-          set(size_.width, size_.height, size_.depth);
-          break;
-        case KernelInput::DispatchThreadsPerThreadgroup:
-          set(group_.width, group_.height, group_.depth);
-          break;
-        case KernelInput::ThreadsPerGrid:
-          set(grid_.width, grid_.height, grid_.depth);
-          break;
-        case KernelInput::ThreadgroupsPerGrid:
-          set(groups.width, groups.height, groups.depth);
-          break;
-        case KernelInput::ThreadIndexInThreadgroup:
-          set(l, 0, 0);
-          break;
-        case KernelInput::ThreadIndexInSimdgroup:
-          set(l % kSimdWidth, 0, 0);
-          break;
-        case KernelInput::SimdgroupIndexInThreadgroup:
-          set(l / kSimdWidth, 0, 0);
-          break;
-        case KernelInput::ThreadsPerSimdgroup:
-          set(kSimdWidth, 0, 0);
-          break;
-        case KernelInput::SimdgroupsPerThreadgroup:
-          set((threads_ + kSimdWidth - 1) / kSimdWidth, 0, 0);
-          break;
-      }
-      for (int c = 0; c < words_of(*p.type); ++c)
-        column[static_cast<std::size_t>(c) * threads_ + l] = integer_word(p.type->scalar, v[c]);
-    }
-  }
-  Call kernel_call{&kernel_, {}};
-  calls_.push_back(&kernel_call);
-  exec(*kernel_.body, all);
-  calls_.pop_back();
+  return all;
 }
 
 void Executor::exec(const Stmt& stmt, Lanes& active) {

@@ -20,6 +20,7 @@
 // thread's next read), so memory.h checks every access for races instead of relying on the
 // order the emulator happens to run threads in.
 
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -63,6 +64,13 @@ class Executor {
     const Lanes* entered;
     const char* what;
   };
+
+  // the threadgroup's threads and the kernel's parameters (execute.cpp, kernel_inputs.cpp)
+  Lanes start(Size3 position);
+  void bind_parameters();
+  std::array<std::uint64_t, 3> input_value(KernelInput input, std::size_t lane) const;
+  std::array<std::uint64_t, 3> local_position(std::size_t lane) const;
+  std::array<std::uint64_t, 3> grid_position(std::size_t lane) const;
 
   // statements (execute.cpp)
   void exec(const Stmt& stmt, Lanes& active);

@@ -1,8 +1,5 @@
 #pragma once
-// Internal: Metal Shading Language source to tokens, with the preprocessing MSL kernels use:
-// `#include <metal_stdlib>` (and the other metal_* headers, which the emulator always has),
-// `#define NAME tokens` (object-like macros, expanded where used), `#undef` and `#pragma`
-// (ignored). Function-like macros and conditional inclusion are refused.
+// Internal: Metal Shading Language source to tokens, preprocessed (preprocessor.h).
 
 #include <cstdint>
 #include <string>

@@ -17,6 +17,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ast.h"
@@ -84,6 +85,12 @@ class Memory {
   void check_threadgroup(Pointer p, std::size_t at, std::uint16_t lane, bool write);
   void check_device(Buffer& buffer, Pointer p, std::size_t at, std::uint16_t lane, bool write);
   std::uint32_t group_of(std::uint32_t global_id) const;  // its threadgroup's linear index
+  void record_device_access(DeviceShadow& shadow, std::uint32_t thread, bool write) const;
+  // "data race on threadgroup memory: tile[3] (...) is read here after thread 4 wrote it at line
+  // 7, with no threadgroup_barrier(...) between them"
+  [[noreturn]] void race(std::string_view memory, Pointer p, std::uint16_t lane, bool write,
+                         const std::string& other, bool other_wrote, std::uint32_t other_line,
+                         std::string_view why) const;
 
   const Program& program_;
   Size3 grid_, group_size_;

@@ -87,33 +87,35 @@ std::string Memory::object_name(Pointer p) const {
   return "a null pointer";
 }
 
+void Memory::race(std::string_view memory, Pointer p, std::uint16_t lane, bool write,
+                  const std::string& other, bool other_wrote, std::uint32_t other_line,
+                  std::string_view why) const {
+  throw ThreadFault{where_, lane,
+                    "data race on " + std::string(memory) + " memory: " + describe(p, 0) + " is " +
+                        (write ? "written" : "read") + " here after " + other + " " +
+                        (other_wrote ? "wrote" : "read") + " it at line " +
+                        std::to_string(other_line) + std::string(why)};
+}
+
 void Memory::check_threadgroup(Pointer p, std::size_t at, std::uint16_t lane, bool write) {
   TgShadow& s = tg_shadow_[at];
   const std::uint32_t me = lane + 1u;
   if (!write && s.written_in != group_serial_) {
-    throw ThreadFault{where_, lane,
-                      "read of uninitialized threadgroup memory: no thread of this "
-                      "threadgroup wrote " +
-                          describe(p, 0) + " (threadgroup memory starts undefined)"};
+    throw ThreadFault{
+        where_, lane,
+        "read of uninitialized threadgroup memory: no thread of this threadgroup wrote " +
+            describe(p, 0) + " (threadgroup memory starts undefined)"};
   }
-  constexpr const char* no_barrier =
+  constexpr std::string_view no_barrier =
       ", with no threadgroup_barrier(mem_flags::mem_threadgroup) between them";
-  if (s.write_epoch == tg_epoch_ && s.writer != me) {
-    throw ThreadFault{where_, lane,
-                      "data race on threadgroup memory: " + describe(p, 0) + " is " +
-                          (write ? "written" : "read") + " here after thread " +
-                          grid_position((*global_ids_)[s.writer - 1]) + " wrote it at line " +
-                          std::to_string(s.write_line) + no_barrier};
-  }
-  if (write && s.read_epoch == tg_epoch_ && s.reader != me) {
-    const std::string reader = s.reader == kMany
-                                   ? "other threads"
-                                   : "thread " + grid_position((*global_ids_)[s.reader - 1]);
-    throw ThreadFault{where_, lane,
-                      "data race on threadgroup memory: " + describe(p, 0) +
-                          " is written here after " + reader + " read it at line " +
-                          std::to_string(s.read_line) + no_barrier};
-  }
+  const auto thread = [&](std::uint32_t who) {
+    return "thread " + grid_position((*global_ids_)[who - 1]);
+  };
+  if (s.write_epoch == tg_epoch_ && s.writer != me)
+    race("threadgroup", p, lane, write, thread(s.writer), true, s.write_line, no_barrier);
+  if (write && s.read_epoch == tg_epoch_ && s.reader != me)
+    race("threadgroup", p, lane, write, s.reader == kMany ? "other threads" : thread(s.reader),
+         false, s.read_line, no_barrier);
   const auto line = static_cast<std::uint32_t>(where_.line);
   if (write) {
     s.writer = me;
@@ -134,34 +136,29 @@ void Memory::check_device(Buffer& buffer, Pointer p, std::size_t at, std::uint16
   DeviceShadow& s = (*buffer.shadow)[at];
   const std::uint32_t me = (*global_ids_)[lane] + 1u;
   // Two accesses are ordered only within a threadgroup, by a device barrier between them.
+  const auto same_group = [&](std::uint32_t thread) { return group_of(thread - 1) == group_; };
   const auto ordered = [&](std::uint32_t thread, std::uint32_t epoch) {
-    return group_of(thread - 1) == group_ && epoch < device_epoch_;
+    return same_group(thread) && epoch < device_epoch_;
   };
-  const auto why = [](bool same_group) {
-    return same_group
-               ? std::string(", with no threadgroup_barrier(mem_flags::mem_device) between them")
-               : std::string(
-                     ": threads of different threadgroups are never ordered within a "
-                     "dispatch (an atomic would be)");
+  const auto why = [](bool in_group) {
+    return in_group
+               ? ", with no threadgroup_barrier(mem_flags::mem_device) between them"
+               : ": threads of different threadgroups are never ordered within a dispatch (an atomic would be)";
   };
-  if (s.writer != 0 && s.writer != me && !ordered(s.writer, s.write_epoch)) {
-    throw ThreadFault{where_, lane,
-                      "data race on device memory: " + describe(p, 0) + " is " +
-                          (write ? "written" : "read") + " here after thread " +
-                          grid_position(s.writer - 1) + " wrote it at line " +
-                          std::to_string(s.write_line) + why(group_of(s.writer - 1) == group_)};
-  }
+  if (s.writer != 0 && s.writer != me && !ordered(s.writer, s.write_epoch))
+    race("device", p, lane, write, "thread " + grid_position(s.writer - 1), true, s.write_line,
+         why(same_group(s.writer)));
   const bool only_me = s.readers == DeviceShadow::One && s.reader == me;
   if (write && s.readers != DeviceShadow::None && !only_me &&
       (s.readers == DeviceShadow::SeveralGroups || !ordered(s.reader, s.read_epoch))) {
-    const std::string reader =
-        s.readers == DeviceShadow::One ? "thread " + grid_position(s.reader - 1) : "other threads";
-    throw ThreadFault{
-        where_, lane,
-        "data race on device memory: " + describe(p, 0) + " is written here after " + reader +
-            " read it at line " + std::to_string(s.read_line) +
-            why(s.readers != DeviceShadow::SeveralGroups && group_of(s.reader - 1) == group_)};
+    const bool one = s.readers == DeviceShadow::One;
+    race("device", p, lane, write, one ? "thread " + grid_position(s.reader - 1) : "other threads",
+         false, s.read_line, why(s.readers != DeviceShadow::SeveralGroups && same_group(s.reader)));
   }
+  record_device_access(s, me, write);
+}
+
+void Memory::record_device_access(DeviceShadow& s, std::uint32_t me, bool write) const {
   const auto line = static_cast<std::uint16_t>(where_.line);
   if (write) {
     s.writer = me;

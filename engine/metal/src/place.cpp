@@ -52,45 +52,38 @@ Executor::Place Executor::place(const Expr& e, const Lanes& lanes) {
   }
 }
 
+// base[index]. Through a pointer, the access alone is checked (against the object the pointer
+// points into); an array's or a vector's index is checked against its length here, so that
+// tile[0][20] of a float tile[16][16] is an error although it stays inside tile.
 Executor::Place Executor::subscript_place(const Expr& e, const Lanes& lanes) {
   const Expr& base = *e.operands[0];
   const Operand index = eval(*e.operands[1], lanes);
   const bool sign = is_signed(e.operands[1]->type->scalar);
-  const auto index_of = [&](std::uint16_t l) {
-    const Word i = index.component(0)[l];
-    return sign ? word_signed(i) : static_cast<std::int64_t>(i);
-  };
+  const bool vector = base.type->is(Type::Kind::Vector);
   Place p;
   p.type = e.type;
+  Operand start;  // where base starts, for each thread (never written: it may be a view)
+  std::int64_t stride = 0, length = -1;
   if (base.type->is(Type::Kind::Pointer)) {
     p.space = base.type->space;
-    const Operand start = eval(base, lanes);  // may be a view of the pointer variable: read only
-    p.pointers = Operand(registers_, 1);
-    const std::int64_t stride = element_stride(*base.type->element, p.space);
-    for (const std::uint16_t l : lanes.ids) {
-      Pointer at = decode(start.component(0)[l]);
-      at.offset += index_of(l) * stride;
-      p.pointers.component(0)[l] = encode(at);
-    }
-    return p;
+    start = eval(base, lanes);
+    stride = element_stride(*base.type->element, p.space);
+  } else {
+    Place outer = place(base, lanes);
+    p.space = outer.space;
+    start = pointers_of(outer, lanes);
+    length = vector ? base.type->width : base.type->length;
+    stride = vector ? (p.space == AddressSpace::Thread
+                           ? 1
+                           : static_cast<std::int64_t>(scalar_size(base.type->scalar)))
+                    : element_stride(*base.type->element, p.space);
   }
-  // An array, or a vector in memory: the index is checked against its length here, so that
-  // tile[0][20] of a float tile[16][16] is an error although it stays inside tile.
-  Place outer = place(base, lanes);
-  p.space = outer.space;
-  const Operand start = pointers_of(outer, lanes);
-  const bool vector = base.type->is(Type::Kind::Vector);
-  const std::int64_t length = vector ? base.type->width : base.type->length;
-  const std::int64_t stride =
-      vector ? (p.space == AddressSpace::Thread
-                    ? 1
-                    : static_cast<std::int64_t>(scalar_size(base.type->scalar)))
-             : element_stride(*base.type->element, p.space);
   p.pointers = Operand(registers_, 1);
   for (const std::uint16_t l : lanes.ids) {
     Pointer at = decode(start.component(0)[l]);
-    const std::int64_t i = index_of(l);
-    if (i < 0 || i >= length) {
+    const Word w = index.component(0)[l];
+    const std::int64_t i = sign ? word_signed(w) : static_cast<std::int64_t>(w);
+    if (length >= 0 && (i < 0 || i >= length)) {
       throw ThreadFault{
           e.where, l,
           "index " + std::to_string(i) + " is out of bounds of " +
