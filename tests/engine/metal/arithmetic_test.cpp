@@ -16,15 +16,16 @@ using metal_test::first_line;
 
 namespace {
 
-// Runs `body` in a one-thread kernel whose buffer 0 is `out`.
+// Runs `body` in a one-thread kernel whose buffer 0 is `out`, after `prelude` at program scope.
 template <typename T>
-std::vector<T> compute(std::string_view body, std::size_t count) {
+std::vector<T> compute(std::string_view body, std::size_t count, std::string_view prelude = "") {
   Buffer out = Buffer::zeros<T>(count);
   const std::string type = std::is_same_v<T, float> ? "float"
                            : std::is_same_v<T, int> ? "int"
                                                     : "uint";
-  metal_test::run_1d("kernel void k(device " + type + "* out) {\n" + std::string(body) + "\n}", "k",
-                     {&out}, 1, 1);
+  metal_test::run_1d(std::string(prelude) + "kernel void k(device " + type + "* out) {\n" +
+                         std::string(body) + "\n}",
+                     "k", {&out}, 1, 1);
   return out.values<T>();
 }
 
@@ -102,4 +103,13 @@ TEST_CASE("what MSL leaves undefined is reported, not computed") {
   CHECK(fault("float big = 3e9f; out[0] = int(big);") ==
         "program_source:2:28: error: thread 0 of the grid (thread 0 of threadgroup 0): the value "
         "3000000000.000000 does not fit in 'int': converting it is undefined in Metal");
+}
+
+TEST_CASE("program-scope constants, constexpr locals, macros and auto are constants and types") {
+  CHECK(compute<float>(
+            "#define SCALE 2\n"
+            "out[0] = kHalf * SCALE; constexpr int n = 3 * 4; float a[n]; out[1] = float(n);\n"
+            "auto f = 1.5f; auto u = 7u; out[2] = f * float(u); a[n - 1] = 5; out[3] = a[11];\n"
+            "out[4] = M_PI_F > 3.14f && M_PI_F < 3.15f ? 1 : 0;",
+            5, "constant float kHalf = 0.5f;\n") == std::vector<float>{1, 12, 10.5f, 5, 1});
 }

@@ -90,3 +90,23 @@ kernel void shift(const device float* in, device float* out, uint i [[thread_pos
         "device memory: out[0] (buffer(1): a test buffer) is written here after thread 3 read it "
         "at line 3, with no threadgroup_barrier(mem_flags::mem_device) between them");
 }
+
+TEST_CASE("a device barrier orders a threadgroup's accesses to device memory; compare-exchange") {
+  Buffer data = Buffer::zeros<float>(4);
+  Buffer out = Buffer::zeros<float>(4);
+  Buffer flags = Buffer::zeros<int>(2);
+  metal_test::run_1d(R"(
+    kernel void k(device float* data, device float* out, device atomic_int* flags,
+                  uint t [[thread_position_in_threadgroup]]) {
+      data[t] = float(t);
+      threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
+      out[t] = data[t] + data[3 - t] * 10;  // another thread's write, after the barrier: ordered
+      int expected = 0;
+      bool won = atomic_compare_exchange_weak_explicit(&flags[0], &expected, int(t) + 1,
+                                                       memory_order_relaxed, memory_order_relaxed);
+      if (won) atomic_store_explicit(&flags[1], expected + 100, memory_order_relaxed);
+    })",
+                     "k", {&data, &out, &flags}, 4, 4);
+  CHECK(out.values<float>() == std::vector<float>{30, 21, 12, 3});
+  CHECK(flags.values<int>() == std::vector<int>{1, 100});  // thread 0 swapped first; the rest saw 1
+}

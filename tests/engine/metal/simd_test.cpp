@@ -101,3 +101,16 @@ TEST_CASE("simd_all, simd_any and simd_broadcast_first look at the active thread
                      "k", {&out}, 8, 8);
   CHECK(out.values<int>() == std::vector<int>{1, 0, 4});
 }
+
+TEST_CASE("simd_product and vector SIMD functions work per component") {
+  Buffer out = Buffer::zeros<float>(2 * 4);
+  metal_test::run_1d(R"(
+    kernel void k(device float* out, uint i [[thread_position_in_grid]]) {
+      float2 v = float2(i % 2 == 0 ? 1.0f : 2.0f, float(i));
+      float2 p = simd_product(v);
+      float2 s = simd_sum(v);
+      if (i < 2) { out[4 * i] = p.x; out[4 * i + 1] = p.y; out[4 * i + 2] = s.x; out[4 * i + 3] = s.y; }
+    })",
+                     "k", {&out}, 4, 4);
+  CHECK(out.values<float>() == std::vector<float>{4, 0, 6, 6, 4, 0, 6, 6});
+}
