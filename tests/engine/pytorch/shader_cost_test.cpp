@@ -105,3 +105,28 @@ TEST_CASE("the same kernel takes longer on an M1 than on an M3 Max") {
   };
   CHECK(time_on("m1-8gb") > 2 * time_on("m3-max-64gb"));
 }
+
+TEST_CASE("a kernel's time never falls as its grid grows") {
+  engine::sim::use_machine("m3-max-64gb");  // 40 GPU cores
+  auto lib = compile_shader(kKernels);
+  // One threadgroup more than the cores: the busiest core runs two, which take no less time
+  // than the one each core ran before.
+  const auto copy_time = [&](std::int64_t groups) {
+    Tensor in = engine::zeros({groups * 256}, Device("mps")),
+           out = engine::zeros({groups * 256}, Device("mps"));
+    return device_seconds([&] { lib.attr("copy")(in, out, arg("group_size") = 256); });
+  };
+  CHECK(copy_time(41) >= copy_time(40));
+  // The tiled product of 64 x 64 matrices: a quarter of the 128 x 128 one's threadgroups, each
+  // with half the work. Few resident SIMD groups slow its cores down, but they do not lengthen
+  // the latency every small transfer pays.
+  const auto tiled_time = [&](int n) {
+    Tensor a = engine::randn({n, n}, Device("mps")), b = engine::randn({n, n}, Device("mps"));
+    Tensor c = engine::zeros({n, n}, Device("mps"));
+    return device_seconds([&] {
+      lib.attr("tiled")(a, b, c, n, arg("threads") = std::vector<std::int64_t>{n, n},
+                        arg("group_size") = {16, 16});
+    });
+  };
+  CHECK(tiled_time(64) <= tiled_time(128));
+}

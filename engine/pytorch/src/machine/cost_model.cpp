@@ -110,8 +110,12 @@ double gpu_memory_seconds(double bytes, double share, const MachineProfile& mach
 }
 
 double streaming_share(double bytes, const MachineProfile& machine) {
-  const GpuSpec gpu = machine.gpu.value_or(GpuSpec{});
-  return bandwidth_share(gpu.family) * ramp(bytes, kHalfBytesPerCore * gpu.cores);
+  return full_streaming_share(machine) *
+         ramp(bytes, kHalfBytesPerCore * machine.gpu.value_or(GpuSpec{}).cores);
+}
+
+double full_streaming_share(const MachineProfile& machine) {
+  return bandwidth_share(machine.gpu.value_or(GpuSpec{}).family);
 }
 
 namespace {

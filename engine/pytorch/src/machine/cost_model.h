@@ -81,9 +81,12 @@ double mps_copy_seconds(double bytes, const MachineProfile& machine, double page
 // Seconds to stream `bytes` at `share` of the GPU's bandwidth, the paged-out part from swap.
 double gpu_memory_seconds(double bytes, double share, const MachineProfile& machine,
                           double paged_fraction);
-// The share of rated bandwidth a streaming kernel of `bytes` reaches on this GPU, once it is
-// large enough to keep every core busy.
+// The share of rated bandwidth a streaming kernel of `bytes` reaches on this GPU: the full share
+// once it is large enough to keep every core busy, less for a transfer too small to hide its
+// latency.
 double streaming_share(double bytes, const MachineProfile& machine);
+// The share of rated bandwidth streaming kernels reach once the GPU is full.
+double full_streaming_share(const MachineProfile& machine);
 // Unified memory is the machine's: once the process's GPU memory and the other applications'
 // memory exceed it, the overflow is paged out, as a share of the process's GPU memory.
 double paged_fraction(double process_gpu_bytes, const MachineProfile& machine);

@@ -8,7 +8,8 @@
 // README of its commit dc2adc6, is [mb]):
 //   - arithmetic: the ALU cycles of its SIMD-group issues, four issues a cycle on each GPU core
 //     (128 ALUs, four SIMD groups of 32 [mb]), at the chip's clock, fp32_flops / (256 cores)
-//     (machine_profiles.cpp), on the cores its threadgroups occupy;
+//     (machine_profiles.cpp), on the cores its threadgroups occupy, the busiest of which (with
+//     ceil(threadgroups / cores) of them) sets the time;
 //   - device memory: the lines it touched, from DRAM at the share of bandwidth streaming
 //     kernels reach (streaming_share, [fit] on MPS's own kernels); and every line its SIMD
 //     groups moved, from the GPU's caches at 32 bytes a cycle per core ("On-GPU Data BW/Cycle
@@ -18,9 +19,12 @@
 //     bandwidth as TBD];
 //   - occupancy: a core holds as many threadgroups as its threads (kResidentThreadsPerCore)
 //     and its threadgroup memory (about 60 KB [mb]) allow; the ALUs are fully used from 24
-//     resident SIMD groups on ("ALU utilization maxes out at 24 simds/core" [mb]), and with
-//     fewer every part of the kernel runs proportionally slower [estimate: memory latency is
-//     assumed to need as many SIMD groups to hide as arithmetic does];
+//     resident SIMD groups on ("ALU utilization maxes out at 24 simds/core" [mb]); with fewer,
+//     its arithmetic, cache and threadgroup traffic run proportionally slower, and DRAM streams
+//     at most at that share of its full rate [estimate: memory latency is assumed to need as
+//     many SIMD groups to hide as arithmetic does]; the latency a small transfer pays anyway
+//     (streaming_share's ramp) is not lengthened by it, so a smaller dispatch of a kernel never
+//     costs more than a larger one;
 //   - a barrier stalls its threadgroup kBarrierCycles [estimate], hidden by the other
 //     threadgroups resident on its core; atomics on device memory take kAtomicCycles of their
 //     core each [estimate].
@@ -59,9 +63,11 @@ double shader_kernel_seconds(const metal::DispatchWork& work, const MachineProfi
   const double clock = gpu.fp32_flops / (256.0 * gpu.cores);
   const auto groups = static_cast<double>(work.threadgroups);
   const auto group_threads = static_cast<double>(work.group.count());
-  const double cores = std::min(static_cast<double>(gpu.cores), groups);
-  double resident =
-      std::min(std::floor(kResidentThreadsPerCore / group_threads), std::ceil(groups / cores));
+  // The busiest core runs ceil(groups / cores) threadgroups and sets the time: the work is as
+  // if spread evenly over groups / that many cores.
+  const double groups_per_core = std::ceil(groups / gpu.cores);
+  const double cores = groups / groups_per_core;
+  double resident = std::min(std::floor(kResidentThreadsPerCore / group_threads), groups_per_core);
   if (work.threadgroup_memory > 0)
     resident = std::min(resident, std::floor(kThreadgroupMemoryPerCore /
                                              static_cast<double>(work.threadgroup_memory)));
@@ -71,9 +77,12 @@ double shader_kernel_seconds(const metal::DispatchWork& work, const MachineProfi
   const double core_cycles =
       cores * clock * occupancy;  // cycles per second the kernel's cores give
   const double arithmetic = work.alu_cycles / (kIssuesPerCycle * core_cycles);
-  const double dram = gpu_memory_seconds(
-      work.device_footprint_bytes,
-      streaming_share(work.device_footprint_bytes, machine) * occupancy, machine, paged);
+  // Few resident SIMD groups keep few lines in flight: they cap the rate DRAM streams at, while
+  // the latency of a small transfer (streaming_share's ramp) stays what it is.
+  const double bytes = work.device_footprint_bytes;
+  const double dram = std::max(
+      gpu_memory_seconds(bytes, streaming_share(bytes, machine), machine, paged),
+      gpu_memory_seconds(bytes, full_streaming_share(machine) * occupancy, machine, paged));
   const double cache = work.device_transaction_bytes / (kCacheBytesPerCycle * core_cycles);
   const double threadgroup =
       work.threadgroup_accesses / (kThreadgroupAccessesPerCycle * core_cycles);
