@@ -252,7 +252,7 @@ kernel void which_group(device float* out,
 // lib.which_group(out, threads=(8, 4), group_size=(4, 2))
 // print(out)
 
-// %% [markdown]
+// %% [markdown] facts="32 KiB"
 // Four threadgroups of eight threads tile the tensor in blocks of 2 rows × 4 columns. Without
 // `group_size`, a two- or three-dimensional grid gets threadgroups of 1,024 × 1 × 1 threads,
 // strips along a row: fine for elementwise work, wrong for the tiles of section 10.3, which need

@@ -131,7 +131,7 @@ TUTOR_CELL("naive, tiled and MPS's own product of two small matrices") {
 //     print(f"n = {n:3}: naive {naive:5.1f} µs, tiled {tiled:5.1f} µs, MPS {mps_us:5.1f} µs; "
 //           f"tiled = MPS: {same}")
 
-// %% [markdown]
+// %% [markdown] facts="16 µs, 1 µs"
 // ## Why MPS wins on large matrices
 //
 // At these sizes the tiled kernel comes first, and by a wide margin on the M1: MPS runs a matrix
@@ -176,10 +176,10 @@ TUTOR_CELL("MPS's product approaches the GPU's peak as the matrices grow") {
 //     us = gpu_us(lambda: a @ b)
 //     print(f"n = {n:4}: {us:9.1f} µs, {2 * n**3 / us / 1e6:5.2f} TFLOPS")
 
-// %% [markdown]
-// On the M3 Max, MPS's product reaches 11.2 TFLOPS on 4096 × 4096 matrices, about 78 % of the
-// GPU's float32 peak of 14.3 TFLOPS; on the M1 (its outputs are under the M3 Max's), 2.05 of
-// 2.6. The tiled kernel, held to an eighth of the peak (1.8 TFLOPS on the M3 Max), would take
+// %% [markdown] facts="78 %, 14.3 TFLOPS, 1.8 TFLOPS"
+// On the M3 Max, MPS's product reaches {{mps_at_scale@m3-max-64gb:n = 4096:...µs,}} TFLOPS on
+// 4096 × 4096 matrices, about 78 % of the GPU's float32 peak of 14.3 TFLOPS; on the M1 (its
+// outputs are under the M3 Max's), {{mps_at_scale@m1-8gb:n = 4096:...µs,}} of 2.6. The tiled kernel, held to an eighth of the peak (1.8 TFLOPS on the M3 Max), would take
 // at least six times as long as MPS on the largest product. A matrix product is compute-bound,
 // and for compute-bound work a library written by the GPU's maker for its own GPUs is very hard
 // to beat; the same goes for convolutions and attention (`F.scaled_dot_product_attention`).

@@ -1,4 +1,4 @@
-// %% [markdown]
+// %% [markdown] facts="32 KiB"
 // # Lesson 10 · Writing a Metal kernel
 //
 // Every operation so far ran a kernel somebody else wrote: a Metal kernel of PyTorch's own or
