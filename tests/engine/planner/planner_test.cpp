@@ -53,16 +53,17 @@ TEST_CASE("nanoGPT's shakespeare-char config reads the same from its Python file
   const ModelConfig py = planner::read_model_config(kData + "train_shakespeare_char.py");
   const ModelConfig toml = planner::read_model_config(kData + "train_shakespeare_char.toml");
   for (const ModelConfig& c : {py, toml}) {
-    CHECK(c.n_layer == 6);
-    CHECK(c.n_head == 6);
-    CHECK(c.n_embd == 384);
-    CHECK(c.block_size == 256);
+    const planner::GptSettings& gpt = c.as<planner::GptSettings>();
+    CHECK(gpt.n_layer == 6);
+    CHECK(gpt.n_head == 6);
+    CHECK(gpt.n_embd == 384);
+    CHECK(gpt.block_size == 256);
     CHECK(c.batch_size == 64);
-    CHECK(c.gradient_accumulation_steps == 1);
-    CHECK(c.dropout == doctest::Approx(0.2));
-    CHECK(c.vocab_size == 65);  // shakespeare_char's meta.pkl
-    CHECK_FALSE(c.bias);        // train.py's default
-    CHECK_FALSE(c.compile);
+    CHECK(gpt.gradient_accumulation_steps == 1);
+    CHECK(gpt.dropout == doctest::Approx(0.2));
+    CHECK(gpt.vocab_size == 65);  // shakespeare_char's meta.pkl
+    CHECK_FALSE(gpt.bias);        // train.py's default
+    CHECK_FALSE(gpt.compile);
     CHECK(c.optimizer == "adamw");
   }
   CHECK(planner::parameter_count(py) ==
@@ -70,24 +71,26 @@ TEST_CASE("nanoGPT's shakespeare-char config reads the same from its Python file
 }
 
 TEST_CASE("what a config leaves out keeps train.py's defaults; 5 * 8 is read as 40") {
-  const ModelConfig gpt2 = planner::read_model_config(kData + "train_gpt2.py");
+  const ModelConfig gpt2_config = planner::read_model_config(kData + "train_gpt2.py");
+  const planner::GptSettings& gpt2 = gpt2_config.as<planner::GptSettings>();
   CHECK(gpt2.n_layer == 12);
   CHECK(gpt2.n_embd == 768);
   CHECK(gpt2.gradient_accumulation_steps == 40);
   CHECK(gpt2.vocab_size == 50304);  // no meta.pkl for openwebtext: GPT-2's, padded
   CHECK(gpt2.compile);
-  CHECK(planner::parameter_count(gpt2) == 123'587'328);  // 123.59M
+  CHECK(planner::parameter_count(gpt2_config) == 123'587'328);  // 123.59M
   const ModelConfig pretrained =
       planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
-  CHECK(pretrained.vocab_size == 50257);  // from_pretrained: GPT-2's own vocabulary, with biases
-  CHECK(pretrained.bias);
-  CHECK(pretrained.block_size == 256);                         // cropped, as train.py crops it
+  const planner::GptSettings& checkpoint = pretrained.as<planner::GptSettings>();
+  CHECK(checkpoint.vocab_size == 50257);  // from_pretrained: GPT-2's own vocabulary, with biases
+  CHECK(checkpoint.bias);
+  CHECK(checkpoint.block_size == 256);                         // cropped, as train.py crops it
   CHECK(planner::parameter_count(pretrained) == 123'653'376);  // 123.65M
 }
 
 TEST_CASE("shakespeare-char on the M3 Max: the plan agrees with seed 003's run within 10 %") {
   ModelConfig c = planner::read_model_config(kData + "train_shakespeare_char.toml");
-  c.compile = true;
+  c.as<planner::GptSettings>().compile = true;
   const planner::Prediction p = planner::predict(c, machine("m3-max-64gb"));
   REQUIRE(p.mps_seconds);
   REQUIRE(p.compiled_seconds);
@@ -379,10 +382,9 @@ TEST_CASE(
 
 TEST_CASE("an MLP classifier is planned from its widths, with the planner's defaults named") {
   const ModelConfig mlp = planner::read_model_config(kData + "mnist_mlp.toml");
-  CHECK(mlp.family == planner::Family::Mlp);
-  CHECK(mlp.widths == std::vector<std::int64_t>{784, 512, 256, 10});
+  REQUIRE(std::holds_alternative<planner::MlpSettings>(mlp.settings));
+  CHECK(mlp.as<planner::MlpSettings>().widths == std::vector<std::int64_t>{784, 512, 256, 10});
   CHECK(mlp.batch_size == 128);
-  CHECK_FALSE(mlp.compile);
   CHECK(planner::parameter_count(mlp) == 785 * 512 + 513 * 256 + 257 * 10);
   CHECK(planner::defaulted_fields(mlp) == std::vector<std::string>{"dropout 0.0"});
 
