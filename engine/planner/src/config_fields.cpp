@@ -8,13 +8,6 @@
 #include "engine/notebook/spelling.h"
 
 namespace planner {
-namespace {
-
-// The largest size the planner takes: sizes multiply into tensor lengths, which stay int64.
-constexpr std::int64_t kLargestSize = 1'000'000'000;
-
-}  // namespace
-
 ConfigError::ConfigError(const std::string& path, int line, const std::string& message)
     : std::runtime_error(path + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
                          message) {}
@@ -31,7 +24,7 @@ const Field* ConfigFields::last(std::string_view name) const {
 }
 
 void ConfigFields::fail(const Field& field, const std::string& message) const {
-  throw ConfigError(path_, field.line, field.name + ": " + message);
+  throw ConfigError(path_, field.line, shortened(field.name) + ": " + message);
 }
 
 void ConfigFields::fail_file(const std::string& message) const {
@@ -43,15 +36,15 @@ const FieldValue& ConfigFields::value(const Field& field) const {
   return *field.value;
 }
 
-std::int64_t ConfigFields::positive_integer(const Field& field) const {
+std::int64_t ConfigFields::integer(const Field& field, std::int64_t smallest,
+                                   std::int64_t largest) const {
   const FieldValue& v = value(field);
   const auto* i = std::get_if<std::int64_t>(&v);
-  if (i == nullptr || *i < 1) {
-    fail(field, "expected a positive integer, got " +
-                    (field.as_written.empty() ? describe(v) : field.as_written));
+  if (i == nullptr || *i < smallest || *i > largest) {
+    fail(field, "expected an integer from " + std::to_string(smallest) + " to " +
+                    std::to_string(largest) + ", got " +
+                    (field.as_written.empty() ? describe(v) : shortened(field.as_written)));
   }
-  if (*i > kLargestSize)
-    fail(field, "expected at most " + std::to_string(kLargestSize) + ", got " + std::to_string(*i));
   return *i;
 }
 
@@ -99,7 +92,7 @@ std::string ConfigFields::choice(const Field& field, const std::vector<std::stri
                 ("\"" + choices[i] + "\"");
   }
   fail(field, "expected " + expected + (note.empty() ? "" : " (" + note + ")") + ", got \"" +
-                  chosen + "\"");
+                  shortened(chosen) + "\"");
 }
 
 std::vector<std::string> ConfigFields::apply(const std::vector<FieldRule>& rules,
@@ -118,8 +111,10 @@ std::vector<std::string> ConfigFields::apply(const std::vector<FieldRule>& rules
   return set;
 }
 
-FieldRule size_rule(const ConfigFields& in, std::string name, std::int64_t& into) {
-  return {std::move(name), [&in, &into](const Field& f) { into = in.positive_integer(f); }};
+FieldRule size_rule(const ConfigFields& in, std::string name, std::int64_t& into,
+                    std::int64_t largest) {
+  return {std::move(name),
+          [&in, &into, largest](const Field& f) { into = in.positive_integer(f, largest); }};
 }
 
 FieldRule probability_rule(const ConfigFields& in, std::string name, double& into) {
@@ -134,8 +129,13 @@ FieldRule choosing_rule(std::string name) {
   return {std::move(name), [](const Field&) {}, /*recorded=*/false};
 }
 
+std::string shortened(std::string_view text, std::size_t longest) {
+  if (text.size() <= longest) return std::string(text);
+  return std::string(text.substr(0, longest)) + "...";
+}
+
 std::string describe(const FieldValue& v) {
-  if (const auto* s = std::get_if<std::string>(&v)) return "'" + *s + "'";
+  if (const auto* s = std::get_if<std::string>(&v)) return "'" + shortened(*s) + "'";
   if (std::holds_alternative<std::vector<std::int64_t>>(v)) return "a list";
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);

@@ -35,9 +35,10 @@ struct FieldRule {
 
 class ConfigFields;
 
-// The rules of a field that holds a size (a positive integer), a probability or a yes or no,
+// The rules of a field that holds a size (from 1 to `largest`), a probability or a yes or no,
 // read into `into`; and of one that only chose the family (`family`, `model_type`).
-FieldRule size_rule(const ConfigFields& in, std::string name, std::int64_t& into);
+FieldRule size_rule(const ConfigFields& in, std::string name, std::int64_t& into,
+                    std::int64_t largest);
 FieldRule probability_rule(const ConfigFields& in, std::string name, double& into);
 FieldRule yes_no_rule(const ConfigFields& in, std::string name, bool& into);
 FieldRule choosing_rule(std::string name);
@@ -60,7 +61,11 @@ class ConfigFields {
 
   // The field's value, as the family expects it, or a ConfigError that says what was expected.
   const FieldValue& value(const Field& field) const;
-  std::int64_t positive_integer(const Field& field) const;
+  // An integer from `smallest` to `largest`: expected an integer from 1 to 128, got 400.
+  std::int64_t integer(const Field& field, std::int64_t smallest, std::int64_t largest) const;
+  std::int64_t positive_integer(const Field& field, std::int64_t largest) const {
+    return integer(field, 1, largest);
+  }
   std::int64_t count(const Field& field) const;  // of blocks, from 0
   double fraction(const Field& field) const;     // a probability: 0 up to (not including) 1
   bool boolean(const Field& field) const;
@@ -79,6 +84,10 @@ class ConfigFields {
   std::vector<Field> fields_;
   bool open_;
 };
+
+// `text` as a message quotes it: whole, or its first `longest` characters and "...", so that a
+// refusal stays a line or two whatever the file holds.
+std::string shortened(std::string_view text, std::size_t longest = 60);
 
 // A value as a message shows it: 'six', 768.0, true, a list.
 std::string describe(const FieldValue& value);

@@ -15,6 +15,7 @@
 #include "config_fields.h"
 #include "planner/model_config.h"
 #include "planner/training_step.h"
+#include "size_limits.h"
 
 namespace planner {
 
@@ -82,6 +83,16 @@ void require_labels(const ConfigFields& in, const Field& id2label);
 // The labels: PretrainedConfig sets num_labels to len(id2label) where the config has one, and
 // the planner refuses a num_labels that disagrees with it. `num_labels` as read or defaulted.
 std::int64_t labels_named(const ConfigFields& in, std::int64_t num_labels, ModelConfig& config);
+
+// A tensor the config's sizes multiply into: "the logits", {{"batch_size", 64}, ...}.
+struct TensorSize {
+  std::string what;
+  std::vector<std::pair<std::string, std::int64_t>> sizes;
+};
+
+// Refuses, naming its sizes, a config with a tensor of more than limits::kTensorElements: no Mac
+// could hold it, and its bytes would crowd 64-bit integers.
+void check_tensor_sizes(const ConfigFields& in, const std::vector<TensorSize>& tensors);
 
 // A value as a defaults list shows it: 0.1, 0.0.
 std::string number(double x);

@@ -45,26 +45,28 @@ namespace {
 // lane and why; nothing where it runs.
 std::optional<Recommendation> where_mps_cannot(const Prediction& p, const std::string& knobs) {
   const engine::MachineProfile& m = *p.machine;
+  const bool no_batch_fits = p.state_bytes > allocator_limit(m);
   switch (p.memory) {
     case MpsMemory::Unavailable:
       return cpu_lane(p, p.why, ": train on the cpu, or on a Mac with MPS");
     case MpsMemory::Unsupported:
       return cpu_lane(p, "the MPS backend refuses a step of this model: " + p.why, "");
     case MpsMemory::OutOfMemory:
-      if (p.state_bytes > allocator_limit(m)) {
+    case MpsMemory::BufferTooLarge:
+      if (no_batch_fits) {
         return Recommendation{"remote",
                               {fmt::format("{}, more than PyTorch allows on mps ({}): no batch "
                                            "fits; train on a Mac with more memory",
                                            model_state_text(p), gib(allocator_limit(m)))}};
       }
+      if (p.memory == MpsMemory::BufferTooLarge)
+        return Recommendation{"remote",
+                              {"one tensor is longer than Metal's largest buffer: lower " + knobs}};
       return Recommendation{
           "remote",
           {fmt::format("the step needs more Metal memory than PyTorch allows ({}): halve {}, or "
                        "train on a Mac with more memory",
                        gib(allocator_limit(m)), knobs)}};
-    case MpsMemory::BufferTooLarge:
-      return Recommendation{"remote",
-                            {"one tensor is longer than Metal's largest buffer: lower " + knobs}};
     case MpsMemory::Swaps:
     case MpsMemory::Fits:
       break;

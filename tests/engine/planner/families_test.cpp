@@ -218,9 +218,9 @@ TEST_CASE("what a learner tried first: each of these is refused or read as its l
         "id2label's");
   // a float where an integer belongs is shown as written
   CHECK(refusal(R"({"model_type": "bert", "hidden_size": 768.0})", "c.json") ==
-        "c.json:1: hidden_size: expected a positive integer, got 768.0");
+        "c.json:1: hidden_size: expected an integer from 1 to 65536, got 768.0");
   CHECK(refusal("model = \"resnet18\"\nbatch_size = 281474976710656\n") ==
-        "bad.toml:2: batch_size: expected at most 1000000000, got 281474976710656");
+        "bad.toml:2: batch_size: expected an integer from 1 to 65536, got 281474976710656");
   // the names other libraries use are translated, not matched to a near neighbour
   CHECK(refusal(R"({"model_type": "bert", "num_layers": 6})", "c.json") ==
         "c.json:1: num_layers: bert's config calls it num_hidden_layers");
@@ -268,7 +268,7 @@ TEST_CASE("a GPT classifier's head is its own: backward stops at the last block 
   CHECK(out.str().find("classifying 2 labels, adamw, compile off; 123.65M parameters, training "
                        "the last layer and the head (7.09M of them)") != std::string::npos);
   CHECK(refusal("n_layer = 6\nnum_labels = 0\n") ==
-        "bad.toml:2: num_labels: expected a positive integer, got 0");
+        "bad.toml:2: num_labels: expected an integer from 1 to 1048576, got 0");
 }
 
 TEST_CASE("gelu_new and eager attention launch the kernels GPT-2 written out launches") {

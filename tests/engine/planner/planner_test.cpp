@@ -182,9 +182,9 @@ TEST_CASE("a bad config is refused with its file, line and field") {
         "batch_size, or name another family (family = \"mlp\", model_type = \"bert\", model = "
         "\"resnet50\")");
   CHECK(refusal("n_layer = 6\nn_head = \"six\"\n") ==
-        "bad.toml:2: n_head: expected a positive integer, got 'six'");
+        "bad.toml:2: n_head: expected an integer from 1 to 1024, got 'six'");
   CHECK(refusal("batch_size = -4\n") ==
-        "bad.toml:1: batch_size: expected a positive integer, got -4");
+        "bad.toml:1: batch_size: expected an integer from 1 to 65536, got -4");
   CHECK(refusal("dropout = 1.5\n") ==
         "bad.toml:1: dropout: expected a probability from 0 up to (not including) 1, got 1.5");
   CHECK(refusal("bias = 1\n") == "bad.toml:1: bias: expected true or false, got 1");
@@ -193,7 +193,7 @@ TEST_CASE("a bad config is refused with its file, line and field") {
   CHECK(refusal("n_embd = 384\nn_head = 5\n") ==
         "bad.toml:2: n_head: n_embd (384) must be a multiple of n_head (5)");
   CHECK(refusal("n_layer = [6]\n") ==
-        "bad.toml:1: n_layer: expected a positive integer, got a list");
+        "bad.toml:1: n_layer: expected an integer from 1 to 128, got a list");
   CHECK(refusal("n_layer = [\"6\"]\n") ==
         "bad.toml:1: n_layer: cannot use a list of other than integers here: expected a number, "
         "true or false, or a string");
@@ -213,14 +213,14 @@ TEST_CASE(
       "bad.py:2: n_layer: cannot read '2 ** 3' (the planner reads numbers, True/False, quoted strings and "
       "products such as 5 * 8)");
   CHECK(refusal("block_size = '256'  # quoted by mistake\n", "bad.py") ==
-        "bad.py:1: block_size: expected a positive integer, got '256'");
+        "bad.py:1: block_size: expected an integer from 1 to 1048576, got '256'");
   CHECK(
       refusal("n_layer =\n", "bad.py") ==
       "bad.py:1: n_layer: cannot read '' (the planner reads numbers, True/False, quoted strings and products such "
       "as 5 * 8)");
   CHECK(
       refusal("n_layer = 99999999999999999999\n", "bad.py") ==
-      "bad.py:1: n_layer: expected a positive integer, got 99999999999999999999");  // too large for an integer
+      "bad.py:1: n_layer: expected an integer from 1 to 128, got 99999999999999999999");  // too large for an integer
   CHECK(
       refusal("batch_size = 4294967296 * 4294967296\n", "bad.py") ==
       "bad.py:1: batch_size: cannot read '4294967296 * 4294967296' (the planner reads numbers, True/False, quoted "
@@ -417,10 +417,10 @@ TEST_CASE("an MLP's config is refused with its file, line and field") {
         "bad.toml: an MLP needs its widths, the inputs first and the classes last: widths = "
         "[784, 256, 10]");
   CHECK(refusal("family = \"mlp\"\nwidths = [784]\n") ==
-        "bad.toml:2: widths: expected a list of two or more positive integers, the inputs first "
-        "and the classes last: widths = [784, 256, 10]");
+        "bad.toml:2: widths: expected a list of 2 to 130 integers from 1 to 1048576, the inputs "
+        "first and the classes last: widths = [784, 256, 10]");
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 0, 10]\n")
-            .starts_with("bad.toml:2: widths: expected a list of two or more positive integers"));
+            .starts_with("bad.toml:2: widths: expected a list of 2 to 130 integers from 1 to"));
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nn_layer = 4\n") ==
         "bad.toml:3: n_layer: a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, "
         "dropout, optimizer, trainable_layers)");

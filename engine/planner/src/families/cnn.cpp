@@ -20,12 +20,13 @@ std::string known_model(const ConfigFields& in, const Field& f) {
   const std::string model = in.text(f);
   const std::vector<std::string>& known = cnn_models();
   if (std::find(known.begin(), known.end(), model) == known.end())
-    in.fail(f, "the planner builds torchvision's " + listed(known) + ", not \"" + model + "\"");
+    in.fail(f, "the planner builds torchvision's " + listed(known) + ", not \"" + shortened(model) +
+                   "\"");
   return model;
 }
 
 std::int64_t image_size(const ConfigFields& in, const Field& f) {
-  const std::int64_t size = in.positive_integer(f);
+  const std::int64_t size = in.positive_integer(f, limits::kImageSide);
   if (size < 32)
     in.fail(f, "images of at least 32 pixels a side pass the five halvings of these models");
   return size;
@@ -61,11 +62,17 @@ class CnnFamily final : public Family {
         choosing_rule("family"),  // "cnn", checked by the registry
         {"model", [&](const Field& f) { s.model = known_model(in, f); }},
         {"image_size", [&](const Field& f) { s.image_size = image_size(in, f); }},
-        size_rule(in, "num_classes", s.num_classes),
+        size_rule(in, "num_classes", s.num_classes, limits::kClasses),
     };
     for (FieldRule& rule : shared_rules(in, c)) rules.push_back(std::move(rule));
     c.set_in_file = in.apply(rules, [&](const Field& f) { other_field(in, f); });
     check_trainable(in, c, block_count(c));
+    // the stem's output: a ResNet's, its stride-2 convolution's; a VGG's, its first block's
+    const bool halved = resnet(c);
+    const std::pair<std::string, std::int64_t> side{halved ? "image_size / 2" : "image_size",
+                                                    halved ? s.image_size / 2 : s.image_size};
+    check_tensor_sizes(in, {{"the first convolution's output",
+                             {{"batch_size", c.batch_size}, {"64 channels", 64}, side, side}}});
     return c;
   }
 

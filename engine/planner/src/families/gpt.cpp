@@ -58,13 +58,14 @@ std::vector<FieldRule> nanogpt_rules(const ConfigFields& in, ModelConfig& c) {
   GptSettings& g = c.as<GptSettings>();
   std::vector<FieldRule> rules{
       choosing_rule("family"),  // "gpt", checked by the registry
-      size_rule(in, "n_layer", g.n_layer),
-      size_rule(in, "n_head", g.n_head),
-      size_rule(in, "n_embd", g.n_embd),
-      size_rule(in, "block_size", g.block_size),
-      size_rule(in, "vocab_size", g.vocab_size),
-      size_rule(in, "gradient_accumulation_steps", g.gradient_accumulation_steps),
-      size_rule(in, "num_labels", g.num_labels),
+      size_rule(in, "n_layer", g.n_layer, limits::kLayers),
+      size_rule(in, "n_head", g.n_head, limits::kHeads),
+      size_rule(in, "n_embd", g.n_embd, limits::kWidth),
+      size_rule(in, "block_size", g.block_size, limits::kSequence),
+      size_rule(in, "vocab_size", g.vocab_size, limits::kVocabulary),
+      size_rule(in, "gradient_accumulation_steps", g.gradient_accumulation_steps,
+                limits::kMicroSteps),
+      size_rule(in, "num_labels", g.num_labels, limits::kClasses),
       probability_rule(in, "dropout", g.dropout),
       yes_no_rule(in, "bias", g.bias),
       yes_no_rule(in, "compile", g.compile),
@@ -132,6 +133,7 @@ ModelConfig read_nanogpt_config(const ConfigFields& in) {
     g.vocab_size = g.dataset == "shakespeare_char" ? 65 : 50304;
   if (!take_pretrained_shape(in, g)) check_heads(in, g, in.last("n_embd"), in.last("n_head"));
   check_trainable(in, c, g.n_layer);
+  check_gpt_sizes(in, c);
   return c;
 }
 
@@ -258,6 +260,34 @@ void check_heads(const ConfigFields& in, const GptSettings& g, const Field* embd
       embd != nullptr && (head == nullptr || embd->line > head->line) ? *embd : *head;
   in.fail(later, "n_embd (" + std::to_string(g.n_embd) + ") must be a multiple of n_head (" +
                      std::to_string(g.n_head) + ")");
+}
+
+void check_gpt_sizes(const ConfigFields& in, const ModelConfig& c) {
+  const GptSettings& g = c.as<GptSettings>();
+  const std::int64_t passes = g.n_layer * g.gradient_accumulation_steps;
+  if (passes > limits::kLayerPasses) {
+    const std::string message = fmt::format(
+        "n_layer x gradient_accumulation_steps = {} x {} = {} layer passes a step; a plan runs at "
+        "most {}, so that it takes seconds a machine: plan fewer micro-steps (a step takes as long "
+        "as its micro-steps together)",
+        g.n_layer, g.gradient_accumulation_steps, passes, limits::kLayerPasses);
+    const Field* field = in.has("gradient_accumulation_steps")
+                             ? in.last("gradient_accumulation_steps")
+                             : in.last("n_layer");
+    if (field == nullptr) in.fail_file(message);
+    in.fail(*field, message);
+  }
+  const std::string seq = g.model_type == "gpt2" ? "seq_length" : "block_size";
+  const std::pair<std::string, std::int64_t> batch{"batch_size", c.batch_size},
+      tokens{seq, g.block_size};
+  check_tensor_sizes(
+      in, {{"the logits",
+            {batch, tokens,
+             g.num_labels > 0 ? std::pair{std::string("num_labels"), g.num_labels}
+                              : std::pair{std::string("vocab_size"), g.vocab_size}}},
+           {"the attention scores", {batch, {"n_head", g.n_head}, tokens, tokens}},
+           {"the MLP's activations", {batch, tokens, {"4 x n_embd", 4 * g.n_embd}}},
+           {"the token embedding", {{"vocab_size", g.vocab_size}, {"n_embd", g.n_embd}}}});
 }
 
 const Family& gpt_family() {

@@ -25,6 +25,9 @@ std::string gpt_activation(const ConfigFields& in, const Field& field);
 void check_heads(const ConfigFields& in, const GptSettings& gpt, const Field* embd,
                  const Field* head);
 
+// The sizes a plan can run: layers times micro-steps, and the tensors the sizes multiply into.
+void check_gpt_sizes(const ConfigFields& in, const ModelConfig& config);
+
 std::unique_ptr<TrainingRun::State> make_gpt_run(const ModelConfig& config, engine::Device device,
                                                  bool compiled);
 

@@ -51,22 +51,23 @@ std::vector<FieldRule> gpt2_rules(const ConfigFields& in, ModelConfig& c, Gpt2Re
       choosing_rule("model_type"),  // "gpt2"
       choosing_rule("family"),      // "gpt", checked by the registry
       {"architectures", [&](const Field& f) { r.classifier = is_classifier(in, f); }},
-      size_rule(in, "n_layer", g.n_layer),
-      size_rule(in, "n_head", g.n_head),
-      size_rule(in, "n_embd", g.n_embd),
-      size_rule(in, "vocab_size", g.vocab_size),
-      size_rule(in, "n_positions", g.n_positions),
+      size_rule(in, "n_layer", g.n_layer, limits::kLayers),
+      size_rule(in, "n_head", g.n_head, limits::kHeads),
+      size_rule(in, "n_embd", g.n_embd, limits::kWidth),
+      size_rule(in, "vocab_size", g.vocab_size, limits::kVocabulary),
+      size_rule(in, "n_positions", g.n_positions, limits::kSequence),
       {"n_inner",
        [&](const Field& f) {  // JSON's null: GPT2Config's default, 4 x n_embd
-         if (f.as_written != "null") r.inner = in.positive_integer(f);
+         if (f.as_written != "null") r.inner = in.positive_integer(f, limits::kFeedForward);
        }},
       {"activation_function",
        [&](const Field& f) { g.activation_function = gpt_activation(in, f); }},
       probability_rule(in, "resid_pdrop", g.dropout),
-      size_rule(in, "num_labels", r.labels),
+      size_rule(in, "num_labels", r.labels, limits::kClasses),
       {"id2label", [&](const Field& f) { require_labels(in, f); }, false},  // gives num_labels
-      size_rule(in, "seq_length", g.block_size),
-      size_rule(in, "gradient_accumulation_steps", g.gradient_accumulation_steps),
+      size_rule(in, "seq_length", g.block_size, limits::kSequence),
+      size_rule(in, "gradient_accumulation_steps", g.gradient_accumulation_steps,
+                limits::kMicroSteps),
       {"attn_implementation",
        [&](const Field& f) {
          g.attn_implementation = in.choice(f, {"sdpa", "eager"});
@@ -136,6 +137,8 @@ ModelConfig read_gpt2_config(const ConfigFields& in) {
   c.set_in_file = in.apply(families::gpt2::gpt2_rules(in, c, reading),
                            [&](const Field& f) { families::gpt2::other_field(in, f); });
   families::gpt2::check_gpt2(in, c, reading);
+  check_trainable(in, c, c.as<GptSettings>().n_layer);
+  check_gpt_sizes(in, c);
   return c;
 }
 

@@ -21,17 +21,34 @@ namespace F = engine::nn::functional;
 const std::vector<std::string> kFields{"widths", "batch_size", "dropout", "optimizer",
                                        "trainable_layers"};
 
+// The inputs, up to limits::kLayers hidden layers and the classes.
 std::vector<std::int64_t> widths(const ConfigFields& in, const Field& f) {
   const FieldValue& v = in.value(f);
   const auto* list = std::get_if<std::vector<std::int64_t>>(&v);
-  const bool positive = list != nullptr && std::all_of(list->begin(), list->end(),
-                                                       [](std::int64_t w) { return w > 0; });
-  if (!positive || list->size() < 2) {
-    in.fail(f,
-            "expected a list of two or more positive integers, the inputs first and the classes "
-            "last: widths = [784, 256, 10]");
+  const std::size_t longest = limits::kLayers + 2;
+  const bool in_range = list != nullptr && std::all_of(list->begin(), list->end(), [](auto w) {
+                          return w > 0 && w <= limits::kClasses;
+                        });
+  if (!in_range || list->size() < 2 || list->size() > longest) {
+    in.fail(f, "expected a list of 2 to " + std::to_string(longest) + " integers from 1 to " +
+                   std::to_string(limits::kClasses) +
+                   ", the inputs first and the classes last: widths = [784, 256, 10]");
   }
   return *list;
+}
+
+// Each layer's weight, and the activations of the widest.
+void check_tensors(const ConfigFields& in, const ModelConfig& c) {
+  const std::vector<std::int64_t>& w = c.as<MlpSettings>().widths;
+  std::vector<TensorSize> tensors{
+      {"the widest layer's activations",
+       {{"batch_size", c.batch_size}, {"its width", *std::max_element(w.begin(), w.end())}}}};
+  const auto width = [&](std::size_t i) {
+    return std::pair{"widths[" + std::to_string(i) + "]", w[i]};
+  };
+  for (std::size_t i = 0; i + 1 < w.size(); ++i)
+    tensors.push_back({"layer " + std::to_string(i + 1) + "'s weight", {width(i), width(i + 1)}});
+  check_tensor_sizes(in, tensors);
 }
 
 // A field an MLP does not have: a GPT's is named as one; a near miss of an MLP's is asked about.
@@ -105,6 +122,7 @@ class MlpFamily final : public Family {
           "10]");
     }
     check_trainable(in, c, block_count(c));
+    check_tensors(in, c);
     return c;
   }
 

@@ -3,6 +3,7 @@
 // its class names joined by commas; anything else kept only to be refused if a family reads it.
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "readers/readers.h"
@@ -19,7 +20,10 @@ int json_line(std::string_view text, const std::string& key) {
 
 Field field_of(std::string_view text, const std::string& key, const nlohmann::json& node) {
   Field f{key, json_line(text, key), std::nullopt, "", ""};
-  if (node.is_number_integer()) {
+  if (node.is_number_unsigned() &&
+      node.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}) {
+    f.value = node.get<double>();  // beyond int64: refused as the number it is, never wrapped
+  } else if (node.is_number_integer()) {
     f.value = node.get<std::int64_t>();
   } else if (node.is_number_float()) {
     f.value = node.get<double>();
@@ -42,7 +46,37 @@ Field field_of(std::string_view text, const std::string& key, const nlohmann::js
   return f;
 }
 
+// How deep a config.json's arrays and objects may nest: a few levels in every published one
+// (task_specific_params holds objects of objects). Deeper ones are refused before they are
+// parsed, as nlohmann::json writes and compares them recursively.
+constexpr int kDeepestJson = 64;
+
+void check_nesting(std::string_view text, const std::string& path) {
+  int depth = 0, line = 1;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (c == '\\') ++i;  // an escaped character, a quote among them
+      in_string = c != '"';
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kDeepestJson) {
+        throw ConfigError(path, line,
+                          "arrays and objects nested more than " + std::to_string(kDeepestJson) +
+                              " deep; a config.json's fields nest a few levels");
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
+// The text's JSON, or a ConfigError at the line of its first mistake.
 nlohmann::json parsed(std::string_view text, const std::string& path) {
+  check_nesting(text, path);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
@@ -51,7 +85,8 @@ nlohmann::json parsed(std::string_view text, const std::string& path) {
                                                      text.begin() + static_cast<long>(byte), '\n'));
     const std::string message = error.what();
     // without nlohmann's "[json.exception.parse_error.101]"
-    throw ConfigError(path, line, message.substr(message.find("parse error")));
+    // nlohmann quotes what it last read, which can be the rest of a long line
+    throw ConfigError(path, line, shortened(message.substr(message.find("parse error")), 240));
   }
 }
 

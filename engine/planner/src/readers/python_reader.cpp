@@ -101,7 +101,7 @@ ConfigFields python_fields(std::string_view text, const std::string& path) {
     Field f{name, number, std::nullopt, trimmed(code.substr(equals + 1)), ""};
     f.value = python_value(f.as_written);
     if (!f.value) {
-      f.unreadable = "cannot read '" + f.as_written +
+      f.unreadable = "cannot read '" + shortened(f.as_written) +
                      "' (the planner reads numbers, True/False, quoted strings and products such "
                      "as 5 * 8)";
     }

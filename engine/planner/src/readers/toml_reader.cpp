@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "readers/readers.h"
+#include "readers/toml_guard.h"
 
 namespace planner {
 namespace {
@@ -43,6 +44,7 @@ Field field_of(std::string name, const toml::node& node) {
 }  // namespace
 
 ConfigFields toml_fields(std::string_view text, const std::string& path) {
+  guard_toml(text, path);
   toml::table table;
   try {
     table = toml::parse(text, path);
