@@ -29,6 +29,8 @@ class Family {
   virtual std::vector<std::string> field_names() const = 0;
 
   // --- reading a config ---
+  // Whether a config file may describe this family (the torch family's models come from a trace).
+  virtual bool read_from_configs() const { return true; }
   // Whether the file names a model of this family by a field of its own (an encoder's
   // model_type, a CNN's model), so that `family` goes without saying.
   virtual bool names_model(const ConfigFields&) const { return false; }
@@ -50,6 +52,8 @@ class Family {
   virtual std::string block_name(const ModelConfig&) const { return "layer"; }
   virtual std::int64_t block_count(const ModelConfig&) const = 0;
   virtual std::vector<std::string> defaulted_fields(const ModelConfig&) const = 0;
+  // What else a plan must say under its first line (a traced model's estimated operators).
+  virtual std::vector<std::string> notes(const ModelConfig&) const { return {}; }
   // Whose defaults those are: "train.py's defaults".
   virtual std::string defaults_source(const ModelConfig&) const = 0;
   // The step a plan times: by default a classifier's.

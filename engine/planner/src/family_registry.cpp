@@ -1,6 +1,8 @@
 #include "family_registry.h"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 
 namespace planner {
 
@@ -9,14 +11,22 @@ const Family& gpt_family();
 const Family& mlp_family();
 const Family& encoder_family();
 const Family& cnn_family();
+const Family& torch_family();
 
 const std::vector<const Family*>& all_families() {
-  static const std::vector<const Family*> all{
+  // One row per alternative of FamilySettings, in its order.
+  static const std::array<const Family*, std::variant_size_v<FamilySettings>> rows{
       &gpt_family(),      // GptSettings; also what a file that names no family describes
       &mlp_family(),      // MlpSettings
       &encoder_family(),  // EncoderSettings
       &cnn_family(),      // CnnSettings
+      &torch_family(),    // TorchSettings: a PyTorch model traced by course plan --torch
   };
+  static const std::vector<const Family*> all = [] {
+    if (std::find(rows.begin(), rows.end(), nullptr) != rows.end())
+      throw std::logic_error("a FamilySettings alternative has no row in the family registry");
+    return std::vector<const Family*>(rows.begin(), rows.end());
+  }();
   return all;
 }
 
@@ -42,6 +52,14 @@ const Family* named_by_model(const ConfigFields& in) {
   return nullptr;
 }
 
+// "a", "b" or "c"
+std::string choices(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
 // `family = written`, in a file whose model `by_model` names (if any): the family it picks.
 const Family& checked_family(const ConfigFields& in, const Field& field, const Family* by_model) {
   const std::string written = in.text(field);
@@ -51,14 +69,12 @@ const Family& checked_family(const ConfigFields& in, const Field& field, const F
   }
   const Family* named = family_named(written);
   if (named == nullptr || (by_model != nullptr && named != by_model)) {
-    std::string names;
-    for (const Family* family : all_families())
-      names += std::string(names.empty()                     ? ""
-                           : family == all_families().back() ? " or "
-                                                             : ", ") +
-               "\"" + std::string(family->name()) + "\"";
+    std::vector<std::string> names;
+    for (const Family* family : all_families()) {
+      if (family->read_from_configs()) names.push_back("\"" + std::string(family->name()) + "\"");
+    }
     in.fail(field,
-            "expected " + names +
+            "expected " + choices(names) +
                 " (an encoder names its model_type, a CNN its torchvision model), got \"" +
                 written + "\"" +
                 (by_model != nullptr ? " beside " + std::string(by_model->naming_field()) : ""));

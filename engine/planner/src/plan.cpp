@@ -6,12 +6,14 @@
 #include "engine/notebook/terminal_text.h"
 #include "plan_output.h"
 #include "planner/model_config.h"
+#include "planner/torch_model.h"
 
 namespace planner {
 namespace {
 
 struct Options {
   std::string config;
+  std::optional<std::string> torch;  // --torch FILE.py
   std::optional<std::string> machine;
   bool sweep_batch = false;
   bool json = false;
@@ -30,6 +32,10 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
         return std::string("--sweep sweeps the batch: --sweep batch");
       o.sweep_batch = true;
       ++i;
+    } else if (args[i] == "--torch") {
+      if (i + 1 == args.size() || args[i + 1].starts_with("--"))
+        return std::string("--torch needs the Python file of a PyTorch model: --torch FILE.py");
+      o.torch = args[++i];
     } else if (args[i] == "--json") {
       o.json = true;
     } else if (args[i].starts_with("--")) {
@@ -40,10 +46,12 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
       return "one config file at a time, not also " + args[i];
     }
   }
-  if (o.config.empty())
+  if (o.torch && !o.config.empty())
+    return "one model at a time: a config file or --torch FILE.py, not both";
+  if (o.config.empty() && !o.torch)
     return std::string(
-        "which model? Give its config file: TOML, nanoGPT's config/*.py or a Hugging Face "
-        "config.json");
+        "which model? Give its config file (TOML, nanoGPT's config/*.py or a Hugging Face "
+        "config.json), or its PyTorch code: --torch FILE.py");
   return o;
 }
 
@@ -71,7 +79,7 @@ std::optional<Machines> chosen_machines(const Options& o, std::ostream& err, std
 }  // namespace
 
 int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                 std::size_t width) {
+                 std::size_t width, const Tracer& tracer) {
   const auto parsed = parse_arguments(args);
   if (const auto* message = std::get_if<std::string>(&parsed)) {
     err << "course plan: " << *message << "\nusage: course " << kPlanUsage << "\n";
@@ -82,10 +90,12 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (!machines) return 2;
   ModelConfig config;
   try {
-    config = read_model_config(o.config);
+    config = o.torch ? traced_model_config(*o.torch, tracer) : read_model_config(o.config);
   } catch (const ConfigError& error) {
     // Wrapped: a refusal can list a family's every field.
     err << engine::notebook::wrap(std::string("course plan: ") + error.what(), width, "", "  ");
+    return 1;
+  } catch (const NotTraced&) {
     return 1;
   }
   if (o.sweep_batch) {

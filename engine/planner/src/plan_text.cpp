@@ -23,9 +23,14 @@ std::string millions(std::int64_t count) {
   return fmt::format("{:.2f}M", static_cast<double>(count) / 1e6);
 }
 
-// ", training the last 2 layers and the head (14.18M of them)", where the config freezes some.
+// ", training the last 2 layers and the head (14.18M of them)", where the config freezes some;
+// ", training 0.30M of them", where a traced model's frozen parameters do.
 std::string frozen_text(const ModelConfig& c) {
-  if (c.trainable_layers < 0) return "";
+  if (c.trainable_layers < 0) {
+    const std::int64_t trained = parameter_count(c, true);
+    return trained == parameter_count(c) ? ""
+                                         : fmt::format(", training {} of them", millions(trained));
+  }
   const std::string unit = family_of(c).block_name(c);
   std::string which = "training the head alone";
   if (c.trainable_layers == 1) which = fmt::format("training the last {} and the head", unit);
@@ -67,6 +72,7 @@ void print_config(const ModelConfig& config, std::ostream& out, std::size_t widt
   out << wrap(config.name + ": " + family.summary(config) + "; " +
                   millions(parameter_count(config)) + " parameters" + frozen_text(config),
               width);
+  for (const std::string& note : family.notes(config)) out << wrap(note, width, "  ", "  ");
   const std::vector<std::string> defaults = family.defaulted_fields(config);
   if (!defaults.empty()) {
     std::string list;

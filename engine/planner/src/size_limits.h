@@ -30,6 +30,9 @@ inline constexpr std::int64_t kMicroSteps = 1024;
 // core of a 2024 laptop, so a plan stays within about 4 s a machine. nanoGPT's own configs run
 // 480 (train_gpt2.py) and 1536 (finetune_shakespeare.py on gpt2-xl).
 inline constexpr std::int64_t kLayerPasses = 2048;
+// ATen operators a traced forward pass may dispatch: about thirty a layer of a GPT, so as many
+// layer passes as kLayerPasses allows.
+inline constexpr std::int64_t kTracedOperators = 1 << 16;
 // Pixels an image's side, and its channels.
 inline constexpr std::int64_t kImageSide = 8192;
 inline constexpr std::int64_t kChannels = 1024;

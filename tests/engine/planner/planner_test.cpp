@@ -285,7 +285,8 @@ TEST_CASE("course plan's refusals are wrapped to the terminal, the long lists of
 TEST_CASE(
     "course plan refuses bad arguments with its usage, and a bad config with the config's message") {
   CHECK(plan({}).status == 2);
-  CHECK(plan({}).err.find("usage: course plan CONFIG [--machine NAME]") != std::string::npos);
+  CHECK(plan({}).err.find("usage: course plan CONFIG|--torch FILE.py [--machine NAME]") !=
+        std::string::npos);
   CHECK(plan({kData + "laptop_char.toml", "--machine"}).status == 2);
   CHECK(plan({kData + "laptop_char.toml", "--machine", "m9-ultra"})
             .err.find("no machine named m9-ultra") != std::string::npos);

@@ -100,16 +100,20 @@ void check_example(const std::string& example) {
 
 TEST_CASE("course plan prints, for every example config, the lines its transcript pins") {
   std::vector<std::string> examples;
-  for (const auto& entry : std::filesystem::directory_iterator(kSource + "engine/planner/examples"))
-    examples.push_back(entry.path().filename().string());
+  for (const auto& entry :
+       std::filesystem::directory_iterator(kSource + "engine/planner/examples")) {
+    if (!entry.is_directory())  // pytorch/: models course plan --torch traces (torch_test.cpp)
+      examples.push_back(entry.path().filename().string());
+  }
   std::sort(examples.begin(), examples.end());
   for (const std::string& example : examples) {
     if (example != kSlowExample) check_example(example);
   }
   // and no transcript of an example since removed: one per example, the narrow terminals' and
-  // the refusals'
-  const auto transcripts = std::distance(std::filesystem::directory_iterator(kTranscripts),
-                                         std::filesystem::directory_iterator());
+  // the refusals' (the traced examples' are torch_test.cpp's: pytorch_*.txt)
+  const auto transcripts = std::count_if(
+      std::filesystem::directory_iterator(kTranscripts), std::filesystem::directory_iterator(),
+      [](const auto& entry) { return !entry.path().filename().string().starts_with("pytorch_"); });
   CHECK(static_cast<std::size_t>(transcripts) == examples.size() + 2);
 }
 
@@ -138,6 +142,9 @@ TEST_CASE("course plan's narrow layouts and its refusals print the lines their t
       {{laptop, "engine/planner/examples/mnist_mlp.toml"}},
       {{"engine/planner/examples/no_such_config.toml"}},
       {{"engine/planner/examples/"}},
+      {{"--torch"}},
+      {{laptop, "--torch", "engine/planner/examples/pytorch/lenet5.py"}},
+      {{"--torch", "engine/planner/examples/pytorch/lenet5.py"}},  // a program with no tracer
   };
   std::vector<std::string> configs;
   for (const auto& entry : std::filesystem::directory_iterator(kSource + refused))

@@ -3,6 +3,8 @@
 // (model_config.h). Each family's file (src/families/) reads, checks, describes and runs its own.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -65,7 +67,17 @@ struct CnnSettings {
 // The torchvision models the planner builds: "resnet18" ... "vgg19_bn".
 const std::vector<std::string>& cnn_models();
 
+// A training step of the learner's own PyTorch model, traced by their PyTorch on the meta device
+// (`course plan --torch FILE.py`, src/families/torch_trace.h), replayed through the engine.
+struct Trace;
+struct TorchSettings {
+  std::shared_ptr<const Trace> trace;  // at the config's batch_size
+  // The step traced again at another batch size, for the batch sweep.
+  std::function<std::shared_ptr<const Trace>(std::int64_t batch_size)> at_batch;
+};
+
 // One family's settings. The order is the family registry's (src/family_registry.cpp).
-using FamilySettings = std::variant<GptSettings, MlpSettings, EncoderSettings, CnnSettings>;
+using FamilySettings =
+    std::variant<GptSettings, MlpSettings, EncoderSettings, CnnSettings, TorchSettings>;
 
 }  // namespace planner

@@ -1,0 +1,155 @@
+// course plan --torch on traces Debian's PyTorch 1.13 made of the PyTorch examples
+// (tests/engine/planner/traces/; torch_plan_test.py runs the tracer itself), handed out by a
+// tracer that stands in for the learner's Python: every line a traced plan prints, the
+// operators it prices by class, and what the planner refuses of a trace or a tracer.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/notebook/text_file.h"
+#include "planner/plan.h"
+#include "planner/torch_model.h"
+#include "planner/training_step.h"
+
+// Named, not anonymous, and holding the tests: the planner's tests are compiled in unity batches.
+namespace torch_tests {
+
+const std::string kSource = TUTOR_SOURCE_DIR "/";
+const std::string kTraces = kSource + "tests/engine/planner/traces/";
+
+std::string read(const std::string& path) {
+  return engine::notebook::read_text_file(path, 16u << 20);
+}
+
+// Hands out the committed trace of FILE.py's stem, at its own batch size only.
+std::vector<std::string> committed_trace(const std::string& file,
+                                         const std::vector<std::int64_t>& batch_sizes) {
+  REQUIRE_MESSAGE(batch_sizes.empty(), "no committed traces at other batch sizes");
+  return {read(kTraces + std::filesystem::path(file).stem().string() + ".json")};
+}
+
+struct Run {
+  int status;
+  std::string out, err;
+};
+
+Run plan(const std::vector<std::string>& args, const planner::Tracer& tracer = committed_trace,
+         std::size_t width = 160) {
+  std::ostringstream out, err;
+  const int status = planner::plan_command(args, out, err, width, tracer);
+  return {status, out.str(), err.str()};
+}
+
+// The committed traces' names: "lenet5", ...
+std::vector<std::string> traced_examples() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(kTraces))
+    names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string example(const std::string& name) {
+  return kSource + "engine/planner/examples/pytorch/" + name + ".py";
+}
+
+TEST_CASE("course plan --torch prints, for each traced example, the lines its transcript pins") {
+  const std::vector<std::string> names = traced_examples();
+  REQUIRE(names.size() == 2);
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    std::string now;
+    for (const bool json : {false, true}) {
+      std::vector<std::string> args{"--torch", example(name)};
+      if (json) args.push_back("--json");
+      const Run run = plan(args);
+      REQUIRE(run.status == 0);
+      now += "$ course plan --torch engine/planner/examples/pytorch/" + name + ".py" +
+             (json ? " --json" : "") + "\n" + run.out + "\n";
+    }
+    const std::string transcript = "tests/engine/planner/transcripts/pytorch_" + name + ".txt";
+    std::ifstream in(kSource + transcript);
+    std::stringstream committed;
+    committed << in.rdbuf();
+    const bool same = committed.str() == now;
+    const std::filesystem::path written =
+        std::filesystem::current_path() / "planner_transcripts" / ("pytorch_" + name + ".txt");
+    if (!same) {
+      std::filesystem::create_directories(written.parent_path());
+      std::ofstream(written) << now;
+    }
+    CHECK_MESSAGE(same, transcript << " differs from what course plan prints now, which is in "
+                                   << written.string());
+  }
+}
+
+TEST_CASE(
+    "a traced step replays through the engine's operators, the ones it lacks priced by "
+    "class and named") {
+  const planner::ModelConfig lenet =
+      planner::traced_model_config(example("lenet5"), committed_trace);
+  CHECK(planner::parameter_count(lenet) == 61'706);  // LeNet-5's, as PyTorch counts it
+  const Run run = plan({"--torch", example("lenet5"), "--machine", "m1-8gb"});
+  CHECK(run.out.find("  estimated: operators the engine lacks, priced as the nearest class it has "
+                     "sourced: aten::avg_pool2d x 2 (reduction)\n") != std::string::npos);
+  const nlohmann::json json =
+      nlohmann::json::parse(plan({"--torch", example("mlp_dropout"), "--json"}).out);
+  CHECK(json["config"]["family"] == "torch");
+  CHECK(json["config"]["estimated"].empty());  // linear, relu, dropout, cross_entropy: the engine's
+  CHECK(json["config"]["operators"]["forward"] == 29);
+}
+
+TEST_CASE("a trace that is not one, or too large to plan, is refused naming the file") {
+  const std::string lenet = read(kTraces + "lenet5.json");
+  const auto refusal = [](std::string trace) {
+    const Run run = plan({"--torch", "model.py"},
+                         [trace](const std::string&, const std::vector<std::int64_t>&) {
+                           return std::vector<std::string>{trace};
+                         });
+    CHECK(run.status == 1);
+    return run.err;
+  };
+  CHECK(refusal("{not json")
+            .starts_with("course plan: model.py: the tracer's output is not a "
+                         "trace: [json.exception.parse_error"));
+  nlohmann::json future = nlohmann::json::parse(lenet);
+  future["format"] = 2;
+  CHECK(
+      refusal(future.dump())
+          .starts_with(
+              "course plan: model.py: the trace holds a trace of format 2; this planner reads format 1"));
+  nlohmann::json huge = nlohmann::json::parse(lenet);
+  huge["tensors"]["1"][0] = {1 << 20, 1 << 20, 1 << 20};
+  CHECK(refusal(huge.dump())
+            .find("the trace holds a tensor of 1.15e+18 elements; the planner "
+                  "takes tensors of up to 2^37") != std::string::npos);
+  nlohmann::json stranger = nlohmann::json::parse(lenet);
+  stranger["loss"] = 999'999;
+  CHECK(refusal(stranger.dump()).find("the trace names a tensor its table does not hold") !=
+        std::string::npos);
+  nlohmann::json long_step = nlohmann::json::parse(lenet);
+  const nlohmann::json op = long_step["ops"][0];
+  for (int i = 0; i < 1 << 16; ++i) long_step["ops"].push_back(op);
+  CHECK(refusal(long_step.dump())
+            .find("a forward pass of 65558 operators; a plan runs at most "
+                  "65536") != std::string::npos);
+}
+
+TEST_CASE("a tracer that could not trace has said why: course plan adds nothing, and exits 1") {
+  const Run run =
+      plan({"--torch", "model.py"},
+           [](const std::string&, const std::vector<std::int64_t>&) -> std::vector<std::string> {
+             throw planner::NotTraced{};
+           });
+  CHECK(run.status == 1);
+  CHECK(run.err.empty());
+  CHECK(run.out.empty());
+}
+
+}  // namespace torch_tests
