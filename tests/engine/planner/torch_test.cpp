@@ -152,4 +152,29 @@ TEST_CASE("a tracer that could not trace has said why: course plan adds nothing,
   CHECK(run.out.empty());
 }
 
+#ifdef TUTOR_TORCH_2_TRACES
+// The same models as PyTorch 2.11 traced them (tests/tools/capture_torch_traces.py): its ATen
+// decompositions differ from 1.13's, and the replay must price them alike.
+TEST_CASE("traces PyTorch 2.11 made plan, and the families' agree with their native plans") {
+  for (const auto& entry : std::filesystem::directory_iterator(TUTOR_TORCH_2_TRACES)) {
+    const std::string name = entry.path().stem().string();
+    CAPTURE(name);
+    const std::string trace = read(entry.path().string());
+    const planner::Tracer hand_out = [trace](const std::string&, const std::vector<std::int64_t>&) {
+      return std::vector<std::string>{trace};
+    };
+    const Run traced =
+        plan({"--torch", name + ".py", "--machine", "m3-max-64gb", "--json"}, hand_out);
+    REQUIRE(traced.status == 0);
+    if (!name.starts_with("family_")) continue;
+    const Run native = plan({kSource + "tests/engine/planner/pytorch/" + name.substr(7) + ".toml",
+                             "--machine", "m3-max-64gb", "--json"});
+    const nlohmann::json a = nlohmann::json::parse(native.out)["machines"][0],
+                         b = nlohmann::json::parse(traced.out)["machines"][0];
+    for (const char* key : {"cpu_ms", "mps_ms", "mps_bytes"})
+      CHECK(b[key].get<double>() == doctest::Approx(a[key].get<double>()).epsilon(0.05));
+  }
+}
+#endif
+
 }  // namespace torch_tests
