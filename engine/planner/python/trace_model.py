@@ -31,7 +31,6 @@ kernel); the message on stderr says which, where.
 """
 
 import argparse
-import importlib.util
 import json
 import math
 import os
@@ -50,50 +49,16 @@ try:
     import torch.utils._pytree as pytree
     from torch.overrides import TorchFunctionMode, resolve_name
     from torch.utils._python_dispatch import TorchDispatchMode
+    from meta_shapes import MISSING_META_KERNELS
+    from step_contract import ContractError, checked_step, default_batch_size, load
 except ImportError as error:  # no PyTorch, or one too old for modes (1.13 has them)
     print(f"{sys.executable} cannot import what the tracer needs from torch: {error}",
           file=sys.stderr)
     sys.exit(NO_TORCH)
 
 
-class ContractError(Exception):
-    """FILE.py does not provide what the contract asks for."""
-
-
 class Untraceable(Exception):
     """An operator the meta device cannot run, or a value the step reads."""
-
-
-# Operators whose meta kernels PyTorch 1.13 lacks, and the shapes of what they return: their
-# outputs are made here, as later releases' meta kernels make them.
-def _like(tensor, shape=None):
-    return torch.empty(shape if shape is not None else tensor.shape, dtype=tensor.dtype,
-                       device="meta")
-
-
-def _convolution_backward(args):
-    grad_output, inputs, weight, bias_sizes = args[0], args[1], args[2], args[3]
-    mask = args[10]
-    return (_like(inputs) if mask[0] else None, _like(weight) if mask[1] else None,
-            _like(grad_output, bias_sizes) if mask[2] and bias_sizes is not None else None)
-
-
-MISSING_META_KERNELS = {
-    "aten.convolution_backward.default": _convolution_backward,
-    "aten.max_pool2d_with_indices_backward.default": lambda args: _like(args[1]),
-    "aten.avg_pool2d_backward.default": lambda args: _like(args[1]),
-    "aten._adaptive_avg_pool2d_backward.default": lambda args: _like(args[1]),
-    "aten.native_batch_norm_backward.default": lambda args: (
-        _like(args[1]), _like(args[2]) if args[2] is not None else None,
-        _like(args[2]) if args[2] is not None else None),
-    "aten.embedding_dense_backward.default": lambda args: _like(args[0], (args[2], args[0].shape[-1])),
-    "aten.upsample_nearest2d_backward.default": lambda args: _like(args[0], args[2]),
-    "aten.upsample_bilinear2d_backward.default": lambda args: _like(args[0], args[2]),
-    # (the loss, the weight it totals), per pixel where the reduction is none (0)
-    "aten.nll_loss2d_forward.default": lambda args: (
-        _like(args[0], () if args[3] != 0 else args[1].shape), _like(args[0], ())),
-    "aten.nll_loss2d_backward.default": lambda args: _like(args[1]),
-}
 
 
 class Tracer:
@@ -239,58 +204,10 @@ def _is_device(value):
         isinstance(value, str) and value.split(":")[0] in ("cpu", "cuda", "mps", "meta"))
 
 
-def load(path):
-    spec = importlib.util.spec_from_file_location("learner_model", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    spec.loader.exec_module(module)
-    if not callable(getattr(module, "training_step", None)):
-        raise ContractError(f"{path} defines no training_step(batch_size) function; it returns "
-                            "the model, its inputs, the loss and the optimizer (see the planner's "
-                            "README)")
-    return module.training_step
-
-
-def tensor_of(value, dtype, what):
-    if isinstance(value, torch.Tensor):
-        return value
-    if isinstance(value, (tuple, list)) and all(isinstance(d, int) for d in value):
-        return torch.empty(tuple(value), dtype=dtype, device="meta")
-    raise ContractError(f"{what} must be a tensor or a shape (a tuple of ints), not "
-                        f"{type(value).__name__}")
-
-
-def inputs_of(value):
-    """One input (a tensor or a shape), or several in a tuple or list."""
-    if isinstance(value, torch.Tensor) or (
-            isinstance(value, (tuple, list)) and all(isinstance(d, int) for d in value)):
-        return [tensor_of(value, torch.float32, "inputs")]
-    if isinstance(value, (tuple, list)):
-        return [tensor_of(v, torch.float32, "each of the inputs") for v in value]
-    raise ContractError("inputs must be a tensor, a shape, or a tuple of them")
-
-
 def setup(training_step, batch_size, tracer):
     """What training_step returns, made on the meta device and checked against the contract."""
     with Calls(tracer):
-        step = training_step(batch_size)
-        if not isinstance(step, dict):
-            raise ContractError("training_step must return a dict with the keys model, inputs, "
-                                "optimizer, and optionally targets and loss")
-        missing = [k for k in ("model", "inputs", "optimizer") if k not in step]
-        if missing:
-            raise ContractError("training_step's dict has no " + ", ".join(missing))
-        model = step["model"]
-        if not isinstance(model, torch.nn.Module):
-            raise ContractError(f"model must be a torch.nn.Module, not {type(model).__name__}")
-        if not isinstance(step["optimizer"], torch.optim.Optimizer):
-            raise ContractError("optimizer must be a torch.optim optimizer over the model's "
-                                "parameters")
-        inputs = inputs_of(step["inputs"])
-        targets = step.get("targets")
-        if targets is not None:
-            targets = tensor_of(targets, torch.int64, "targets")
-    return step, model, inputs, targets
+        return checked_step(training_step(batch_size))
 
 
 def hook_modules(model, tracer):
@@ -356,15 +273,6 @@ def trace(path, batch_size):
         "loss": tracer.ref(loss), "optimizer": optimizer_record(step["optimizer"], tracer),
         "clip_grad_norm": step.get("clip_grad_norm"),
         "calls": tracer.calls, "ops": tracer.ops}
-
-
-def default_batch_size(training_step):
-    import inspect
-    default = inspect.signature(training_step).parameters.get("batch_size")
-    if default is None or default.default is inspect.Parameter.empty:
-        raise ContractError("training_step(batch_size) needs a default batch_size: the batch "
-                            "course plan plans")
-    return default.default
 
 
 def main():

@@ -23,11 +23,6 @@ namespace torch_replay {
 using engine::Tensor;
 using engine::sim::OperatorClass;
 
-bool one_of(const std::string& op, std::initializer_list<const char*> names) {
-  return std::any_of(names.begin(), names.end(),
-                     [&](const char* name) { return op == std::string("aten::") + name; });
-}
-
 double product_of(const std::vector<std::int64_t>& sizes, std::size_t from = 0) {
   double p = 1;
   for (std::size_t i = from; i < sizes.size(); ++i) p *= static_cast<double>(sizes[i]);
@@ -56,48 +51,55 @@ engine::sim::ProductShape convolution_shape(const TracedOp& op) {
 
 }  // namespace torch_replay
 
+namespace torch_replay {
+
+// ATen's views (metadata only), matrix products and reductions (the poolings and the
+// normalizations among them), by name without "aten::".
+const std::set<std::string> kViews{
+    "view",    "_unsafe_view", "_reshape_alias", "reshape",    "t",       "transpose",
+    "permute", "expand",       "expand_as",      "as_strided", "slice",   "select",
+    "squeeze", "unsqueeze",    "detach",         "alias",      "split",   "split_with_sizes",
+    "chunk",   "unbind",       "narrow",         "lift_fresh", "view_as", "diagonal",
+    "movedim", "unflatten"};
+const std::set<std::string> kProducts{"mm",    "addmm", "bmm",    "baddbmm", "matmul", "mv",
+                                      "addmv", "dot",   "linear", "addbmm",  "einsum"};
+const std::set<std::string> kReductions{"sum",
+                                        "mean",
+                                        "amax",
+                                        "amin",
+                                        "max",
+                                        "min",
+                                        "var",
+                                        "std",
+                                        "var_mean",
+                                        "std_mean",
+                                        "norm",
+                                        "linalg_vector_norm",
+                                        "prod",
+                                        "logsumexp",
+                                        "argmax",
+                                        "argmin",
+                                        "any",
+                                        "all",
+                                        "cumsum",
+                                        "_softmax",
+                                        "_log_softmax",
+                                        "native_layer_norm",
+                                        "native_batch_norm",
+                                        "_native_batch_norm_legit",
+                                        "native_group_norm",
+                                        "nll_loss_forward",
+                                        "nll_loss2d_forward"};
+
+}  // namespace torch_replay
+
 engine::sim::OperatorClass operator_class(const std::string& op) {
   using engine::sim::OperatorClass;
-  using torch_replay::one_of;
-  if (one_of(op, {"view",      "_unsafe_view", "_reshape_alias",   "reshape",   "t",
-                  "transpose", "permute",      "expand",           "expand_as", "as_strided",
-                  "slice",     "select",       "squeeze",          "unsqueeze", "detach",
-                  "alias",     "split",        "split_with_sizes", "chunk",     "unbind",
-                  "narrow",    "lift_fresh",   "view_as",          "diagonal",  "movedim",
-                  "unflatten"}))
-    return OperatorClass::View;
-  if (one_of(op, {"mm", "addmm", "bmm", "baddbmm", "matmul", "mv", "addmv", "dot", "linear",
-                  "addbmm", "einsum"}))
-    return OperatorClass::Product;
-  if (op.find("conv") != std::string::npos) return OperatorClass::Convolution;
-  if (one_of(op, {"sum",
-                  "mean",
-                  "amax",
-                  "amin",
-                  "max",
-                  "min",
-                  "var",
-                  "std",
-                  "var_mean",
-                  "std_mean",
-                  "norm",
-                  "linalg_vector_norm",
-                  "prod",
-                  "logsumexp",
-                  "argmax",
-                  "argmin",
-                  "any",
-                  "all",
-                  "cumsum",
-                  "_softmax",
-                  "_log_softmax",
-                  "native_layer_norm",
-                  "native_batch_norm",
-                  "_native_batch_norm_legit",
-                  "native_group_norm",
-                  "nll_loss_forward",
-                  "nll_loss2d_forward"}) ||
-      op.find("pool") != std::string::npos)
+  const std::string name = op.starts_with("aten::") ? op.substr(6) : op;
+  if (torch_replay::kViews.count(name) != 0) return OperatorClass::View;
+  if (torch_replay::kProducts.count(name) != 0) return OperatorClass::Product;
+  if (name.find("conv") != std::string::npos) return OperatorClass::Convolution;
+  if (torch_replay::kReductions.count(name) != 0 || name.find("pool") != std::string::npos)
     return OperatorClass::Reduction;
   return OperatorClass::Elementwise;
 }

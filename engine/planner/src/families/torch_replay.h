@@ -1,7 +1,8 @@
 #pragma once
-// The torch family, in four files: torch.cpp (the family: a traced model's description, JSON and
-// run), torch_trace.cpp (reading the tracer's JSON), torch_calls.cpp (the torch-level calls the
-// engine runs itself) and torch_replay.cpp (the step replayed on the engine).
+// The torch family, in five files: torch.cpp (the family: a traced model's description, JSON and
+// run), torch_trace.cpp (reading the tracer's JSON), torch_calls.cpp and torch_arguments.cpp (the
+// torch-level calls the engine runs itself, and their arguments) and torch_replay.cpp (the step
+// replayed on the engine).
 
 #include <engine/estimated_operator.h>
 
