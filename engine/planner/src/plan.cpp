@@ -88,20 +88,21 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const Options& o = std::get<Options>(parsed);
   const std::optional<Machines> machines = chosen_machines(o, err, width);
   if (!machines) return 2;
-  ModelConfig config;
   try {
-    config = o.torch ? traced_model_config(*o.torch, tracer) : read_model_config(o.config);
-  } catch (const ConfigError& error) {
+    const ModelConfig config =
+        o.torch ? traced_model_config(*o.torch, tracer) : read_model_config(o.config);
+    if (o.sweep_batch) {
+      o.json ? print_sweep_json(config, *machines, out)
+             : print_sweep(config, *machines, out, width);
+    } else {
+      o.json ? print_plan_json(config, *machines, out) : print_plan(config, *machines, out, width);
+    }
+  } catch (const ConfigError& error) {  // a trace made for the sweep can be refused too
     // Wrapped: a refusal can list a family's every field.
     err << engine::notebook::wrap(std::string("course plan: ") + error.what(), width, "", "  ");
     return 1;
   } catch (const NotTraced&) {
     return 1;
-  }
-  if (o.sweep_batch) {
-    o.json ? print_sweep_json(config, *machines, out) : print_sweep(config, *machines, out, width);
-  } else {
-    o.json ? print_plan_json(config, *machines, out) : print_plan(config, *machines, out, width);
   }
   return 0;
 }

@@ -105,6 +105,36 @@ TEST_CASE(
   CHECK(json["config"]["operators"]["forward"] == 29);
 }
 
+// The committed trace of the MLP example at another batch size: its batch dimension, the first
+// of every tensor 256 long (no parameter's is), made `batch_size`. A stand-in for tracing again.
+std::string mlp_trace_at(std::int64_t batch_size) {
+  nlohmann::json trace = nlohmann::json::parse(read(kTraces + "mlp_dropout.json"));
+  for (auto& [id, described] : trace["tensors"].items()) {
+    if (!described[0].empty() && described[0][0] == 256) described[0][0] = batch_size;
+  }
+  trace["batch_size"] = batch_size;
+  return trace.dump();
+}
+
+TEST_CASE("a traced model's batch sweep plans each batch from the step traced at that batch") {
+  std::vector<std::vector<std::int64_t>> asked;
+  const planner::Tracer tracer = [&](const std::string&, const std::vector<std::int64_t>& sizes) {
+    asked.push_back(sizes);
+    if (sizes.empty()) return std::vector<std::string>{read(kTraces + "mlp_dropout.json")};
+    std::vector<std::string> traces;
+    for (const std::int64_t size : sizes) traces.push_back(mlp_trace_at(size));
+    return traces;
+  };
+  const Run run =
+      plan({"--torch", example("mlp_dropout"), "--machine", "m1-8gb", "--sweep", "batch"}, tracer);
+  CHECK(run.status == 0);
+  CHECK(run.out.find("\n      1 ") != std::string::npos);
+  CHECK(run.out.find("largest batch_size without swap: ") != std::string::npos);
+  // traced once for the plan, once for every batch size the sweep may try
+  REQUIRE(asked.size() == 2);
+  CHECK(asked[1] == planner::sweep_batch_sizes());
+}
+
 TEST_CASE("a trace that is not one, or too large to plan, is refused naming the file") {
   const std::string lenet = read(kTraces + "lenet5.json");
   const auto refusal = [](std::string trace) {

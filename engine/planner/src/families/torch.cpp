@@ -133,19 +133,20 @@ ModelConfig traced_model_config(const std::string& file, const Tracer& tracer) {
   if (traced.empty()) throw ConfigError(file, 0, "the tracer printed no trace");
   ModelConfig c = traced_model_config_of(traced.at(0), file);
   c.name = std::filesystem::path(file).stem().string();
-  // the sweep's traces, made together the first time one is asked for
-  auto at = std::make_shared<std::map<std::int64_t, std::shared_ptr<const Trace>>>();
-  c.as<TorchSettings>().at_batch = [file, tracer, at](std::int64_t batch_size) {
-    if (at->empty()) {
+  // the sweep's traces, made together the first time one is asked for, and each read when its
+  // batch is planned (the sweep stops long before its largest batches' tensors outgrow a Mac)
+  auto traced_at = std::make_shared<std::map<std::int64_t, std::string>>();
+  c.as<TorchSettings>().at_batch = [file, tracer, traced_at](std::int64_t batch_size) {
+    if (traced_at->empty()) {
       const std::vector<std::int64_t> sizes = sweep_batch_sizes();
       const std::vector<std::string> traces = tracer(file, sizes);
       for (std::size_t i = 0; i < sizes.size() && i < traces.size(); ++i)
-        (*at)[sizes[i]] = std::make_shared<const Trace>(read_trace(traces[i], file));
+        (*traced_at)[sizes[i]] = traces[i];
     }
-    const auto found = at->find(batch_size);
-    if (found == at->end())
+    const auto found = traced_at->find(batch_size);
+    if (found == traced_at->end())
       throw ConfigError(file, 0, "no trace at batch_size " + std::to_string(batch_size));
-    return found->second;
+    return std::make_shared<const Trace>(read_trace(found->second, file));
   };
   return c;
 }
