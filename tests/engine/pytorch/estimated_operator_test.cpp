@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
+
+#include "engine/autograd.h"
 #include "engine/factories.h"
 #include "engine/mps.h"
 #include "engine/sim.h"
