@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/autograd.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/mps.h"

@@ -2,6 +2,8 @@
 // Everything a lesson or lab uses from the engine. Lean by design: no Eigen, no fmt, so a
 // translation unit that includes it compiles in a fraction of a second.
 
+#include "engine/amp.h"
+#include "engine/autocast.h"
 #include "engine/autograd.h"
 #include "engine/backends/mps.h"
 #include "engine/compile.h"

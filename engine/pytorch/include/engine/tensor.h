@@ -95,6 +95,7 @@ class Tensor {
   Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
   Tensor& mul_(const Scalar& factor);
   Tensor& zero_();
+  Tensor& fill_(const Scalar& value);
 
   // The values of a cpu tensor; T must match the dtype.
   template <typename T>

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "amp/policy.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
@@ -43,6 +44,12 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
                                     const Tensor& attn_mask, double dropout_p, bool is_causal) {
   if (attn_mask.defined())
     throw Error("the course engine's scaled_dot_product_attention takes no attn_mask");
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::ScaledDotProductAttention,
+                                          {query, key, value})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return scaled_dot_product_attention(cast->inputs[0], cast->inputs[1], cast->inputs[2], {},
+                                        dropout_p, is_causal);
+  }
   detail::validate_sdpa_input_devices(query, key, value);
   // _scaled_dot_product_attention_math keeps float16 and bfloat16 operands in float32 for
   // accuracy and rounds the result back (the emulator takes the same path on mps).

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/nn/functional.h"
@@ -52,6 +53,14 @@ void update_running(const Tensor& running_mean, const Tensor& running_var, const
 
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const BatchNormFuncOptions& options) {
+  if (auto cast = detail::autocast_inputs(
+          detail::AutocastOp::BatchNorm,
+          {input, running_mean, running_var, options.weight(), options.bias()})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    BatchNormFuncOptions cast_options = options;
+    cast_options.weight(cast->inputs[3]).bias(cast->inputs[4]);
+    return batch_norm(cast->inputs[0], cast->inputs[1], cast->inputs[2], cast_options);
+  }
   const Tensor &weight = options.weight(), &bias = options.bias();
   const bool training = options.training();
   if (input.dim() < 2)

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/machine.h"
@@ -228,6 +229,13 @@ std::vector<Tensor> conv2d_backward(const Tensor& g, const Tensor& input, const 
 }  // namespace
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& options) {
+  if (auto cast =
+          detail::autocast_inputs(detail::AutocastOp::Conv2d, {input, weight, options.bias()})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    Conv2dFuncOptions cast_options = options;
+    cast_options.bias(cast->inputs[2]);
+    return conv2d(cast->inputs[0], cast->inputs[1], cast_options);
+  }
   const Tensor& bias = options.bias();
   check_same_type(input, weight, bias);
   detail::dispatch_floating(input.scalar_type(), "slow_conv2d_cpu", detail::Float64::NotImplemented,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
@@ -127,6 +128,10 @@ const char* linear_node(const Tensor& input, bool with_bias, const Device& devic
 }  // namespace
 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Linear, {input, weight, bias})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return linear(cast->inputs[0], cast->inputs[1], cast->inputs[2]);
+  }
   const Device device = linear_device(input, weight, bias);
   detail::check_matmul_dtypes(input, weight);
   if (bias.defined()) detail::check_matmul_dtypes(bias, weight);

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/nn/functional.h"
@@ -54,6 +55,10 @@ void check_target_range(const Tensor& input, const Tensor& target) {
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::NllLoss, {input, target})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return nll_loss(cast->inputs[0], cast->inputs[1]);
+  }
   check_loss_arguments(input, target);
   // The MPS kernel of this period builds an MPSGraph (LossOps.mm, nllnd_loss_forward_impl), whose
   // placeholders take the input, then the target; later releases moved it to a Metal kernel.
@@ -109,6 +114,10 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
 }
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::CrossEntropy, {input, target})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return cross_entropy(cast->inputs[0], cast->inputs[1]);
+  }
   return nll_loss(engine::log_softmax(input, 1), target);
 }
 

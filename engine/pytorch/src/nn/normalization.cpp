@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/nn/functional.h"
@@ -46,6 +47,13 @@ void store_floats(const std::vector<float>& values, const Tensor& out) {
 }  // namespace
 
 Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::LayerNorm,
+                                          {input, options.weight(), options.bias()})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    LayerNormFuncOptions cast_options = options;
+    cast_options.weight(cast->inputs[1]).bias(cast->inputs[2]);
+    return layer_norm(cast->inputs[0], cast_options);
+  }
   const IntArrayRef normalized_shape(options.normalized_shape());
   const Tensor& weight = options.weight();
   const Tensor& bias = options.bias();

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
@@ -168,6 +169,10 @@ Tensor tanh(const Tensor& x) {
 }
 
 Tensor pow(const Tensor& x, const Scalar& exponent) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Pow, {x})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return pow(cast->inputs[0], exponent);
+  }
   const ScalarType dtype = result_type(x, exponent);
   const bool values = detail::have_values({&x});
   Tensor out;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "kernels/kernels.h"
@@ -222,6 +223,10 @@ const char* node_name(std::int64_t a_dim, std::int64_t b_dim) {
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Matmul, {a, b})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return matmul(cast->inputs[0], cast->inputs[1]);
+  }
   if (a.dim() == 0 || b.dim() == 0) {
     throw Error("both arguments to matmul need to be at least 1D, but they are " +
                 std::to_string(a.dim()) + "D and " + std::to_string(b.dim()) + "D");

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
@@ -206,9 +207,13 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
 }  // namespace
 
 Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Sum, {*this})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return cast->inputs[0].sum(dims, keepdim);
+  }
   return reduction(*this, dims, keepdim, false);
 }
-Tensor Tensor::sum() const { return reduction(*this, {}, false, false); }
+Tensor Tensor::sum() const { return sum({}, false); }
 Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
   return reduction(*this, dims, keepdim, true);
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
@@ -216,6 +217,10 @@ namespace engine {
 
 Tensor cat(const std::vector<Tensor>& tensors, std::int64_t dim) {
   if (tensors.empty()) throw Error("torch.cat(): expected a non-empty list of Tensors");
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Cat, tensors)) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return cat(cast->inputs, dim);
+  }
   const Tensor& first = tensors.front();
   const std::int64_t d = detail::wrap_dim(dim, first.dim());
   std::vector<std::int64_t> sizes = first.sizes().vec();

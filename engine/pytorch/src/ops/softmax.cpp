@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/ops.h"
 #include "kernels/kernels.h"
@@ -94,8 +95,20 @@ constexpr Variant kLogSoftmax{"log_softmax_lastdim_kernel_impl",
 
 }  // namespace
 
-Tensor softmax(const Tensor& x, std::int64_t dim) { return run(kSoftmax, x, dim); }
+Tensor softmax(const Tensor& x, std::int64_t dim) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Softmax, {x})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return softmax(cast->inputs[0], dim);
+  }
+  return run(kSoftmax, x, dim);
+}
 
-Tensor log_softmax(const Tensor& x, std::int64_t dim) { return run(kLogSoftmax, x, dim); }
+Tensor log_softmax(const Tensor& x, std::int64_t dim) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::LogSoftmax, {x})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return log_softmax(cast->inputs[0], dim);
+  }
+  return run(kLogSoftmax, x, dim);
+}
 
 }  // namespace engine

@@ -250,6 +250,22 @@ Tensor& Tensor::zero_() {
   return *this;
 }
 
+Tensor& Tensor::fill_(const Scalar& value) {
+  check_in_place(*this, scalar_type());
+  if (impl().has_values()) {
+    detail::visit_dtype(scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      std::fill_n(impl().data<T>(), numel(), detail::scalar_value<T>(value));
+    });
+  }
+  detail::launch({.name = "aten::fill_",
+                  .bytes = detail::nbytes(*this),
+                  .elements = static_cast<double>(numel()),
+                  .dtype = scalar_type()},
+                 device());
+  return *this;
+}
+
 template <typename T>
 T* Tensor::data_ptr() const {
   if (scalar_type() != scalar_type_of<T>()) {
