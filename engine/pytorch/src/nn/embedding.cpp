@@ -3,6 +3,7 @@
 // at a time, rounding each sum into the table's dtype as embedding_dense_backward_cpu's axpy does.
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "autograd/record.h"
@@ -17,15 +18,26 @@
 namespace engine::nn::functional {
 namespace {
 
-// grad[indices[i]] += g[i] for each looked-up row, in float32, each sum rounded into grad's dtype.
+// F.embedding's check of padding_idx: the row it names, counted from the front (-1 for none, as
+// embedding_dense_backward takes it).
+std::int64_t padding_row(const std::optional<std::int64_t>& padding_idx, std::int64_t rows) {
+  if (!padding_idx) return -1;
+  if (*padding_idx >= rows || *padding_idx < -rows)
+    throw AssertionError("Padding_idx must be within num_embeddings");
+  return *padding_idx < 0 ? *padding_idx + rows : *padding_idx;
+}
+
+// grad[indices[i]] += g[i] for each looked-up row but the padding row, in float32, each sum
+// rounded into grad's dtype.
 void accumulate_rows(const Tensor& grad, const Tensor& g, const std::vector<std::int64_t>& indices,
-                     std::int64_t dim) {
+                     std::int64_t dim, std::int64_t padding) {
   detail::visit_dtype(grad.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_integral_v<T>) {
       T* dst = grad.impl().data<T>();
       const detail::ValuesAs<float> src(g);
       for (std::size_t i = 0; i < indices.size(); ++i) {
+        if (indices[i] == padding) continue;
         for (std::int64_t j = 0; j < dim; ++j) {
           T& total = dst[indices[i] * dim + j];
           total = detail::cast_value<T>(detail::cast_value<float>(total) +
@@ -38,7 +50,8 @@ void accumulate_rows(const Tensor& grad, const Tensor& g, const std::vector<std:
 
 }  // namespace
 
-Tensor embedding(const Tensor& input, const Tensor& weight) {
+Tensor embedding(const Tensor& input, const Tensor& weight, const EmbeddingFuncOptions& options) {
+  const std::int64_t padding = padding_row(options.padding_idx(), weight.size(0));
   if (input.scalar_type() != ScalarType::Long) {
     throw Error(
         "Expected tensor for argument #1 'indices' to have one of the following scalar "
@@ -76,7 +89,7 @@ Tensor embedding(const Tensor& input, const Tensor& weight) {
   }
   if (!detail::should_record({&weight})) return out;
   detail::record(out, "EmbeddingBackward0", {input, weight},
-                 [indices, rows, dim, device](const Tensor& g) {
+                 [indices, rows, dim, padding, device](const Tensor& g) {
                    Tensor grad = zeros({rows, dim}, TensorOptions(g.scalar_type()).device(device));
                    detail::launch({.name = "aten::embedding_dense_backward",
                                    .kind = detail::OpKind::Gather,
@@ -84,7 +97,7 @@ Tensor embedding(const Tensor& input, const Tensor& weight) {
                                    .dtype = g.scalar_type()},
                                   device);
                    if (detail::have_values({&g, &grad})) {
-                     accumulate_rows(grad, g, indices, dim);
+                     accumulate_rows(grad, g, indices, dim, padding);
                    }
                    return std::vector<Tensor>{Tensor(), grad};
                  });

@@ -320,6 +320,17 @@ void mixed_precision() {
   line("amp update scale", values(scale) + " " + values(tracker));
 }
 
+// nn::Embedding and nn::LayerNorm, their parameters as reset_parameters() makes them.
+void embedding_and_layer_norm() {
+  torch::manual_seed(5);
+  torch::nn::Embedding table(torch::nn::EmbeddingOptions(4, 2).padding_idx(1));
+  table->forward(torch::tensor({1, 3, 3}, torch::kLong)).sum().backward();
+  line("Embedding", values(table->weight) + " grad " + values(table->weight.grad()));
+  torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({3}).eps(1e-3));
+  line("LayerNorm", values(norm->weight) + " " + values(norm->bias) + " " +
+                        values(norm->forward(torch::tensor({1.0, 2.0, 4.0}))));
+}
+
 int main() {
   std::cout << "# the LibTorch API of the lessons and labs, as " << kBackend << " runs it\n";
   random_numbers();
@@ -333,5 +344,6 @@ int main() {
   errors();
   dtypes();
   mixed_precision();
+  embedding_and_layer_norm();
   return 0;
 }

@@ -24,7 +24,9 @@ Tensor nll_loss(const Tensor& input, const Tensor& target);
 Tensor cross_entropy(const Tensor& input, const Tensor& target);
 
 // The rows of `weight` (num_embeddings, dim) picked by the int64 `input`: input.shape + (dim,).
-Tensor embedding(const Tensor& input, const Tensor& weight);
+// The row options.padding_idx() names gets no gradient.
+Tensor embedding(const Tensor& input, const Tensor& weight,
+                 const EmbeddingFuncOptions& options = {});
 // torch.nn.functional.embedding_bag for a 2-D input: each row of `input` (bags, n) is one bag
 // of indices into `weight` (num_embeddings, dim), reduced to one row (by its mean, unless
 // options.mode() is kSum): (bags, dim). Its operators have no MPS kernel in PyTorch 2.9, so on
