@@ -1,8 +1,9 @@
 # tutor_add_lab(NN_topic DECOYS name...): builds labs/NN_topic's tests (tests.cpp) against each
 # version of the file the learner writes, and registers the proofs of the lab with CTest:
 #
-#   labNN                the learner's labs/NN_topic/lab.cpp; not part of the default build,
-#                        so an unfinished lab never breaks it (course verify NN builds it)
+#   labNN                the learner's labs/NN_topic/lab.cpp (tutor_add_learner_lab_program);
+#                        not part of the default build, so an unfinished lab never breaks it
+#                        (course verify NN builds it)
 #   labNN_solution       solution/lab.cpp     test lab.NN/solution passes
 #   labNN_starter        starter/lab.cpp      test lab.NN/starter stops at its first TODO
 #   labNN_decoy_<name>   decoys/<name>.md     test lab.NN/decoy <name> fails only its named test
@@ -53,6 +54,28 @@ function(tutor_add_lab_program target tests source)
   target_precompile_headers(${target} REUSE_FROM tutor_lab_pch)
 endfunction()
 
+# The learner's program: the lab's tests linked with the learner's file. Every build reads the file
+# once and writes what it read, with its digest, to learner/<lab folder>/lab.cpp when the bytes
+# differ from what is there (lab_versions snapshot, harness/learner_source.h); the compiler reads
+# only that copy, so no save during a build leaves a program built from one version standing for
+# another, and the program reports the digest, which `course verify` compares with the file on
+# disk (it removes the copy to rebuild one that does not match). lab_compile bounds the
+# compiler's time and memory.
+function(tutor_add_learner_lab_program target tests lab_file)
+  get_filename_component(folder "${lab_file}" DIRECTORY)
+  get_filename_component(name "${folder}" NAME)
+  set(snapshot "${CMAKE_CURRENT_BINARY_DIR}/learner/${name}/lab.cpp")
+  add_custom_target(${target}_source
+    COMMAND "$<TARGET_FILE:lab_versions>" snapshot "${lab_file}" "${snapshot}"
+    BYPRODUCTS "${snapshot}"
+    DEPENDS lab_versions
+    VERBATIM)
+  tutor_add_lab_program(${target} ${tests} "${snapshot}" EXCLUDE_FROM_ALL)
+  add_dependencies(${target} ${target}_source lab_compile)
+  target_compile_options(${target} PRIVATE "-iquote${folder}")  # its includes, as beside the file
+  set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER "$<TARGET_FILE:lab_compile>")
+endfunction()
+
 function(tutor_add_lab name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "DECOYS")
   if(NOT name MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
@@ -88,7 +111,7 @@ function(tutor_add_lab name)
   target_link_libraries(${tests} PRIVATE tutor::lab_code)
   target_precompile_headers(${tests} REUSE_FROM tutor_lab_pch)
 
-  tutor_add_lab_program(lab${number} ${tests} "${dir}/lab.cpp" EXCLUDE_FROM_ALL)
+  tutor_add_learner_lab_program(lab${number} ${tests} "${dir}/lab.cpp")
 
   set(proofs "${CMAKE_CURRENT_BINARY_DIR}/proofs")
   set(env "NO_COLOR=1")

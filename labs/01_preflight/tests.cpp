@@ -1,7 +1,8 @@
 // Lab 1 · Preflight: the tests. The preflight runs on every simulated machine and is held to
-// what the machine's interpreter reports (py::platform) and to the engine's own test of the
-// macOS release.
+// what the machine's interpreter reports (py::platform: its system, architecture and version)
+// and to the engine's own test of the macOS release.
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -54,8 +55,8 @@ TEST_CASE("the preflight names each unmet requirement on every machine") {
     const std::string release = py::platform::mac_release();
     const bool too_old = on_macos && !py::torch::backends::mps::is_macos_or_newer(14, 0);
     INFO("on " << machine->name << " (system " << py::platform::system() << ", interpreter "
-         << py::platform::machine() << std::string(translated ? " under Rosetta" : "") << ", macOS "
-         << (on_macos ? release : "none") << ")");
+         << py::platform::machine() << std::string(translated ? " under Rosetta" : "") << " Python "
+         << py::platform::python_version() << ", macOS " << (on_macos ? release : "none") << ")");
     const std::vector<std::string> problems = lab::preflight_problems();
     INFO("the preflight said:" << joined(problems));
     if (!on_macos) {
@@ -79,7 +80,18 @@ TEST_CASE("the preflight names each unmet requirement on every machine") {
                       << harness::why
                       << std::string(too_old ? "Name the release among the problems." : "It is no release problem.")
                       << kRequirementsCheck);
-    if (!x86_64 && !too_old) {
+    const std::string python = py::platform::python_version();
+    int python_major = 0, python_minor = 0;
+    std::sscanf(python.c_str(), "%d.%d", &python_major, &python_minor);
+    const bool old_python = python_major < 3 || (python_major == 3 && python_minor < 10);
+    CHECK_MESSAGE(any_mentions(problems, "Python " + python) == old_python,
+                  ("Python " + python + (old_python ? " is older than the 3.10 Apple asks for" : " meets Apple's 3.10"))
+                      << harness::why
+                      << std::string(old_python ? "Name the interpreter's version among the problems "
+                                                  "(py::platform::python_version()): the wheels need 3.10."
+                                                : "It is no Python problem.")
+                      << kRequirementsCheck);
+    if (!x86_64 && !too_old && !old_python) {
       CHECK_MESSAGE(problems.empty(),
                     harness::why << "This Mac meets every requirement: nothing to say." << kRequirementsCheck);
     }

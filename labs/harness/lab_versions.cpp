@@ -6,6 +6,10 @@
 //   lab_versions hints STARTER HINTS.md OUTPUT    writes the starter with the code of the hints
 //                                                 in place of the TODO lines each names (```cpp
 //                                                 TODO 1.2), which the build compiles
+//   lab_versions snapshot LAB.cpp OUTPUT          writes the copy of a learner's lab.cpp that the
+//                                                 build compiles, with its digest
+//                                                 (harness/learner_source.h), when the file's
+//                                                 bytes differ from the copy's; run by every build
 // Exit status: 0 done, 1 a lab file is wrong (the message says where), 2 a usage error.
 
 #include <filesystem>
@@ -15,6 +19,7 @@
 #include <vector>
 
 #include "harness/lab_source.h"
+#include "harness/learner_source.h"
 
 namespace {
 
@@ -55,6 +60,12 @@ int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::p
   return 0;
 }
 
+int write_snapshot(const fs::path& lab_file, const fs::path& output) {
+  write_unless_same(harness::learner_snapshot(harness::read_learner_source(lab_file), lab_file),
+                    output);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,11 +73,12 @@ int main(int argc, char** argv) {
   try {
     if (command == "decoy" && argc == 5) return write_decoy(argv[2], argv[3], argv[4]);
     if (command == "hints" && argc == 5) return write_hints(argv[2], argv[3], argv[4]);
+    if (command == "snapshot" && argc == 4) return write_snapshot(argv[2], argv[3]);
   } catch (const harness::DecoyError& e) {
     std::cerr << e.what() << '\n';
     return 1;
   }
-  std::cerr
-      << "usage: lab_versions decoy SOLUTION DECOY.md OUTPUT | hints STARTER HINTS.md OUTPUT\n";
+  std::cerr << "usage: lab_versions decoy SOLUTION DECOY.md OUTPUT | hints STARTER HINTS.md "
+               "OUTPUT | snapshot LAB.cpp OUTPUT\n";
   return 2;
 }

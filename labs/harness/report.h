@@ -14,8 +14,8 @@ std::string course_path(const char* file);
 bool show_details();
 std::size_t report_width();
 
-// How many tests the run executed; 0 means the filter matched none.
-void record_checks_run(int count);
+// How many tests the run executed (0: the filter matched none) and how many of them failed.
+void record_checks(int run, int failed);
 int checks_run();
 
 }  // namespace harness

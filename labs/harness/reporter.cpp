@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/machine.h"
+#include "engine/notebook/completion_channel.h"
 #include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/notebook/text_diff.h"
@@ -192,6 +193,7 @@ class LabReporter : public doctest::IReporter {
   void test_case_start(const doctest::TestCaseData& test) override {
     name_ = test.m_name;
     problems_.clear();
+    engine::notebook::report_completion("check " + name_);  // which one ran, if none reports
     // The learner's code may never return: then the check is reported as stopped.
     engine::notebook::limit_time(
         check_line(false) +
@@ -272,7 +274,7 @@ class LabReporter : public doctest::IReporter {
   void test_case_skipped(const doctest::TestCaseData&) override {}
 
   void test_run_end(const doctest::TestRunStats&) override {
-    record_checks_run(run_);
+    record_checks(run_, failed_);
     if (run_ == 0) {
       out_ << "No test matches the filter.\n";
       return;

@@ -8,19 +8,24 @@
 
 #include <cxxabi.h>
 #include <doctest/doctest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <string>
 #include <typeinfo>
 #include <vector>
 
 #include "engine/errors.h"
+#include "engine/notebook/completion_channel.h"
 #include "engine/notebook/lesson_source.h"
+#include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_text.h"
+#include "harness/built_from.h"
 #include "harness/check.h"
 #include "open_todo.h"
 #include "report.h"
@@ -29,6 +34,8 @@ namespace harness {
 namespace {
 
 int g_checks_run = 0;
+int g_checks_failed = 0;
+const char* g_built_from = nullptr;  // the learner's source, by its digest (harness/built_from.h)
 bool g_details = false;
 std::size_t g_width = 0;  // 0: the terminal's
 
@@ -77,8 +84,26 @@ std::size_t report_width() {
   return g_width != 0 ? g_width : engine::notebook::terminal_width(STDOUT_FILENO);
 }
 
-void record_checks_run(int count) { g_checks_run = count; }
+void record_checks(int run, int failed) {
+  g_checks_run = run;
+  g_checks_failed = failed;
+}
 int checks_run() { return g_checks_run; }
+
+BuiltFrom::BuiltFrom(const char* digest) { g_built_from = digest; }
+
+// On the completion channel, the run says first what it was built from ("built_from fnv1a64-..."),
+// then each check as it starts ("check NAME", by the reporter), and last, once every test has
+// reported, its verdict: "done checks=3 failed=0". Code that ends the program sooner never writes
+// that last line.
+void report_built_from() {
+  if (g_built_from != nullptr)
+    engine::notebook::report_completion(std::string("built_from ") + g_built_from);
+}
+void report_done() {
+  engine::notebook::report_completion("done checks=" + std::to_string(g_checks_run) +
+                                      " failed=" + std::to_string(g_checks_failed));
+}
 
 }  // namespace harness
 
@@ -93,6 +118,15 @@ DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const harness::TodoReached& reached) {
 DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const engine::Error& error) {
   return doctest::String(engine::py::format_exception_only(error).c_str());
 }
+// Memory that ran out reads as such, with the limit the course set (learner_run.h), which
+// std::bad_alloc's what() does not say.
+DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const std::bad_alloc&) {
+  std::string text = "std::bad_alloc: out of memory";
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    text += ": a lab program may use " + std::to_string(limit.rlim_cur >> 30) + " GiB";
+  return doctest::String(text.c_str());
+}
 // Any other exception reads as its type and what(), the way Python names an exception:
 // "std::invalid_argument: stoi". (Translators are tried in the order they are registered.)
 DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const std::exception& error) {
@@ -100,6 +134,8 @@ DOCTEST_REGISTER_EXCEPTION_TRANSLATOR(const std::exception& error) {
 }
 
 int main(int argc, char** argv) {
+  engine::notebook::take_completion_channel();
+  harness::report_built_from();
   const char* links_option = "--check-lesson-links=";
   std::vector<char*> doctest_args;
   std::string lessons_dir;
@@ -116,6 +152,12 @@ int main(int argc, char** argv) {
     }
   }
   if (!lessons_dir.empty() && harness::broken_lesson_links(lessons_dir) > 0) return 1;
+  try {
+    engine::notebook::time_limit_seconds();  // the environment's, checked before a test runs
+  } catch (const std::invalid_argument& e) {
+    std::cerr << e.what() << '\n';
+    return 2;
+  }
 
   doctest::Context context;
   context.setOption("reporters", "lab");
@@ -124,5 +166,6 @@ int main(int argc, char** argv) {
   context.applyCommandLine(static_cast<int>(doctest_args.size()), doctest_args.data());
   const int status = context.run();
   if (context.shouldExit()) return status;
+  harness::report_done();
   return harness::checks_run() == 0 ? 3 : status;
 }

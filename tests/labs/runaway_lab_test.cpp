@@ -43,3 +43,11 @@ TEST_CASE("code that never returns is stopped at the time limit, naming the chec
                "    Stopped after 1 s: your code was still running.",
                "✘ Your code did not finish, so the checks after that one did not run.\n" + kNext});
 }
+
+TEST_CASE("a time limit that is no number of seconds in range is refused, naming the range") {
+  const Run run = runaway_lab({"MPS_COURSE_TIME_LIMIT=357913942"});
+  expect_status(run, 2);
+  expect_text(run, {"MPS_COURSE_TIME_LIMIT=357913942 is not a time limit: give whole seconds "
+                    "from 1 to 86400"});
+  expect_no_text(run, {"✔"});
+}

@@ -549,7 +549,7 @@ TEST_CASE(
   // Reading still works there: the quiz lists the progress it cannot change.
   const Run list = quiz_in_child({"progress"}, obey_file_permissions);
   CHECK(list.status == 0);
-  CHECK(list.out.find("1 of 8 lessons verified") != std::string::npos);
+  CHECK(list.out.find("1 of 9 lessons verified") != std::string::npos);
 }
 
 TEST_CASE(
@@ -638,4 +638,36 @@ TEST_CASE("stray and empty arguments are refused, never silently ignored") {
   CHECK(named.status == 2);
   CHECK(named.err.find("'quiz progress' takes no name") != std::string::npos);
   CHECK_FALSE(fs::exists(scratch.path));
+}
+
+TEST_CASE(
+    "a lab's last check is kept with the digest of what it checked, and a wrong one refused") {
+  const ScratchProgress scratch("last_check");
+  std::ostringstream report;
+  engine::notebook::update_progress(scratch.path, report, [](Progress& p) {
+    p.labs["05_timing"].last_check =
+        engine::notebook::LabCheck{.source = "fnv1a64-0123456789abcdef", .passed = true};
+  });
+  const Progress read = engine::notebook::load_progress(scratch.path, report);
+  CHECK(read.labs.at("05_timing").last_check ==
+        engine::notebook::LabCheck{.source = "fnv1a64-0123456789abcdef", .passed = true});
+  const auto lab_with = [](const std::string& check) {
+    return R"({"format": 1, "lessons_verified": {}, "quizzes": {}, "labs": {"05_timing": {"passed_at": "", "hints_shown": 0, "last_check": )" +
+           check + "}}}";
+  };
+  CHECK_FALSE(
+      engine::notebook::parse_progress(
+          R"({"format": 1, "lessons_verified": {}, "quizzes": {}, "labs": {"05_timing": {"passed_at": "", "hints_shown": 0}}})")
+          .labs.at("05_timing")
+          .last_check.has_value());  // a file from before checks were kept
+  CHECK_THROWS_WITH_AS(
+      engine::notebook::parse_progress(lab_with(R"({"source": "md5-x", "passed": true})")),
+      doctest::Contains("labs.05_timing.last_check.source: \"md5-x\" is not a lab file's digest"),
+      std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      engine::notebook::parse_progress(
+          lab_with(R"({"source": "fnv1a64-0123456789abcdef", "passed": 1})")),
+      doctest::Contains("labs.05_timing.last_check.passed: expected true or false"),
+      std::invalid_argument);
+  CHECK(report.str().empty());
 }

@@ -1,6 +1,6 @@
 #pragma once
-// What the quiz tests share: the course's banks, a scratch progress file per test, and the quiz
-// program's commands run in-process.
+// What the quiz tests share: the course's banks, a scratch progress file per test (removed when
+// the program ends), and the quiz program's commands run in-process.
 
 #include <unistd.h>
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "scratch_directory.h"
 
 namespace quiz_test {
 
@@ -22,27 +23,14 @@ inline const std::string kMasteryKey =
     "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
     "batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,iteration-zero-and-mfu=c,compile-and-lazy=a";
 
-// A directory of this process's own: CTest runs each test case, and the peak-memory check the
-// whole program, at the same time.
-inline std::filesystem::path scratch_directory(const std::string& name) {
-  return std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid()));
-}
-
-// A fresh directory for one test, holding the progress file that MPS_COURSE_PROGRESS names.
+// A fresh directory for one test (scratch_directory.h), holding the progress file that
+// MPS_COURSE_PROGRESS names.
 struct ScratchProgress {
   std::filesystem::path path;
-  explicit ScratchProgress(const std::string& name) : path(scratch_directory("quiz_test_" + name)) {
-    std::filesystem::permissions(path, std::filesystem::perms::owner_all,
-                                 std::filesystem::perm_options::add,
-                                 ignored_);  // a test may have left it read-only
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-    path /= "progress.json";
+  explicit ScratchProgress(const std::string& name)
+      : path(scratch_directory("quiz_test_" + name) / "progress.json") {
     setenv("MPS_COURSE_PROGRESS", path.c_str(), 1);
   }
-
- private:
-  std::error_code ignored_;
 };
 
 struct Run {
@@ -70,5 +58,4 @@ using quiz_test::kMasteryKey;
 using quiz_test::kPaths;
 using quiz_test::quiz_run;
 using quiz_test::Run;
-using quiz_test::scratch_directory;
 using quiz_test::ScratchProgress;

@@ -12,16 +12,18 @@ python3-selenium), as a learner would, and checks:
 - screenshots of a lesson page and of a timeline are saved for review.
 
 The right answers come from the TOML banks, not from the page. Exits 77 with a line starting
-"SKIPPED:" when chromium, chromedriver or selenium is missing.
+"SKIPPED:" when chromium, chromedriver or selenium is missing. Chromium keeps its profile and
+whatever it writes to the home directory (its settings, dconf's, its caches) in --home, a folder
+of the build tree this test empties first and removes at the end: never the tester's own.
 """
 
 import argparse
 import json
 import pathlib
 import re
+import os
 import shutil
 import sys
-import tempfile
 import tomllib
 import urllib.parse
 
@@ -322,6 +324,7 @@ def main():
     parser.add_argument("--runs", type=pathlib.Path, required=True)
     parser.add_argument("--banks", type=pathlib.Path, required=True)
     parser.add_argument("--screenshots", type=pathlib.Path, required=True)
+    parser.add_argument("--home", type=pathlib.Path, required=True)
     arguments = parser.parse_args()
     try:
         import selenium  # noqa: F401
@@ -332,7 +335,15 @@ def main():
         if not shutil.which(program) and not (program == "chromium" and shutil.which("chromium-browser")):
             print(f"SKIPPED: {program} is not installed (sudo apt-get install {package})")
             return SKIP
-    with tempfile.TemporaryDirectory(prefix="course-site-chromium-") as profile:
+    shutil.rmtree(arguments.home, ignore_errors=True)
+    profile = arguments.home / "profile"
+    profile.mkdir(parents=True)
+    # chromedriver and Chromium inherit this environment: every file they write is in --home.
+    os.environ["HOME"] = str(arguments.home)
+    for variable, folder in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
+                             ("XDG_DATA_HOME", ".local/share"), ("XDG_STATE_HOME", ".local/state")):
+        os.environ[variable] = str(arguments.home / folder)
+    try:
         driver = start_browser(profile)
         try:
             site = Site(driver, arguments.site.resolve())
@@ -348,6 +359,11 @@ def main():
             save_screenshots(site, arguments.screenshots)
         finally:
             driver.quit()
+        written = sorted(str(p.relative_to(arguments.home)) for p in arguments.home.iterdir())
+        check(written != ["profile"], f"Chromium wrote nothing to its home ({written}): where did it write?")
+        print("Chromium wrote to its own home:", ", ".join(written))
+    finally:
+        shutil.rmtree(arguments.home, ignore_errors=True)
     if FAILURES:
         print(f"{len(FAILURES)} checks failed")
         return 1

@@ -20,6 +20,7 @@
 #include "prose.h"
 #include "quiz/grading.h"
 #include "quiz_html.h"
+#include "scratch_directory.h"
 #include "text.h"
 #include "theme.h"
 #include "timeline_svg.h"
@@ -40,12 +41,7 @@ site::Course themed_course() {
   return course;
 }
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("site_test_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch(const std::string& name) { return scratch_directory("site_test_" + name); }
 
 constexpr const char* kLesson = R"(// %% [markdown]
 // # Lesson 9 · A small lesson

@@ -1,6 +1,8 @@
-// ChangeEvents on macOS and the BSDs: kqueue. A directory's vnode reports entries added or
-// renamed (an editor's rename-save), a file's vnode writes in place; the files are opened again
-// after every event, since a rename-save leaves the old descriptor on the old file.
+// ChangeEvents on macOS and the BSDs: kqueue. A directory's vnode reports entries added, removed
+// or renamed (an editor's rename-save), a file's vnode writes in place; the folders above the
+// files' directories report a directory removed and put back. Everything is opened again after
+// every event, since a rename-save leaves the old descriptor on the old file, and a restored
+// directory is a new one.
 
 #include <fcntl.h>
 #include <sys/event.h>
@@ -47,7 +49,10 @@ ChangeEvents::ChangeEvents(const std::vector<std::filesystem::path>& files)
   impl_->queue = kqueue();
   if (impl_->queue < 0) throw std::system_error(errno, std::generic_category(), "kqueue");
   std::set<std::filesystem::path> directories;
-  for (const auto& file : files) directories.insert(file.parent_path());
+  for (const auto& file : files) {
+    directories.insert(file.parent_path());
+    directories.insert(file.parent_path().parent_path());
+  }
   impl_->paths.assign(directories.begin(), directories.end());
   impl_->paths.insert(impl_->paths.end(), files.begin(), files.end());
   impl_->watch_all();

@@ -1,8 +1,9 @@
 #pragma once
 // Waiting for the learner to save a file. Editors save in two ways, writing the file in place
-// or writing a new file and renaming it over the old one; both count. The operating system
-// wakes us (change_events_inotify.cpp on Linux, change_events_kqueue.cpp on macOS), and
-// modification times say which of the files changed.
+// or writing a new file and renaming it over the old one; both count, and so does a file
+// deleted, or put back (its folder too: a folder removed and restored is watched again). The
+// operating system wakes us (change_events_inotify.cpp on Linux, change_events_kqueue.cpp on
+// macOS), and modification times say which of the files changed.
 
 #include <chrono>
 #include <filesystem>
@@ -29,8 +30,9 @@ class ChangeEvents {
 class FileWatch {
  public:
   explicit FileWatch(std::vector<std::filesystem::path> files);
-  // The files saved since the last call (or since construction), in the order given; waits
-  // for at least one, or until `timeout` passes (negative: no limit), then returns none.
+  // The files saved, deleted or put back since the last call (or since construction), in the
+  // order given; waits for at least one, or until `timeout` passes (negative: no limit), then
+  // returns none.
   std::vector<std::filesystem::path> wait(std::chrono::milliseconds timeout);
 
  private:

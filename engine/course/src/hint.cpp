@@ -1,5 +1,6 @@
 // `course hint [NN]`: the next hint for lab NN, one more each time, from a nudge to nearly the
-// answer. How many the learner has seen is kept in the progress file.
+// answer. How many the learner has seen is kept in the progress file; a hint that cannot be
+// counted there exits with kNotSaved.
 
 #include <algorithm>
 #include <ostream>
@@ -35,10 +36,11 @@ int hint(Course& course, const Arguments& args) {
     course.say("That is the last hint.");
   }
   if (number > seen) {
-    course.update_progress([&](engine::notebook::Progress& p) {
+    const bool saved = course.update_progress([&](engine::notebook::Progress& p) {
       int& shown = p.labs[lab->name].hints_shown;
       shown = std::max(shown, number);
     });
+    if (!saved) return kNotSaved;  // update_progress has said why; the next hint is this one again
   }
   return 0;
 }

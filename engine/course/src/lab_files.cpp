@@ -4,8 +4,7 @@
 #include "lab_files.h"
 
 #include <ctime>
-#include <fstream>
-#include <sstream>
+#include <optional>
 
 namespace front_door {
 
@@ -13,24 +12,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The file's bytes; empty when it is missing or cannot be read.
-std::string file_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// The file's bytes; none when it is missing or cannot be read (read_lab_file refuses a FIFO or a
+// device, which would hang or never end, and a file far larger than a lab file).
+std::optional<std::string> file_text(const fs::path& file) {
+  try {
+    return harness::read_lab_file(file);
+  } catch (const harness::DecoyError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
 
 std::vector<TodoLine> open_todos(const fs::path& file) {
-  return harness::todo_lines(file_text(file));
+  const std::optional<std::string> text = file_text(file);
+  return text ? harness::todo_lines(*text) : std::vector<TodoLine>{};
 }
 
 bool is_starter(const fs::path& learner_file, const fs::path& starter) {
-  return fs::exists(learner_file) && fs::exists(starter) &&
-         fs::file_size(learner_file) == fs::file_size(starter) &&
-         file_text(learner_file) == file_text(starter);
+  const std::optional<std::string> learners = file_text(learner_file);
+  return learners && learners == file_text(starter);
+}
+
+std::string why_unreadable(const harness::DecoyError& error) {
+  const std::string message = error.what();
+  const std::string_view mark = ": cannot be read: ";
+  const std::size_t at = message.find(mark);
+  return at == std::string::npos ? message : message.substr(at + mark.size());
 }
 
 fs::path reset_to_starter(const fs::path& learner_file, const fs::path& starter) {

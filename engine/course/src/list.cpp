@@ -1,10 +1,13 @@
 // `course list`: every lesson, lab and quiz in course order, with the learner's state of each.
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "course.h"
+#include "harness/learner_source.h"
 #include "hints.h"
 #include "lab_files.h"
 #include "subcommand.h"
@@ -36,16 +39,38 @@ std::string lesson_state(const LessonInfo& lesson, const Progress& progress) {
          (machine == progress.lessons_verified_on.end() ? "" : " on " + machine->second);
 }
 
+// The digest of the learner's lab file as it is now (harness/learner_source.h); none without a
+// file. Throws harness::DecoyError for one that cannot be read (a FIFO, a device).
+std::optional<std::string> digest_now(const LabInfo& lab) {
+  if (!std::filesystem::exists(lab.learner_file())) return std::nullopt;
+  return harness::read_learner_source(lab.learner_file()).digest;
+}
+
+// A lab that passed once: whether the learner's file as it is now passes, from the verdict of
+// its last check and the digest of what that check saw; nothing for a record from before checks
+// were kept, or a file that is gone.
+std::string state_now(const std::optional<std::string>& digest,
+                      const engine::notebook::LabRecord& record) {
+  if (!record.last_check || !digest) return "";
+  if (*digest != record.last_check->source) return ", not checked since your last edit";
+  return record.last_check->passed ? ", passes now" : ", fails now";
+}
+
 std::string lab_state(const LabInfo& lab, const Progress& progress) {
   const auto it = progress.labs.find(lab.name);
   const int hints = it == progress.labs.end() ? 0 : it->second.hints_shown;
   std::string state;
-  if (it != progress.labs.end() && !it->second.passed_at.empty()) {
-    state = "passed " + it->second.passed_at.substr(0, 10);
-  } else {
-    const std::size_t todos = open_todos(lab.learner_file()).size();
-    state = todos == 0 ? "not passed yet"
-                       : std::to_string(todos) + (todos == 1 ? " TODO open" : " TODOs open");
+  try {
+    const std::optional<std::string> digest = digest_now(lab);
+    if (it != progress.labs.end() && !it->second.passed_at.empty()) {
+      state = "passed " + it->second.passed_at.substr(0, 10) + state_now(digest, it->second);
+    } else {
+      const std::size_t todos = open_todos(lab.learner_file()).size();
+      state = todos == 0 ? "not passed yet"
+                         : std::to_string(todos) + (todos == 1 ? " TODO open" : " TODOs open");
+    }
+  } catch (const harness::DecoyError& e) {
+    state = "lab.cpp cannot be read: " + why_unreadable(e);
   }
   if (hints > 0)
     state += ", " + std::to_string(hints) + (hints == 1 ? " hint" : " hints") + " used";

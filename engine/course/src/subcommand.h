@@ -37,9 +37,11 @@ extern const Subcommand kStatusCommand, kListCommand, kRunCommand, kVerifyComman
 const std::vector<const Subcommand*>& subcommands();
 const Subcommand* find_subcommand(std::string_view name);
 
-// Exit statuses shared by the course's programs: 0 done, 1 a check failed, 2 a usage error.
+// Exit statuses shared by the course's programs: 0 done, 1 a check failed, 2 a usage error,
+// 4 done, but the progress file could not be written (as a lesson's, lesson_main.cpp).
 inline constexpr int kFailed = 1;
 inline constexpr int kUsageError = 2;
+inline constexpr int kNotSaved = 4;
 
 // Reports a usage error on the course's error stream, with the subcommand's usage line.
 int usage_error(Course& course, std::string_view subcommand, const std::string& message);

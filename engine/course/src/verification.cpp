@@ -3,22 +3,31 @@
 #include "verification.h"
 
 #include <sstream>
+#include <stdexcept>
+#include <system_error>
 
 #include "build.h"
 #include "course.h"
 #include "engine/notebook/lesson_names.h"
 #include "engine/notebook/stopped_code.h"
+#include "harness/lab_source.h"
+#include "harness/learner_source.h"
 #include "hints.h"
+#include "lab_files.h"
+#include "learner_run.h"
 
 namespace front_door {
 namespace {
 
-using engine::notebook::Finished;
-using engine::notebook::run_collecting;
-
 namespace fs = std::filesystem;
 
 constexpr int kMaxMessageLines = 40;  // the first error matters; the rest is usually its echo
+
+// A learner's file saved again while it was checked is checked again, this many times at most.
+constexpr int kMostAttempts = 3;
+
+// What a lesson program exits with when its progress could not be written (lesson_main.cpp).
+constexpr int kLessonNotRecorded = 4;
 
 void show_build_failure(Course& course, const std::string& messages, const std::string& what,
                         const std::string& target) {
@@ -47,31 +56,159 @@ void show_build_failure(Course& course, const std::string& messages, const std::
   }
 }
 
-}  // namespace
-
-std::chrono::seconds learner_program_limit() {
-  return std::chrono::seconds(6 * engine::notebook::time_limit_seconds());
+// A lesson's --verify run in doctest's console format, without the framework's own lines: its
+// "[doctest] ..." banners and summary and its "=====" rules. What is left is each failed cell's
+// file:line, claim and difference, which is what the learner acts on.
+std::string without_doctest_framing(const std::string& output) {
+  std::istringstream lines(output);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);) {
+    std::string_view visible = line;
+    for (std::size_t end;
+         visible.starts_with("\033[") && (end = visible.find('m')) != visible.npos;)
+      visible.remove_prefix(end + 1);  // a colour
+    const bool rule = !visible.empty() && visible.find_first_not_of('=') == std::string::npos;
+    if (!rule && !visible.starts_with("[doctest] ")) kept += line + '\n';
+  }
+  return kept;
 }
 
-bool explain_stop(Course& course, const Finished& run, const std::string& what) {
-  if (run.stopped) {
-    course.out() << course.bad("✘ " + what + " ran for " +
-                               std::to_string(learner_program_limit().count()) +
-                               " s without finishing and was stopped.")
-                 << " Look for a loop whose condition never changes.\n";
+// The doctest options that make a lab program colour its report like ours.
+std::string color_option(const Course& course) {
+  return course.color() ? "--force-colors" : "--no-colors";
+}
+
+// A lab program's last word, "done checks=3 failed=0": every check ran, and none failed.
+bool every_check_passed(const LearnerRun& run) {
+  std::istringstream words(run.last_word);
+  std::string done, checks, failed;
+  words >> done >> checks >> failed;
+  return done == "done" && checks != "checks=0" && failed == "failed=0";
+}
+
+// The report of a lab program's run, how it ended, and its verdict.
+Verdict show_lab_run(Course& course, const LabInfo& lab, const LearnerRun& run, bool learners) {
+  course.out() << run.finished.output;
+  const bool unfinished = explain_unfinished(course, run, "Your lab", "check");
+  if (!unfinished && run.finished.status == 0 && every_check_passed(run)) return Verdict::Passed;
+  if (learners) {
+    const std::size_t hints = read_hints(lab.hints_file()).size();
+    course.out() << "Stuck? " << course.command("hint " + lab.number) << " gives one of " << hints
+                 << " hints at a time.\n";
+  }
+  return Verdict::Failed;
+}
+
+std::vector<std::string> lab_command(const Course& course, const fs::path& program,
+                                     const LabRun& how) {
+  std::vector<std::string> command{program.string(), color_option(course),
+                                   "--width=" + std::to_string(course.width())};
+  if (how.details) command.push_back("--details");
+  return command;
+}
+
+// Where the build keeps the copy of the learner's file it compiles (tutor_add_learner_lab_program
+// in cmake/TutorLabs.cmake), and the digest of what that copy holds.
+fs::path learner_snapshot(const Course& course, const LabInfo& lab) {
+  return course.layout().lab_programs / "learner" / lab.name / "lab.cpp";
+}
+std::string snapshot_digest(const fs::path& snapshot) {
+  try {
+    return harness::snapshot_digest(harness::read_lab_file(snapshot));
+  } catch (const harness::DecoyError&) {
+    return "";  // none yet: the build writes it
+  }
+}
+
+// Whether the progress file holds this verdict on this version already (and, for a pass, the
+// pass): a file checked again unchanged costs no write.
+bool already_recorded(Course& course, const LabInfo& lab, const engine::notebook::LabCheck& check) {
+  const engine::notebook::Progress progress = course.progress();
+  const auto it = progress.labs.find(lab.name);
+  return it != progress.labs.end() && it->second.last_check == check &&
+         (!check.passed || !it->second.passed_at.empty());
+}
+
+// Records the verdict on the version `source` of the learner's file: its last check, and a first
+// pass. A pass that cannot be recorded is said to be so (update_progress has said why).
+Verdict record_verdict(Course& course, const LabInfo& lab, const std::string& source,
+                       Verdict verdict) {
+  const bool passed = verdict == Verdict::Passed;
+  const engine::notebook::LabCheck check{source, passed};
+  if (already_recorded(course, lab, check)) {
+    if (passed) course.out() << course.good("✔ Lab " + lab.number + " passes.") << '\n';
+    return verdict;
+  }
+  bool first = false;
+  const bool saved = course.update_progress([&](engine::notebook::Progress& progress) {
+    engine::notebook::LabRecord& record = progress.labs[lab.name];
+    record.last_check = check;
+    first = passed && record.passed_at.empty();
+    if (first) record.passed_at = engine::notebook::progress_timestamp();
+  });
+  if (!passed) return verdict;
+  course.out() << course.good("✔ Lab " + lab.number + " passes.")
+               << (first && saved ? " Well done; it is recorded in your progress." : "") << '\n';
+  if (saved) return Verdict::Passed;
+  course.say(course.bad("✘ The pass is not recorded: your progress could not be saved (above)."));
+  return Verdict::NotRecorded;
+}
+
+// The learner's file as it is on disk now, by its digest; nothing, after saying why, when it
+// cannot be read.
+std::optional<std::string> digest_on_disk(Course& course, const LabInfo& lab) {
+  try {
+    return harness::read_learner_source(lab.learner_file()).digest;
+  } catch (const harness::DecoyError& e) {
+    course.say(course.bad("✘ " + course.shown(lab.learner_file()) +
+                          " cannot be read: " + why_unreadable(e) + ".") +
+               " " + course.command("reset " + lab.number) + " puts the starter back.");
+    return std::nullopt;
+  }
+}
+
+// The learner's own file: built, run and recorded only when what was built is what is on disk
+// once the run is over; a file saved meanwhile is checked again.
+Verdict verify_learners_lab(Course& course, const LabInfo& lab, const LabRun& how) {
+  const std::string target = "lab" + lab.number;
+  const fs::path snapshot = learner_snapshot(course, lab);
+  for (int attempt = 0; attempt < kMostAttempts; ++attempt) {
+    if (!digest_on_disk(course, lab)) return Verdict::Missing;
+    const BuildResult build = build_target(course.layout(), target);
+    LearnerRun run;
+    if (build.built)
+      run = run_learner_program(lab_command(course, course.layout().lab_programs / target, how));
+    const std::string built = run.built_from.empty() ? snapshot_digest(snapshot) : run.built_from;
+    const std::optional<std::string> now = digest_on_disk(course, lab);
+    if (!now) return Verdict::Missing;
+    if (built != *now) {  // saved during the build or the run: the copy is checked again
+      std::error_code ignored;
+      fs::remove(snapshot, ignored);
+      continue;
+    }
+    if (!build.built) {
+      show_build_failure(course, build.messages, course.shown(lab.learner_file()), target);
+      return record_verdict(course, lab, *now, Verdict::DoesNotCompile);
+    }
+    return record_verdict(course, lab, *now, show_lab_run(course, lab, run, true));
+  }
+  course.say(course.bad("✘ " + course.shown(lab.learner_file()) +
+                        " changed while it was checked, " + std::to_string(kMostAttempts) +
+                        " times: no verdict.") +
+             " Save it once more, or run " + course.command("verify " + lab.number) + " again.");
+  return Verdict::Failed;
+}
+
+}  // namespace
+
+bool time_limit_usable(Course& course, std::string_view subcommand) {
+  try {
+    engine::notebook::time_limit_seconds();
     return true;
+  } catch (const std::invalid_argument& e) {
+    course.err() << "course " << subcommand << ": " << e.what() << '\n';
+    return false;
   }
-  // Its own time limit (engine/notebook/stopped_code.h) has said what was running.
-  if (run.status == 124) return true;
-  const std::string signal = engine::notebook::signal_ended(run.status);
-  if (signal.empty()) return false;
-  // Inside a check or a cell, the program has named the crash itself; before one, nobody has.
-  if (run.output.find("crashed with") == std::string::npos) {
-    course.out() << course.bad("✘ " + what + " crashed (" + signal +
-                               ") before its first check ran.")
-                 << '\n';
-  }
-  return true;
 }
 
 bool build_or_explain(Course& course, const std::string& target, const fs::path& file) {
@@ -80,59 +217,30 @@ bool build_or_explain(Course& course, const std::string& target, const fs::path&
   return build.built;
 }
 
-namespace {
-
-// The doctest options that make a lab program colour its report like ours.
-std::string color_option(const Course& course) {
-  return course.color() ? "--force-colors" : "--no-colors";
-}
-
-}  // namespace
-
 Verdict verify_lab(Course& course, const LabInfo& lab, const LabRun& how) {
   const std::string& variant = how.variant;
-  std::string target = "lab" + lab.number;
-  fs::path program = course.layout().lab_programs / target;
-  fs::path file = lab.learner_file();
-  if (!variant.empty()) {
-    const bool decoy = variant != "solution" && variant != "starter";
-    target += decoy ? "_decoy_" + variant : "_" + variant;
-    program = course.layout().lab_programs / "proofs" / target;
-    file = decoy ? lab.dir / "decoys" / (variant + ".md") : lab.dir / variant / "lab.cpp";
+  if (variant.empty()) {
+    course.out() << "Lab " << lab.number << " · " << lab.title << " · "
+                 << course.shown(lab.learner_file()) << '\n';
+    if (!fs::exists(lab.learner_file())) {
+      course.out() << course.bad("✘ " + course.shown(lab.learner_file()) + " is missing.") << " "
+                   << course.command("reset " + lab.number) << " puts the starter back.\n";
+      return Verdict::Missing;
+    }
+    return verify_learners_lab(course, lab, how);
   }
+  const bool decoy = variant != "solution" && variant != "starter";
+  const std::string target = "lab" + lab.number + (decoy ? "_decoy_" : "_") + variant;
+  const fs::path file =
+      decoy ? lab.dir / "decoys" / (variant + ".md") : lab.dir / variant / "lab.cpp";
   course.out() << "Lab " << lab.number << " · " << lab.title << " · " << course.shown(file) << '\n';
   if (!fs::exists(file)) {
-    course.out() << course.bad("✘ " + course.shown(file) + " is missing.");
-    if (variant.empty())
-      course.out() << " " << course.command("reset " + lab.number) << " puts the starter back.";
-    course.out() << '\n';
+    course.out() << course.bad("✘ " + course.shown(file) + " is missing.") << '\n';
     return Verdict::Missing;
   }
   if (!build_or_explain(course, target, file)) return Verdict::DoesNotCompile;
-  std::vector<std::string> command{program.string(), color_option(course),
-                                   "--width=" + std::to_string(course.width())};
-  if (how.details) command.push_back("--details");
-  const Finished run = run_collecting(command, learner_program_limit());
-  course.out() << run.output;
-  explain_stop(course, run, "Your lab");
-  if (run.status != 0) {
-    if (variant.empty()) {
-      const std::size_t hints = read_hints(lab.hints_file()).size();
-      course.out() << "Stuck? " << course.command("hint " + lab.number) << " gives one of " << hints
-                   << " hints at a time.\n";
-    }
-    return Verdict::Failed;
-  }
-  if (!variant.empty()) return Verdict::Passed;
-  bool first = false;
-  const bool saved = course.update_progress([&](engine::notebook::Progress& progress) {
-    engine::notebook::LabRecord& record = progress.labs[lab.name];
-    first = record.passed_at.empty();
-    if (first) record.passed_at = engine::notebook::progress_timestamp();
-  });
-  course.out() << course.good("✔ Lab " + lab.number + " passes.")
-               << (first && saved ? " Well done; it is recorded in your progress." : "") << '\n';
-  return Verdict::Passed;
+  const fs::path program = course.layout().lab_programs / "proofs" / target;
+  return show_lab_run(course, lab, run_learner_program(lab_command(course, program, how)), false);
 }
 
 namespace {
@@ -140,32 +248,37 @@ namespace {
 Verdict verify_program(Course& course, const LessonInfo& lesson) {
   const std::string target = engine::notebook::program_target(lesson.number);
   const fs::path program = course.layout().lesson_programs / target;
-  course.out() << "Lesson " << lesson.number << " · " << lesson.title << " · "
-               << course.shown(lesson.file) << '\n';
+  const std::string what = "Lesson " + lesson.number;
+  course.out() << what << " · " << lesson.title << " · " << course.shown(lesson.file) << '\n';
   if (!build_or_explain(course, target, lesson.file)) return Verdict::DoesNotCompile;
-  const Finished checks =
-      run_collecting({program.string(), "--verify", "--color", course.color() ? "always" : "never"},
-                     learner_program_limit());
-  if (checks.status != 0) {
-    course.out() << checks.output;
-    if (!explain_stop(course, checks, "Lesson " + lesson.number)) {
-      course.out() << course.bad("✘ Lesson " + lesson.number +
-                                 ": a cell no longer prints its documented output.")
+  const LearnerRun checks = run_learner_program(
+      {program.string(), "--verify", "--color", course.color() ? "always" : "never"});
+  if (checks.finished.status != 0 || checks.last_word.empty()) {
+    course.out() << without_doctest_framing(checks.finished.output);
+    if (!explain_unfinished(course, checks, what, "cell")) {
+      course.out() << course.bad("✘ " + what + ": a cell no longer prints its documented output.")
                    << '\n';
     }
     return Verdict::Failed;
   }
-  // The notebook run is what records a lesson as verified (see lesson_main.cpp).
-  const Finished notebook =
-      run_collecting({program.string(), "--minimal"}, learner_program_limit());
-  if (notebook.status != 0) {
-    course.out() << notebook.output;
-    return Verdict::Failed;
+  // The notebook run is what records a lesson as verified (lesson_main.cpp), and says so last.
+  const LearnerRun notebook = run_learner_program({program.string(), "--minimal"});
+  if (notebook.last_word == "recorded") {
+    course.out() << course.good("✔ " + what + ": every cell prints its documented output.")
+                 << " It counts as verified.\n";
+    return Verdict::Passed;
   }
-  course.out() << course.good("✔ Lesson " + lesson.number +
-                              ": every cell prints its documented output.")
-               << " It counts as verified.\n";
-  return Verdict::Passed;
+  course.out() << notebook.finished.output;
+  if (notebook.finished.status == kLessonNotRecorded) {
+    course.out() << course.bad("✘ " + what + " is not recorded as verified:")
+                 << " your progress could not be written (above).\n";
+    return Verdict::NotRecorded;
+  }
+  if (!explain_unfinished(course, notebook, what, "cell")) {
+    course.out() << course.bad("✘ " + what + ": a cell no longer prints its documented output.")
+                 << '\n';
+  }
+  return Verdict::Failed;
 }
 
 }  // namespace

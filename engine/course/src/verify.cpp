@@ -1,4 +1,5 @@
-// `course verify [NN]`: build the learner's lab NN and run its tests; a first pass is recorded.
+// `course verify [NN]`: build the learner's lab NN and run its tests; the verdict is recorded (a
+// pass that cannot be recorded exits with kNotSaved).
 // `--details` also shows the expression each failed check tested. Authors add
 // `--variant solution|starter|DECOY` to run the lab's other versions the same way.
 
@@ -31,6 +32,7 @@ int verify(Course& course, const Arguments& args) {
   }
   const LabInfo* lab = lab_argument_or_current(course, "verify", numbers);
   if (lab == nullptr) return kUsageError;
+  if (!time_limit_usable(course, "verify")) return kUsageError;
   const bool known = variant.empty() || variant == "solution" || variant == "starter" ||
                      std::filesystem::exists(lab->dir / "decoys" / (variant + ".md"));
   if (!known) {
@@ -41,6 +43,7 @@ int verify(Course& course, const Arguments& args) {
   }
   const Verdict verdict = verify_lab(course, *lab, how);
   if (verdict == Verdict::Passed && variant.empty()) print_next_step(course);
+  if (verdict == Verdict::NotRecorded) return kNotSaved;
   return verdict == Verdict::Passed ? 0 : kFailed;
 }
 

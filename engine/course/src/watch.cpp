@@ -47,8 +47,29 @@ void start_screen(Course& course) {
   course.out() << "[" << clock << "] ";
 }
 
+// What a save of `w` shows: its verdict and how long it took, or, for a file that is gone, that
+// the watch goes on until it is back.
+void verify_saved(Course& course, const Watched& w) {
+  start_screen(course);
+  if (!fs::exists(w.file)) {  // deleted, or renamed away
+    course.say(course.bad("✘ " + course.shown(w.file) + " is gone (deleted or moved away).") +
+               " Watching for it to come back" +
+               (w.step.kind == StepKind::Lab
+                    ? "; " + course.command("reset " + w.step.id) + " puts the starter back."
+                    : "."));
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const Verdict verdict = verify_step(course, w.step);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  course.say("(verified " + course.shown(w.file) + " in " +
+             std::to_string(static_cast<int>(took.count() * 1000)) + " ms)");
+  if (verdict == Verdict::Passed) print_next_step(course);
+}
+
 int watch(Course& course, const Arguments& args) {
   if (!args.empty()) return usage_error(course, "watch", "takes no arguments");
+  if (!time_limit_usable(course, "watch")) return kUsageError;
   const std::vector<Watched> watched = watched_files(course);
   std::vector<fs::path> files;
   for (const Watched& w : watched) files.push_back(w.file);
@@ -72,14 +93,7 @@ int watch(Course& course, const Arguments& args) {
   for (;;) {
     for (const fs::path& file : watch.wait(std::chrono::milliseconds(-1))) {
       for (const Watched& w : watched) {
-        if (w.file != file) continue;
-        start_screen(course);
-        const auto start = std::chrono::steady_clock::now();
-        const Verdict verdict = verify_step(course, w.step);
-        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-        course.say("(verified " + course.shown(file) + " in " +
-                   std::to_string(static_cast<int>(took.count() * 1000)) + " ms)");
-        if (verdict == Verdict::Passed) print_next_step(course);
+        if (w.file == file) verify_saved(course, w);
       }
     }
     footer();

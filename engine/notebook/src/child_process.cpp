@@ -1,11 +1,12 @@
-// posix_spawn, with one pipe for both of a collected child's output streams.
+// posix_spawn, with one pipe for both of a collected child's output streams and one for its
+// completion channel; collected_run.cpp waits for it.
 
 #include "engine/notebook/child_process.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,25 +17,15 @@
 #include <map>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
+
+#include "collected_run.h"
+#include "engine/notebook/completion_channel.h"
 
 extern char** environ;
 
 namespace engine::notebook {
 namespace {
-
-int exit_status(int wait_status) {
-  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
-  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
-  return 1;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return 127;
-  }
-  return exit_status(status);
-}
 
 std::vector<char*> c_arguments(const std::vector<std::string>& argv) {
   std::vector<char*> args;
@@ -102,67 +93,132 @@ std::vector<char*> environment_with(const std::vector<std::string>& changes) {
   return result;
 }
 
+// A pipe whose ends are above the descriptors a child is given (0 to 3) and closed in every
+// program this one starts, so a child holds only the end it is given, where it is given it.
+class Pipe {
+ public:
+  Pipe() {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    read_end_ = fcntl(fds[0], F_DUPFD_CLOEXEC, kLowest);
+    write_end = fcntl(fds[1], F_DUPFD_CLOEXEC, kLowest);
+    close(fds[0]);
+    close(fds[1]);
+  }
+  ~Pipe() {
+    close_write_end();
+    if (read_end_ >= 0) close(read_end_);
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+
+  bool made() const { return read_end_ >= 0 && write_end >= 0; }
+  void close_write_end() {
+    if (write_end >= 0) close(std::exchange(write_end, -1));
+  }
+  int take_read_end() { return std::exchange(read_end_, -1); }
+
+  int write_end = -1;
+
+ private:
+  static constexpr int kLowest = 10;
+  int read_end_ = -1;
+};
+
+// A collected program leads a process group of its own, so that it ends with every process it
+// started, and a terminal's Ctrl-C reaches the course, which ends the group (collected_run.cpp).
+class OwnProcessGroup {
+ public:
+  OwnProcessGroup() {
+    posix_spawnattr_init(&attributes_);
+    posix_spawnattr_setflags(&attributes_, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes_, 0);
+  }
+  ~OwnProcessGroup() { posix_spawnattr_destroy(&attributes_); }
+  OwnProcessGroup(const OwnProcessGroup&) = delete;
+  OwnProcessGroup& operator=(const OwnProcessGroup&) = delete;
+  posix_spawnattr_t* get() { return &attributes_; }
+
+ private:
+  posix_spawnattr_t attributes_;
+};
+
+// Under AddressSanitizer, which reserves terabytes of address space for its shadow memory, no
+// limit can hold: neither for this program nor for the course's programs, built the same way.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kLimitsHold = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kLimitsHold = false;
+#else
+constexpr bool kLimitsHold = true;
+#endif
+#else
+constexpr bool kLimitsHold = true;
+#endif
+
+// posix_spawn sets no resource limits, and a child inherits ours: while this object lives, our
+// own address-space limit is lowered to `bytes` (0: left alone), for the moment of the spawn.
+// Meanwhile this process maps only the new process's stack; it runs one spawn at a time.
+class InheritedAddressSpaceLimit {
+ public:
+  explicit InheritedAddressSpaceLimit(std::uint64_t bytes) {
+    if (!kLimitsHold || bytes == 0 || getrlimit(RLIMIT_AS, &ours_) != 0) return;
+    rlimit lowered = ours_;
+    lowered.rlim_cur = ours_.rlim_max == RLIM_INFINITY
+                           ? static_cast<rlim_t>(bytes)
+                           : std::min(static_cast<rlim_t>(bytes), ours_.rlim_max);
+    lowered_ = lowered.rlim_cur < ours_.rlim_cur && setrlimit(RLIMIT_AS, &lowered) == 0;
+  }
+  ~InheritedAddressSpaceLimit() {
+    if (lowered_) setrlimit(RLIMIT_AS, &ours_);
+  }
+  InheritedAddressSpaceLimit(const InheritedAddressSpaceLimit&) = delete;
+  InheritedAddressSpaceLimit& operator=(const InheritedAddressSpaceLimit&) = delete;
+
+ private:
+  rlimit ours_{};
+  bool lowered_ = false;
+};
+
 }  // namespace
 
 Finished run_collecting(const std::vector<std::string>& argv,
                         std::optional<std::chrono::seconds> limit,
                         const Surroundings& surroundings) {
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return {127, cannot_start(argv, errno) + "\n"};
+  Pipe output, completion;
+  if (!output.made() || (surroundings.completion_channel && !completion.made()))
+    return {.status = 127, .output = cannot_start(argv, errno) + "\n"};
   FileActions actions;
-  if (!surroundings.input.empty()) {
-    posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, surroundings.input.c_str(),
-                                     O_RDONLY, 0);
-  }
+  posix_spawn_file_actions_addopen(
+      actions.get(), STDIN_FILENO,
+      surroundings.input.empty() ? "/dev/null" : surroundings.input.c_str(), O_RDONLY, 0);
   if (!surroundings.directory.empty()) {
     posix_spawn_file_actions_addchdir_np(actions.get(), surroundings.directory.c_str());
   }
-  posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(actions.get(), pipe_fds[0]);
-  posix_spawn_file_actions_addclose(actions.get(), pipe_fds[1]);
+  posix_spawn_file_actions_adddup2(actions.get(), output.write_end, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(actions.get(), output.write_end, STDERR_FILENO);
+  std::vector<std::string> changes = surroundings.environment;
+  if (surroundings.completion_channel) {
+    posix_spawn_file_actions_adddup2(actions.get(), completion.write_end, kCompletionChannelFd);
+    changes.push_back(std::string(kCompletionChannelVariable) + "=" +
+                      std::to_string(kCompletionChannelFd));
+  }
+  OwnProcessGroup group;
   pid_t pid = 0;
   std::vector<char*> args = c_arguments(argv);
-  std::vector<char*> environment = environment_with(surroundings.environment);
-  const int error =
-      posix_spawnp(&pid, args[0], actions.get(), nullptr, args.data(), environment.data());
-  close(pipe_fds[1]);
-  if (error != 0) {
-    close(pipe_fds[0]);
-    return {127, cannot_start(argv, error) + "\n"};
+  std::vector<char*> environment = environment_with(changes);
+  int error = 0;
+  {
+    const InheritedAddressSpaceLimit memory(surroundings.memory_limit);
+    error =
+        posix_spawnp(&pid, args[0], actions.get(), group.get(), args.data(), environment.data());
   }
-  Finished finished;
-  const auto deadline = limit ? std::chrono::steady_clock::now() + *limit
-                              : std::chrono::steady_clock::time_point::max();
-  char buffer[4096];
-  for (;;) {
-    int wait_ms = -1;  // no limit: as long as it takes
-    if (limit) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      wait_ms = static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 1 << 30));
-    }
-    pollfd ready{.fd = pipe_fds[0], .events = POLLIN, .revents = 0};
-    const int polled = poll(&ready, 1, wait_ms);
-    if (polled == 0) {  // the time limit: stop it, and keep what it printed
-      kill(pid, SIGKILL);
-      finished.stopped = true;
-      break;
-    }
-    if (polled < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    const ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
-    if (n > 0) {
-      finished.output.append(buffer, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  close(pipe_fds[0]);
-  finished.status = wait_for(pid);
-  return finished;
+  output.close_write_end();
+  completion.close_write_end();
+  if (error != 0) return {.status = 127, .output = cannot_start(argv, error) + "\n"};
+  return collect(pid, {.output = output.take_read_end(), .completion = completion.take_read_end()},
+                 limit);
 }
 
 int run_attached(const std::vector<std::string>& argv) {

@@ -18,10 +18,12 @@
 #include "command_line.h"
 #include "engine/errors.h"
 #include "engine/machine.h"
+#include "engine/notebook/completion_channel.h"
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/lesson_names.h"
 #include "engine/notebook/machine_choice.h"
 #include "engine/notebook/progress.h"
+#include "engine/notebook/stopped_code.h"
 #include "engine/notebook/terminal_markdown.h"
 #include "engine/notebook/terminal_text.h"
 #include "engine/sim.h"
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
   // can say that its trace or the progress was not written (status 4); a lesson program starts
   // no other program that would inherit this.
   std::signal(SIGXFSZ, SIG_IGN);
+  take_completion_channel();  // course verify's: a run says how far it got (completion_channel.h)
   std::ostream stdout_stream(std::cout.rdbuf());  // the real stdout, even while cells are captured
   const std::string path = argc > 0 ? argv[0] : "lesson";
   const std::string program = path.substr(path.find_last_of('/') + 1);
@@ -101,6 +104,12 @@ int main(int argc, char** argv) {
     options = parse_command_line(argc, argv);
   } catch (const std::invalid_argument& e) {
     std::cerr << program << ": " << e.what() << "\nTry '" << program << " --help'.\n";
+    return kUsageError;
+  }
+  try {
+    time_limit_seconds();  // the environment's, checked before a cell runs
+  } catch (const std::invalid_argument& e) {
+    std::cerr << program << ": " << e.what() << '\n';
     return kUsageError;
   }
   if (options.help) {
@@ -168,6 +177,7 @@ int main(int argc, char** argv) {
       engine::sim::start_tracing();
     }
     int status = run_cells(config);
+    report_completion("done");
     if (!options.trace
              .empty()) {  // written before the run counts as verified: a failure here is the run's
       try {
@@ -191,6 +201,7 @@ int main(int argc, char** argv) {
         options.source.empty() && options.outputs.empty() && is_documented(*machine)) {
       try {
         record_lesson_verified(*number, machine->name, std::cerr);
+        report_completion("recorded");
       } catch (const std::exception& e) {
         std::cerr << program
                   << ": every cell printed its documented output, but the run could not be "

@@ -118,12 +118,30 @@ std::string pass_time(const json& value, const std::string& where) {
                                                                           : timestamp(value, where);
 }
 
+// The verdict on one version of the lab file: "fnv1a64-" and 16 hexadecimal digits, as
+// harness/learner_source.h writes a digest, and whether it passed.
+LabCheck lab_check(const json& c, const std::string& where) {
+  expect_object(c, where);
+  LabCheck check;
+  check.source = required(c, where, "source", string_value);
+  const bool valid = check.source.size() == 24 && check.source.starts_with("fnv1a64-") &&
+                     std::all_of(check.source.begin() + 8, check.source.end(), [](char d) {
+                       return (d >= '0' && d <= '9') || (d >= 'a' && d <= 'f');
+                     });
+  if (!valid)
+    corrupt(field(where, "source"), shown(json(check.source)) + " is not a lab file's digest");
+  check.passed = required(c, where, "passed", boolean);
+  return check;
+}
+
 LabRecord lab_record(const json& l, const std::string& where) {
   expect_object(l, where);
   LabRecord r;
   r.passed_at = required(l, where, "passed_at", pass_time);
   r.hints_shown = required(l, where, "hints_shown", bounded, 0, LabRecord::kMaxHints);
-  r.unknown = unknown_fields(l, {"passed_at", "hints_shown"});
+  if (l.contains("last_check"))
+    r.last_check = lab_check(l["last_check"], field(where, "last_check"));
+  r.unknown = unknown_fields(l, {"passed_at", "hints_shown", "last_check"});
   return r;
 }
 
@@ -197,8 +215,10 @@ json to_json(const Progress& p) {
   }
   json labs = json::object();
   for (const auto& [name, r] : p.labs) {
-    labs[name] =
-        with_unknown({{"passed_at", r.passed_at}, {"hints_shown", r.hints_shown}}, r.unknown);
+    json record = {{"passed_at", r.passed_at}, {"hints_shown", r.hints_shown}};
+    if (r.last_check)
+      record["last_check"] = {{"source", r.last_check->source}, {"passed", r.last_check->passed}};
+    labs[name] = with_unknown(std::move(record), r.unknown);
   }
   return with_unknown({{"version", kProgressVersion},
                        {"lessons_verified", p.lessons_verified},

@@ -7,6 +7,7 @@
 #include "engine/mps.h"
 #include "engine/notebook/cell.h"
 #include "engine/notebook/closest_machine.h"
+#include "engine/notebook/completion_channel.h"
 #include "engine/notebook/documented_machines.h"
 #include "engine/notebook/prose_values.h"
 #include "engine/notebook/stopped_code.h"
@@ -330,6 +331,7 @@ void run_cell(const char* /*file*/, int line, CellBody body) {
   CellRun run{.cell = &session.cell_registered_at(line)};
   sim::use_machine(session.machine());  // every cell starts in a fresh simulated process
   sim::label_process(session.lesson_name() + "/" + run.cell->name);
+  report_completion("cell " + run.cell->name);  // the one that was running, if none finishes
   {
     OutputCapture capture;
     // An edited cell may loop forever.

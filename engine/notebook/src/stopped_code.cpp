@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 namespace engine::notebook {
@@ -28,8 +29,18 @@ extern "C" void time_is_up(int) {
 int time_limit_seconds() {
   static const int seconds = [] {
     const char* chosen = std::getenv("MPS_COURSE_TIME_LIMIT");
-    const int value = chosen != nullptr ? std::atoi(chosen) : 0;
-    return value > 0 ? value : 10;
+    if (chosen == nullptr || *chosen == '\0') return 10;
+    const std::string_view text = chosen;
+    const bool digits = text.size() <= 5 && std::all_of(text.begin(), text.end(), [](char c) {
+                          return c >= '0' && c <= '9';
+                        });
+    const int value = digits ? std::stoi(std::string(text)) : 0;
+    if (value < 1 || value > kLongestTimeLimit) {
+      throw std::invalid_argument("MPS_COURSE_TIME_LIMIT=" + std::string(text.substr(0, 40)) +
+                                  " is not a time limit: give whole seconds from 1 to " +
+                                  std::to_string(kLongestTimeLimit) + " (without it, 10)");
+    }
+    return value;
   }();
   return seconds;
 }

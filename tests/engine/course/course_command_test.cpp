@@ -36,7 +36,7 @@ TEST_CASE("without progress the next step is the first lesson") {
   const Run run = course({});
   expect_status(run, 0);
   expect_text(
-      run, {"lessons 0 of 8 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
+      run, {"lessons 0 of 9 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
 }
 
 TEST_CASE("a lab's reference solution passes through the front door, and records nothing") {
@@ -45,6 +45,18 @@ TEST_CASE("a lab's reference solution passes through the front door, and records
   expect_text(run,
               {"Lab 03 · Placement · labs/03_placement/solution/lab.cpp", "✔ All 2 checks pass."});
   expect_no_text(run, {"recorded in your progress"});
+}
+
+TEST_CASE("a time limit out of range is refused before anything runs, naming the range") {
+  // Six times the lab's limit is the course's: this one overflowed to "ran for -1894967296 s".
+  const Run run =
+      run_program({program("course"), "verify", "03", "--variant", "solution"},
+                  {.environment = {"MPS_COURSE_PROGRESS=" + scratch("limit") + "/progress.json",
+                                   "MPS_COURSE_TIME_LIMIT=357913942"}});
+  expect_status(run, 2);
+  expect_text(run, {"MPS_COURSE_TIME_LIMIT=357913942 is not a time limit: give whole seconds "
+                    "from 1 to 86400"});
+  expect_no_text(run, {"✔"});
 }
 
 TEST_CASE("a starter fails with its first open TODO as the next step") {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <string>
@@ -22,13 +23,13 @@
 #include "file_watch.h"
 #include "hints.h"
 #include "lab_files.h"
+#include "learner_run.h"
 #include "subcommand.h"
 #include "verification.h"
 
 namespace fs = std::filesystem;
 using namespace front_door;
 using engine::notebook::Finished;
-using engine::notebook::run_collecting;
 
 namespace {
 
@@ -307,6 +308,15 @@ TEST_CASE("each hint is shown once more per call and counted in the progress fil
   CHECK(c.course->progress().labs["01_first"].hints_shown == 2);
 }
 
+TEST_CASE("a hint that cannot be counted in the progress file is shown, and the exit says so") {
+  SmallCourse c;
+  // The progress file reads as empty, and cannot be written: a folder is where its lock goes.
+  fs::create_directories(c.top.path / "progress.json.lock");
+  CHECK(c.run({"hint", "1"}) == kNotSaved);
+  CHECK(c.out.str().find("hint 1 of 2 · A nudge") != std::string::npos);
+  CHECK(c.err.str().find("course: your progress was not saved:") != std::string::npos);
+}
+
 TEST_CASE("reset asks first, and keeps the learner's file when told yes") {
   {
     SmallCourse c("n\n");
@@ -483,47 +493,54 @@ TEST_CASE("course help SUBCOMMAND is that subcommand's --help") {
   CHECK(unknown.err.str().find("course help: no subcommand 'frobnicate'") != std::string::npos);
 }
 
-TEST_CASE("a program still running at the time limit is stopped, and what it printed is kept") {
-  const auto start = std::chrono::steady_clock::now();
-  const Finished run =
-      run_collecting({"sh", "-c", "echo started; sleep 30"}, std::chrono::seconds(1));
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
-  CHECK(run.stopped);
-  CHECK(run.output == "started\n");
-  CHECK(run.status == 128 + 9);  // SIGKILL
-  const Finished quick = run_collecting({"sh", "-c", "echo done"}, std::chrono::seconds(10));
-  CHECK_FALSE(quick.stopped);
-  CHECK(quick.status == 0);
-}
-
-TEST_CASE("a program stopped by a crash or a time limit gets a verdict that says so") {
+TEST_CASE("a program that did not finish gets a verdict that says how it ended") {
   SmallCourse small;
   Course& course = *small.course;
+  const auto said = [&] {
+    std::string text = small.out.str();  // wrapped to the terminal: compared as one line
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+  };
   SUBCASE("a crash before any check names the signal") {
-    CHECK(explain_stop(course, {.status = 128 + 11, .output = "Lab 05\n", .stopped = false},
-                       "Your lab"));
-    CHECK(small.out.str() ==
-          "✘ Your lab crashed (Segmentation fault, signal 11) before its first check ran.\n");
+    CHECK(explain_unfinished(course, {.finished = {.status = 128 + 11, .output = "Lab 05\n"}},
+                             "Your lab", "check"));
+    CHECK(said() ==
+          "✘ Your lab crashed (Segmentation fault, signal 11) before its first check ran. ");
   }
   SUBCASE("a crash the program has described is not described twice") {
-    CHECK(explain_stop(course,
-                       {.status = 128 + 11,
-                        .output = "your code crashed with a segmentation fault",
-                        .stopped = false},
-                       "Your lab"));
-    CHECK(small.out.str().empty());
+    CHECK(explain_unfinished(
+        course,
+        {.finished = {.status = 128 + 11, .output = "your code crashed with a segmentation fault"},
+         .running = "the check 'x'"},
+        "Your lab", "check"));
+    CHECK(said().empty());
   }
   SUBCASE("the course's own time limit says what to look for") {
-    CHECK(explain_stop(course, {.status = 128 + 9, .output = "", .stopped = true}, "Lesson 05"));
-    CHECK(small.out.str() ==
-          "✘ Lesson 05 ran for " + std::to_string(learner_program_limit().count()) +
-              " s without finishing and was stopped. Look for a loop whose condition never "
-              "changes.\n");
+    CHECK(explain_unfinished(course, {.finished = {.status = 128 + 9, .stopped = true}},
+                             "Lesson 05", "cell"));
+    CHECK(said() == "✘ Lesson 05 ran for " + std::to_string(learner_program_limit().count()) +
+                        " s without finishing and was stopped. Look for a loop whose condition "
+                        "never changes. ");
   }
-  SUBCASE("a program that exited by itself needs no explanation") {
-    CHECK_FALSE(explain_stop(
-        course, {.status = 1, .output = "✘ 1 of 5 checks fail.", .stopped = false}, "Your lab"));
-    CHECK(small.out.str().empty());
+  SUBCASE("a kill that is not the course's is most often the system's, for memory") {
+    CHECK(explain_unfinished(course,
+                             {.finished = {.status = 128 + 9}, .running = "the cell 'sweep'"},
+                             "Lesson 06", "cell"));
+    CHECK(said().find("✘ Lesson 06 was killed (SIGKILL) while the cell 'sweep' ran. The system "
+                      "kills a program so when memory runs out") == 0);
+  }
+  SUBCASE("a program that finished needs no explanation") {
+    CHECK_FALSE(explain_unfinished(course,
+                                   {.finished = {.status = 1, .output = "✘ 1 of 5 checks fail."},
+                                    .last_word = "done checks=5 failed=1"},
+                                   "Your lab", "check"));
+    CHECK(said().empty());
+  }
+  SUBCASE("a program that ended with no last word ended early, whatever its status") {
+    CHECK(explain_unfinished(course, {.finished = {.status = 0}, .running = "the check 'x'"},
+                             "Your lab", "check"));
+    CHECK(said().find("✘ Your lab ended (exit status 0) while the check 'x' ran, before its "
+                      "checks had all reported.") == 0);
   }
 }
 
@@ -557,4 +574,30 @@ TEST_CASE("the file watch reports the files saved, whether written in place or r
   changed = watch.wait(std::chrono::seconds(5));
   renamed.join();
   CHECK((changed == std::vector<fs::path>{dir.path / "a.cpp"}));
+}
+
+TEST_CASE(
+    "the file watch reports a deleted file, and keeps watching a folder removed and restored") {
+  const TemporaryDirectory dir;
+  const fs::path file = dir.path / "lab/lab.cpp";
+  write(file, "mine\n");
+  FileWatch watch({file});
+  const auto after_a_moment = [](const std::function<void()>& change) {
+    return std::thread([change] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      change();
+    });
+  };
+  std::thread deleted = after_a_moment([&] { fs::remove(file); });
+  CHECK((watch.wait(std::chrono::seconds(5)) == std::vector<fs::path>{file}));
+  deleted.join();
+  std::thread folder_removed = after_a_moment([&] { fs::remove_all(dir.path / "lab"); });
+  CHECK(watch.wait(std::chrono::milliseconds(500)).empty());  // the file was gone already
+  folder_removed.join();
+  std::thread restored = after_a_moment([&] { write(file, "mine, restored\n"); });
+  CHECK((watch.wait(std::chrono::seconds(5)) == std::vector<fs::path>{file}));
+  restored.join();
+  std::thread saved = after_a_moment([&] { write(file, "mine, saved in the restored folder\n"); });
+  CHECK((watch.wait(std::chrono::seconds(5)) == std::vector<fs::path>{file}));
+  saved.join();
 }

@@ -258,6 +258,16 @@ TEST_CASE("a cell that never ends is stopped at the time limit, naming the cell"
   expect_text(run, {"┌ never_ends", "✘ Stopped after 1 s: cell 'never_ends' was still running."});
 }
 
+TEST_CASE("a time limit that is no number of seconds in range is refused, naming the range") {
+  for (const std::string limit : {"357913942", "0", "-5", "ten", "10s"}) {
+    const Run run = run_program({program("runaway_lesson"), "--cell", "never_ends"},
+                                {.environment = {"MPS_COURSE_TIME_LIMIT=" + limit}});
+    expect_status(run, 2);
+    expect_text(run, {"MPS_COURSE_TIME_LIMIT=" + limit +
+                      " is not a time limit: give whole seconds from 1 to 86400"});
+  }
+}
+
 TEST_CASE("the runaway fixture's cells pass when nothing tells them to run away") {
   const Run run = run_program({program("runaway_lesson"), "--verify"});
   expect_status(run, 0);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/notebook/lesson_names.h"
+#include "scratch_directory.h"
 
 using engine::notebook::Cell;
 using engine::notebook::CellKind;
@@ -281,8 +282,7 @@ TEST_CASE("malformed compare options are named precisely") {
 
 TEST_CASE("a section of a lesson in sections is read with its folder's shared file") {
   namespace fs = std::filesystem;
-  const fs::path folder = fs::temp_directory_path() /
-                          (std::to_string(::getpid()) + "-lesson_source_test/08_long_lesson");
+  const fs::path folder = scratch_directory("lesson_source_test") / "08_long_lesson";
   fs::create_directories(folder);
   std::ofstream(folder / "shared.h")
       << "// %% [markdown]\n// # Lesson 8 · Long\n\n// %%\nint shared();\n// %% [python]\n"

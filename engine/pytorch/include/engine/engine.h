@@ -7,6 +7,7 @@
 #include "engine/autograd.h"
 #include "engine/backends/mps.h"
 #include "engine/compile.h"
+#include "engine/compile_shader.h"
 #include "engine/device.h"
 #include "engine/errors.h"
 #include "engine/factories.h"

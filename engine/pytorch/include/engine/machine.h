@@ -43,6 +43,9 @@ struct MachineProfile {
   OsVersion os_version;
   Architecture cpu_architecture = Architecture::Arm64;     // the hardware
   Architecture python_architecture = Architecture::Arm64;  // what the interpreter runs as
+  // The interpreter's version, platform.python_version(): a current one (an estimate) unless the
+  // profile names the Python its scenario runs (machine_profiles.cpp).
+  OsVersion python_version = {3, 12, 4};
   bool cpu_has_avx2 = false;         // selects PyTorch's AVX2 CPU kernels (and randn's sampler)
   bool torch_built_with_mps = true;  // torch.backends.mps.is_built() of the installed build
   std::optional<GpuSpec> gpu;

@@ -186,6 +186,7 @@ MachineProfile intel_mac_macos12() {
   m.os_version = {12, 0, 0};  // below the 14.0 that PyTorch 2.9 requires for MPS
   m.cpu_architecture = Architecture::X86_64;
   m.python_architecture = Architecture::X86_64;
+  m.python_version = {3, 8, 9};   // [scenario] the python3 of Xcode 13's command-line tools
   m.cpu_has_avx2 = true;          // Coffee Lake has AVX2
   m.torch_built_with_mps = true;  // x86_64 macOS builds include MPS (for AMD GPUs)
   // MPS never runs here (the OS is too old), so the GPU's speed is not modelled.
@@ -219,6 +220,7 @@ MachineProfile linux_x86_64() {
   m.os = OperatingSystem::Linux;
   m.cpu_architecture = Architecture::X86_64;
   m.python_architecture = Architecture::X86_64;
+  m.python_version = {3, 11, 2};   // Debian 12's python3
   m.cpu_has_avx2 = true;           // [zen4-box]
   m.torch_built_with_mps = false;  // Linux wheels are built without MPS
   m.unified_memory = false;        // no GPU at all
@@ -239,6 +241,8 @@ MachineProfile rosetta_x86_64() {
   m.os_version = {14, 6, 0};
   m.cpu_architecture = Architecture::Arm64;
   m.python_architecture = Architecture::X86_64;  // an x86_64 interpreter, translated
+  // [scenario] python.org's 3.8.10, the last 3.8 with a macOS installer, which was x86_64 only.
+  m.python_version = {3, 8, 10};
   m.cpu_has_avx2 = false;  // Rosetta 2 on macOS 14 does not translate AVX instructions
   // PyTorch stopped publishing x86_64 macOS wheels after 2.2 (pytorch/pytorch#114602); this
   // profile models an x86_64 build compiled without MPS, as many such installs were.

@@ -13,6 +13,11 @@ std::string mac_release() {
   return m.os == OperatingSystem::MacOS ? m.os_version.str() : "";
 }
 
+std::string python_version() {
+  const OsVersion& v = sim::machine().python_version;  // always three numbers, as Python prints
+  return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
+}
+
 bool proc_translated() { return sim::machine().runs_under_rosetta(); }
 
 }  // namespace engine::py::platform

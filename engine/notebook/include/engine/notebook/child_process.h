@@ -4,6 +4,7 @@
 // on Linux and macOS alike.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,20 +12,31 @@
 namespace engine::notebook {
 
 struct Finished {
-  int status = 0;        // the exit status; 128 + the signal's number if a signal ended it
-  std::string output;    // stdout and stderr as they came, interleaved
-  bool stopped = false;  // still running at the time limit, and killed
+  int status = 0;            // the exit status; 128 + the signal's number if a signal ended it
+  std::string output{};      // stdout and stderr as they came, interleaved
+  bool stopped = false;      // still running at the time limit, and killed
+  std::string completion{};  // what it wrote on its completion channel (completion_channel.h)
 };
 
-// Where a collected program runs, when it is not simply here, in this program's environment.
+// Where a collected program runs, when it is not simply here, in this program's environment. Each
+// field has its default, so that a caller names only those it sets.
 struct Surroundings {
-  std::vector<std::string> environment;  // NAME=value entries that add to or replace ours
-  std::string directory;                 // its working directory; empty: ours
-  std::string input;                     // a file it reads as stdin; empty: our stdin
+  std::vector<std::string> environment{};  // NAME=value entries that add to or replace ours
+  std::string directory{};                 // its working directory; empty: ours
+  std::string input{};                     // a file it reads as stdin; empty: none (/dev/null)
+  // Bytes of address space it may map (RLIMIT_AS, which Linux enforces and macOS does not); 0:
+  // none, as in a build under AddressSanitizer, which needs terabytes.
+  std::uint64_t memory_limit = 0;
+  bool completion_channel = false;  // give it a completion channel
 };
 
 // Runs `argv` and collects what it prints. A program that cannot be started finishes with
-// status 127 and says why in `output`. One still running after `limit` is killed.
+// status 127 and says why in `output`. The program leads a process group of its own: when it
+// ends, every process it started and left running is killed, and the wait is over (they may
+// hold its output open); at `limit` the whole group is killed. A Ctrl-C (SIGINT, or SIGTERM,
+// SIGHUP) meanwhile ends the group, then this program as it would have. Of its output, the first
+// 256 KiB and the last 64 KiB are kept, with a note where the rest was cut. Call it from one
+// thread at a time: it lowers this program's address-space limit for the moment of a spawn.
 Finished run_collecting(const std::vector<std::string>& argv,
                         std::optional<std::chrono::seconds> limit = std::nullopt,
                         const Surroundings& surroundings = {});

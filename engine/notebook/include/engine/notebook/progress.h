@@ -1,7 +1,7 @@
 #pragma once
 // The learner's progress through the course, kept in one JSON file: which lessons ran with
 // every cell matching its documentation, and on which machine; each quiz's attempts, best score
-// and last misses; and each lab's hints and when its tests first passed.
+// and last misses; and each lab's hints, when its tests first passed, and its last verdict.
 // The file lives in the XDG state directory ($XDG_STATE_HOME/mps-course/progress.json, by
 // default ~/.local/state/mps-course/progress.json) unless MPS_COURSE_PROGRESS names another.
 // It is the learner's own work, so it is never lost:
@@ -63,11 +63,21 @@ struct QuizRecord {
   UnknownFields unknown{};
 };
 
+// The verdict on one version of a learner's lab file, which its digest names
+// (labs/harness/include/harness/learner_source.h).
+struct LabCheck {
+  std::string source;  // "fnv1a64-0123456789abcdef"
+  bool passed = false;
+
+  bool operator==(const LabCheck&) const = default;
+};
+
 struct LabRecord {
   static constexpr int kMaxHints = 1'000;
 
   std::string passed_at;  // when the learner's lab first passed its tests; empty: not yet
   int hints_shown = 0;    // how many of its hints the learner has asked for
+  std::optional<LabCheck> last_check{};  // the verdict of its last check; none in older files
   UnknownFields unknown{};
 };
 

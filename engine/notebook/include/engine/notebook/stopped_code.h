@@ -9,7 +9,10 @@
 namespace engine::notebook {
 
 // Runs take a fraction of a second, so 10 s means a loop without end; MPS_COURSE_TIME_LIMIT
-// sets other seconds (a slow emulator, or the tests of this limit).
+// sets other seconds (a slow emulator, or the tests of this limit), at most a day. Throws
+// std::invalid_argument, naming the variable, its value and the range, for anything but whole
+// seconds in that range: a program checks it before it runs anything.
+inline constexpr int kLongestTimeLimit = 24 * 60 * 60;
 int time_limit_seconds();
 
 // "Stopped after 10 s: <running> was still running. Look for a loop whose condition never

@@ -1,7 +1,7 @@
 #pragma once
 // Reading a small text file that someone named on a command line or in a build: a lesson, a
 // question bank, a model config. Whatever sits at the path, the answer is the text or a reason
-// a person understands: a directory, a device or a FIFO is refused before it is opened (a FIFO
+// a person understands: a directory, a device or a FIFO is refused before it is read (a FIFO
 // would block, /dev/zero would never end), and so is a file far larger than such a file can be.
 
 #include <cstdint>
