@@ -44,7 +44,9 @@ void run_in_float(Kernel kernel, const Tensor& out, const detail::Axis& a, const
 
 Tensor run(const Variant& v, const Tensor& x, std::int64_t dim) {
   const detail::Axis a = axis_of(x, dim);  // a named struct: the backward lambda captures it
-  const bool last = a.inner == 1;
+  // softmax_cpu_out picks the lastdim kernel by the dimension, not by the extent after it: a
+  // (3, 1) tensor over dimension 0 takes softmax_kernel_impl (a 0-dim input is viewed as 1-D).
+  const bool last = x.dim() <= 1 || detail::wrap_dim(dim, x.dim()) == x.dim() - 1;
   detail::dispatch_floating(x.scalar_type(), last ? v.lastdim_name : v.other_name,
                             detail::Float64::NotImplemented, [](auto) {});
   Tensor out =
