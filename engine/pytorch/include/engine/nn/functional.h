@@ -37,8 +37,8 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
 // optional.
 Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);
 // In training, zeroes each element with probability p and scales the rest by 1 / (1 - p).
-// The mask comes from the engine's cpu generator (PyTorch's own mask differs; so does the
-// MPS generator's).
+// On the cpu the mask keeps the elements a seeded PyTorch on a Mac keeps (bernoulli_(1 - p));
+// on mps it comes from the engine's own generator, whose values a Mac's Philox does not give.
 Tensor dropout(const Tensor& input, const DropoutFuncOptions& options = {});
 
 // The image operators, on (N, C, H, W) float tensors (or (C, H, W), one image).
