@@ -24,7 +24,9 @@ import sys
 # Each perturbation is an environment; the architecture decides which OpenBLAS cores exist.
 CORETYPES = {"x86_64": ["Prescott", "SkylakeX"], "aarch64": ["ARMV8", "NEOVERSEN1"], "arm64": ["ARMV8", "NEOVERSEN1"]}
 CACHES_KIB = ["16,256,2048", "48,2048,32768"]
-PARITY_FILES = "*random_test.cpp,*training_parity_test.cpp,*transformer_parity_test.cpp,*cnn_parity_test.cpp,*matmul_test.cpp"
+# The half-precision kernels too: their float32 accumulation and rounding must not move either.
+PARITY_FILES = ("*random_test.cpp,*training_parity_test.cpp,*transformer_parity_test.cpp,*cnn_parity_test.cpp,"
+                "*matmul_test.cpp,*half_test.cpp,*precision_parity_test.cpp,*autocast_test.cpp")
 
 
 def perturbations():

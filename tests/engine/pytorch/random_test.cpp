@@ -144,3 +144,17 @@ TEST_CASE(
   CHECK(engine::randn({3}, engine::Device("mps")).cpu().to_vector<float>() ==
         on_mps.cpu().to_vector<float>());
 }
+
+TEST_CASE("a seeded cpu dropout keeps the elements PyTorch keeps, scaled as its div_ scales them") {
+  engine::sim::use_machine("m3-max-64gb");
+  namespace F = engine::nn::functional;
+  // Debian's PyTorch 1.13 (no MKL, as on a Mac): torch.manual_seed(0); F.dropout(torch.ones(12), 0.3)
+  engine::manual_seed(0);
+  const float kept = 1.0f / 0.7f;  // 1.4285714626312256 in float32
+  CHECK(F::dropout(engine::ones({12}), F::DropoutFuncOptions().p(0.3)).to_vector<float>() ==
+        std::vector<float>{0, 0, kept, 0, kept, 0, kept, kept, kept, kept, kept, kept});
+  // torch.manual_seed(7); F.dropout(torch.ones(10), 0.5)
+  engine::manual_seed(7);
+  CHECK(F::dropout(engine::ones({10}), F::DropoutFuncOptions().p(0.5)).to_vector<float>() ==
+        std::vector<float>{2, 2, 0, 0, 0, 0, 2, 0, 0, 0});
+}

@@ -47,6 +47,7 @@ struct Edge {
   std::shared_ptr<Node> grad_fn;            // the input's node, if it has one
   Tensor leaf;                              // the input itself, if it is a leaf that requires grad
   Device device = Device(DeviceType::CPU);  // the input's: its gradient is returned there
+  ScalarType dtype = ScalarType::Float;     // the input's: its gradient is converted to it
   bool leads_anywhere() const noexcept { return grad_fn != nullptr || leaf.defined(); }
 };
 

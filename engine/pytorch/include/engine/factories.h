@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 #include "engine/int_array_ref.h"
+#include "engine/scalar.h"
 #include "engine/tensor.h"
 #include "engine/tensor_options.h"
 
@@ -13,8 +14,10 @@ namespace engine {
 
 Tensor zeros(IntArrayRef sizes, TensorOptions options = {});
 Tensor ones(IntArrayRef sizes, TensorOptions options = {});
-Tensor full(IntArrayRef sizes, double value, TensorOptions options = {});
-// Standard normal samples from the default generator (PyTorch's CPU sampler, bit for bit). On
+// Without a dtype in the options, full's follows the value: float32, int64 or bool.
+Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options = {});
+// Standard normal samples from the default generator (PyTorch's CPU sampler, bit for bit, in
+// float32, float64, float16 and bfloat16). On
 // mps they come from the mps generator, which manual_seed also seeds: the same sampler on a
 // stream of its own (a Mac's MPS uses Philox, so its values differ from these).
 Tensor randn(IntArrayRef sizes, TensorOptions options = {});

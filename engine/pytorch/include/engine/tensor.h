@@ -4,9 +4,9 @@
 // Values are real numbers computed on the host for every device, mps included: the emulator
 // changes where PyTorch says the work happens and what it costs, not the arithmetic.
 // Tensors take part in reverse-mode autograd (engine/autograd.h) as in PyTorch.
-// Simplifications (the lessons say so where it matters): tensors are always contiguous, so a
-// slice along any dimension but the first is a copy rather than a view; dtypes are float32,
-// int64 and bool, and arithmetic is float32 only.
+// Dtypes are PyTorch's (engine/scalar_type.h), promoted as PyTorch promotes them
+// (engine/type_promotion.h). Simplification (the lessons say so where it matters): tensors are
+// always contiguous, so a slice along any dimension but the first is a copy rather than a view.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +15,7 @@
 
 #include "engine/device.h"
 #include "engine/int_array_ref.h"
+#include "engine/scalar.h"
 #include "engine/scalar_type.h"
 
 namespace engine {
@@ -36,7 +37,8 @@ class Tensor {
   std::int64_t numel() const;
   ScalarType scalar_type() const;
   ScalarType dtype() const { return scalar_type(); }
-  std::int64_t element_size() const;  // bytes per element
+  std::int64_t element_size() const;  // bytes per element: 2 for float16, 4 for float32, ...
+  bool is_floating_point() const;
   Device device() const;
   bool is_cpu() const { return device().is_cpu(); }
   bool is_mps() const { return device().is_mps(); }
@@ -44,7 +46,10 @@ class Tensor {
   // A copy on `device` (or this tensor itself when it already lives there, as in PyTorch).
   // Differentiable: gradients flow back to the source device.
   Tensor to(Device device) const;
+  // The values converted to `dtype` (or this tensor itself when it has that dtype): rounded to
+  // nearest even into a narrower floating type; differentiable between floating types.
   Tensor to(ScalarType dtype) const;
+  Tensor to(Device device, ScalarType dtype) const;
   Tensor cpu() const { return to(Device(DeviceType::CPU)); }
 
   // Same values, new shape; one dimension may be -1 and is inferred.
@@ -87,9 +92,10 @@ class Tensor {
 
   // --- in place, for optimizers: refused on a leaf that requires grad unless under
   // NoGradGuard, as PyTorch refuses it ----------------------------------------------------------
-  Tensor& add_(const Tensor& other, double alpha = 1.0);
-  Tensor& mul_(double factor);
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& mul_(const Scalar& factor);
   Tensor& zero_();
+  Tensor& fill_(const Scalar& value);
 
   // The values of a cpu tensor; T must match the dtype.
   template <typename T>

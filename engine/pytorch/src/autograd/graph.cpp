@@ -81,6 +81,7 @@ void record(const Tensor& result, std::string name, const std::vector<Tensor>& i
     autograd::Edge& edge = edges.emplace_back();
     if (!input.defined()) continue;  // an optional argument left out (a bias, say)
     edge.device = input.device();
+    edge.dtype = input.scalar_type();
     if (input.grad_fn()) {
       edge.grad_fn = input.grad_fn();
     } else if (input.requires_grad()) {
@@ -142,10 +143,12 @@ void run_backward(const Tensor& root) {
     for (std::size_t i = 0; i < grads.size(); ++i) {
       const autograd::Edge& edge = node->edges()[i];
       if (!grads[i].defined() || !edge.leads_anywhere()) continue;
-      // A 0-dim cpu operand of an mps operation gets its gradient back on the cpu. Taken out of
+      // A 0-dim cpu operand of an mps operation gets its gradient back on the cpu, and an operand
+      // of another dtype its gradient in that dtype (the engine's validate_outputs). Taken out of
       // `grads`, so that a leaf can tell whether anything else still holds it.
-      const Tensor grad =
-          grads[i].device() == edge.device ? std::move(grads[i]) : grads[i].to(edge.device);
+      Tensor grad = std::move(grads[i]);
+      if (grad.scalar_type() != edge.dtype) grad = grad.to(edge.dtype);
+      if (grad.device() != edge.device) grad = grad.to(edge.device);
       if (edge.grad_fn) {
         accumulate(pending, edge.grad_fn.get(), grad);
       } else {

@@ -32,7 +32,7 @@ void sum_over_axis(const float* in, float* out, std::int64_t outer, std::int64_t
 }  // namespace mps
 
 const Summation& summation_on(const Device& device) {
-  static constexpr Summation cpu{kernels::sum_over_axis, kernels::matmul,
+  static constexpr Summation cpu{kernels::sum_over_axis<float>, kernels::matmul,
                                  kernels::matmul_transposed_a, kernels::linear};
   static constexpr Summation gpu{mps::sum_over_axis, mps::matmul, mps::matmul_transposed_a,
                                  mps::linear};

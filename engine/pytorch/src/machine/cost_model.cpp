@@ -255,13 +255,14 @@ double paged_fraction(double process_gpu_bytes, const MachineProfile& machine) {
   return std::min(1.0, overflow / process_gpu_bytes);
 }
 
-KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes) {
+KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes, ScalarType dtype) {
   return {.name = name,
           .kind = OpKind::MatMul,
           .bytes = bytes,
           .elements = shape.m * shape.n * shape.batch,
           .flops = 2 * shape.m * shape.n * shape.k * shape.batch,
-          .matmul = shape};
+          .matmul = shape,
+          .dtype = dtype};
 }
 
 // PyTorch 2.9 runs elementwise arithmetic, fills and copies as Metal kernels of its own (binary

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "engine/machine.h"
+#include "engine/scalar_type.h"
 
 namespace engine::metal {
 struct DispatchWork;
@@ -60,11 +61,14 @@ struct KernelCost {
   // its contiguous innermost run when it reduces the innermost dimension, else 0
   std::int64_t row = 0;
   Encoding encoding = Encoding::ByKind;
+  // The dtype the kernel computes or writes.
+  ScalarType dtype = ScalarType::Float;
   const metal::DispatchWork* shader = nullptr;  // ShaderKernel only
 };
 
-// A matrix product of `shape`, moving `bytes`: 2 m n k flops per matrix of the batch.
-KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes);
+// A matrix product of `shape` in `dtype`, moving `bytes`: 2 m n k flops per matrix of the batch.
+KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes,
+                       ScalarType dtype = ScalarType::Float);
 
 // How PyTorch 2.9 encodes this op on mps (ByKind resolved).
 Encoding mps_encoding(const KernelCost& cost);

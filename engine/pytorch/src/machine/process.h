@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "amp/autocast_state.h"
 #include "engine/device.h"
 #include "engine/machine.h"
 #include "mps/allocator.h"
@@ -67,6 +68,7 @@ struct Process {
     return device.is_mps() ? mps_generator : cpu_generator;
   }
   Timeline timeline;
+  AutocastState autocast;  // torch.autocast's per-thread state: off in a fresh process
   // torch.mps.Event ids, as MPSEventPool hands them out: released ones first, last in first
   // out, then new ones counting from 1. Shared so that an event outliving its process gives
   // its id back to nothing.

@@ -109,11 +109,23 @@ bool reads_as_is(ScalarType dtype, const metal::ElementType& element) {
   switch (dtype) {
     case ScalarType::Float:
       return element.scalar == ScalarKind::Float;
+    case ScalarType::Half:
+      return element.scalar == ScalarKind::Half;
     case ScalarType::Long:
       return element.scalar == ScalarKind::Long || element.scalar == ScalarKind::ULong;
+    case ScalarType::Int:
+      return element.scalar == ScalarKind::Int || element.scalar == ScalarKind::UInt;
+    case ScalarType::Short:
+      return element.scalar == ScalarKind::Short || element.scalar == ScalarKind::UShort;
+    case ScalarType::Byte:
+    case ScalarType::Char:
+      return element.scalar == ScalarKind::UChar || element.scalar == ScalarKind::Char;
     case ScalarType::Bool:
       return element.scalar == ScalarKind::Bool || element.scalar == ScalarKind::UChar ||
              element.scalar == ScalarKind::Char;
+    case ScalarType::BFloat16:  // Metal's bfloat, which the front end does not parse
+    case ScalarType::Double:    // mps has no float64 tensors
+      return false;
   }
   return false;
 }

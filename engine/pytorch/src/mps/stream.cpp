@@ -41,12 +41,19 @@ double paged_share(const Process& p) {
   return paged_fraction(static_cast<double>(p.mps_allocator->driver_allocated()), p.machine);
 }
 
-// Queues `seconds` of device work named `name` behind what is already queued.
+// The dtype a kernel's span shows: "float16", PyTorch's name without "torch.".
+std::string_view dtype_shown(const KernelCost& cost) {
+  return python_dtype_name(cost.dtype).substr(6);
+}
+
+// Queues `seconds` of device work named `name` behind what is already queued; a kernel's span
+// names its dtype.
 void enqueue(Process& p, std::string_view name, std::string_view category, double seconds,
              const KernelCost& cost) {
   Timeline& t = p.timeline;
   const double begin = std::max(t.device_free, t.host_now);  // in order, once encoded
-  trace_span(Track::Device, name, category, begin, seconds, cost.bytes, cost.flops);
+  trace_span(Track::Device, name, category, begin, seconds, cost.bytes, cost.flops,
+             category == "kernel" ? dtype_shown(cost) : std::string_view{});
   t.device_free = begin + seconds;
   t.uncommitted = true;
 }
@@ -64,7 +71,8 @@ void launch(const KernelCost& cost, Device device) {
   note_backend(p, device);
   if (!device.is_mps()) {
     const double seconds = cpu_kernel_seconds(cost, p.machine);
-    trace_span(Track::Host, cost.name, "cpu", p.timeline.host_now, seconds, cost.bytes, cost.flops);
+    trace_span(Track::Host, cost.name, "cpu", p.timeline.host_now, seconds, cost.bytes, cost.flops,
+               dtype_shown(cost));
     p.timeline.host_now += seconds;
     return;
   }

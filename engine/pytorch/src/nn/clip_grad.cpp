@@ -8,6 +8,7 @@
 #include "engine/factories.h"
 #include "engine/nn/utils.h"
 #include "mps/stream.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -29,16 +30,22 @@ Tensor py::torch::nn::utils::clip_grad_norm_(const std::vector<Tensor>& paramete
                    g.device());
     values = values && detail::have_values({&g});
     if (!values) continue;
-    const float* v = g.impl().data<float>();
-    for (std::int64_t i = 0; i < g.numel(); ++i) squares += static_cast<double>(v[i]) * v[i];
+    const detail::ValuesAs<float> v(g);
+    for (std::int64_t i = 0; i < g.numel(); ++i)
+      squares += static_cast<double>(v.data()[i]) * v.data()[i];
   }
   detail::launch({.name = "aten::stack + linalg_vector_norm + div + clamp",
                   .kind = detail::OpKind::Reduction,
                   .bytes = 8.0 * static_cast<double>(grads.size())},
                  device);
-  Tensor total = detail::allocate({}, ScalarType::Float, device, values);
+  // The norms keep the gradients' dtype; the engine adds their squares in double.
+  Tensor total = detail::allocate({}, grads.front().scalar_type(), device, values);
   const double norm = std::sqrt(squares);
-  if (values) total.impl().data<float>()[0] = static_cast<float>(norm);
+  if (values) {
+    detail::ResultAs<float> result(total);
+    result.data()[0] = static_cast<float>(norm);
+    result.store();
+  }
   const auto factor = static_cast<float>(std::min(1.0, max_norm / (norm + 1e-6)));
   for (const Tensor& g : grads) {
     detail::launch({.name = "aten::mul_.Tensor",
@@ -46,8 +53,10 @@ Tensor py::torch::nn::utils::clip_grad_norm_(const std::vector<Tensor>& paramete
                     .elements = static_cast<double>(g.numel())},
                    g.device());
     if (!values) continue;
-    float* v = g.impl().data<float>();
-    for (std::int64_t i = 0; i < g.numel(); ++i) v[i] *= factor;
+    const detail::ValuesAs<float> v(g);
+    detail::ResultAs<float> scaled(g);
+    for (std::int64_t i = 0; i < g.numel(); ++i) scaled.data()[i] = v.data()[i] * factor;
+    scaled.store();
   }
   return total;
 }

@@ -95,7 +95,10 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
   if (input.dim() != 2)
     throw ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension " +
                      std::to_string(input.dim()));
-  detail::require_float(weight, "embedding_bag");
+  if (weight.scalar_type() != ScalarType::Float) {  // the fallback lesson's op: no other dtype
+    throw Error("the course engine computes embedding_bag on float32 weights only, got " +
+                std::string(python_dtype_name(weight.scalar_type())));
+  }
   const char* op =
       weight.requires_grad() ? "aten::_embedding_bag" : "aten::_embedding_bag_forward_only";
   Tensor out = detail::run_without_mps_kernel(

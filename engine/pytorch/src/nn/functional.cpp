@@ -6,12 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
 #include "kernels/mps_kernels.h"
 #include "mps/stream.h"
+#include "ops/matmul_dtypes.h"
 #include "tensor/device_checks.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -42,26 +45,32 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
   const auto r = static_cast<double>(rows), i = static_cast<double>(in),
              o = static_cast<double>(out);
   const kernels::Summation& kernel = kernels::summation_on(device);
+  const ScalarType dtype = weight.scalar_type();
+  // Note [Half precision computes in float32]: each product accumulates in float32.
+  const detail::ValuesAs<float> gv(values ? g : Tensor()), wv(values ? weight : Tensor()),
+      xv(values ? input : Tensor());
   Tensor dx;
   if (input.requires_grad()) {
-    dx = detail::allocate(input.sizes().vec(), ScalarType::Float, device, values);
+    dx = detail::allocate(input.sizes().vec(), input.scalar_type(), device, values);
     detail::launch(
         detail::matmul_cost("aten::mm", {.m = r, .n = i, .k = o},
-                            detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx)),
+                            detail::nbytes(g) + detail::nbytes(weight) + detail::nbytes(dx), dtype),
         device);
     if (values) {
-      kernel.matmul(g.impl().data<float>(), weight.impl().data<float>(), dx.impl().data<float>(),
-                    rows, out, in);
+      detail::ResultAs<float> result(dx);
+      kernel.matmul(gv.data(), wv.data(), result.data(), rows, out, in);
+      result.store();
     }
   }
-  Tensor dw = detail::allocate({out, in}, ScalarType::Float, device, values);
+  Tensor dw = detail::allocate({out, in}, dtype, device, values);
   detail::launch(
       detail::matmul_cost("aten::mm", {.m = o, .n = i, .k = r},
-                          detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw)),
+                          detail::nbytes(g) + detail::nbytes(input) + detail::nbytes(dw), dtype),
       device);
   if (values) {
-    kernel.matmul_transposed_a(g.impl().data<float>(), input.impl().data<float>(),
-                               dw.impl().data<float>(), out, rows, in);
+    detail::ResultAs<float> result(dw);
+    kernel.matmul_transposed_a(gv.data(), xv.data(), result.data(), out, rows, in);
+    result.store();
   }
   if (transposes_weight(device) && weight.requires_grad()) {
     detail::spend_framework("TBackward0", detail::FrameworkWork::BackwardNode);
@@ -69,14 +78,17 @@ std::vector<Tensor> linear_backward(const Tensor& g, const Tensor& input, const 
   }
   std::vector<Tensor> grads{dx, dw};
   if (with_bias) {
-    Tensor db = detail::allocate({out}, ScalarType::Float, device, values);
+    Tensor db = detail::allocate({out}, dtype, device, values);
     detail::launch({.name = "aten::sum.dim_IntList",
                     .kind = detail::OpKind::Reduction,
-                    .bytes = detail::nbytes(g)},
+                    .bytes = detail::nbytes(g),
+                    .dtype = dtype},
                    device);
-    if (values)
-      kernels::summation_on(device).sum_over_axis(g.impl().data<float>(), db.impl().data<float>(),
-                                                  1, rows, out, 1.0);
+    if (values) {
+      detail::ResultAs<float> result(db);
+      kernel.sum_over_axis(gv.data(), result.data(), 1, rows, out, 1.0);
+      result.store();
+    }
     grads.push_back(db);
   }
   return grads;
@@ -116,9 +128,15 @@ const char* linear_node(const Tensor& input, bool with_bias, const Device& devic
 }  // namespace
 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Linear, {input, weight, bias})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return linear(cast->inputs[0], cast->inputs[1], cast->inputs[2]);
+  }
   const Device device = linear_device(input, weight, bias);
-  detail::require_float(input, "linear");
-  detail::require_float(weight, "linear");
+  detail::check_matmul_dtypes(input, weight);
+  if (bias.defined()) detail::check_matmul_dtypes(bias, weight);
+  detail::dispatch_floating(input.scalar_type(), "addmm_impl_cpu_", detail::Float64::NotImplemented,
+                            [](auto) {});
   const std::int64_t in = weight.size(1), out = weight.size(0);
   if (input.dim() == 0 || input.size(-1) != in) throw_linear_shape_mismatch(input, weight, device);
   const std::int64_t rows = input.numel() / in;
@@ -130,18 +148,21 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
     if (detail::should_record({&weight}))
       detail::spend_framework("TBackward0", detail::FrameworkWork::RecordNode);
   }
-  Tensor result = detail::allocate(out_shape, ScalarType::Float, device, values);
+  Tensor result = detail::allocate(out_shape, input.scalar_type(), device, values);
   if (values) {
-    kernels::summation_on(device).linear(input.impl().data<float>(), weight.impl().data<float>(),
-                                         bias.defined() ? bias.impl().data<float>() : nullptr,
-                                         result.impl().data<float>(), rows, in, out);
+    detail::ResultAs<float> y(result);
+    kernels::summation_on(device).linear(
+        detail::ValuesAs<float>(input).data(), detail::ValuesAs<float>(weight).data(),
+        detail::ValuesAs<float>(bias).data(), y.data(), rows, in, out);
+    y.store();
   }
   detail::launch(
       detail::matmul_cost(bias.defined() ? "aten::addmm" : "aten::mm",
                           {.m = static_cast<double>(rows),
                            .n = static_cast<double>(out),
                            .k = static_cast<double>(in)},
-                          detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result)),
+                          detail::nbytes(input) + detail::nbytes(weight) + detail::nbytes(result),
+                          input.scalar_type()),
       device);
   if (!detail::should_record({&input, &weight, &bias})) return result;
   std::vector<Tensor> inputs{input, weight};

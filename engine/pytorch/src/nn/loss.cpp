@@ -3,12 +3,14 @@
 
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/nn/functional.h"
 #include "engine/ops.h"
 #include "mps/stream.h"
 #include "tensor/device_checks.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -19,7 +21,8 @@ constexpr std::int64_t kIgnoreIndex = -100;
 // What fails before a kernel checks devices: the engine's limits, the target's dtype, and
 // nll_loss_nd's batch sizes.
 void check_loss_arguments(const Tensor& input, const Tensor& target) {
-  detail::require_float(input, "nll_loss");
+  detail::dispatch_floating(input.scalar_type(), "nll_loss_out_frame",
+                            detail::Float64::NotImplemented, [](auto) {});
   if (input.dim() != 2) {
     throw Error("the course engine computes nll_loss for (N, C) inputs; got " +
                 std::to_string(input.dim()) + "-D");
@@ -52,6 +55,10 @@ void check_target_range(const Tensor& input, const Tensor& target) {
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::NllLoss, {input, target})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return nll_loss(cast->inputs[0], cast->inputs[1]);
+  }
   check_loss_arguments(input, target);
   // The MPS kernel of this period builds an MPSGraph (LossOps.mm, nllnd_loss_forward_impl), whose
   // placeholders take the input, then the target; later releases moved it to a Metal kernel.
@@ -59,10 +66,11 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
   check_target_range(input, target);
   const Device device = input.device();
   const bool values = detail::have_values({&input, &target});
-  Tensor loss = detail::allocate({}, ScalarType::Float, device, values);
+  Tensor loss = detail::allocate({}, input.scalar_type(), device, values);
   detail::launch({.name = "aten::nll_loss_forward",
                   .kind = detail::OpKind::Gather,
-                  .bytes = detail::nbytes(target) * 2},
+                  .bytes = detail::nbytes(target) * 2,
+                  .dtype = input.scalar_type()},
                  device);
   const std::int64_t classes = input.size(1);
   std::vector<std::int64_t> labels;
@@ -70,15 +78,17 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
   if (values) {
     const std::int64_t* t = target.impl().data<std::int64_t>();
     labels.assign(t, t + target.numel());
-    const float* logp = input.impl().data<float>();
+    const detail::ValuesAs<float> logp(input);
     double total = 0;
     for (std::size_t i = 0; i < labels.size(); ++i) {
       if (labels[i] == kIgnoreIndex) continue;
-      total -= logp[static_cast<std::int64_t>(i) * classes + labels[i]];
+      total -= logp.data()[static_cast<std::int64_t>(i) * classes + labels[i]];
       ++counted;
     }
-    loss.impl().data<float>()[0] =
+    detail::ResultAs<float> result(loss);
+    result.data()[0] =
         static_cast<float>(total / static_cast<double>(counted));  // 0/0 = nan, as PyTorch
+    result.store();
   }
   if (!detail::should_record({&input})) return loss;
   detail::record(loss, "NllLossBackward0", {input, target},
@@ -89,12 +99,14 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
                                    .bytes = detail::nbytes(input)},
                                   g.device());
                    if (detail::have_values({&g, &grad})) {
-                     const float scale = -g.impl().data<float>()[0] / static_cast<float>(counted);
-                     float* out = grad.impl().data<float>();
+                     const float scale =
+                         -detail::ValuesAs<float>(g).data()[0] / static_cast<float>(counted);
+                     detail::ResultAs<float> out(grad);
                      for (std::size_t i = 0; i < labels.size(); ++i) {
                        if (labels[i] != kIgnoreIndex)
-                         out[static_cast<std::int64_t>(i) * classes + labels[i]] = scale;
+                         out.data()[static_cast<std::int64_t>(i) * classes + labels[i]] = scale;
                      }
+                     out.store();
                    }
                    return std::vector<Tensor>{grad, Tensor()};
                  });
@@ -102,6 +114,10 @@ Tensor nll_loss(const Tensor& input, const Tensor& target) {
 }
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::CrossEntropy, {input, target})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return cross_entropy(cast->inputs[0], cast->inputs[1]);
+  }
   return nll_loss(engine::log_softmax(input, 1), target);
 }
 

@@ -28,6 +28,15 @@ void Module::to(Device device) {
   }
 }
 
+// Module._apply again: the parameters' values, and their gradients, converted.
+void Module::to(ScalarType dtype) {
+  NoGradGuard no_grad;
+  for (const Tensor& tensor : parameters()) {
+    tensor.set_data(tensor.to(dtype));
+    if (const Tensor grad = tensor.grad(); grad.defined()) tensor.set_grad(grad.to(dtype));
+  }
+}
+
 void Module::zero_grad() {
   for (const Tensor& tensor : parameters()) tensor.set_grad(Tensor());
 }

@@ -13,6 +13,7 @@
 #include "engine/ops.h"
 #include "kernels/image.h"
 #include "mps/stream.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine::nn::functional {
@@ -84,36 +85,43 @@ Tensor max_pool2d(const Tensor& input, const MaxPool2dFuncOptions& options) {
                 std::to_string(w.out_h) + "x" + std::to_string(w.out_w) +
                 "). Output size is too small");
   }
-  detail::require_float(input, "max_pool2d");
+  detail::dispatch_floating(input.scalar_type(), "max_pool2d", detail::Float64::NotImplemented,
+                            [](auto) {});
   const Device device = input.device();
   const bool values = detail::have_values({&input});
   Tensor out =
-      detail::allocate(with_plane(input, w.out_h, w.out_w), ScalarType::Float, device, values);
+      detail::allocate(with_plane(input, w.out_h, w.out_w), input.scalar_type(), device, values);
   Tensor indices = detail::allocate(out.sizes().vec(), ScalarType::Long, device, values);
-  detail::launch(
-      {.name = "aten::max_pool2d_with_indices",
-       .kind = detail::OpKind::Reduction,
-       .bytes = detail::nbytes(input) + 3 * detail::nbytes(out),  // out and int64 indices
-       .elements = static_cast<double>(out.numel())},
-      device);
+  detail::launch({.name = "aten::max_pool2d_with_indices",
+                  .kind = detail::OpKind::Reduction,
+                  .bytes = detail::nbytes(input) + detail::nbytes(out) + detail::nbytes(indices),
+                  .elements = static_cast<double>(out.numel()),
+                  .dtype = input.scalar_type()},
+                 device);
   if (values) {
-    kernels::max_pool2d(input.impl().data<float>(), out.impl().data<float>(),
+    detail::ResultAs<float> result(out);
+    kernels::max_pool2d(detail::ValuesAs<float>(input).data(), result.data(),
                         indices.impl().data<std::int64_t>(), planes, w);
+    result.store();
   }
   if (!detail::should_record({&input})) return out;
   detail::record(
       out, "MaxPool2DWithIndicesBackward0", {input}, [input, indices, planes, w](const Tensor& g) {
         const Device where = g.device();
         const bool ready = detail::have_values({&g, &indices});
-        Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, where, ready);
+        Tensor dx = detail::allocate(input.sizes().vec(), input.scalar_type(), where, ready);
         detail::launch({.name = "aten::max_pool2d_with_indices_backward",
                         .kind = detail::OpKind::Elementwise,
-                        .bytes = detail::nbytes(dx) + 3 * detail::nbytes(g)},
+                        .bytes = detail::nbytes(dx) + detail::nbytes(g) + detail::nbytes(indices),
+                        .dtype = dx.scalar_type()},
                        where);
         if (ready) {
-          std::fill_n(dx.impl().data<float>(), dx.numel(), 0.0f);
-          kernels::max_pool2d_backward(g.impl().data<float>(), indices.impl().data<std::int64_t>(),
-                                       dx.impl().data<float>(), planes, w);
+          detail::ResultAs<float> result(dx);
+          std::fill_n(result.data(), dx.numel(), 0.0f);
+          kernels::max_pool2d_backward(detail::ValuesAs<float>(g).data(),
+                                       indices.impl().data<std::int64_t>(), result.data(), planes,
+                                       w);
+          result.store();
         }
         return std::vector<Tensor>{dx};
       });
@@ -128,18 +136,23 @@ Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptio
   // at::native::adaptive_avg_pool2d: a 1 x 1 output is a mean, on every device
   if (out_h == 1 && out_w == 1) return input.mean({-1, -2}, true);
   const std::int64_t planes = planes_of(input), height = input.size(-2), width = input.size(-1);
-  detail::require_float(input, "adaptive_avg_pool2d");
+  detail::dispatch_floating(input.scalar_type(), "adaptive_avg_pool2d_cpu",
+                            detail::Float64::NotImplemented, [](auto) {});
   const Device device = input.device();
   if (device.is_mps()) check_mps_adaptive_sizes(height, width, out_h, out_w);
   const bool values = detail::have_values({&input});
-  Tensor out = detail::allocate(with_plane(input, out_h, out_w), ScalarType::Float, device, values);
+  Tensor out =
+      detail::allocate(with_plane(input, out_h, out_w), input.scalar_type(), device, values);
   detail::launch({.name = "aten::_adaptive_avg_pool2d",
                   .kind = detail::OpKind::Reduction,
-                  .bytes = detail::nbytes(input) + detail::nbytes(out)},
+                  .bytes = detail::nbytes(input) + detail::nbytes(out),
+                  .dtype = input.scalar_type()},
                  device);
   if (values) {
-    kernels::adaptive_avg_pool2d(input.impl().data<float>(), out.impl().data<float>(), planes,
+    detail::ResultAs<float> result(out);
+    kernels::adaptive_avg_pool2d(detail::ValuesAs<float>(input).data(), result.data(), planes,
                                  height, width, out_h, out_w);
+    result.store();
   }
   if (!detail::should_record({&input})) return out;
   detail::record(
@@ -147,14 +160,17 @@ Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptio
       [input, planes, height, width, out_h, out_w](const Tensor& g) {
         const Device where = g.device();
         const bool ready = detail::have_values({&g});
-        Tensor dx = detail::allocate(input.sizes().vec(), ScalarType::Float, where, ready);
+        Tensor dx = detail::allocate(input.sizes().vec(), input.scalar_type(), where, ready);
         detail::launch({.name = "aten::_adaptive_avg_pool2d_backward",
                         .kind = detail::OpKind::Elementwise,
-                        .bytes = detail::nbytes(dx) + detail::nbytes(g)},
+                        .bytes = detail::nbytes(dx) + detail::nbytes(g),
+                        .dtype = dx.scalar_type()},
                        where);
         if (ready) {
-          kernels::adaptive_avg_pool2d_backward(g.impl().data<float>(), dx.impl().data<float>(),
+          detail::ResultAs<float> result(dx);
+          kernels::adaptive_avg_pool2d_backward(detail::ValuesAs<float>(g).data(), result.data(),
                                                 planes, height, width, out_h, out_w);
+          result.store();
         }
         return std::vector<Tensor>{dx};
       },

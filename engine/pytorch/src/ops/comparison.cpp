@@ -1,14 +1,18 @@
-// torch.equal, torch.allclose, torch.isfinite and Tensor.all: questions about values rather
-// than arithmetic. equal, allclose and all return a host bool, so on mps they wait for the
-// device, as PyTorch's do.
+// Questions about values rather than arithmetic: the elementwise comparisons (eq, lt, ...,
+// computed in the operands' promoted dtype, aten/src/ATen/native/BinaryOps.cpp), torch.equal,
+// torch.allclose, torch.isfinite and Tensor.all. equal, allclose and all return a host bool, so
+// on mps they wait for the device, as PyTorch's do.
 
 #include <cmath>
 
 #include "engine/errors.h"
 #include "engine/ops.h"
+#include "engine/type_promotion.h"
+#include "kernels/kernels.h"
 #include "mps/stream.h"
 #include "ops/broadcast.h"
 #include "tensor/device_checks.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -21,9 +25,44 @@ std::vector<double> host_values(const Tensor& t) {
   detail::visit_dtype(t.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     const T* values = t.impl().data<T>();
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(values[i]);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = detail::cast_value<double>(values[i]);
   });
   return out;
+}
+
+Tensor compare(kernels::CompareOp op, const Tensor& a, const Tensor& b, const char* aten) {
+  const Device device = detail::check_all_same_device({}, {a, b}, detail::CpuScalars::Allowed);
+  const ScalarType common = result_type(a, b);
+  const std::vector<std::int64_t> shape = detail::broadcast_shape(a.sizes(), b.sizes());
+  Tensor out = detail::allocate(shape, ScalarType::Bool, device, detail::have_values({&a, &b}));
+  if (out.impl().has_values()) {
+    detail::dispatch_compute(common, [&](auto tag) {
+      using C = decltype(tag);
+      const detail::ValuesAs<C> x(a), y(b);
+      kernels::compare(op, x.data(), detail::broadcast_strides(a.sizes(), shape), y.data(),
+                       detail::broadcast_strides(b.sizes(), shape), out.impl().data<bool>(), shape);
+    });
+  }
+  detail::launch({.name = aten,
+                  .bytes = detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
+                  .elements = static_cast<double>(out.numel()),
+                  .dtype = common},
+                 device);
+  return out;
+}
+
+// A Python number compared with a tensor: wrapped as a 0-dim tensor of the promoted dtype, so
+// that the comparison happens there (an int tensor against 2.5 compares in float32).
+Tensor wrapped(const Tensor& t, const Scalar& s) {
+  Tensor number =
+      detail::allocate({}, result_type(t, s), Device(DeviceType::CPU), detail::have_values({&t}));
+  if (number.impl().has_values()) {
+    detail::visit_dtype(number.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      number.impl().data<T>()[0] = detail::scalar_value<T>(s);
+    });
+  }
+  return number;
 }
 
 void read_back(const Tensor& t, const char* op) {
@@ -33,6 +72,20 @@ void read_back(const Tensor& t, const char* op) {
 }
 
 }  // namespace
+
+using kernels::CompareOp;
+Tensor eq(const Tensor& a, const Tensor& b) { return compare(CompareOp::Eq, a, b, "aten::eq"); }
+Tensor ne(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ne, a, b, "aten::ne"); }
+Tensor lt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Lt, a, b, "aten::lt"); }
+Tensor le(const Tensor& a, const Tensor& b) { return compare(CompareOp::Le, a, b, "aten::le"); }
+Tensor gt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Gt, a, b, "aten::gt"); }
+Tensor ge(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ge, a, b, "aten::ge"); }
+Tensor eq(const Tensor& a, const Scalar& b) { return eq(a, wrapped(a, b)); }
+Tensor ne(const Tensor& a, const Scalar& b) { return ne(a, wrapped(a, b)); }
+Tensor lt(const Tensor& a, const Scalar& b) { return lt(a, wrapped(a, b)); }
+Tensor le(const Tensor& a, const Scalar& b) { return le(a, wrapped(a, b)); }
+Tensor gt(const Tensor& a, const Scalar& b) { return gt(a, wrapped(a, b)); }
+Tensor ge(const Tensor& a, const Scalar& b) { return ge(a, wrapped(a, b)); }
 
 bool equal(const Tensor& a, const Tensor& b) {
   detail::mps_equal_check_devices(a,
@@ -89,10 +142,10 @@ Tensor isfinite(const Tensor& t) {
     using T = decltype(tag);
     const T* values = t.impl().data<T>();
     for (std::int64_t i = 0; i < t.numel(); ++i) {
-      if constexpr (std::is_same_v<T, float>) {
-        result[i] = std::isfinite(values[i]);
-      } else {
+      if constexpr (std::is_integral_v<T>) {
         result[i] = true;  // integers and bools are always finite
+      } else {
+        result[i] = std::isfinite(detail::cast_value<double>(values[i]));
       }
     }
   });

@@ -1,261 +1,231 @@
-// Elementwise arithmetic with PyTorch's broadcasting (aten/src/ATen/ExpandUtils.cpp) and
-// device rules, and the gradients of each operation.
+// Per-element functions (aten/src/ATen/native/UnaryOps.cpp, Activation.cpp, Pow.cpp) and their
+// gradients, for every dtype PyTorch computes them in: relu keeps integers, tanh turns them into
+// float32 (a "unary float" op), pow keeps integers for a whole exponent. Floating inputs compute
+// in float32 or float64 (Note [Half precision computes in float32]).
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
+#include "engine/factories.h"
 #include "engine/ops.h"
+#include "engine/type_promotion.h"
 #include "kernels/kernels.h"
 #include "mps/stream.h"
-#include "ops/broadcast.h"
-#include "tensor/device_checks.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
-namespace {
-
-using kernels::BinaryOp;
-
-const char* aten_name(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Add:
-      return "aten::add.Tensor";
-    case BinaryOp::Sub:
-      return "aten::sub.Tensor";
-    case BinaryOp::Mul:
-      return "aten::mul.Tensor";
-    case BinaryOp::Div:
-      return "aten::div.Tensor";
-  }
-  return "";
-}
-
-Tensor compute(BinaryOp op, const Tensor& a, const Tensor& b, Device device, const char* aten) {
-  const std::vector<std::int64_t> shape = detail::broadcast_shape(a.sizes(), b.sizes());
-  Tensor out = detail::allocate(shape, ScalarType::Float, device, detail::have_values({&a, &b}));
-  if (out.impl().has_values()) {
-    kernels::binary(op, a.impl().data<float>(), detail::broadcast_strides(a.sizes(), shape),
-                    b.impl().data<float>(), detail::broadcast_strides(b.sizes(), shape),
-                    out.impl().data<float>(), shape);
-  }
-  detail::launch({.name = aten,
-                  .bytes = detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
-                  .elements = static_cast<double>(out.numel())},
-                 device);
-  return out;
-}
-
-Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const char* op_name,
-              const char* node_name) {
-  const Device device = detail::check_all_same_device({}, {a, b}, detail::CpuScalars::Allowed);
-  detail::require_float(a, op_name);
-  detail::require_float(b, op_name);
-  Tensor out = compute(op, a, b, device, aten_name(op));
-  if (!detail::should_record({&a, &b})) return out;
-  const std::vector<std::int64_t> a_shape = a.sizes().vec(), b_shape = b.sizes().vec();
-  if (op == BinaryOp::Add || op == BinaryOp::Sub) {  // saves nothing but the shapes
-    const bool subtract = op == BinaryOp::Sub;
-    detail::record(
-        out, node_name, {a, b},
-        [a_shape, b_shape, subtract](const Tensor& g) {
-          return std::vector<Tensor>{detail::sum_to(g, a_shape),
-                                     detail::sum_to(subtract ? -g : g, b_shape)};
-        },
-        detail::Saves::NoTensors);
-    return out;
-  }
-  detail::record(out, node_name, {a, b}, [op, a, b, a_shape, b_shape](const Tensor& g) {
-    if (op == BinaryOp::Mul)
-      return std::vector<Tensor>{detail::sum_to(g * b, a_shape), detail::sum_to(g * a, b_shape)};
-    return std::vector<Tensor>{detail::sum_to(g / b, a_shape),
-                               detail::sum_to(-(g * a) / (b * b), b_shape)};
-  });
-  return out;
-}
-
-// `saves`: Python wraps the scalar in a tensor, which mul and div save for their gradients;
-// add, sub, rsub and neg save only scalars.
-Tensor with_scalar(BinaryOp op, const Tensor& x, double scalar, bool scalar_first,
-                   const char* node_name, detail::Saves saves) {
-  detail::require_float(x, "arithmetic");
-  Tensor out =
-      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
-  if (out.impl().has_values()) {
-    kernels::binary_scalar(op, x.impl().data<float>(), static_cast<float>(scalar), scalar_first,
-                           out.impl().data<float>(), x.numel());
-  }
-  detail::launch({.name = aten_name(op),
-                  .bytes = 2 * detail::nbytes(x),
-                  .elements = static_cast<double>(x.numel())},
-                 x.device());
-  if (!detail::should_record({&x})) return out;
-  // Only `scalar / x` needs x back for its gradient; every other form saves nothing.
-  const Tensor saved = op == BinaryOp::Div && scalar_first ? x : Tensor();
-  detail::record(
-      out, node_name, {x},
-      [op, saved, scalar, scalar_first](const Tensor& g) {
-        switch (op) {
-          case BinaryOp::Add:
-            return std::vector<Tensor>{g};
-          case BinaryOp::Sub:
-            return std::vector<Tensor>{scalar_first ? -g : g};
-          case BinaryOp::Mul:
-            return std::vector<Tensor>{g * scalar};
-          case BinaryOp::Div:
-            return std::vector<Tensor>{scalar_first ? -(g * scalar) / (saved * saved) : g / scalar};
-        }
-        return std::vector<Tensor>{};
-      },
-      saves);
-  return out;
-}
-
-Tensor filled_like(const Tensor& t, double value) {
-  Tensor out =
-      detail::allocate(t.sizes().vec(), t.scalar_type(), t.device(), detail::have_values({&t}));
-  if (out.impl().has_values()) {
-    detail::visit_dtype(t.scalar_type(), [&](auto tag) {
-      using T = decltype(tag);
-      std::fill_n(out.impl().data<T>(), out.numel(), static_cast<T>(value));
-    });
-  }
-  detail::launch({.name = "aten::fill_",
-                  .bytes = detail::nbytes(out),
-                  .elements = static_cast<double>(out.numel())},
-                 t.device());
-  return out;
-}
-
-}  // namespace
-
-Tensor operator+(const Tensor& a, const Tensor& b) {
-  return binary(BinaryOp::Add, a, b, "add", "AddBackward0");
-}
-Tensor operator-(const Tensor& a, const Tensor& b) {
-  return binary(BinaryOp::Sub, a, b, "sub", "SubBackward0");
-}
-Tensor operator*(const Tensor& a, const Tensor& b) {
-  return binary(BinaryOp::Mul, a, b, "mul", "MulBackward0");
-}
-Tensor operator/(const Tensor& a, const Tensor& b) {
-  return binary(BinaryOp::Div, a, b, "div", "DivBackward0");
-}
-// Node names as Python shows them: `t * 2` is a Tensor op with a wrapped scalar (MulBackward0),
-// `2 - t` is rsub (RsubBackward1), and `2 / t` is reciprocal(t) * 2 (MulBackward0).
-constexpr detail::Saves kScalars = detail::Saves::NoTensors, kWrapped = detail::Saves::Tensors;
-Tensor operator+(const Tensor& a, double b) {
-  return with_scalar(BinaryOp::Add, a, b, false, "AddBackward0", kScalars);
-}
-Tensor operator-(const Tensor& a, double b) {
-  return with_scalar(BinaryOp::Sub, a, b, false, "SubBackward0", kScalars);
-}
-Tensor operator*(const Tensor& a, double b) {
-  return with_scalar(BinaryOp::Mul, a, b, false, "MulBackward0", kWrapped);
-}
-Tensor operator/(const Tensor& a, double b) {
-  return with_scalar(BinaryOp::Div, a, b, false, "DivBackward0", kWrapped);
-}
-Tensor operator+(double a, const Tensor& b) {
-  return with_scalar(BinaryOp::Add, b, a, true, "AddBackward0", kScalars);
-}
-Tensor operator-(double a, const Tensor& b) {
-  return with_scalar(BinaryOp::Sub, b, a, true, "RsubBackward1", kScalars);
-}
-Tensor operator*(double a, const Tensor& b) {
-  return with_scalar(BinaryOp::Mul, b, a, true, "MulBackward0", kWrapped);
-}
-Tensor operator/(double a, const Tensor& b) {
-  return with_scalar(BinaryOp::Div, b, a, true, "MulBackward0", kWrapped);
-}
-Tensor operator-(const Tensor& a) {
-  return with_scalar(BinaryOp::Mul, a, -1.0, false, "NegBackward0", kScalars);
-}
-
 namespace {
 
 // A per-element function whose backward reads its result, not its input (relu's
 // threshold_backward(grad, result, 0), tanh_backward(grad, result)): the node saves the result,
 // so the input is freed once nothing else holds it.
 struct ResultBackwardOp {
-  const char* name;  // "relu", for the dtype check
   const char* kernel;
   detail::OpKind kind;
   void (*forward)(const float*, float*, std::int64_t);
+  void (*forward64)(const double*, double*, std::int64_t);
   const char* node;
   const char* backward_kernel;
   void (*backward)(const float*, const float*, float*, std::int64_t);
+  void (*backward64)(const double*, const double*, double*, std::int64_t);
 };
 
-Tensor with_result_backward(const ResultBackwardOp& op, const Tensor& x) {
-  detail::require_float(x, op.name);
-  Tensor out =
-      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
-  if (out.impl().has_values())
-    op.forward(x.impl().data<float>(), out.impl().data<float>(), x.numel());
+template <typename C>
+void run_forward(const ResultBackwardOp& op, const Tensor& x, const Tensor& out) {
+  const detail::ValuesAs<C> in(x);
+  detail::ResultAs<C> result(out);
+  if constexpr (std::is_same_v<C, double>) {
+    op.forward64(in.data(), result.data(), x.numel());
+  } else {
+    op.forward(in.data(), result.data(), x.numel());
+  }
+  result.store();
+}
+
+Tensor backward_of(const ResultBackwardOp& op, const Tensor& g, const Tensor& saved) {
+  Tensor grad = detail::allocate(saved.sizes().vec(), saved.scalar_type(), g.device(),
+                                 detail::have_values({&g, &saved}));
+  if (grad.impl().has_values()) {
+    detail::dispatch_compute(saved.scalar_type(), [&](auto tag) {
+      using C = decltype(tag);
+      if constexpr (std::is_floating_point_v<C>) {
+        const detail::ValuesAs<C> gv(g), sv(saved);
+        detail::ResultAs<C> result(grad);
+        if constexpr (std::is_same_v<C, double>) {
+          op.backward64(gv.data(), sv.data(), result.data(), saved.numel());
+        } else {
+          op.backward(gv.data(), sv.data(), result.data(), saved.numel());
+        }
+        result.store();
+      }
+    });
+  }
+  detail::launch({.name = op.backward_kernel,
+                  .bytes = 3 * detail::nbytes(saved),
+                  .elements = static_cast<double>(saved.numel()),
+                  .dtype = saved.scalar_type()},
+                 g.device());
+  return grad;
+}
+
+// `dtype`: the result's, which an integer input may not keep (tanh's float32).
+Tensor with_result_backward(const ResultBackwardOp& op, const Tensor& x, ScalarType dtype) {
+  Tensor out = detail::allocate(x.sizes().vec(), dtype, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) {
+    if (dtype == ScalarType::Double) {
+      run_forward<double>(op, x, out);
+    } else {
+      run_forward<float>(op, x, out);
+    }
+  }
   detail::launch({.name = op.kernel,
                   .kind = op.kind,
-                  .bytes = 2 * detail::nbytes(x),
-                  .elements = static_cast<double>(x.numel())},
+                  .bytes = detail::nbytes(x) + detail::nbytes(out),
+                  .elements = static_cast<double>(x.numel()),
+                  .dtype = dtype},
                  x.device());
   if (!detail::should_record({&x})) return out;
   const Tensor saved = out.detach();
   detail::record(out, op.node, {x}, [op, saved](const Tensor& g) {
-    Tensor grad = detail::allocate(saved.sizes().vec(), ScalarType::Float, g.device(),
-                                   detail::have_values({&g, &saved}));
-    if (grad.impl().has_values()) {
-      op.backward(g.impl().data<float>(), saved.impl().data<float>(), grad.impl().data<float>(),
-                  saved.numel());
-    }
-    detail::launch({.name = op.backward_kernel,
-                    .bytes = 3 * detail::nbytes(saved),
-                    .elements = static_cast<double>(saved.numel())},
-                   g.device());
-    return std::vector<Tensor>{grad};
+    return std::vector<Tensor>{backward_of(op, g, saved)};
   });
+  return out;
+}
+
+constexpr ResultBackwardOp kRelu{"aten::relu",
+                                 detail::OpKind::Elementwise,
+                                 kernels::relu<float>,
+                                 kernels::relu<double>,
+                                 "ReluBackward0",
+                                 "aten::threshold_backward",
+                                 kernels::relu_backward<float>,
+                                 kernels::relu_backward<double>};
+// tanh and pow are priced as the cost model's per-element functions (core cycles on the cpu,
+// MPSGraph on mps, as GELU is).
+constexpr ResultBackwardOp kTanh{"aten::tanh",
+                                 detail::OpKind::Transcendental,
+                                 kernels::tanh<float>,
+                                 kernels::tanh<double>,
+                                 "TanhBackward0",
+                                 "aten::tanh_backward",
+                                 kernels::tanh_backward<float>,
+                                 kernels::tanh_backward<double>};
+
+// relu of an integer tensor: clamp_min(x, 0) in its own type; nothing to differentiate.
+Tensor integer_relu(const Tensor& x) {
+  Tensor out =
+      detail::allocate(x.sizes().vec(), x.scalar_type(), x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) {
+    detail::visit_dtype(x.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_integral_v<T>) {
+        const T* in = x.impl().data<T>();
+        T* result = out.impl().data<T>();
+        for (std::int64_t i = 0; i < x.numel(); ++i) result[i] = std::max(in[i], T{0});
+      }
+    });
+  }
+  detail::launch({.name = "aten::relu",
+                  .bytes = 2 * detail::nbytes(x),
+                  .elements = static_cast<double>(x.numel()),
+                  .dtype = x.scalar_type()},
+                 x.device());
+  return out;
+}
+
+// An integer tensor to a whole, non-negative power, by repeated multiplication that wraps.
+Tensor integer_pow(const Tensor& x, std::int64_t exponent, ScalarType dtype) {
+  if (exponent < 0) throw Error("Integers to negative integer powers are not allowed.");
+  Tensor out = detail::allocate(x.sizes().vec(), dtype, x.device(), detail::have_values({&x}));
+  if (out.impl().has_values()) {
+    const detail::ValuesAs<std::int64_t> in(x);
+    detail::ResultAs<std::int64_t> result(out);
+    for (std::int64_t i = 0; i < x.numel(); ++i) {
+      std::uint64_t p = 1;
+      for (std::int64_t k = 0; k < exponent; ++k) p *= static_cast<std::uint64_t>(in.data()[i]);
+      result.data()[i] = static_cast<std::int64_t>(p);
+    }
+    result.store();
+  }
   return out;
 }
 
 }  // namespace
 
 Tensor relu(const Tensor& x) {
-  return with_result_backward({"relu", "aten::relu", detail::OpKind::Elementwise, kernels::relu,
-                               "ReluBackward0", "aten::threshold_backward", kernels::relu_backward},
-                              x);
+  if (x.scalar_type() == ScalarType::Bool) throw Error("Boolean inputs not supported for relu");
+  if (!x.is_floating_point()) return integer_relu(x);
+  return with_result_backward(kRelu, x, x.scalar_type());
 }
 
-// tanh and pow are priced as the cost model's per-element functions (core cycles on the cpu,
-// MPSGraph on mps, as GELU is).
 Tensor tanh(const Tensor& x) {
-  return with_result_backward({"tanh", "aten::tanh", detail::OpKind::Transcendental, kernels::tanh,
-                               "TanhBackward0", "aten::tanh_backward", kernels::tanh_backward},
-                              x);
+  return with_result_backward(kTanh, x,
+                              x.is_floating_point() ? x.scalar_type() : ScalarType::Float);
 }
 
-Tensor pow(const Tensor& x, double exponent) {
-  detail::require_float(x, "pow");
-  Tensor out =
-      detail::allocate(x.sizes().vec(), ScalarType::Float, x.device(), detail::have_values({&x}));
-  if (out.impl().has_values())
-    kernels::pow_scalar(x.impl().data<float>(), exponent, out.impl().data<float>(), x.numel());
+Tensor pow(const Tensor& x, const Scalar& exponent) {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Pow, {x})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return pow(cast->inputs[0], exponent);
+  }
+  const ScalarType dtype = result_type(x, exponent);
+  const bool values = detail::have_values({&x});
+  Tensor out;
+  if (!is_floating_point(dtype)) {
+    out = integer_pow(x, exponent.toLong(), dtype);
+  } else {
+    out = detail::allocate(x.sizes().vec(), dtype, x.device(), values);
+    if (values) {
+      detail::dispatch_floating(dtype, "pow", detail::Float64::Computed, [&](auto tag) {
+        using C = decltype(tag);
+        const detail::ValuesAs<C> in(x);
+        detail::ResultAs<C> result(out);
+        kernels::pow_scalar(in.data(), exponent.toDouble(), result.data(), x.numel());
+        result.store();
+      });
+    }
+  }
   detail::launch({.name = "aten::pow",
                   .kind = detail::OpKind::Transcendental,
-                  .bytes = 2 * detail::nbytes(x),
-                  .elements = static_cast<double>(x.numel())},
+                  .bytes = detail::nbytes(x) + detail::nbytes(out),
+                  .elements = static_cast<double>(x.numel()),
+                  .dtype = dtype},
                  x.device());
-  if (detail::should_record({&x})) {
+  if (detail::should_record({&x}) && is_floating_point(dtype)) {
     // pow_backward: grad * (exponent * x.pow(exponent - 1)), three kernels
     const Tensor saved = x.detach();
-    detail::record(out, "PowBackward0", {x}, [saved, exponent](const Tensor& g) {
-      if (exponent == 0) return std::vector<Tensor>{zeros_like(saved)};
-      return std::vector<Tensor>{g * (exponent * pow(saved, exponent - 1))};
+    const double e = exponent.toDouble();
+    detail::record(out, "PowBackward0", {x}, [saved, e](const Tensor& g) {
+      if (e == 0) return std::vector<Tensor>{zeros_like(saved)};
+      return std::vector<Tensor>{g * (e * pow(saved, e - 1))};
     });
   }
   return out;
 }
 
-Tensor zeros_like(const Tensor& t) { return filled_like(t, 0.0); }
-Tensor ones_like(const Tensor& t) { return filled_like(t, 1.0); }
+Tensor zeros_like(const Tensor& t) { return full_like(t, 0); }
+Tensor ones_like(const Tensor& t) { return full_like(t, 1); }
+
+Tensor full_like(const Tensor& t, const Scalar& value) {
+  Tensor out =
+      detail::allocate(t.sizes().vec(), t.scalar_type(), t.device(), detail::have_values({&t}));
+  if (out.impl().has_values()) {
+    detail::visit_dtype(t.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      std::fill_n(out.impl().data<T>(), out.numel(), detail::scalar_value<T>(value));
+    });
+  }
+  detail::launch({.name = "aten::fill_",
+                  .bytes = detail::nbytes(out),
+                  .elements = static_cast<double>(out.numel()),
+                  .dtype = t.scalar_type()},
+                 t.device());
+  return out;
+}
 
 }  // namespace engine

@@ -8,11 +8,15 @@
 #include <algorithm>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
+#include "kernels/kernels.h"
 #include "kernels/mps_kernels.h"
 #include "mps/stream.h"
+#include "ops/matmul_dtypes.h"
 #include "tensor/device_checks.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -165,8 +169,7 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, const Batches& batches) 
   std::vector<std::int64_t> out_shape = batches.out;
   out_shape.push_back(m);
   out_shape.push_back(n);
-  Tensor out =
-      detail::allocate(out_shape, ScalarType::Float, device, detail::have_values({&a, &b}));
+  Tensor out = detail::allocate(out_shape, a.scalar_type(), device, detail::have_values({&a, &b}));
   const std::int64_t count = product(batches.out);
   // A batch times one shared matrix (b has no batch dimensions) is folded into one product by
   // torch.matmul; MPS runs it as such, and measurably slower than a batch of equal products.
@@ -177,22 +180,34 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, const Batches& batches) 
                                       .k = static_cast<double>(k),
                                       .batch = static_cast<double>(count),
                                       .broadcast = shared},
-                                     detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out)),
+                                     detail::nbytes(a) + detail::nbytes(b) + detail::nbytes(out),
+                                     a.scalar_type()),
                  device);
   if (!out.impl().has_values()) return out;
-  const float* pa = a.impl().data<float>();
-  const float* pb = b.impl().data<float>();
-  float* pc = out.impl().data<float>();
-  std::vector<std::int64_t> index(batches.out.size(), 0);
-  const kernels::Summation& kernel = kernels::summation_on(device);
-  for (std::int64_t step = 0; step < count; ++step) {
-    kernel.matmul(pa + batch_number(index, batches.a) * m * k,
-                  pb + batch_number(index, batches.b) * k * n, pc + step * m * n, m, k, n);
-    for (std::size_t i = index.size(); i-- > 0;) {  // the next batch index, row-major
-      if (++index[i] < batches.out[i]) break;
-      index[i] = 0;
+  // Note [Half precision computes in float32]: float16 and bfloat16 products accumulate in
+  // float32, in the device's order, and round once; float64 and integers take the plain loop.
+  detail::dispatch_compute(a.scalar_type(), [&](auto tag) {
+    using C = decltype(tag);
+    if constexpr (!std::is_same_v<C, bool>) {
+      const detail::ValuesAs<C> va(a), vb(b);
+      detail::ResultAs<C> vc(out);
+      std::vector<std::int64_t> index(batches.out.size(), 0);
+      for (std::int64_t step = 0; step < count; ++step) {
+        const C* pa = va.data() + batch_number(index, batches.a) * m * k;
+        const C* pb = vb.data() + batch_number(index, batches.b) * k * n;
+        if constexpr (std::is_same_v<C, float>) {
+          kernels::summation_on(device).matmul(pa, pb, vc.data() + step * m * n, m, k, n);
+        } else {
+          kernels::matmul_generic(pa, pb, vc.data() + step * m * n, m, k, n);
+        }
+        for (std::size_t i = index.size(); i-- > 0;) {  // the next batch index, row-major
+          if (++index[i] < batches.out[i]) break;
+          index[i] = 0;
+        }
+      }
+      vc.store();
     }
-  }
+  });
   return out;
 }
 
@@ -208,14 +223,17 @@ const char* node_name(std::int64_t a_dim, std::int64_t b_dim) {
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
-  detail::require_float(a, "matmul");
-  detail::require_float(b, "matmul");
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Matmul, {a, b})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return matmul(cast->inputs[0], cast->inputs[1]);
+  }
   if (a.dim() == 0 || b.dim() == 0) {
     throw Error("both arguments to matmul need to be at least 1D, but they are " +
                 std::to_string(a.dim()) + "D and " + std::to_string(b.dim()) + "D");
   }
   const bool a_vector = a.dim() == 1, b_vector = b.dim() == 1;
   const std::int64_t k = a.size(-1), k2 = b_vector ? b.size(0) : b.size(-2);
+  detail::check_matmul_dtypes(a, b);
   const MatmulOperand t1{a, a.sizes().vec()}, t2{b, b.sizes().vec()};
   const bool batched = (a.dim() > 2 || b.dim() > 2) && !should_fold(t1, t2);
   if (k != k2 && !batched) throw_shape_mismatch(t1, t2);
@@ -244,5 +262,22 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor Tensor::matmul(const Tensor& other) const { return engine::matmul(*this, other); }
+
+namespace detail {
+
+void check_matmul_dtypes(const Tensor& a, const Tensor& b) {
+  const ScalarType ta = a.scalar_type(), tb = b.scalar_type();
+  if (ta != tb) {
+    if (a.dim() == 1 && b.dim() == 1) {
+      throw Error("dot : expected both vectors to have same dtype, but found " +
+                  std::string(scalar_type_name(ta)) + " and " + std::string(scalar_type_name(tb)));
+    }
+    throw Error("expected m1 and m2 to have the same dtype, but got: " +
+                std::string(type_meta_name(ta)) + " != " + std::string(type_meta_name(tb)));
+  }
+  if (ta == ScalarType::Bool) throw Error("\"addmm_impl_cpu_\" not implemented for 'Bool'");
+}
+
+}  // namespace detail
 
 }  // namespace engine

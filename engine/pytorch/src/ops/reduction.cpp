@@ -6,12 +6,15 @@
 #include <limits>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/ops.h"
+#include "kernels/kernels.h"
 #include "kernels/mps_kernels.h"
 #include "mps/stream.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -68,28 +71,54 @@ const T* reduce_axes(const T* in, bool values, std::vector<T>& scratch,
   return in;
 }
 
-// Sums (mean: averages) the reduced dimensions one at a time, innermost first; charged as the
-// one kernel PyTorch runs. Only the result is allocated: the partial sums of a reduction over
-// several dimensions stay in the kernel's scratch memory, as in PyTorch's single reduction.
+// Sums (mean: averages) the reduced dimensions one at a time, innermost first, in the compute
+// type C (Note [Half precision computes in float32]); the device's kernel for float, the cpu's
+// for double (mps has none). Returns the reduced values, `sizes` set to the kept shape.
+template <typename C>
+std::vector<C> reduce_values(const Tensor& x, const std::vector<bool>& reduced, bool average,
+                             std::vector<std::int64_t>& sizes) {
+  const detail::ValuesAs<C> input(x);
+  std::vector<C> scratch;
+  const C* result = reduce_axes(
+      input.data(), true, scratch, sizes, reduced, [&](const C* in, C* out, const detail::Axis& a) {
+        // The mean of no elements is 0 / 0: NaN, as in PyTorch.
+        const double scale = !average  ? 1.0
+                             : a.n > 0 ? 1.0 / static_cast<double>(a.n)
+                                       : std::numeric_limits<double>::quiet_NaN();
+        if constexpr (std::is_same_v<C, float>) {
+          kernels::summation_on(x.device()).sum_over_axis(in, out, a.outer, a.n, a.inner, scale);
+        } else {
+          kernels::sum_over_axis(in, out, a.outer, a.n, a.inner, scale);
+        }
+      });
+  return std::vector<C>(result, result + product(sizes));  // a 0-dim input: a copy of it
+}
+
+// Sums (mean: averages) the reduced dimensions; charged as the one kernel PyTorch runs. Only
+// the result is allocated: the partial sums of a reduction over several dimensions stay in the
+// kernel's scratch memory, as in PyTorch's single reduction.
 Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, bool average) {
   const std::int64_t ndim = x.dim();
   const bool values = detail::have_values({&x});
   std::vector<std::int64_t> sizes = x.sizes().vec();
-  std::vector<float> scratch;
-  const kernels::Summation& kernel = kernels::summation_on(x.device());
-  const float* result =
-      reduce_axes(values ? x.impl().data<float>() : nullptr, values, scratch, sizes, reduced,
-                  [&](const float* in, float* out, const detail::Axis& a) {
-                    // The mean of no elements is 0 / 0: NaN, as in PyTorch.
-                    const double scale = !average  ? 1.0
-                                         : a.n > 0 ? 1.0 / static_cast<double>(a.n)
-                                                   : std::numeric_limits<double>::quiet_NaN();
-                    kernel.sum_over_axis(in, out, a.outer, a.n, a.inner, scale);
-                  });
-  Tensor out = detail::allocate(result_sizes(sizes, reduced, keepdim), ScalarType::Float,
-                                x.device(), values);
-  if (values)
-    std::copy_n(result, out.numel(), out.impl().data<float>());  // a 0-dim input: a copy of it
+  Tensor out;
+  detail::dispatch_floating(x.scalar_type(), average ? "mean" : "sum", detail::Float64::Computed,
+                            [&](auto tag) {
+                              using C = decltype(tag);
+                              std::vector<C> result;
+                              if (values) {
+                                result = reduce_values<C>(x, reduced, average, sizes);
+                              } else {
+                                reduce_axes<C>(nullptr, false, result, sizes, reduced,
+                                               [](const C*, C*, const detail::Axis&) {});
+                              }
+                              out = detail::allocate(result_sizes(sizes, reduced, keepdim),
+                                                     x.scalar_type(), x.device(), values);
+                              if (!values) return;
+                              detail::ResultAs<C> stored(out);
+                              std::copy(result.begin(), result.end(), stored.data());
+                              stored.store();
+                            });
   std::int64_t innermost_run =
       0;  // the contiguous elements each output sums, when they are innermost
   for (std::int64_t d = ndim - 1; d >= 0 && reduced[static_cast<std::size_t>(d)]; --d) {
@@ -99,31 +128,29 @@ Tensor reduce(const Tensor& x, const std::vector<bool>& reduced, bool keepdim, b
                   .kind = detail::OpKind::Reduction,
                   .bytes = detail::nbytes(x) + detail::nbytes(out),
                   .elements = static_cast<double>(x.numel()),
-                  .row = innermost_run},
+                  .row = innermost_run,
+                  .dtype = x.scalar_type()},
                  x.device());
   return out;
 }
 
-// sum of int64 or bool elements: exact, in int64, the type PyTorch gives every integral sum.
+// The sum of integers or bools: exact in int64 (wrapping past its range), the type PyTorch gives
+// every integral sum.
 Tensor sum_integers(const Tensor& x, const std::vector<bool>& reduced, bool keepdim) {
   const bool values = detail::have_values({&x});
   std::vector<std::int64_t> sizes = x.sizes().vec();
-  std::vector<std::int64_t> input, scratch;
-  if (values) {
-    input.resize(static_cast<std::size_t>(x.numel()));
-    if (x.scalar_type() == ScalarType::Bool) {
-      std::copy_n(x.impl().data<bool>(), x.numel(), input.begin());
-    } else {
-      std::copy_n(x.impl().data<std::int64_t>(), x.numel(), input.begin());
-    }
-  }
+  std::vector<std::int64_t> scratch;
+  const detail::ValuesAs<std::int64_t> input(values ? x : Tensor());
   const std::int64_t* result =
       reduce_axes(input.data(), values, scratch, sizes, reduced,
                   [](const std::int64_t* in, std::int64_t* out, const detail::Axis& a) {
                     for (std::int64_t o = 0; o < a.outer; ++o) {
                       for (std::int64_t r = 0; r < a.n; ++r) {
                         for (std::int64_t i = 0; i < a.inner; ++i) {
-                          out[o * a.inner + i] += in[(o * a.n + r) * a.inner + i];
+                          std::int64_t& total = out[o * a.inner + i];
+                          total = static_cast<std::int64_t>(
+                              static_cast<std::uint64_t>(total) +
+                              static_cast<std::uint64_t>(in[(o * a.n + r) * a.inner + i]));
                         }
                       }
                     }
@@ -134,15 +161,16 @@ Tensor sum_integers(const Tensor& x, const std::vector<bool>& reduced, bool keep
   detail::launch({.name = "aten::sum.dim_IntList",
                   .kind = detail::OpKind::Reduction,
                   .bytes = detail::nbytes(x) + detail::nbytes(out),
-                  .elements = static_cast<double>(x.numel())},
+                  .elements = static_cast<double>(x.numel()),
+                  .dtype = ScalarType::Long},
                  x.device());
   return out;
 }
 
 Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) {
-  if (!average && x.scalar_type() != ScalarType::Float)
+  if (!average && !x.is_floating_point())
     return sum_integers(x, reduced_dims(dims, x.dim()), keepdim);
-  if (x.scalar_type() != ScalarType::Float) {
+  if (!x.is_floating_point()) {
     throw Error(std::string(average ? "mean" : "sum") +
                 "(): could not infer output dtype. Input dtype must be either a floating point or "
                 "complex dtype. Got: " +
@@ -167,7 +195,8 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
             kept_shape[d] = 1;
           }
         }
-        const Tensor spread = zeros(shape, device) + g.reshape(kept_shape);
+        const Tensor spread =
+            zeros(shape, TensorOptions(g.scalar_type()).device(device)) + g.reshape(kept_shape);
         return std::vector<Tensor>{
             average ? spread / static_cast<double>(std::max<std::int64_t>(count, 1)) : spread};
       },
@@ -178,9 +207,13 @@ Tensor reduction(const Tensor& x, IntArrayRef dims, bool keepdim, bool average) 
 }  // namespace
 
 Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Sum, {*this})) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return cast->inputs[0].sum(dims, keepdim);
+  }
   return reduction(*this, dims, keepdim, false);
 }
-Tensor Tensor::sum() const { return reduction(*this, {}, false, false); }
+Tensor Tensor::sum() const { return sum({}, false); }
 Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
   return reduction(*this, dims, keepdim, true);
 }

@@ -5,12 +5,15 @@
 #include <cstring>
 #include <string>
 
+#include "amp/policy.h"
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "kernels/kernels.h"
 #include "mps/stream.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
+#include "tensor/type_promotion_state.h"
 
 namespace engine {
 namespace {
@@ -32,8 +35,9 @@ Tensor copy_values(const Tensor& x) {
 
 // Copies the block [start, start + length) of dimension `dim` between a tensor of `full` sizes
 // and a tensor of the block's sizes; to_block chooses the direction.
-void copy_block(const float* from, float* to, IntArrayRef full, std::int64_t dim,
-                std::int64_t start, std::int64_t length, bool to_block) {
+template <typename T>
+void copy_block(const T* from, T* to, IntArrayRef full, std::int64_t dim, std::int64_t start,
+                std::int64_t length, bool to_block) {
   const auto d = static_cast<std::size_t>(dim);
   const std::int64_t outer = product(IntArrayRef(full.data(), d));
   const std::int64_t inner = product(IntArrayRef(full.data() + d + 1, full.size() - d - 1));
@@ -49,24 +53,25 @@ void copy_block(const float* from, float* to, IntArrayRef full, std::int64_t dim
   }
 }
 
-// out = in with dimensions a and b swapped.
-void copy_transposed(const Tensor& in, const Tensor& out, std::int64_t a, std::int64_t b) {
-  const std::int64_t rank = in.dim();
-  if (std::min(a, b) == rank - 2 && std::max(a, b) == rank - 1) {
-    const std::int64_t rows = in.size(-2), cols = in.size(-1);
-    kernels::transpose_last_two(in.impl().data<float>(), out.impl().data<float>(),
-                                in.numel() / std::max<std::int64_t>(rows * cols, 1), rows, cols);
-    return;
-  }
-  // Any two dimensions: walk the output and read the input with the two strides swapped.
-  const auto r = static_cast<std::size_t>(rank);
+// copy_block for tensors of any dtype, both of `dtype`.
+void copy_block(const Tensor& from, const Tensor& to, IntArrayRef full, std::int64_t dim,
+                std::int64_t start, std::int64_t length, bool to_block) {
+  detail::visit_dtype(to.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    copy_block(from.impl().data<T>(), to.impl().data<T>(), full, dim, start, length, to_block);
+  });
+}
+
+// out = in with dimensions a and b swapped: any two dimensions, walking the output and reading
+// the input with the two strides swapped.
+template <typename T>
+void copy_transposed(const T* src, T* dst, IntArrayRef in_sizes, IntArrayRef sizes, std::int64_t a,
+                     std::int64_t b) {
+  const auto r = in_sizes.size();
   std::vector<std::int64_t> in_strides(r, 1), index(r, 0);
-  for (std::size_t i = r - 1; i-- > 0;) in_strides[i] = in_strides[i + 1] * in.sizes()[i + 1];
+  for (std::size_t i = r - 1; i-- > 0;) in_strides[i] = in_strides[i + 1] * in_sizes[i + 1];
   std::swap(in_strides[static_cast<std::size_t>(a)], in_strides[static_cast<std::size_t>(b)]);
-  const float* src = in.impl().data<float>();
-  float* dst = out.impl().data<float>();
-  const IntArrayRef sizes = out.sizes();
-  for (std::int64_t i = 0; i < out.numel(); ++i) {
+  for (std::int64_t i = 0, n = product(sizes); i < n; ++i) {
     std::int64_t at = 0;
     for (std::size_t k = 0; k < r; ++k) at += index[k] * in_strides[k];
     dst[i] = src[at];
@@ -75,6 +80,21 @@ void copy_transposed(const Tensor& in, const Tensor& out, std::int64_t a, std::i
       index[k] = 0;
     }
   }
+}
+
+void copy_transposed(const Tensor& in, const Tensor& out, std::int64_t a, std::int64_t b) {
+  const std::int64_t rank = in.dim();
+  if (in.scalar_type() == ScalarType::Float && std::min(a, b) == rank - 2 &&
+      std::max(a, b) == rank - 1) {
+    const std::int64_t rows = in.size(-2), cols = in.size(-1);
+    kernels::transpose_last_two(in.impl().data<float>(), out.impl().data<float>(),
+                                in.numel() / std::max<std::int64_t>(rows * cols, 1), rows, cols);
+    return;
+  }
+  detail::visit_dtype(in.scalar_type(), [&](auto tag) {
+    using T = decltype(tag);
+    copy_transposed(in.impl().data<T>(), out.impl().data<T>(), in.sizes(), out.sizes(), a, b);
+  });
 }
 
 }  // namespace
@@ -130,12 +150,8 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
     const std::int64_t row = product(IntArrayRef(sizes.data() + 1, sizes.size() - 1));
     out = detail::share_values(*this, sizes, from * row);
   } else {
-    detail::require_float(*this, "slicing along an inner dimension");
-    out = detail::allocate(sizes, ScalarType::Float, device(), detail::have_values({this}));
-    if (out.impl().has_values()) {
-      copy_block(impl().data<float>(), out.impl().data<float>(), this->sizes(), d, from, length,
-                 true);
-    }
+    out = detail::allocate(sizes, scalar_type(), device(), detail::have_values({this}));
+    if (out.impl().has_values()) copy_block(*this, out, this->sizes(), d, from, length, true);
   }
   detail::dispatch_view("aten::slice", device());  // a view in PyTorch, whatever the dimension
   if (detail::should_record({this})) {
@@ -144,11 +160,8 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
     detail::record(
         out, "SliceBackward0", {*this},
         [full, where, d, from, length](const Tensor& g) {
-          Tensor grad = zeros(full, where);
-          if (detail::have_values({&g, &grad})) {
-            copy_block(g.impl().data<float>(), grad.impl().data<float>(), full, d, from, length,
-                       false);
-          }
+          Tensor grad = zeros(full, TensorOptions(g.scalar_type()).device(where));
+          if (detail::have_values({&g, &grad})) copy_block(g, grad, full, d, from, length, false);
           detail::launch({.name = "aten::slice_backward",
                           .kind = detail::OpKind::Copy,
                           .bytes = detail::nbytes(g) + detail::nbytes(grad)},
@@ -163,16 +176,16 @@ Tensor Tensor::slice(std::int64_t dim, std::int64_t start, std::int64_t end) con
 Tensor Tensor::transpose(std::int64_t d0, std::int64_t d1) const {
   const std::int64_t a = detail::wrap_dim(d0, dim()), b = detail::wrap_dim(d1, dim());
   if (a == b) return *this;
-  detail::require_float(*this, "transpose");
   std::vector<std::int64_t> sizes = this->sizes().vec();
   std::swap(sizes[static_cast<std::size_t>(a)], sizes[static_cast<std::size_t>(b)]);
-  Tensor out = detail::allocate(sizes, ScalarType::Float, device(), detail::have_values({this}));
+  Tensor out = detail::allocate(sizes, scalar_type(), device(), detail::have_values({this}));
   if (out.impl().has_values()) copy_transposed(*this, out, a, b);
   // A view in PyTorch; the engine copies here, and charges the copy PyTorch makes later (in
   // .contiguous() or inside the consumer).
   detail::launch({.name = "aten::transpose + copy",
                   .kind = detail::OpKind::Copy,
-                  .bytes = 2 * detail::nbytes(*this)},
+                  .bytes = 2 * detail::nbytes(*this),
+                  .dtype = scalar_type()},
                  device());
   if (detail::should_record({this})) {
     detail::record(
@@ -204,14 +217,19 @@ namespace engine {
 
 Tensor cat(const std::vector<Tensor>& tensors, std::int64_t dim) {
   if (tensors.empty()) throw Error("torch.cat(): expected a non-empty list of Tensors");
+  if (auto cast = detail::autocast_inputs(detail::AutocastOp::Cat, tensors)) {
+    const detail::AutocastExclusion exclusion(cast->device);
+    return cat(cast->inputs, dim);
+  }
   const Tensor& first = tensors.front();
   const std::int64_t d = detail::wrap_dim(dim, first.dim());
   std::vector<std::int64_t> sizes = first.sizes().vec();
   sizes[static_cast<std::size_t>(d)] = 0;
   std::vector<const Tensor*> all;
+  detail::ResultTypeState promotion;  // cat promotes its inputs to one dtype
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
-    detail::require_float(t, "cat");
+    promotion.add(t);
     if (t.device() != first.device()) {
       throw Error(
           "Expected all tensors to be on the same device, but found at least two devices, " +
@@ -230,21 +248,27 @@ Tensor cat(const std::vector<Tensor>& tensors, std::int64_t dim) {
   }
   const bool values =
       std::all_of(all.begin(), all.end(), [](const Tensor* t) { return detail::have_values({t}); });
-  Tensor out = detail::allocate(sizes, ScalarType::Float, first.device(), values);
+  const ScalarType dtype = promotion.result();
+  Tensor out = detail::allocate(sizes, dtype, first.device(), values);
   std::vector<std::int64_t> offsets, lengths;
   std::int64_t offset = 0;
   for (const Tensor& t : tensors) {
     offsets.push_back(offset);
     lengths.push_back(t.size(d));
     if (values) {
-      copy_block(t.impl().data<float>(), out.impl().data<float>(), sizes, d, offset, t.size(d),
-                 false);
+      detail::visit_dtype(dtype, [&](auto tag) {
+        using T = decltype(tag);
+        copy_block(detail::ValuesAs<T>(t).data(), out.impl().data<T>(), sizes, d, offset, t.size(d),
+                   false);
+      });
     }
     offset += t.size(d);
   }
-  detail::launch(
-      {.name = "aten::cat", .kind = detail::OpKind::Copy, .bytes = 2 * detail::nbytes(out)},
-      first.device());
+  detail::launch({.name = "aten::cat",
+                  .kind = detail::OpKind::Copy,
+                  .bytes = 2 * detail::nbytes(out),
+                  .dtype = dtype},
+                 first.device());
   bool record = false;
   for (const Tensor& t : tensors) record = record || detail::should_record({&t});
   if (!record) return out;

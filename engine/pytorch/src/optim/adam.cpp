@@ -129,6 +129,7 @@ void Adam::step() {
       s.exp_avg_sq = zeros_like_parameter(params_[i]);
     }
     if (!detail::have_values({&params_[i], &grad})) continue;  // shape-only: costs only
+    require_float32(params_[i]);
     const auto n = static_cast<std::size_t>(params_[i].numel());
     // Python's beta ** step, by squaring: the C library's pow differs between hosts in its
     // last bit (Note [The same bits on every host]).

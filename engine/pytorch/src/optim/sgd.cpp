@@ -90,6 +90,7 @@ void SGD::step() {
     if (momentum != 0) charge(params_[i], first ? "aten::clone" : "aten::mul_ + aten::add_", 3);
     charge(params_[i], "aten::add_.Tensor", 3);
     if (!detail::have_values({&params_[i], &grad})) continue;
+    require_float32(params_[i]);
     float* p = params_[i].impl().data<float>();
     const float* g = grad.impl().data<float>();
     float* buf = momentum != 0 ? buffer.impl().data<float>() : nullptr;

@@ -19,10 +19,8 @@ double CpuGenerator::standard_normal_double() {
     next_double_normal_.reset();
     return cached;
   }
-  constexpr std::uint64_t kMask53 = (1ULL << 53) - 1;
-  constexpr double kScale53 = 1.0 / static_cast<double>(1ULL << 53);
-  const double u1 = static_cast<double>(random64() & kMask53) * kScale53;
-  const double u2 = static_cast<double>(random64() & kMask53) * kScale53;
+  const double u1 = uniform_double();
+  const double u2 = uniform_double();
   // PyTorch calls the C library's log, sin and cos; the engine's own keep every host's bits
   // equal (Note [The same bits on every host]).
   const double radius = std::sqrt(-2.0 * kernels::portable::log(1.0 - u2));

@@ -39,6 +39,12 @@ class CpuGenerator {
     return fused ? std::fma(x, to - from, from) : x * (to - from) + from;
   }
 
+  // at::uniform_real_distribution<double>(0, 1): 53 random bits of random64(), scaled to [0, 1).
+  double uniform_double() {
+    constexpr std::uint64_t kMask53 = (1ULL << 53) - 1;
+    return static_cast<double>(random64() & kMask53) * (1.0 / static_cast<double>(1ULL << 53));
+  }
+
   // at::normal_distribution<double>(0, 1): Box-Muller on two 53-bit uniforms; the sine half
   // is kept for the next call.
   double standard_normal_double();

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <type_traits>
 
 #include "kernels/portable_math.h"
 
@@ -108,7 +109,80 @@ void box_muller_16_portable(float* data) {
   }
 }
 
+// One uniform of type T in [0, 1): the type's digits of random bits (53 for double, from random64).
+template <typename T>
+T uniform_of(CpuGenerator& gen) {
+  if constexpr (std::is_same_v<T, double>) {
+    return gen.uniform_double();
+  } else {
+    constexpr int kDigits = std::is_same_v<T, Half> ? 11 : 8;
+    const std::uint32_t bits = gen.random() & ((1U << kDigits) - 1);
+    return T(static_cast<float>(bits) * (1.0f / static_cast<float>(1U << kDigits)));
+  }
+}
+
+// normal_fill_16<double>: Box-Muller in double.
+void box_muller_16(double* data) {
+  for (int j = 0; j < 8; ++j) {
+    const double radius = std::sqrt(-2 * kernels::portable::log(1 - data[j]));
+    double sine = 0, cosine = 0;
+    kernels::portable::sin_cos(2.0f * std::numbers::pi * data[j + 8], sine, cosine);
+    data[j] = radius * cosine;
+    data[j + 8] = radius * sine;
+  }
+}
+
+// normal_fill_16<c10::Half> (or BFloat16), mean 0 and std 1: each c10 operator rounds its
+// result into the half type, the functions of a half run in float.
+template <typename T>
+void box_muller_16(T* data) {
+  for (int j = 0; j < 8; ++j) {
+    const T u1 = T(1.0f - static_cast<float>(data[j]));
+    const T radius = T(std::sqrt(-2 * kernels::portable::logf(static_cast<float>(u1))));
+    const T theta =
+        T(static_cast<float>(2.0f * std::numbers::pi * static_cast<float>(data[j + 8])));
+    double sine = 0, cosine = 0;
+    kernels::portable::sin_cos(static_cast<float>(theta), sine, cosine);
+    data[j] = T(static_cast<float>(radius) * static_cast<float>(cosine) * 1.0f + 0.0f);
+    data[j + 8] = T(static_cast<float>(radius) * static_cast<float>(sine) * 1.0f + 0.0f);
+  }
+}
+
 }  // namespace
+
+template <typename T>
+void fill_uniform(T* data, std::int64_t size, CpuGenerator& gen) {
+  for (std::int64_t i = 0; i < size; ++i) data[i] = uniform_of<T>(gen);
+}
+
+template <typename T>
+void fill_standard_normal(T* data, std::int64_t size, CpuGenerator& gen) {
+  if (size < 16) {
+    for (std::int64_t i = 0; i < size; ++i) {
+      const double sample = gen.standard_normal_double();
+      if constexpr (std::is_same_v<T, double>) {
+        data[i] = sample;
+      } else {
+        data[i] = T(static_cast<float>(sample));  // static_cast<c10::Half>(double): via float
+      }
+    }
+    return;
+  }
+  fill_uniform(data, size, gen);
+  for (std::int64_t i = 0; i + 16 <= size; i += 16) box_muller_16(data + i);
+  if (size % 16 != 0) {
+    T* tail = data + size - 16;  // overlaps values already transformed, as in PyTorch
+    fill_uniform(tail, 16, gen);
+    box_muller_16(tail);
+  }
+}
+
+template void fill_uniform<double>(double*, std::int64_t, CpuGenerator&);
+template void fill_uniform<Half>(Half*, std::int64_t, CpuGenerator&);
+template void fill_uniform<BFloat16>(BFloat16*, std::int64_t, CpuGenerator&);
+template void fill_standard_normal<double>(double*, std::int64_t, CpuGenerator&);
+template void fill_standard_normal<Half>(Half*, std::int64_t, CpuGenerator&);
+template void fill_standard_normal<BFloat16>(BFloat16*, std::int64_t, CpuGenerator&);
 
 void fill_uniform(float* data, std::int64_t size, CpuGenerator& gen, double from, double to,
                   CpuKernels kernels) {
@@ -116,6 +190,10 @@ void fill_uniform(float* data, std::int64_t size, CpuGenerator& gen, double from
   const auto high = static_cast<float>(to);
   const bool fused = kernels != CpuKernels::X86Baseline;
   for (std::int64_t i = 0; i < size; ++i) data[i] = gen.uniform_float(low, high, fused);
+}
+
+void fill_bernoulli(float* data, std::int64_t size, CpuGenerator& gen, double p) {
+  for (std::int64_t i = 0; i < size; ++i) data[i] = gen.uniform_double() < p ? 1.0f : 0.0f;
 }
 
 void fill_standard_normal(float* data, std::int64_t size, CpuGenerator& gen, CpuKernels kernels) {

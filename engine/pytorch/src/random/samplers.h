@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "engine/half.h"
 #include "random/cpu_generator.h"
 
 namespace engine::detail {
@@ -25,5 +26,21 @@ void fill_standard_normal(float* data, std::int64_t size, CpuGenerator& gen, Cpu
 // uniform_(from, to) and torch.rand, one value per generator draw, in order.
 void fill_uniform(float* data, std::int64_t size, CpuGenerator& gen, double from, double to,
                   CpuKernels kernels);
+
+// torch.randn and torch.rand in float64, float16 and bfloat16: normal_kernel's and
+// uniform_kernel's other dtypes (DistributionTemplates.h). A uniform takes 53 bits of random64()
+// in float64, and 11 or 8 bits of random() in float16 or bfloat16 (at::uniform_real_distribution
+// with the type's digits). randn of 16 or more values fills them with uniforms and transforms
+// them 16 at a time in the dtype's own arithmetic (normal_fill_16<scalar_t>: c10::Half's operators
+// round each intermediate to float16, std::log and std::cos run in float); fewer come one at a
+// time from the double Box-Muller, rounded into the dtype.
+template <typename T>
+void fill_standard_normal(T* data, std::int64_t size, CpuGenerator& gen);
+template <typename T>
+void fill_uniform(T* data, std::int64_t size, CpuGenerator& gen);
+
+// bernoulli_(p) on the cpu without MKL (bernoulli_kernel): per element in order, a 53-bit double
+// uniform from random64() (at::uniform_real_distribution<double>), 1 when it is below p, else 0.
+void fill_bernoulli(float* data, std::int64_t size, CpuGenerator& gen, double p);
 
 }  // namespace engine::detail

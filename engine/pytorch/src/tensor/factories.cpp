@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "engine/errors.h"
 #include "machine/process.h"
 #include "mps/availability.h"
 #include "mps/stream.h"
 #include "random/samplers.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -36,7 +39,8 @@ Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_
     detail::launch({.name = op,
                     .kind = random ? detail::OpKind::Random : detail::OpKind::Elementwise,
                     .bytes = detail::nbytes(t),
-                    .elements = static_cast<double>(t.numel())},
+                    .elements = static_cast<double>(t.numel()),
+                    .dtype = t.scalar_type()},
                    device);
   }
   if (options.requires_grad()) {
@@ -49,13 +53,46 @@ Tensor make(IntArrayRef sizes, const TensorOptions& options, ScalarType default_
   return t;
 }
 
-void fill_value(TensorImpl& t, double value) {
+void fill_value(TensorImpl& t, const Scalar& value) {
   detail::visit_dtype(t.dtype, [&](auto tag) {
     using T = decltype(tag);
-    std::fill_n(t.data<T>(), t.numel(), static_cast<T>(value));
+    std::fill_n(t.data<T>(), t.numel(), detail::scalar_value<T>(value));
   });
 }
 
+// Random samples into `t`: the cpu's samplers in the cpu's dtype, bit for bit; on mps the
+// engine's own generator draws in float32 and the values round into the dtype.
+void fill_random(TensorImpl& t, bool normal) {
+  detail::Process& p = detail::process();
+  detail::CpuGenerator& gen = p.generator_for(t.device);
+  if (t.dtype != ScalarType::Float && t.device.is_cpu()) {
+    detail::visit_dtype(t.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, double> || detail::is_half_v<T>) {
+        if (normal) {
+          detail::fill_standard_normal(t.data<T>(), t.numel(), gen);
+        } else {
+          detail::fill_uniform(t.data<T>(), t.numel(), gen);
+        }
+      }
+    });
+    return;
+  }
+  std::vector<float> values(static_cast<std::size_t>(t.numel()));
+  if (normal) {
+    detail::fill_standard_normal(values.data(), t.numel(), gen, p.cpu_kernels());
+  } else {
+    detail::fill_uniform(values.data(), t.numel(), gen, 0.0, 1.0, p.cpu_kernels());
+  }
+  detail::visit_dtype(t.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    std::transform(values.begin(), values.end(), t.data<T>(),
+                   [](float v) { return detail::cast_value<T>(v); });
+  });
+}
+
+// The samplers' dtype check, as the cpu kernel names itself: "normal_kernel_cpu" not implemented
+// for 'Long'.
 void require_floating(const TensorOptions& options, const char* op) {
   const ScalarType dtype = options.dtype_or(ScalarType::Float);
   if (!is_floating_point(dtype)) {
@@ -75,7 +112,7 @@ Tensor from_list(std::initializer_list<T> values, const TensorOptions& options,
     std::int64_t i = 0;
     detail::visit_dtype(t.dtype, [&](auto tag) {
       using Stored = decltype(tag);
-      for (T v : values) t.data<Stored>()[i++] = static_cast<Stored>(v);
+      for (T v : values) t.data<Stored>()[i++] = detail::cast_value<Stored>(v);
     });
   });
 }
@@ -92,29 +129,24 @@ Tensor ones(IntArrayRef sizes, TensorOptions options) {
               [](TensorImpl& t) { fill_value(t, 1); });
 }
 
-Tensor full(IntArrayRef sizes, double value, TensorOptions options) {
-  return make(sizes, options, ScalarType::Float, "aten::full", Origin::Kernel,
+// full's dtype, when the options name none, follows the value: a bool, an integer (int64) or a
+// float (float32), as torch.full infers it.
+Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options) {
+  const ScalarType inferred = value.isFloatingPoint() ? ScalarType::Float : value.type();
+  return make(sizes, options, inferred, "aten::full", Origin::Kernel,
               [&](TensorImpl& t) { fill_value(t, value); });
 }
 
 Tensor randn(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "normal_kernel_cpu");
   return make(sizes, options, ScalarType::Float, "aten::normal_", Origin::Kernel,
-              [](TensorImpl& t) {
-                detail::Process& p = detail::process();
-                detail::fill_standard_normal(t.data<float>(), t.numel(), p.generator_for(t.device),
-                                             p.cpu_kernels());
-              });
+              [](TensorImpl& t) { fill_random(t, true); });
 }
 
 Tensor rand(IntArrayRef sizes, TensorOptions options) {
   require_floating(options, "check_uniform_bounds");
   return make(sizes, options, ScalarType::Float, "aten::uniform_", Origin::Kernel,
-              [](TensorImpl& t) {
-                detail::Process& p = detail::process();
-                detail::fill_uniform(t.data<float>(), t.numel(), p.generator_for(t.device), 0.0,
-                                     1.0, p.cpu_kernels());
-              });
+              [](TensorImpl& t) { fill_random(t, false); });
 }
 
 Tensor arange(std::int64_t end, TensorOptions options) { return arange(0, end, 1, options); }
@@ -130,7 +162,7 @@ Tensor arange(std::int64_t start, std::int64_t end, std::int64_t step, TensorOpt
                 detail::visit_dtype(t.dtype, [&](auto tag) {
                   using T = decltype(tag);
                   for (std::int64_t i = 0; i < count; ++i)
-                    t.data<T>()[i] = static_cast<T>(start + i * step);
+                    t.data<T>()[i] = detail::cast_value<T>(start + i * step);
                 });
               });
 }

@@ -12,12 +12,14 @@
 #include "autograd/record.h"
 #include "engine/errors.h"
 #include "engine/ops.h"
+#include "engine/type_promotion.h"
 #include "kernels/kernels.h"
 #include "machine/process.h"
 #include "mps/availability.h"
 #include "mps/stream.h"
 #include "ops/broadcast.h"
 #include "tensor/device_checks.h"
+#include "tensor/opmath.h"
 #include "tensor/tensor_impl.h"
 
 namespace engine {
@@ -33,22 +35,52 @@ Tensor convert(const Tensor& t, ScalarType dtype, Device device) {
       using To = decltype(to_tag);
       const From* src = t.impl().data<From>();
       std::transform(src, src + t.numel(), out.impl().data<To>(),
-                     [](From v) { return static_cast<To>(v); });
+                     [](From v) { return detail::cast_value<To>(v); });
     });
   });
   return out;
 }
 
+// _to_copy's gradient: the incoming gradient converted back to the source's device and dtype.
+// Only a floating result is differentiable.
+void record_copy(const Tensor& out, const Tensor& source) {
+  if (!detail::should_record({&source}) || !out.is_floating_point()) return;
+  const Device device = source.device();
+  const ScalarType dtype = source.scalar_type();
+  detail::record(
+      out, "ToCopyBackward0", {source},
+      [device, dtype](const Tensor& g) { return std::vector<Tensor>{g.to(device, dtype)}; },
+      detail::Saves::NoTensors);
+}
+
 // PyTorch refuses in-place changes to a leaf that requires grad while recording, because they
-// would silently change what the recorded graph computes.
-void check_in_place(const Tensor& t) {
+// would silently change what the recorded graph computes; and a result that cannot be cast to
+// the tensor's own dtype (TensorIterator's check: a float into an integer tensor).
+void check_in_place(const Tensor& t, ScalarType result) {
   if (GradMode::is_enabled() && t.requires_grad()) {
     throw Error(
         t.is_leaf()
             ? "a leaf Variable that requires grad is being used in an in-place operation."
             : "the course engine does not record in-place operations on tensors in a graph");
   }
-  detail::require_float(t, "in-place arithmetic");
+  if (!can_cast(result, t.scalar_type())) {
+    throw Error("result type " + std::string(scalar_type_name(result)) +
+                " can't be cast to the desired output type " +
+                std::string(scalar_type_name(t.scalar_type())));
+  }
+}
+
+// self = self op other, elementwise, other broadcast to self's shape, in self's compute type.
+void update_in_place(kernels::BinaryOp op, const Tensor& self, const Tensor& other) {
+  const std::vector<std::int64_t> shape = self.sizes().vec();
+  detail::dispatch_compute(self.scalar_type(), [&](auto tag) {
+    using C = decltype(tag);
+    const detail::ValuesAs<C> a(self), b(other);
+    detail::ResultAs<C> result(self);
+    kernels::binary(op, a.data(), detail::broadcast_strides(shape, shape), b.data(),
+                    detail::broadcast_strides(other.sizes(), shape), result.data(), shape);
+    result.store();
+  });
 }
 
 }  // namespace
@@ -66,6 +98,7 @@ std::int64_t Tensor::numel() const { return impl().numel(); }
 std::int64_t Tensor::element_size() const {
   return static_cast<std::int64_t>(engine::elementSize(scalar_type()));
 }
+bool Tensor::is_floating_point() const { return engine::is_floating_point(scalar_type()); }
 ScalarType Tensor::scalar_type() const { return impl().dtype; }
 Device Tensor::device() const { return impl().device; }
 
@@ -78,13 +111,7 @@ Tensor Tensor::to(Device target) const {
   if (landing == device()) return *this;
   Tensor out = convert(*this, scalar_type(), landing);
   detail::copy_between(device(), landing, detail::nbytes(*this));
-  if (detail::should_record({this})) {
-    const Device source = device();
-    detail::record(
-        out, "ToCopyBackward0", {*this},
-        [source](const Tensor& g) { return std::vector<Tensor>{g.to(source)}; },
-        detail::Saves::NoTensors);
-  }
+  record_copy(out, *this);
   return out;
 }
 
@@ -93,10 +120,16 @@ Tensor Tensor::to(ScalarType dtype) const {
   Tensor out = convert(*this, dtype, device());
   detail::launch({.name = "aten::_to_copy",
                   .kind = detail::OpKind::Copy,
-                  .bytes = detail::nbytes(*this) + detail::nbytes(out)},
+                  .bytes = detail::nbytes(*this) + detail::nbytes(out),
+                  .dtype = dtype},
                  device());
+  record_copy(out, *this);
   return out;
 }
+
+// One _to_copy: converted where the values are, then moved, as two steps cost here; PyTorch
+// converts during the copy.
+Tensor Tensor::to(Device target, ScalarType dtype) const { return to(dtype).to(target); }
 
 template <typename T>
 T Tensor::item() const {
@@ -117,7 +150,7 @@ T Tensor::item() const {
   T value{};
   detail::visit_dtype(scalar_type(), [&](auto tag) {
     using Stored = decltype(tag);
-    value = static_cast<T>(impl().data<Stored>()[0]);
+    value = detail::cast_value<T>(impl().data<Stored>()[0]);
   });
   return value;
 }
@@ -132,7 +165,7 @@ Tensor& Tensor::set_requires_grad(bool requires_grad) {
         "you can only change requires_grad flags of leaf variables. If you want to use a computed "
         "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
   }
-  if (requires_grad && !is_floating_point(scalar_type())) {
+  if (requires_grad && !engine::is_floating_point(scalar_type())) {
     throw Error("only Tensors of floating point dtype can require gradients");
   }
   if (is_leaf()) impl().requires_grad = requires_grad;
@@ -162,9 +195,8 @@ void Tensor::set_grad(const Tensor& grad) const { impl().grad = grad; }
 const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const { return impl().grad_fn; }
 void Tensor::backward() const { detail::run_backward(*this); }
 
-Tensor& Tensor::add_(const Tensor& other, double alpha) {
-  check_in_place(*this);
-  detail::require_float(other, "in-place arithmetic");
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+  check_in_place(*this, result_type(*this, other));
   detail::check_all_same_device({*this}, {*this, other}, detail::CpuScalars::Allowed);
   const std::vector<std::int64_t> shape = sizes().vec();
   if (detail::broadcast_shape(sizes(), other.sizes()) != shape) {
@@ -172,40 +204,64 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
                 " doesn't match the broadcast shape " +
                 detail::sizes_string(detail::broadcast_shape(sizes(), other.sizes())));
   }
-  const Tensor scaled = alpha == 1.0 ? other : other * alpha;
-  if (detail::have_values({this, &scaled})) {
-    float* self = impl().data<float>();
-    kernels::binary(kernels::BinaryOp::Add, self, detail::broadcast_strides(sizes(), shape),
-                    scaled.impl().data<float>(), detail::broadcast_strides(scaled.sizes(), shape),
-                    self, shape);
-  }
+  const Tensor scaled = alpha.toDouble() == 1.0 ? other : other * alpha;
+  if (detail::have_values({this, &scaled})) update_in_place(kernels::BinaryOp::Add, *this, scaled);
   detail::launch({.name = "aten::add_.Tensor",
                   .bytes = 2 * detail::nbytes(*this) + detail::nbytes(scaled),
-                  .elements = static_cast<double>(numel())},
+                  .elements = static_cast<double>(numel()),
+                  .dtype = scalar_type()},
                  device());
   return *this;
 }
 
-Tensor& Tensor::mul_(double factor) {
-  check_in_place(*this);
+Tensor& Tensor::mul_(const Scalar& factor) {
+  check_in_place(*this, result_type(*this, factor));
   if (impl().has_values()) {
-    float* values = impl().data<float>();
-    kernels::binary_scalar(kernels::BinaryOp::Mul, values, static_cast<float>(factor), false,
-                           values, numel());
+    detail::dispatch_compute(scalar_type(), [&](auto tag) {
+      using C = decltype(tag);
+      const detail::ValuesAs<C> values(*this);
+      detail::ResultAs<C> result(*this);
+      kernels::binary_scalar(kernels::BinaryOp::Mul, values.data(), detail::scalar_value<C>(factor),
+                             false, result.data(), numel());
+      result.store();
+    });
   }
   detail::launch({.name = "aten::mul_.Scalar",
                   .bytes = 2 * detail::nbytes(*this),
-                  .elements = static_cast<double>(numel())},
+                  .elements = static_cast<double>(numel()),
+                  .dtype = scalar_type()},
                  device());
   return *this;
 }
 
 Tensor& Tensor::zero_() {
-  check_in_place(*this);
-  if (impl().has_values()) std::fill_n(impl().data<float>(), numel(), 0.0f);
+  check_in_place(*this, scalar_type());
+  if (impl().has_values()) {
+    detail::visit_dtype(scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      std::fill_n(impl().data<T>(), numel(), T{});
+    });
+  }
   detail::launch({.name = "aten::zero_",
                   .bytes = detail::nbytes(*this),
-                  .elements = static_cast<double>(numel())},
+                  .elements = static_cast<double>(numel()),
+                  .dtype = scalar_type()},
+                 device());
+  return *this;
+}
+
+Tensor& Tensor::fill_(const Scalar& value) {
+  check_in_place(*this, scalar_type());
+  if (impl().has_values()) {
+    detail::visit_dtype(scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      std::fill_n(impl().data<T>(), numel(), detail::scalar_value<T>(value));
+    });
+  }
+  detail::launch({.name = "aten::fill_",
+                  .bytes = detail::nbytes(*this),
+                  .elements = static_cast<double>(numel()),
+                  .dtype = scalar_type()},
                  device());
   return *this;
 }
@@ -242,15 +298,20 @@ void Tensor::set_data(const Tensor& other) const {
   self.device = source.device;
 }
 
-template float Tensor::item<float>() const;
-template double Tensor::item<double>() const;
-template std::int64_t Tensor::item<std::int64_t>() const;
-template bool Tensor::item<bool>() const;
-template float* Tensor::data_ptr<float>() const;
-template std::int64_t* Tensor::data_ptr<std::int64_t>() const;
-template bool* Tensor::data_ptr<bool>() const;
-template std::vector<float> Tensor::to_vector<float>() const;
-template std::vector<std::int64_t> Tensor::to_vector<std::int64_t>() const;
-template std::vector<bool> Tensor::to_vector<bool>() const;
+#define TUTOR_TENSOR_ACCESSORS(T)          \
+  template T Tensor::item<T>() const;      \
+  template T* Tensor::data_ptr<T>() const; \
+  template std::vector<T> Tensor::to_vector<T>() const;
+TUTOR_TENSOR_ACCESSORS(std::uint8_t)
+TUTOR_TENSOR_ACCESSORS(std::int8_t)
+TUTOR_TENSOR_ACCESSORS(std::int16_t)
+TUTOR_TENSOR_ACCESSORS(std::int32_t)
+TUTOR_TENSOR_ACCESSORS(std::int64_t)
+TUTOR_TENSOR_ACCESSORS(Half)
+TUTOR_TENSOR_ACCESSORS(float)
+TUTOR_TENSOR_ACCESSORS(double)
+TUTOR_TENSOR_ACCESSORS(bool)
+TUTOR_TENSOR_ACCESSORS(BFloat16)
+#undef TUTOR_TENSOR_ACCESSORS
 
 }  // namespace engine

@@ -39,6 +39,14 @@ Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device
                   sizes_string(sizes));
     }
   }
+  // aten/src/ATen/mps/EmptyTensor.cpp, MPS_ERROR_DOUBLE_NOT_SUPPORTED. (Its bfloat16 check,
+  // "MPS BFloat16 is only supported on MacOS 14 or newer", cannot fire in 2.9: MPS itself needs
+  // macOS 14 there, Note [macOS minimum of 2.9].)
+  if (device.is_mps() && dtype == ScalarType::Double) {
+    throw TypeError(
+        "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support "
+        "float64. Please use float32 instead.");
+  }
   auto impl = std::make_shared<TensorImpl>();
   const std::int64_t n = product(sizes);
   const auto bytes = static_cast<std::size_t>(n) * elementSize(dtype);
@@ -95,16 +103,35 @@ std::int64_t wrap_dim(std::int64_t dim, std::int64_t ndim) {
   return dim < 0 ? dim + range : dim;
 }
 
-void require_float(const Tensor& t, const char* op) {
-  if (t.scalar_type() != ScalarType::Float) {
-    throw Error(std::string("the course engine computes ") + op + " on float32 tensors only, got " +
-                std::string(python_dtype_name(t.scalar_type())));
-  }
-}
-
 Axis axis_around(IntArrayRef sizes, std::size_t d) {
   return {product(IntArrayRef(sizes.data(), d)), sizes[d],
           product(IntArrayRef(sizes.data() + d + 1, sizes.size() - d - 1))};
+}
+
+std::string_view type_meta_name(ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::Byte:
+      return "unsigned char";
+    case ScalarType::Char:
+      return "signed char";
+    case ScalarType::Short:
+      return "short int";
+    case ScalarType::Int:
+      return "int";
+    case ScalarType::Long:
+      return "long int";
+    case ScalarType::Half:
+      return "c10::Half";
+    case ScalarType::Float:
+      return "float";
+    case ScalarType::Double:
+      return "double";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::BFloat16:
+      return "c10::BFloat16";
+  }
+  return "";
 }
 
 std::string type_name_in_errors(const Tensor& t) {

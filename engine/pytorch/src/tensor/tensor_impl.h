@@ -12,6 +12,7 @@
 #include "engine/device.h"
 #include "engine/scalar_type.h"
 #include "engine/tensor.h"
+#include "tensor/dtype_dispatch.h"
 
 namespace engine {
 namespace detail {
@@ -60,21 +61,8 @@ std::int64_t product(IntArrayRef sizes);
 
 namespace detail {
 
-// Calls f(T{}) with T the C++ type of `dtype`, for code written once for every dtype.
-template <typename F>
-decltype(auto) visit_dtype(ScalarType dtype, F&& f) {
-  switch (dtype) {
-    case ScalarType::Long:
-      return f(std::int64_t{});
-    case ScalarType::Bool:
-      return f(bool{});
-    case ScalarType::Float:
-      break;
-  }
-  return f(float{});
-}
-
-// A new tensor with uninitialised values; `device` must already be usable (see availability.h).
+// A new tensor with uninitialised values; `device` must already be usable (see availability.h),
+// and on mps `dtype` one the MPS backend has (not float64: PyTorch's TypeError).
 // Shape-only (no values) when `with_values` is false or a sim::ShapeOnlyGuard is alive.
 Tensor allocate(std::vector<std::int64_t> sizes, ScalarType dtype, Device device,
                 bool with_values = true);
@@ -97,12 +85,13 @@ struct Axis {
 Axis axis_around(IntArrayRef sizes, std::size_t d);
 // "[2, 4]", as PyTorch prints sizes inside messages.
 std::string sizes_string(IntArrayRef sizes);
+// How caffe2's TypeMeta names a dtype in messages, as PyTorch's Linux wheels (built with g++)
+// print it: "float", "long int", "c10::Half".
+std::string_view type_meta_name(ScalarType dtype);
 // How an argument check names a tensor's type once it reaches Python: torch::processErrorMsg
 // (torch/csrc/Exceptions.cpp) turns c10's "CPUFloatType" into the legacy "torch.FloatTensor",
 // but its table has no MPS and no Bool entries, so those keep c10's name ("MPSFloatType").
 std::string type_name_in_errors(const Tensor& t);
-// Refuses what the engine does not compute: arithmetic on anything but float32.
-void require_float(const Tensor& t, const char* op);
 
 }  // namespace detail
 }  // namespace engine

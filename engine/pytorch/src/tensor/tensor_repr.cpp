@@ -1,5 +1,7 @@
 // repr(tensor) as torch/_tensor_str.py writes it with the default print options (precision 4,
-// line width 80, summarised above 1000 elements with 3 edge items). Printing a tensor on mps
+// line width 80, summarised above 1000 elements with 3 edge items), every dtype's values through
+// the same formatter as exact doubles, a dtype other than float32, int64 and bool named after
+// them ("dtype=torch.float16"). Printing a tensor on mps
 // copies its values to the host, so it waits for the device like .cpu() does.
 
 #include <fmt/format.h>
@@ -156,7 +158,7 @@ std::vector<double> host_values(const Tensor& t) {
   detail::visit_dtype(t.scalar_type(), [&](auto tag) {
     using T = decltype(tag);
     const T* data = on_cpu.impl().data<T>();
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(data[i]);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = detail::cast_value<double>(data[i]);
   });
   return values;
 }
@@ -171,21 +173,27 @@ std::string repr(const Tensor& t) {
   std::vector<std::string> suffixes;
   // torch/_tensor_str.py _str_intern: the device first, then what an empty tensor cannot show.
   if (!t.is_cpu()) suffixes.push_back("device='" + t.device().str() + "'");
+  const std::string dtype_suffix = "dtype=" + std::string(python_dtype_name(t.scalar_type()));
   std::string body;
   if (t.numel() == 0) {
     body = "[]";
     if (t.dim() != 1) suffixes.push_back("size=" + py::tuple(t.sizes()));
     // No element shows the dtype, so anything but the default float32 is named.
-    if (t.scalar_type() != ScalarType::Float)
-      suffixes.push_back("dtype=" + std::string(python_dtype_name(t.scalar_type())));
-  } else if (t.dim() == 0) {
-    body = Formatter(values, t.scalar_type()).format(values[0]);
+    if (t.scalar_type() != ScalarType::Float) suffixes.push_back(dtype_suffix);
   } else {
-    const bool summarize = t.numel() > kThreshold;
-    const View view{values, sizes};
-    std::vector<double> shown;
-    collect_shown(view, 0, 0, summarize, shown);
-    body = tensor_str(view, 0, 0, indent, summarize, Formatter(shown, t.scalar_type()));
+    if (t.dim() == 0) {
+      body = Formatter(values, t.scalar_type()).format(values[0]);
+    } else {
+      const bool summarize = t.numel() > kThreshold;
+      const View view{values, sizes};
+      std::vector<double> shown;
+      collect_shown(view, 0, 0, summarize, shown);
+      body = tensor_str(view, 0, 0, indent, summarize, Formatter(shown, t.scalar_type()));
+    }
+    // _str_intern's has_default_dtype: float32, int64 and bool go unnamed; the rest show theirs.
+    const ScalarType dtype = t.scalar_type();
+    if (dtype != ScalarType::Float && dtype != ScalarType::Long && dtype != ScalarType::Bool)
+      suffixes.push_back(dtype_suffix);
   }
   if (t.grad_fn()) {
     suffixes.push_back("grad_fn=<" + t.grad_fn()->name() + ">");

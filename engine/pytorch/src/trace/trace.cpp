@@ -29,7 +29,7 @@ namespace {
 struct Span {
   int process;
   Track track;
-  std::uint32_t name, category;
+  std::uint32_t name, category, dtype;  // dtype: the empty string's index for no dtype
   double start, duration, bytes, flops;
 };
 
@@ -59,12 +59,12 @@ Recorder& recorder() {
 bool tracing() { return recorder().on; }
 
 void trace_span(Track track, std::string_view name, std::string_view category, double start,
-                double duration, double bytes, double flops) {
+                double duration, double bytes, double flops, std::string_view dtype) {
   record_in_timelines(track, name, category, start, duration);
   Recorder& r = recorder();
   if (!r.on) return;
-  r.spans.push_back(
-      {r.process, track, r.intern(name), r.intern(category), start, duration, bytes, flops});
+  r.spans.push_back({r.process, track, r.intern(name), r.intern(category), r.intern(dtype), start,
+                     duration, bytes, flops});
 }
 
 void trace_new_process(std::string_view description) {
@@ -158,7 +158,11 @@ class TraceWriter {
       fmt::format_to(std::back_inserter(event_), R"({}"bytes": {})", std::exchange(separator, ", "),
                      s.bytes);
     if (s.flops > 0)
-      fmt::format_to(std::back_inserter(event_), R"({}"flops": {})", separator, s.flops);
+      fmt::format_to(std::back_inserter(event_), R"({}"flops": {})", std::exchange(separator, ", "),
+                     s.flops);
+    if (!r_.strings[s.dtype].empty())
+      fmt::format_to(std::back_inserter(event_), R"({}"dtype": "{}")", separator,
+                     r_.strings[s.dtype]);
     fmt::format_to(std::back_inserter(event_), "}}}}");
     emit();
   }

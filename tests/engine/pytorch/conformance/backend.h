@@ -6,6 +6,7 @@
 #include <string>
 
 #ifdef TUTOR_CONFORMANCE_LIBTORCH
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
 inline const char* kBackend = "LibTorch";

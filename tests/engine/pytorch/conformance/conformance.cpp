@@ -261,6 +261,78 @@ void errors() {
 
 }  // namespace
 
+// Dtypes: conversions, sizes, promotion, integer arithmetic and division, comparisons.
+void dtypes() {
+  const torch::Tensor x = torch::tensor({1.0, 2.5, -3.25, 0.1});
+  line("float16", values(x.to(torch::kFloat16)) + " bytes " +
+                      std::to_string(x.to(torch::kFloat16).element_size()));
+  line("bfloat16", values(x.to(torch::kBFloat16)) + " floating " +
+                       yes(x.to(torch::kBFloat16).is_floating_point()));
+  std::string sizes;
+  for (const auto dtype : {torch::kUInt8, torch::kInt8, torch::kInt16, torch::kInt32, torch::kInt64,
+                           torch::kHalf, torch::kFloat32, torch::kFloat64, torch::kBool})
+    sizes += std::to_string(torch::zeros({1}, dtype).element_size());
+  line("element sizes", sizes);
+  line("promote_types",
+       yes(torch::promote_types(torch::kUInt8, torch::kInt8) == torch::kInt16) + " " +
+           yes(torch::promote_types(torch::kHalf, torch::kBFloat16) == torch::kFloat));
+  const torch::Tensor i = torch::arange(-3, 4);
+  line("result_type", yes(torch::result_type(i, 1.5) == torch::kFloat) + " " +
+                          yes(torch::result_type(i, 2) == torch::kLong));
+  line("can_cast", yes(torch::can_cast(torch::kFloat, torch::kLong)) + " " +
+                       yes(torch::can_cast(torch::kLong, torch::kFloat)));
+  line("integer product", values(i * 2) + " long " + yes((i * 2).dtype() == torch::kLong));
+  line("true division", values(i / 2) + " float " + yes((i / 2).dtype() == torch::kFloat));
+  line("floor_divide", values(torch::floor_divide(i, 2)));
+  line("div trunc", values(torch::div(i, torch::full({1}, 2), "trunc")));
+  line("comparison",
+       values((i < 1).to(torch::kFloat)) + " bool " + yes((i < 1).dtype() == torch::kBool));
+  const torch::Tensor h = torch::arange(4).to(torch::kHalf).reshape({2, 2});
+  line("float16 matmul", values(h.matmul(h)) + " half " + yes(h.matmul(h).dtype() == torch::kHalf));
+  line("full infers", yes(torch::full({2}, 1).dtype() == torch::kLong) + " " +
+                          yes(torch::full({2}, 1.5).dtype() == torch::kFloat));
+  line("fill_", values(torch::zeros({2}).fill_(2.5)));
+  torch::nn::Linear layer(2, 2);
+  layer->to(torch::kHalf);
+  line("module to", yes(layer->weight.dtype() == torch::kHalf));
+}
+
+// torch::autocast (at::autocast) and GradScaler's two operations.
+void mixed_precision() {
+  line("autocast defaults",
+       yes(torch::autocast::get_autocast_dtype(torch::kCPU) == torch::kBFloat16) + " " +
+           yes(torch::autocast::is_autocast_enabled(torch::kCPU)));
+  const torch::Tensor a = torch::ones({2, 2});
+  torch::autocast::set_autocast_enabled(torch::kCPU, true);
+  torch::autocast::increment_nesting();
+  line("autocast matmul", yes(a.matmul(a).dtype() == torch::kBFloat16) + " " +
+                              yes(torch::relu(a).dtype() == torch::kFloat));
+  torch::autocast::set_autocast_dtype(torch::kCPU, torch::kHalf);
+  line("autocast float16", yes(a.matmul(a).dtype() == torch::kHalf));
+  torch::autocast::set_autocast_dtype(torch::kCPU, torch::kBFloat16);
+  if (torch::autocast::decrement_nesting() == 0) torch::autocast::clear_cache();
+  torch::autocast::set_autocast_enabled(torch::kCPU, false);
+  line("autocast off", yes(a.matmul(a).dtype() == torch::kFloat));
+  torch::Tensor scale = torch::full({}, 4.0), tracker = torch::full({}, 0, torch::kInt32);
+  torch::Tensor found_inf = torch::zeros({});
+  std::vector<torch::Tensor> grads{torch::full({2}, 8.0)};
+  torch::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf, torch::full({}, 0.25));
+  line("amp unscale", values(grads[0]) + " " + values(found_inf));
+  torch::_amp_update_scale_(scale, tracker, found_inf, 2.0, 0.5, 1);
+  line("amp update scale", values(scale) + " " + values(tracker));
+}
+
+// nn::Embedding and nn::LayerNorm, their parameters as reset_parameters() makes them.
+void embedding_and_layer_norm() {
+  torch::manual_seed(5);
+  torch::nn::Embedding table(torch::nn::EmbeddingOptions(4, 2).padding_idx(1));
+  table->forward(torch::tensor({1, 3, 3}, torch::kLong)).sum().backward();
+  line("Embedding", values(table->weight) + " grad " + values(table->weight.grad()));
+  torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({3}).eps(1e-3));
+  line("LayerNorm", values(norm->weight) + " " + values(norm->bias) + " " +
+                        values(norm->forward(torch::tensor({1.0, 2.0, 4.0}))));
+}
+
 int main() {
   std::cout << "# the LibTorch API of the lessons and labs, as " << kBackend << " runs it\n";
   random_numbers();
@@ -272,5 +344,8 @@ int main() {
   tensors();
   autograd();
   errors();
+  dtypes();
+  mixed_precision();
+  embedding_and_layer_norm();
   return 0;
 }

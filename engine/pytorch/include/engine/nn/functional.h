@@ -24,7 +24,9 @@ Tensor nll_loss(const Tensor& input, const Tensor& target);
 Tensor cross_entropy(const Tensor& input, const Tensor& target);
 
 // The rows of `weight` (num_embeddings, dim) picked by the int64 `input`: input.shape + (dim,).
-Tensor embedding(const Tensor& input, const Tensor& weight);
+// The row options.padding_idx() names gets no gradient.
+Tensor embedding(const Tensor& input, const Tensor& weight,
+                 const EmbeddingFuncOptions& options = {});
 // torch.nn.functional.embedding_bag for a 2-D input: each row of `input` (bags, n) is one bag
 // of indices into `weight` (num_embeddings, dim), reduced to one row (by its mean, unless
 // options.mode() is kSum): (bags, dim). Its operators have no MPS kernel in PyTorch 2.9, so on
@@ -35,8 +37,8 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
 // optional.
 Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);
 // In training, zeroes each element with probability p and scales the rest by 1 / (1 - p).
-// The mask comes from the engine's cpu generator (PyTorch's own mask differs; so does the
-// MPS generator's).
+// On the cpu the mask keeps the elements a seeded PyTorch on a Mac keeps (bernoulli_(1 - p));
+// on mps it comes from the engine's own generator, whose values a Mac's Philox does not give.
 Tensor dropout(const Tensor& input, const DropoutFuncOptions& options = {});
 
 // The image operators, on (N, C, H, W) float tensors (or (C, H, W), one image).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/device.h"
+#include "engine/scalar_type.h"
 #include "engine/tensor.h"
 
 namespace engine::nn {
@@ -26,6 +27,8 @@ class Module {
   std::vector<Tensor> parameters() const;
   std::vector<std::pair<std::string, Tensor>> named_parameters() const;
   void to(Device device);
+  // Every parameter converted to `dtype` (model->to(torch::kFloat16), Python's model.half()).
+  void to(ScalarType dtype);
   // Forgets every parameter's gradient (PyTorch 2's default, set_to_none=True).
   void zero_grad();
 

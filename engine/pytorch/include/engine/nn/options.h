@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -191,6 +192,20 @@ class DropoutFuncOptions {
  private:
   double p_ = 0.5;
   bool training_ = true;
+};
+
+// torch::nn::functional::EmbeddingFuncOptions: padding_idx names a row whose gradient stays zero
+// (a negative one counts from the end of the table).
+class EmbeddingFuncOptions {
+ public:
+  EmbeddingFuncOptions& padding_idx(std::optional<std::int64_t> value) {
+    padding_idx_ = value;
+    return *this;
+  }
+  const std::optional<std::int64_t>& padding_idx() const { return padding_idx_; }
+
+ private:
+  std::optional<std::int64_t> padding_idx_;
 };
 
 using EmbeddingBagMode = std::variant<enumtype::kSum, enumtype::kMean>;

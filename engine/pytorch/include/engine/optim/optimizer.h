@@ -22,6 +22,10 @@ class Optimizer {
   const std::vector<Tensor>& parameters() const noexcept { return params_; }
 
  protected:
+  // The engine's optimizers update float32 parameters (mixed precision keeps them float32);
+  // another dtype is refused, naming it, before its values are read.
+  static void require_float32(const Tensor& param);
+
   std::vector<Tensor> params_;
 };
 
