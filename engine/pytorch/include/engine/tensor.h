@@ -42,8 +42,10 @@ class Tensor {
   bool is_mps() const { return device().is_mps(); }
 
   // A copy on `device` (or this tensor itself when it already lives there, as in PyTorch).
-  // Differentiable: gradients flow back to the source device.
-  Tensor to(Device device) const;
+  // Differentiable: gradients flow back to the source device. A copy between the cpu and mps
+  // makes the host wait until it has landed, unless `non_blocking`: then it is queued behind
+  // the GPU's work and the host goes on (LibTorch's to(options, non_blocking)).
+  Tensor to(Device device, bool non_blocking = false) const;
   Tensor to(ScalarType dtype) const;
   Tensor cpu() const { return to(Device(DeviceType::CPU)); }
 

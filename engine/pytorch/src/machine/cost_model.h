@@ -72,9 +72,11 @@ double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine);
 // A copy of `bytes` between host and GPU buffers (a blit).
 double mps_copy_seconds(double bytes, const MachineProfile& machine, double paged_fraction = 0);
-// Unified memory is the machine's: once the process's GPU memory and the other applications'
-// memory exceed it, the overflow is paged out, as a share of the process's GPU memory.
-double paged_fraction(double process_gpu_bytes, const MachineProfile& machine);
+// Unified memory is the machine's: once the process's GPU memory, its DataLoader workers'
+// resident sets and the other applications' memory exceed it, the overflow is paged out, as a
+// share of the process's GPU memory.
+double paged_fraction(double process_gpu_bytes, const MachineProfile& machine,
+                      double worker_bytes = 0);
 
 // torch.compile's steady state (runtime/compiled_region.h): the same op as a kernel TorchInductor
 // generates, its memory traffic fused with its neighbours'. Matrix products stay extern calls
