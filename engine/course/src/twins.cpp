@@ -4,13 +4,8 @@
 // print otherwise. On a Mac with MPS this is the learner's first real MPS run. It only shows:
 // nothing of it is recorded, and it verifies no lesson.
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -24,14 +19,14 @@
 #include "engine/notebook/lesson_source.h"
 #include "engine/notebook/machine_choice.h"
 #include "engine/notebook/text_diff.h"
+#include "learner_python.h"
 
 namespace front_door {
 namespace {
 
 using engine::notebook::Cell;
 
-// What engine/course/python/twin_runner.py agrees on with this file.
-constexpr int kNoTorch = 77;
+// What engine/course/python/twin_runner.py agrees on with this file (and kNoTorch).
 constexpr std::string_view kResultsFollow = "--- twin results ---";
 // Importing PyTorch takes seconds and each twin is a few lines; a run past this has hung.
 constexpr std::chrono::minutes kRunnerLimit{20};
@@ -48,58 +43,6 @@ struct TheirRun {
   std::vector<std::pair<std::string, int>> results;  // what each twin printed, its exit status
 };
 
-// A Python that may have PyTorch, and why the course tries it.
-struct Interpreter {
-  std::string path;  // as run: "/usr/bin/python3", or "python3" where PATH has none
-  std::string why;   // "MPS_COURSE_PYTHON", "python3 on PATH", "the system's"
-};
-
-// `name` in the folders of PATH, as the shell finds it; `name` itself where none has it.
-std::string on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string_view folders = path != nullptr ? path : "";
-  while (!folders.empty()) {
-    const std::size_t colon = folders.find(':');
-    const std::string folder(folders.substr(0, colon));
-    folders = colon == std::string_view::npos ? "" : folders.substr(colon + 1);
-    const std::string file = (folder.empty() ? "." : folder) + "/" + name;
-    if (std::filesystem::is_regular_file(file) && access(file.c_str(), X_OK) == 0) return file;
-  }
-  return name;
-}
-
-// One file reached by two names (/bin/python3 and /usr/bin/python3) is one Python. Only the
-// folder is resolved: a virtual environment's python3 links to the system's but is another.
-std::string same_file_key(const std::string& path) {
-  std::error_code error;
-  const std::filesystem::path file(path);
-  const std::filesystem::path folder = std::filesystem::canonical(
-      file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path(), error);
-  return error ? path : (folder / file.filename()).string();
-}
-
-// The Pythons to try, in order: the one MPS_COURSE_PYTHON names, alone (the learner chose it),
-// else python3 on PATH, then the system's own (and on macOS Homebrew's and python.org's).
-std::vector<Interpreter> interpreters() {
-  const char* chosen = std::getenv("MPS_COURSE_PYTHON");
-  if (chosen != nullptr && *chosen != '\0') return {{chosen, "MPS_COURSE_PYTHON"}};
-  std::vector<Interpreter> found{{on_path("python3"), "python3 on PATH"}};
-  const std::vector<std::string> system {
-    "/usr/bin/python3",
-#if defined(__APPLE__)
-        "/opt/homebrew/bin/python3", "/usr/local/bin/python3",
-        "/Library/Frameworks/Python.framework/Versions/Current/bin/python3",
-#endif
-  };
-  for (const std::string& path : system) {
-    const bool known = std::any_of(found.begin(), found.end(), [&](const Interpreter& i) {
-      return same_file_key(i.path) == same_file_key(path);
-    });
-    if (!known && std::filesystem::exists(path)) found.push_back({path, "the system's"});
-  }
-  return found;
-}
-
 // "2.11.0+cu130" is at least "2.6"?
 bool release_at_least(const std::string& version, const std::string& release) {
   int major = 0, minor = 0, wanted_major = 0, wanted_minor = 0;
@@ -110,78 +53,25 @@ bool release_at_least(const std::string& version, const std::string& release) {
   return major != wanted_major ? major > wanted_major : minor >= wanted_minor;
 }
 
-// A Python that could not run the twins, and what it said.
-struct Refusal {
-  Interpreter python;
-  std::string said;
-};
-
-// "/usr/bin/python3 (the system's): /usr/bin/python3 (Python 3.11.2) cannot import torch: ..."
-std::string refusal_line(const Refusal& r) {
-  std::string said = r.said;
-  while (!said.empty() && std::isspace(static_cast<unsigned char>(said.back()))) said.pop_back();
-  for (char& c : said) c = c == '\n' ? ' ' : c;
-  return r.python.path + " (" + r.python.why + "): " + said;
-}
-
 // Runs the twins with the first of the learner's Pythons that imports torch; on failure says why
 // on err(), naming every Python tried, and returns nothing.
 std::optional<TheirRun> run_twins(Course& course, const std::string& lesson,
                                   const std::vector<Twin>& twins) {
-  const std::vector<Interpreter> pythons = interpreters();
-  std::vector<Refusal> refusals;
-  engine::notebook::Finished finished;
-  std::string python;
-  bool without_torch = false;
-  for (const Interpreter& candidate : pythons) {
-    std::vector<std::string> command{
-        candidate.path,
-        (course.layout().top / "engine" / "course" / "python" / "twin_runner.py").string()};
-    for (const Twin& twin : twins) command.push_back(twin.code);
-    finished = engine::notebook::run_collecting(command, kRunnerLimit);
-    if (finished.status != 127 && finished.status != kNoTorch) {
-      python = candidate.path;
-      break;
-    }
-    without_torch = without_torch || finished.status == kNoTorch;
-    refusals.push_back({candidate, finished.output});
-  }
+  std::vector<std::string> codes;
+  for (const Twin& twin : twins) codes.push_back(twin.code);
+  const PythonRun run = run_with_torch(
+      (course.layout().top / "engine" / "course" / "python" / "twin_runner.py").string(), codes,
+      kRunnerLimit);
   // The command stays whole on a line of its own, to be copied.
   const std::string again =
       "  MPS_COURSE_PYTHON=/path/to/python3 " + course.command("twins " + lesson) + "\n";
-  const auto tried = [&] {
-    std::string text;
-    for (const Refusal& r : refusals)
-      text += engine::notebook::wrap(refusal_line(r), course.width(), "  ", "    ");
-    if (pythons.size() == 1 && pythons.front().why == "MPS_COURSE_PYTHON")
-      text += engine::notebook::wrap(
-          "(MPS_COURSE_PYTHON names it, so no other Python was tried; without it the course "
-          "tries python3 on PATH, then the system's.)",
-          course.width());
-    return text;
-  };
-  if (python.empty() && !without_torch) {
-    course.err() << engine::notebook::wrap("course twins: no Python to run the twins. Tried:",
-                                           course.width())
-                 << tried()
-                 << engine::notebook::wrap(
-                        "Install Python 3 with PyTorch, or name the Python that has it:",
-                        course.width())
-                 << again;
+  if (run.python.empty()) {
+    explain_no_torch(course, run, "twins", "to run the twins", again);
     return std::nullopt;
   }
-  if (python.empty()) {
-    course.err() << engine::notebook::wrap("course twins: no PyTorch found in any Python tried:",
-                                           course.width())
-                 << tried()
-                 << engine::notebook::wrap(
-                        "Install it (pip install torch; on Debian, sudo apt-get install "
-                        "python3-torch), or name the Python that has it:",
-                        course.width())
-                 << again;
-    return std::nullopt;
-  }
-  for (const Refusal& r : refusals) course.say("Skipped " + refusal_line(r), "  ");
+  const std::string& python = run.python;
+  const engine::notebook::Finished& finished = run.finished;
+  for (const Refusal& r : run.refusals) course.say("Skipped " + refusal_line(r), "  ");
   const std::size_t marker = finished.output.rfind(kResultsFollow);
   if (finished.status != 0 || finished.stopped || marker == std::string::npos) {
     course.err() << "course twins: " << python << " stopped before reporting"

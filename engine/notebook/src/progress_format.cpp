@@ -139,7 +139,8 @@ LabRecord lab_record(const json& l, const std::string& where) {
   LabRecord r;
   r.passed_at = required(l, where, "passed_at", pass_time);
   r.hints_shown = required(l, where, "hints_shown", bounded, 0, LabRecord::kMaxHints);
-  if (l.contains("last_check")) r.last_check = lab_check(l["last_check"], field(where, "last_check"));
+  if (l.contains("last_check"))
+    r.last_check = lab_check(l["last_check"], field(where, "last_check"));
   r.unknown = unknown_fields(l, {"passed_at", "hints_shown", "last_check"});
   return r;
 }

@@ -6,6 +6,7 @@
 
 #include <string_view>
 
+#include "family_registry.h"
 #include "planner/training_step.h"
 
 namespace planner {
@@ -38,8 +39,10 @@ std::int64_t allocator_limit(const engine::MachineProfile& machine) {
 
 namespace {
 
-// The mps part of a prediction: false (with `p.why`) where MPS is unusable or refuses the step.
-bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machine, Prediction& p) {
+// The mps part of a prediction, compiled too where `compiled`: false (with `p.why`) where MPS is
+// unusable or refuses the step.
+bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machine, bool compiled,
+                 Prediction& p) {
   engine::sim::use_machine(machine);
   if (!engine::py::torch::backends::mps::is_built()) {
     p.why = "this PyTorch build has no MPS";
@@ -52,7 +55,7 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
   try {
     p.mps_seconds = run_steady(config, machine, "mps", false);
     p.mps_bytes = engine::py::torch::mps::driver_allocated_memory();
-    if (config.compile) p.compiled_seconds = run_steady(config, machine, "mps", true);
+    if (compiled) p.compiled_seconds = run_steady(config, machine, "mps", true);
   } catch (const engine::NotImplementedError& error) {
     p.why = error.what();
     p.memory = MpsMemory::Unsupported;
@@ -77,7 +80,7 @@ Prediction predict(const ModelConfig& config, const engine::MachineProfile& mach
   p.machine = &machine;
   p.state_bytes = model_state_bytes(config);
   p.cpu_seconds = run_steady(config, machine, "cpu", false);
-  predict_mps(config, machine, p);
+  predict_mps(config, machine, family_of(config).compiles(config), p);
   return p;
 }
 
@@ -85,18 +88,30 @@ std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::Mach
                                    std::int64_t largest) {
   std::vector<SweepStep> steps;
   ModelConfig at = config;
-  at.compile = false;  // the sweep compares eager steps
   const std::int64_t state_bytes = model_state_bytes(config);
   for (at.batch_size = 1; at.batch_size <= largest; at.batch_size *= 2) {
     SweepStep step;
     step.batch_size = at.batch_size;
     step.mps.machine = &machine;
     step.mps.state_bytes = state_bytes;
-    predict_mps(at, machine, step.mps);
+    predict_mps(at, machine, /*compiled=*/false, step.mps);  // the sweep compares eager steps
     steps.push_back(step);
     if (step.mps.memory != MpsMemory::Fits) break;
   }
   return steps;
+}
+
+std::optional<std::int64_t> largest_without_swap(const std::vector<SweepStep>& steps) {
+  std::optional<std::int64_t> largest;
+  for (const SweepStep& s : steps) {
+    if (s.mps.memory == MpsMemory::Fits) largest = s.batch_size;
+  }
+  return largest;
+}
+
+double samples_per_second(const ModelConfig& config, const SweepStep& step) {
+  return static_cast<double>(step.batch_size * family_of(config).micro_steps(config)) /
+         *step.mps.mps_seconds;
 }
 
 }  // namespace planner

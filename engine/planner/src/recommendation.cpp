@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "family_registry.h"
+
 namespace planner {
 namespace {
 
@@ -11,18 +15,8 @@ std::string gib(std::int64_t bytes) {
 
 }  // namespace
 
-std::string memory_knobs(const ModelConfig& c) {
-  switch (c.family) {
-    case Family::Mlp:
-      return "batch_size";
-    case Family::Encoder:
-      return c.model_type == "vit" ? "batch_size or image_size" : "batch_size or seq_length";
-    case Family::Cnn:
-      return "batch_size or image_size";
-    case Family::Gpt:
-      break;
-  }
-  return c.model_type == "gpt2" ? "batch_size or seq_length" : "batch_size or block_size";
+std::string memory_knobs(const ModelConfig& config) {
+  return family_of(config).memory_knobs(config);
 }
 
 std::string model_state_text(const Prediction& p) {
@@ -45,49 +39,72 @@ Recommendation cpu_lane(const Prediction& p, const std::string& fact, const std:
 
 }  // namespace
 
-Recommendation recommend(const Prediction& p, const std::string& knobs) {
+namespace {
+
+// Where the step cannot run on mps (no MPS, an operator it refuses, memory it cannot give): the
+// lane and why; nothing where it runs.
+std::optional<Recommendation> where_mps_cannot(const Prediction& p, const std::string& knobs) {
   const engine::MachineProfile& m = *p.machine;
+  const bool no_batch_fits = p.state_bytes > allocator_limit(m);
   switch (p.memory) {
     case MpsMemory::Unavailable:
       return cpu_lane(p, p.why, ": train on the cpu, or on a Mac with MPS");
     case MpsMemory::Unsupported:
       return cpu_lane(p, "the MPS backend refuses a step of this model: " + p.why, "");
     case MpsMemory::OutOfMemory:
-      if (p.state_bytes > allocator_limit(m)) {
-        return {"remote",
-                {fmt::format("{}, more than PyTorch allows on mps ({}): no batch fits; train on "
-                             "a Mac with more memory",
-                             model_state_text(p), gib(allocator_limit(m)))}};
-      }
-      return {"remote",
-              {fmt::format("the step needs more Metal memory than PyTorch allows ({}): halve {}, "
-                           "or train on a Mac with more memory",
-                           gib(allocator_limit(m)), knobs)}};
     case MpsMemory::BufferTooLarge:
-      return {"remote", {"one tensor is longer than Metal's largest buffer: lower " + knobs}};
+      if (no_batch_fits) {
+        return Recommendation{"remote",
+                              {fmt::format("{}, more than PyTorch allows on mps ({}): no batch "
+                                           "fits; train on a Mac with more memory",
+                                           model_state_text(p), gib(allocator_limit(m)))}};
+      }
+      if (p.memory == MpsMemory::BufferTooLarge)
+        return Recommendation{"remote",
+                              {"one tensor is longer than Metal's largest buffer: lower " + knobs}};
+      return Recommendation{
+          "remote",
+          {fmt::format("the step needs more Metal memory than PyTorch allows ({}): halve {}, or "
+                       "train on a Mac with more memory",
+                       gib(allocator_limit(m)), knobs)}};
     case MpsMemory::Swaps:
     case MpsMemory::Fits:
       break;
   }
+  return std::nullopt;
+}
+
+// Where the step swaps: mps only if it is still fast enough, with what to lower.
+Recommendation swapping(const Prediction& p, double speedup, const std::string& knobs) {
+  const engine::MachineProfile& m = *p.machine;
+  Recommendation r;
+  r.lane = speedup < kMinimumSpeedup ? "remote" : "mps";
+  r.reasons.push_back(
+      speedup < kMinimumSpeedup
+          ? fmt::format("swapping, mps is only {:.2f}x the cpu: train on a Mac with more memory",
+                        speedup)
+          : fmt::format("mps is {:.2f}x the cpu even while macOS swaps", speedup));
+  r.reasons.push_back(
+      p.state_bytes > free_memory(m)
+          ? fmt::format("the step holds {} of Metal memory where {} are free, and {}: no "
+                        "batch fits",
+                        gib(p.mps_bytes), gib(free_memory(m)), model_state_text(p))
+          : fmt::format("the step holds {} of Metal memory where {} are free: lower {} until "
+                        "it fits",
+                        gib(p.mps_bytes), gib(free_memory(m)), knobs));
+  return r;
+}
+
+}  // namespace
+
+Recommendation recommend(const Prediction& p, const std::string& knobs) {
+  if (auto r = where_mps_cannot(p, knobs)) return *r;
   const double eager = *p.mps_seconds;
   const double best = p.compiled_seconds ? std::min(eager, *p.compiled_seconds) : eager;
   const double speedup = p.cpu_seconds / best;
   Recommendation r;
   if (p.memory == MpsMemory::Swaps) {
-    r.lane = speedup < kMinimumSpeedup ? "remote" : "mps";
-    r.reasons.push_back(
-        speedup < kMinimumSpeedup
-            ? fmt::format("swapping, mps is only {:.2f}x the cpu: train on a Mac with more memory",
-                          speedup)
-            : fmt::format("mps is {:.2f}x the cpu even while macOS swaps", speedup));
-    r.reasons.push_back(
-        p.state_bytes > free_memory(m)
-            ? fmt::format("the step holds {} of Metal memory where {} are free, and {}: no "
-                          "batch fits",
-                          gib(p.mps_bytes), gib(free_memory(m)), model_state_text(p))
-            : fmt::format("the step holds {} of Metal memory where {} are free: lower {} until "
-                          "it fits",
-                          gib(p.mps_bytes), gib(free_memory(m)), knobs));
+    r = swapping(p, speedup, knobs);
   } else if (speedup < kMinimumSpeedup) {
     r = cpu_lane(p,
                  fmt::format("mps is only {:.2f}x the cpu, below the runbook's {:.2f}x", speedup,

@@ -1,7 +1,7 @@
 #pragma once
-// Internal: what a TrainingRun runs, one implementation per family (training_step.cpp: GPTs and
-// MLPs; encoder_run.cpp; cnn_run.cpp), and what the families share: the optimizer, the
-// parameters a config freezes, and the loop of a classifier.
+// Internal: what a TrainingRun runs, one implementation per family (each family's file under
+// families/ makes its own), and what the families share: the optimizer, the parameters a config
+// freezes, and the loop of a classifier.
 
 #include <engine/engine.h>
 
@@ -70,10 +70,6 @@ struct ClassifierRun : TrainingRun::State {
   ParameterMaker maker;
   std::unique_ptr<engine::optim::Optimizer> optimizer;
 };
-
-std::unique_ptr<TrainingRun::State> make_encoder_run(const ModelConfig& config,
-                                                     engine::Device device);
-std::unique_ptr<TrainingRun::State> make_cnn_run(const ModelConfig& config, engine::Device device);
 
 }  // namespace runs
 }  // namespace planner

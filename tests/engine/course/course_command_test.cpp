@@ -36,7 +36,7 @@ TEST_CASE("without progress the next step is the first lesson") {
   const Run run = course({});
   expect_status(run, 0);
   expect_text(
-      run, {"lessons 0 of 8 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
+      run, {"lessons 0 of 9 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
 }
 
 TEST_CASE("a lab's reference solution passes through the front door, and records nothing") {

@@ -53,16 +53,17 @@ TEST_CASE("nanoGPT's shakespeare-char config reads the same from its Python file
   const ModelConfig py = planner::read_model_config(kData + "train_shakespeare_char.py");
   const ModelConfig toml = planner::read_model_config(kData + "train_shakespeare_char.toml");
   for (const ModelConfig& c : {py, toml}) {
-    CHECK(c.n_layer == 6);
-    CHECK(c.n_head == 6);
-    CHECK(c.n_embd == 384);
-    CHECK(c.block_size == 256);
+    const planner::GptSettings& gpt = c.as<planner::GptSettings>();
+    CHECK(gpt.n_layer == 6);
+    CHECK(gpt.n_head == 6);
+    CHECK(gpt.n_embd == 384);
+    CHECK(gpt.block_size == 256);
     CHECK(c.batch_size == 64);
-    CHECK(c.gradient_accumulation_steps == 1);
-    CHECK(c.dropout == doctest::Approx(0.2));
-    CHECK(c.vocab_size == 65);  // shakespeare_char's meta.pkl
-    CHECK_FALSE(c.bias);        // train.py's default
-    CHECK_FALSE(c.compile);
+    CHECK(gpt.gradient_accumulation_steps == 1);
+    CHECK(gpt.dropout == doctest::Approx(0.2));
+    CHECK(gpt.vocab_size == 65);  // shakespeare_char's meta.pkl
+    CHECK_FALSE(gpt.bias);        // train.py's default
+    CHECK_FALSE(gpt.compile);
     CHECK(c.optimizer == "adamw");
   }
   CHECK(planner::parameter_count(py) ==
@@ -70,24 +71,26 @@ TEST_CASE("nanoGPT's shakespeare-char config reads the same from its Python file
 }
 
 TEST_CASE("what a config leaves out keeps train.py's defaults; 5 * 8 is read as 40") {
-  const ModelConfig gpt2 = planner::read_model_config(kData + "train_gpt2.py");
+  const ModelConfig gpt2_config = planner::read_model_config(kData + "train_gpt2.py");
+  const planner::GptSettings& gpt2 = gpt2_config.as<planner::GptSettings>();
   CHECK(gpt2.n_layer == 12);
   CHECK(gpt2.n_embd == 768);
   CHECK(gpt2.gradient_accumulation_steps == 40);
   CHECK(gpt2.vocab_size == 50304);  // no meta.pkl for openwebtext: GPT-2's, padded
   CHECK(gpt2.compile);
-  CHECK(planner::parameter_count(gpt2) == 123'587'328);  // 123.59M
+  CHECK(planner::parameter_count(gpt2_config) == 123'587'328);  // 123.59M
   const ModelConfig pretrained =
       planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
-  CHECK(pretrained.vocab_size == 50257);  // from_pretrained: GPT-2's own vocabulary, with biases
-  CHECK(pretrained.bias);
-  CHECK(pretrained.block_size == 256);                         // cropped, as train.py crops it
+  const planner::GptSettings& checkpoint = pretrained.as<planner::GptSettings>();
+  CHECK(checkpoint.vocab_size == 50257);  // from_pretrained: GPT-2's own vocabulary, with biases
+  CHECK(checkpoint.bias);
+  CHECK(checkpoint.block_size == 256);                         // cropped, as train.py crops it
   CHECK(planner::parameter_count(pretrained) == 123'653'376);  // 123.65M
 }
 
 TEST_CASE("shakespeare-char on the M3 Max: the plan agrees with seed 003's run within 10 %") {
   ModelConfig c = planner::read_model_config(kData + "train_shakespeare_char.toml");
-  c.compile = true;
+  c.as<planner::GptSettings>().compile = true;
   const planner::Prediction p = planner::predict(c, machine("m3-max-64gb"));
   REQUIRE(p.mps_seconds);
   REQUIRE(p.compiled_seconds);
@@ -179,9 +182,9 @@ TEST_CASE("a bad config is refused with its file, line and field") {
         "batch_size, or name another family (family = \"mlp\", model_type = \"bert\", model = "
         "\"resnet50\")");
   CHECK(refusal("n_layer = 6\nn_head = \"six\"\n") ==
-        "bad.toml:2: n_head: expected a positive integer, got 'six'");
+        "bad.toml:2: n_head: expected an integer from 1 to 1024, got 'six'");
   CHECK(refusal("batch_size = -4\n") ==
-        "bad.toml:1: batch_size: expected a positive integer, got -4");
+        "bad.toml:1: batch_size: expected an integer from 1 to 65536, got -4");
   CHECK(refusal("dropout = 1.5\n") ==
         "bad.toml:1: dropout: expected a probability from 0 up to (not including) 1, got 1.5");
   CHECK(refusal("bias = 1\n") == "bad.toml:1: bias: expected true or false, got 1");
@@ -190,7 +193,7 @@ TEST_CASE("a bad config is refused with its file, line and field") {
   CHECK(refusal("n_embd = 384\nn_head = 5\n") ==
         "bad.toml:2: n_head: n_embd (384) must be a multiple of n_head (5)");
   CHECK(refusal("n_layer = [6]\n") ==
-        "bad.toml:1: n_layer: expected a positive integer, got a list");
+        "bad.toml:1: n_layer: expected an integer from 1 to 128, got a list");
   CHECK(refusal("n_layer = [\"6\"]\n") ==
         "bad.toml:1: n_layer: cannot use a list of other than integers here: expected a number, "
         "true or false, or a string");
@@ -210,14 +213,14 @@ TEST_CASE(
       "bad.py:2: n_layer: cannot read '2 ** 3' (the planner reads numbers, True/False, quoted strings and "
       "products such as 5 * 8)");
   CHECK(refusal("block_size = '256'  # quoted by mistake\n", "bad.py") ==
-        "bad.py:1: block_size: expected a positive integer, got '256'");
+        "bad.py:1: block_size: expected an integer from 1 to 1048576, got '256'");
   CHECK(
       refusal("n_layer =\n", "bad.py") ==
       "bad.py:1: n_layer: cannot read '' (the planner reads numbers, True/False, quoted strings and products such "
       "as 5 * 8)");
   CHECK(
       refusal("n_layer = 99999999999999999999\n", "bad.py") ==
-      "bad.py:1: n_layer: expected a positive integer, got 99999999999999999999");  // too large for an integer
+      "bad.py:1: n_layer: expected an integer from 1 to 128, got 99999999999999999999");  // too large for an integer
   CHECK(
       refusal("batch_size = 4294967296 * 4294967296\n", "bad.py") ==
       "bad.py:1: batch_size: cannot read '4294967296 * 4294967296' (the planner reads numbers, True/False, quoted "
@@ -282,7 +285,8 @@ TEST_CASE("course plan's refusals are wrapped to the terminal, the long lists of
 TEST_CASE(
     "course plan refuses bad arguments with its usage, and a bad config with the config's message") {
   CHECK(plan({}).status == 2);
-  CHECK(plan({}).err.find("usage: course plan CONFIG [--machine NAME]") != std::string::npos);
+  CHECK(plan({}).err.find("usage: course plan CONFIG|--torch FILE.py [--machine NAME]") !=
+        std::string::npos);
   CHECK(plan({kData + "laptop_char.toml", "--machine"}).status == 2);
   CHECK(plan({kData + "laptop_char.toml", "--machine", "m9-ultra"})
             .err.find("no machine named m9-ultra") != std::string::npos);
@@ -379,10 +383,9 @@ TEST_CASE(
 
 TEST_CASE("an MLP classifier is planned from its widths, with the planner's defaults named") {
   const ModelConfig mlp = planner::read_model_config(kData + "mnist_mlp.toml");
-  CHECK(mlp.family == planner::Family::Mlp);
-  CHECK(mlp.widths == std::vector<std::int64_t>{784, 512, 256, 10});
+  REQUIRE(std::holds_alternative<planner::MlpSettings>(mlp.settings));
+  CHECK(mlp.as<planner::MlpSettings>().widths == std::vector<std::int64_t>{784, 512, 256, 10});
   CHECK(mlp.batch_size == 128);
-  CHECK_FALSE(mlp.compile);
   CHECK(planner::parameter_count(mlp) == 785 * 512 + 513 * 256 + 257 * 10);
   CHECK(planner::defaulted_fields(mlp) == std::vector<std::string>{"dropout 0.0"});
 
@@ -415,10 +418,10 @@ TEST_CASE("an MLP's config is refused with its file, line and field") {
         "bad.toml: an MLP needs its widths, the inputs first and the classes last: widths = "
         "[784, 256, 10]");
   CHECK(refusal("family = \"mlp\"\nwidths = [784]\n") ==
-        "bad.toml:2: widths: expected a list of two or more positive integers, the inputs first "
-        "and the classes last: widths = [784, 256, 10]");
+        "bad.toml:2: widths: expected a list of 2 to 130 integers from 1 to 1048576, the inputs "
+        "first and the classes last: widths = [784, 256, 10]");
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 0, 10]\n")
-            .starts_with("bad.toml:2: widths: expected a list of two or more positive integers"));
+            .starts_with("bad.toml:2: widths: expected a list of 2 to 130 integers from 1 to"));
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nn_layer = 4\n") ==
         "bad.toml:3: n_layer: a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, "
         "dropout, optimizer, trainable_layers)");

@@ -16,6 +16,7 @@
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
+#include "engine/ops.h"
 #include "engine/optim/sgd.h"
 #include "engine/random.h"
 #include "engine/sim.h"

@@ -13,6 +13,7 @@
 
 #include "engine/factories.h"
 #include "engine/nn/functional.h"
+#include "engine/ops.h"
 #include "engine/random.h"
 #include "engine/sim.h"
 #include "engine/tensor.h"

@@ -59,4 +59,10 @@ struct SweepStep {
 std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::MachineProfile& machine,
                                    std::int64_t largest = 1 << 16);
 
+// The largest batch_size of a sweep that fits without swapping, if any.
+std::optional<std::int64_t> largest_without_swap(const std::vector<SweepStep>& steps);
+
+// Samples (a GPT's: sequences) trained per second at one step of the sweep, every micro-step's.
+double samples_per_second(const ModelConfig& config, const SweepStep& step);
+
 }  // namespace planner

@@ -65,6 +65,12 @@ class Node {
         backward_(std::move(backward)),
         saves_tensors_(saves_tensors),
         eager_(eager) {}
+  // Frees the nodes only this one keeps alive in a loop, not each inside the last's destructor,
+  // as PyTorch's deleteNode does (torch/csrc/autograd/function.cpp): a graph as deep as a model
+  // of thousands of layers would otherwise overflow the stack.
+  ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
 
   // PyTorch's name for the node, e.g. "AddmmBackward0".
   const std::string& name() const noexcept { return name_; }
@@ -83,6 +89,10 @@ class Node {
   }
 
  private:
+  // PyTorch's gatherFunctions: the saved tensors freed, and the nodes below this one that
+  // nothing else holds moved onto `stack`.
+  void release_into(std::vector<std::shared_ptr<Node>>& stack);
+
   std::string name_;
   std::vector<Edge> edges_;
   Backward backward_;

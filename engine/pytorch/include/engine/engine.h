@@ -5,6 +5,7 @@
 #include "engine/autograd.h"
 #include "engine/backends/mps.h"
 #include "engine/compile.h"
+#include "engine/compile_shader.h"
 #include "engine/data.h"
 #include "engine/data_loader.h"
 #include "engine/device.h"

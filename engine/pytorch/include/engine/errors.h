@@ -41,6 +41,13 @@ class IndexError : public Error {
   std::string_view python_type() const noexcept override { return "IndexError"; }
 };
 
+// c10::SyntaxError: Metal's compiler rejected the source given to torch.mps.compile_shader.
+class SyntaxError : public Error {
+ public:
+  using Error::Error;
+  std::string_view python_type() const noexcept override { return "SyntaxError"; }
+};
+
 // Python-side checks such as torch.cuda's "Torch not compiled with CUDA enabled".
 class AssertionError : public Error {
  public:

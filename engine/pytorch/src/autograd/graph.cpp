@@ -162,3 +162,26 @@ void run_backward(const Tensor& root) {
 }
 
 }  // namespace engine::detail
+
+namespace engine::autograd {
+
+Node::~Node() {
+  std::vector<std::shared_ptr<Node>> stack;
+  release_into(stack);
+  while (!stack.empty()) {
+    const std::shared_ptr<Node> node = std::move(stack.back());
+    stack.pop_back();
+    node->release_into(stack);
+  }  // each node is freed here, at the end of its turn, with nothing below it left to free
+}
+
+void Node::release_into(std::vector<std::shared_ptr<Node>>& stack) {
+  // The saved tensors first: a saved input's node is also its edge's, so this frees no node.
+  backward_ = nullptr;
+  for (Edge& edge : edges_) {
+    if (edge.grad_fn.use_count() == 1) stack.push_back(std::move(edge.grad_fn));
+    edge.grad_fn.reset();
+  }
+}
+
+}  // namespace engine::autograd

@@ -100,7 +100,8 @@ constexpr double kReductionHalfRow = 80;
 
 double gpu_bandwidth(const MachineProfile& m) { return m.gpu.value_or(GpuSpec{}).memory_bandwidth; }
 
-// Seconds to stream `bytes` at `share` of the GPU's bandwidth, the paged-out part from swap.
+}  // namespace
+
 double gpu_memory_seconds(double bytes, double share, const MachineProfile& machine, double paged) {
   const double bandwidth = gpu_bandwidth(machine) * share;
   if (bandwidth <= 0) return 0;
@@ -108,11 +109,16 @@ double gpu_memory_seconds(double bytes, double share, const MachineProfile& mach
          (paged > 0 ? bytes * paged / machine.swap_bandwidth : 0.0);
 }
 
-// The share of bandwidth a streaming kernel of `bytes` reaches on this GPU.
 double streaming_share(double bytes, const MachineProfile& machine) {
-  const GpuSpec gpu = machine.gpu.value_or(GpuSpec{});
-  return bandwidth_share(gpu.family) * ramp(bytes, kHalfBytesPerCore * gpu.cores);
+  return full_streaming_share(machine) *
+         ramp(bytes, kHalfBytesPerCore * machine.gpu.value_or(GpuSpec{}).cores);
 }
+
+double full_streaming_share(const MachineProfile& machine) {
+  return bandwidth_share(machine.gpu.value_or(GpuSpec{}).family);
+}
+
+namespace {
 
 double matmul_seconds(const KernelCost& cost, const MachineProfile& machine, double paged) {
   const GpuSpec gpu = machine.gpu.value_or(GpuSpec{});
@@ -266,8 +272,10 @@ KernelCost matmul_cost(std::string_view name, MatmulShape shape, double bytes) {
 // Call sites that know better say so.
 Encoding mps_encoding(const KernelCost& cost) {
   if (cost.encoding != Encoding::ByKind) return cost.encoding;
-  return cost.kind == OpKind::Elementwise || cost.kind == OpKind::Copy ? Encoding::Metal
-                                                                       : Encoding::Graph;
+  return cost.kind == OpKind::Elementwise || cost.kind == OpKind::Copy ||
+                 cost.kind == OpKind::ShaderKernel
+             ? Encoding::Metal
+             : Encoding::Graph;
 }
 
 double mps_encode_seconds(const KernelCost& cost, const MachineProfile& machine) {
@@ -279,6 +287,8 @@ double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
   double body = 0;
   if (cost.kind == OpKind::MatMul) {
     body = matmul_seconds(cost, machine, paged);
+  } else if (cost.kind == OpKind::ShaderKernel) {
+    body = shader_kernel_seconds(*cost.shader, machine, paged);
   } else {
     double share = streaming_share(cost.bytes, machine);
     const auto row = static_cast<double>(cost.row);
@@ -324,7 +334,9 @@ double compiled_encode_seconds(const KernelCost& cost, const MachineProfile& mac
 
 double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
                                double paged) {
-  if (cost.kind == OpKind::MatMul) return mps_kernel_seconds(cost, machine, paged);
+  // Products stay extern calls to MPS; a compile_shader kernel runs as it was written.
+  if (cost.kind == OpKind::MatMul || cost.kind == OpKind::ShaderKernel)
+    return mps_kernel_seconds(cost, machine, paged);
   const double traffic = cost.bytes * kFusedTrafficShare;
   const double share = streaming_share(traffic, machine) * kGeneratedKernelShare;
   return machine.kernel_launch_seconds + gpu_memory_seconds(traffic, share, machine, paged);

@@ -17,6 +17,10 @@
 
 #include "engine/machine.h"
 
+namespace engine::metal {
+struct DispatchWork;
+}
+
 namespace engine::detail {
 
 enum class OpKind : std::uint8_t {
@@ -30,9 +34,10 @@ enum class OpKind : std::uint8_t {
   Random,          // bernoulli, uniform: a random number per element
   Copy,            // clone, cat, transposes, conversions
   // The cpu's convolution paths without oneDNN (Note [The cpu's convolution]):
-  Nnpack,  // NNPACK's forward convolution: `flops` of the direct convolution
-  Im2col,  // unfolding an image into columns: `elements` of the columns, one core
-  Col2im,  // folding columns back onto an image: `elements` of the columns, one core
+  Nnpack,        // NNPACK's forward convolution: `flops` of the direct convolution
+  Im2col,        // unfolding an image into columns: `elements` of the columns, one core
+  Col2im,        // folding columns back onto an image: `elements` of the columns, one core
+  ShaderKernel,  // a torch.mps.compile_shader kernel: `shader`, the work its dispatch did
 };
 
 // How PyTorch 2.9's MPS backend encodes an op: through an MPSGraph, or a Metal kernel of its own.
@@ -55,6 +60,7 @@ struct KernelCost {
   // its contiguous innermost run when it reduces the innermost dimension, else 0
   std::int64_t row = 0;
   Encoding encoding = Encoding::ByKind;
+  const metal::DispatchWork* shader = nullptr;  // ShaderKernel only
 };
 
 // A matrix product of `shape`, moving `bytes`: 2 m n k flops per matrix of the batch.
@@ -72,6 +78,15 @@ double mps_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
 double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine);
 // A copy of `bytes` between host and GPU buffers (a blit).
 double mps_copy_seconds(double bytes, const MachineProfile& machine, double paged_fraction = 0);
+// Seconds to stream `bytes` at `share` of the GPU's bandwidth, the paged-out part from swap.
+double gpu_memory_seconds(double bytes, double share, const MachineProfile& machine,
+                          double paged_fraction);
+// The share of rated bandwidth a streaming kernel of `bytes` reaches on this GPU: the full share
+// once it is large enough to keep every core busy, less for a transfer too small to hide its
+// latency.
+double streaming_share(double bytes, const MachineProfile& machine);
+// The share of rated bandwidth streaming kernels reach once the GPU is full.
+double full_streaming_share(const MachineProfile& machine);
 // Unified memory is the machine's: once the process's GPU memory, its DataLoader workers'
 // resident sets and the other applications' memory exceed it, the overflow is paged out, as a
 // share of the process's GPU memory.
@@ -84,6 +99,13 @@ double paged_fraction(double process_gpu_bytes, const MachineProfile& machine,
 double compiled_kernel_seconds(const KernelCost& cost, const MachineProfile& machine,
                                double paged_fraction = 0);
 double compiled_encode_seconds(const KernelCost& cost, const MachineProfile& machine);
+
+// A compile_shader kernel's time on the GPU, from the work its dispatch did (Note [Pricing a
+// Metal kernel] in shader_cost.cpp), without the launch cost mps_kernel_seconds adds.
+double shader_kernel_seconds(const metal::DispatchWork& work, const MachineProfile& machine,
+                             double paged_fraction = 0);
+// Host time for Metal to compile a compile_shader library from source.
+double shader_compile_seconds(const MachineProfile& machine);
 
 // What eager PyTorch does on the host beside launching kernels, each priced by
 // framework_seconds() (Note [Framework overhead] in cost_model.cpp).

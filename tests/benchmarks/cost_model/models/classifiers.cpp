@@ -33,33 +33,28 @@ planner::ModelConfig classifier_config(const Case& c) {
   cfg.batch_size = integer(c, "batch", 32);
   cfg.trainable_layers = integer(c, "trainable_layers", -1);
   if (c.op == "mlp") {
-    cfg.family = planner::Family::Mlp;
-    cfg.widths = c.shapes.front();
-    cfg.dropout = setting(c, "dropout", 0);
+    cfg.settings = planner::MlpSettings{c.shapes.front(), setting(c, "dropout", 0)};
   } else if (c.op == "bert" || c.op == "distilbert" || c.op == "vit") {
-    cfg.family = planner::Family::Encoder;
-    cfg.model_type = c.op;
+    planner::EncoderSettings& e = cfg.settings.emplace<planner::EncoderSettings>();
+    e.model_type = c.op;
     const bool vit = c.op == "vit";
     // bert-base-cased (lucadiliello's benchmark), distilbert-base-uncased, vit-base-patch16-224
-    cfg.num_hidden_layers = integer(c, "layers", c.op == "distilbert" ? 6 : 12);
-    cfg.hidden_size = integer(c, "hidden", 768);
-    cfg.num_attention_heads = integer(c, "heads", 12);
-    cfg.intermediate_size = integer(c, "intermediate", 3072);
-    cfg.vocab_size = integer(c, "vocab", c.op == "bert" ? 28996 : 30522);
-    cfg.max_position_embeddings = integer(c, "positions", 512);
-    cfg.seq_length = integer(c, "seq", 128);
-    cfg.image_size = integer(c, "image", 224);
-    cfg.patch_size = integer(c, "patch", 16);
-    cfg.num_labels = integer(c, "labels", vit ? 1000 : 2);
+    e.num_hidden_layers = integer(c, "layers", c.op == "distilbert" ? 6 : 12);
+    e.hidden_size = integer(c, "hidden", 768);
+    e.num_attention_heads = integer(c, "heads", 12);
+    e.intermediate_size = integer(c, "intermediate", 3072);
+    e.vocab_size = integer(c, "vocab", c.op == "bert" ? 28996 : 30522);
+    e.max_position_embeddings = integer(c, "positions", 512);
+    e.seq_length = integer(c, "seq", 128);
+    e.image_size = integer(c, "image", 224);
+    e.patch_size = integer(c, "patch", 16);
+    e.num_labels = integer(c, "labels", vit ? 1000 : 2);
     // from_pretrained() leaves a model in eval mode: dropout off unless the case says otherwise
-    cfg.dropout = setting(c, "dropout", 0);
-    cfg.attention_dropout = cfg.dropout;
-    cfg.attn_implementation = setting(c, "sdpa", 0) != 0 ? "sdpa" : "eager";
+    e.dropout = setting(c, "dropout", 0);
+    e.attention_dropout = e.dropout;
+    e.attn_implementation = setting(c, "sdpa", 0) != 0 ? "sdpa" : "eager";
   } else {
-    cfg.family = planner::Family::Cnn;
-    cfg.model_type = c.op;
-    cfg.image_size = integer(c, "image", 224);
-    cfg.num_labels = integer(c, "classes", 10);
+    cfg.settings = planner::CnnSettings{c.op, integer(c, "image", 224), integer(c, "classes", 10)};
   }
   return cfg;
 }

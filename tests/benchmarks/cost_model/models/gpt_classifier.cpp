@@ -27,16 +27,17 @@ double gpt_classifier(const Case& c) {
   // ch06's settings: GPT-2 small (qkv_bias on, as the checkpoint has), the spam dataset's
   // longest message of 120 tokens, batch 8, 130 batches an epoch (drop_last), five epochs.
   planner::ModelConfig gpt2;
-  gpt2.block_size = 120, gpt2.batch_size = 8, gpt2.vocab_size = 50257, gpt2.dropout = 0.0;
-  gpt2.bias = true, gpt2.compile = false, gpt2.gradient_accumulation_steps = 1;
-  gpt2.activation_function = "gelu_new", gpt2.attn_implementation = "eager";
-  gpt2.trainable_layers = 1;
+  gpt2.batch_size = 8, gpt2.trainable_layers = 1;
+  planner::GptSettings& gpt = gpt2.as<planner::GptSettings>();
+  gpt.block_size = 120, gpt.vocab_size = 50257, gpt.dropout = 0.0;
+  gpt.bias = true, gpt.compile = false, gpt.gradient_accumulation_steps = 1;
+  gpt.activation_function = "gelu_new", gpt.attn_implementation = "eager";
   auto count = [&](const char* key, std::int64_t fallback) {
     const auto it = c.model.find(key);
     return it == c.model.end() ? fallback : static_cast<std::int64_t>(it->second);
   };
   planner::ModelConfig cfg = gpt_config(c, gpt2);
-  cfg.sequence_labels = count("labels", 2);
+  cfg.as<planner::GptSettings>().num_labels = count("labels", 2);
   cfg.optimizer = c.optimizer;
   const std::int64_t epochs = count("epochs", 5), steps_per_epoch = count("steps_per_epoch", 130),
                      eval_freq = count("eval_freq", 50);

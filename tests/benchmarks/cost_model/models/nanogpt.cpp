@@ -21,9 +21,10 @@ namespace {
 // config/train_shakespeare_char.py's model and batch.
 planner::ModelConfig shakespeare_char() {
   planner::ModelConfig config;
-  config.n_layer = 6, config.n_head = 6, config.n_embd = 384, config.block_size = 256;
-  config.batch_size = 64, config.vocab_size = 65, config.dropout = 0.2;
-  config.gradient_accumulation_steps = 1;
+  config.batch_size = 64;
+  planner::GptSettings& gpt = config.as<planner::GptSettings>();
+  gpt.n_layer = 6, gpt.n_head = 6, gpt.n_embd = 384, gpt.block_size = 256;
+  gpt.vocab_size = 65, gpt.dropout = 0.2, gpt.gradient_accumulation_steps = 1;
   return config;
 }
 
@@ -51,30 +52,32 @@ planner::ModelConfig gpt_config(const Case& c, planner::ModelConfig config) {
     return static_cast<std::int64_t>(get(key, static_cast<double>(fallback)));
   };
   config.name = "cost model case";
-  config.n_layer = count("layers", config.n_layer);
-  config.n_head = count("heads", config.n_head);
-  config.n_embd = count("embedding", config.n_embd);
-  config.block_size = count("block", config.block_size);
+  planner::GptSettings& gpt = config.as<planner::GptSettings>();
+  gpt.n_layer = count("layers", gpt.n_layer);
+  gpt.n_head = count("heads", gpt.n_head);
+  gpt.n_embd = count("embedding", gpt.n_embd);
+  gpt.block_size = count("block", gpt.block_size);
   config.batch_size = count("batch", config.batch_size);
-  config.vocab_size = count("vocab", config.vocab_size);
-  config.dropout = get("dropout", config.dropout);
-  config.compile = get("compile", config.compile ? 1 : 0) != 0;
+  gpt.vocab_size = count("vocab", gpt.vocab_size);
+  gpt.dropout = get("dropout", gpt.dropout);
+  gpt.compile = get("compile", gpt.compile ? 1 : 0) != 0;
   // GPT-2 as transformers or LLMs-from-scratch write it, where a case says so
-  config.bias = get("bias", config.bias ? 1 : 0) != 0;
-  if (get("gelu_new", 0) != 0) config.activation_function = "gelu_new";
-  if (get("eager", 0) != 0) config.attn_implementation = "eager";
+  gpt.bias = get("bias", gpt.bias ? 1 : 0) != 0;
+  if (get("gelu_new", 0) != 0) gpt.activation_function = "gelu_new";
+  if (get("eager", 0) != 0) gpt.attn_implementation = "eager";
   config.trainable_layers = count("trainable_layers", config.trainable_layers);
   return config;
 }
 
 double nanogpt(const Case& c) {
   planner::ModelConfig defaults = shakespeare_char();
-  defaults.compile = false;
+  defaults.as<planner::GptSettings>().compile = false;
   const planner::ModelConfig cfg = gpt_config(c, defaults);
+  const planner::GptSettings& gpt = cfg.as<planner::GptSettings>();
   const int eval_iters =
       static_cast<int>(c.model.count("eval_iters") ? c.model.at("eval_iters") : 200);
   engine::sim::ShapeOnlyGuard shape_only;
-  planner::TrainingRun run(cfg, engine::Device(c.device), cfg.compile);
+  planner::TrainingRun run(cfg, engine::Device(c.device), gpt.compile);
   if (c.op == "nanogpt_first_iteration") {
     const double t0 = engine::py::time::perf_counter();
     run.estimate_loss(eval_iters);
@@ -85,10 +88,10 @@ double nanogpt(const Case& c) {
   const double dt = steady_seconds_per_iteration(run);
   if (c.op == "nanogpt_mfu") {
     // GPT.estimate_mfu: flops per token 6N + 12 L H Q T, against an A100's 312 TFLOPS of bf16
-    const double q = static_cast<double>(cfg.n_embd / cfg.n_head),
-                 t = static_cast<double>(cfg.block_size);
+    const double q = static_cast<double>(gpt.n_embd / gpt.n_head),
+                 t = static_cast<double>(gpt.block_size);
     const double per_token = 6 * static_cast<double>(planner::parameter_count(cfg)) +
-                             12 * static_cast<double>(cfg.n_layer * cfg.n_head) * q * t;
+                             12 * static_cast<double>(gpt.n_layer * gpt.n_head) * q * t;
     return per_token * t * static_cast<double>(cfg.batch_size) / dt / 312e12 * 100;  // percent
   }
   return dt * 1e3;

@@ -159,6 +159,8 @@ void functional() {
   line("relu", values(F::relu(x)) + " " + values(torch::relu(x)));
   line("softmax", values(torch::softmax(x, 1)));
   line("log_softmax", values(torch::log_softmax(x, 1)));
+  line("tanh", values(torch::tanh(x)));
+  line("pow", values(torch::pow(x, 3)));
   line("layer_norm", values(F::layer_norm(x, F::LayerNormFuncOptions({4}))));
   const torch::Tensor gamma = torch::full({4}, 2.0), beta = torch::full({4}, 0.5);
   line("layer_norm affine",

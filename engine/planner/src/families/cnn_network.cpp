@@ -1,6 +1,7 @@
-// torchvision's classification CNNs on the engine (torchvision/models/resnet.py and vgg.py),
-// trained as its references/classification/train.py does: model.train(), a batch of images and
-// labels copied to the device, cross-entropy, backward, the optimizer's step, zero_grad.
+// The CNN family's network (cnn.cpp reads its settings): torchvision's classification CNNs on the
+// engine (torchvision/models/resnet.py and vgg.py), trained as its references/classification/
+// train.py does: model.train(), a batch of images and labels copied to the device,
+// cross-entropy, backward, the optimizer's step, zero_grad.
 //   - ResNet: a 7x7 stride-2 stem with batch norm, ReLU and a 3x3 max pool; four stages of
 //     BasicBlocks (resnet18/34) or Bottlenecks (resnet50 and deeper), each stage after the first
 //     halving the image, with a 1x1 convolution and batch norm on the shortcut where the shape
@@ -14,6 +15,7 @@
 #include <array>
 #include <vector>
 
+#include "families/cnn.h"
 #include "run_state.h"
 
 namespace planner {
@@ -60,13 +62,13 @@ struct Linear {
 };
 
 struct Model {
-  ModelConfig cfg;
+  CnnSettings cfg;
   bool training = true;
   ConvBn stem;                             // ResNet
   std::vector<std::vector<Block>> stages;  // ResNet's four; VGG's five, a Block per convolution
   std::vector<Linear> head;                // ResNet: fc; VGG: its classifier's three
 
-  bool resnet() const { return cfg.model_type.starts_with("resnet"); }
+  bool resnet() const { return cfg.model.starts_with("resnet"); }
 
   Tensor residual(const Block& b, const Tensor& x) const {
     Tensor h = x;
@@ -115,92 +117,106 @@ std::array<int, 5> depths(const std::string& name) {
 }
 
 struct CnnRun final : runs::ClassifierRun {
-  CnnRun(const ModelConfig& c, engine::Device d)
-      : ClassifierRun(runs::ParameterMaker(d, block_count(c), c.trainable_layers)) {
-    model.cfg = c;
-    const bool bottleneck = c.model_type != "resnet18" && c.model_type != "resnet34";
-    const bool with_bn = model.resnet() || c.model_type.ends_with("_bn");
-    // kaiming-normal-like draws: their scale changes no cost
-    const auto conv_bn = [&](std::int64_t in, std::int64_t out, std::int64_t k, std::int64_t stride,
-                             bool bias) {
-      ConvBn cb{
-          {maker.weight({out, in, k, k}), bias ? maker.zeros({out}) : Tensor(), stride, k / 2},
-          {},
-          with_bn};
-      if (with_bn) {
-        cb.bn = {maker.ones({out}), maker.zeros({out}), engine::zeros({out}).to(d),
-                 engine::ones({out}).to(d)};
-      }
-      return cb;
-    };
-    const std::array<int, 5> depth = depths(c.model_type);
-    std::int64_t channels = 3;
-    if (model.resnet()) {
-      maker.enter_block(-1);
-      model.stem = conv_bn(3, 64, 7, 2, false);
-      model.stem.conv.padding = 3;
-      channels = 64;
-      const std::int64_t expansion = bottleneck ? 4 : 1;
-      for (std::int64_t s = 0; s < 4; ++s) {
-        maker.enter_block(s);
-        const std::int64_t planes = 64 << s;
-        std::vector<Block> stage;
-        for (int i = 0; i < depth[static_cast<std::size_t>(s)]; ++i) {
-          const std::int64_t stride = (s > 0 && i == 0) ? 2 : 1;
-          Block b;
-          if (bottleneck) {
-            b.convs = {conv_bn(channels, planes, 1, 1, false),
-                       conv_bn(planes, planes, 3, stride, false),
-                       conv_bn(planes, planes * expansion, 1, 1, false)};
-          } else {
-            b.convs = {conv_bn(channels, planes, 3, stride, false),
-                       conv_bn(planes, planes, 3, 1, false)};
-          }
-          if (stride != 1 || channels != planes * expansion)
-            b.shortcut = {conv_bn(channels, planes * expansion, 1, stride, false)};
-          channels = planes * expansion;
-          stage.push_back(std::move(b));
-        }
-        model.stages.push_back(std::move(stage));
-      }
-      maker.enter_head();
-      model.head = {{maker.weight({c.num_labels, channels}), maker.zeros({c.num_labels})}};
-    } else {
-      for (std::int64_t s = 0; s < 5; ++s) {
-        maker.enter_block(s);
-        const std::int64_t out = std::min<std::int64_t>(64 << s, 512);
-        std::vector<Block> stage;
-        for (int i = 0; i < depth[static_cast<std::size_t>(s)]; ++i) {
-          stage.push_back({{conv_bn(channels, out, 3, 1, true)}, {}});
-          channels = out;
-        }
-        model.stages.push_back(std::move(stage));
-      }
-      maker.enter_head();
-      const std::int64_t features = 512 * 7 * 7;
-      model.head = {{maker.weight({4096, features}), maker.zeros({4096})},
-                    {maker.weight({4096, 4096}), maker.zeros({4096})},
-                    {maker.weight({c.num_labels, 4096}), maker.zeros({c.num_labels})}};
-    }
+  CnnRun(const ModelConfig& c, engine::Device d, std::int64_t blocks)
+      : ClassifierRun(runs::ParameterMaker(d, blocks, c.trainable_layers)),
+        batch_size(c.batch_size),
+        with_bn(c.as<CnnSettings>().model.starts_with("resnet") ||
+                c.as<CnnSettings>().model.ends_with("_bn")) {
+    model.cfg = c.as<CnnSettings>();
+    if (model.resnet())
+      make_resnet();
+    else
+      make_vgg();
     optimizer = runs::make_optimizer(c.optimizer, maker.trained(), 0.0);
   }
 
+  // A convolution of `k` x `k` with its batch norm where the model has them (kaiming-normal-like
+  // draws: their scale changes no cost).
+  ConvBn conv_bn(std::int64_t in, std::int64_t out, std::int64_t k, std::int64_t stride,
+                 bool bias) {
+    ConvBn cb{{maker.weight({out, in, k, k}), bias ? maker.zeros({out}) : Tensor(), stride, k / 2},
+              {},
+              with_bn};
+    if (with_bn) {
+      cb.bn = {maker.ones({out}), maker.zeros({out}), engine::zeros({out}).to(maker.device()),
+               engine::ones({out}).to(maker.device())};
+    }
+    return cb;
+  }
+
+  // One residual block of a stage: a BasicBlock (resnet18/34) or a Bottleneck, with a 1x1
+  // convolution on the shortcut where the shape changes.
+  Block residual_block(std::int64_t& channels, std::int64_t planes, std::int64_t stride) {
+    const bool bottleneck = model.cfg.model != "resnet18" && model.cfg.model != "resnet34";
+    const std::int64_t expansion = bottleneck ? 4 : 1;
+    Block b;
+    if (bottleneck) {
+      b.convs = {conv_bn(channels, planes, 1, 1, false), conv_bn(planes, planes, 3, stride, false),
+                 conv_bn(planes, planes * expansion, 1, 1, false)};
+    } else {
+      b.convs = {conv_bn(channels, planes, 3, stride, false), conv_bn(planes, planes, 3, 1, false)};
+    }
+    if (stride != 1 || channels != planes * expansion)
+      b.shortcut = {conv_bn(channels, planes * expansion, 1, stride, false)};
+    channels = planes * expansion;
+    return b;
+  }
+
+  void make_resnet() {
+    const std::array<int, 5> depth = depths(model.cfg.model);
+    maker.enter_block(-1);
+    model.stem = conv_bn(3, 64, 7, 2, false);
+    model.stem.conv.padding = 3;
+    std::int64_t channels = 64;
+    for (std::int64_t s = 0; s < 4; ++s) {
+      maker.enter_block(s);
+      std::vector<Block> stage;
+      for (int i = 0; i < depth[static_cast<std::size_t>(s)]; ++i)
+        stage.push_back(residual_block(channels, 64 << s, (s > 0 && i == 0) ? 2 : 1));
+      model.stages.push_back(std::move(stage));
+    }
+    maker.enter_head();
+    const std::int64_t classes = model.cfg.num_classes;
+    model.head = {{maker.weight({classes, channels}), maker.zeros({classes})}};
+  }
+
+  void make_vgg() {
+    const std::array<int, 5> depth = depths(model.cfg.model);
+    std::int64_t channels = 3;
+    for (std::int64_t s = 0; s < 5; ++s) {
+      maker.enter_block(s);
+      const std::int64_t out = std::min<std::int64_t>(64 << s, 512);
+      std::vector<Block> stage;
+      for (int i = 0; i < depth[static_cast<std::size_t>(s)]; ++i) {
+        stage.push_back({{conv_bn(channels, out, 3, 1, true)}, {}});
+        channels = out;
+      }
+      model.stages.push_back(std::move(stage));
+    }
+    maker.enter_head();
+    const std::int64_t features = 512 * 7 * 7, classes = model.cfg.num_classes;
+    model.head = {{maker.weight({4096, features}), maker.zeros({4096})},
+                  {maker.weight({4096, 4096}), maker.zeros({4096})},
+                  {maker.weight({classes, 4096}), maker.zeros({classes})}};
+  }
+
   std::vector<Tensor> batch() const override {
-    const ModelConfig& c = model.cfg;
-    return {engine::zeros({c.batch_size, 3, c.image_size, c.image_size}).to(maker.device()),
-            engine::zeros({c.batch_size}, engine::kInt64).to(maker.device())};
+    const CnnSettings& c = model.cfg;
+    return {engine::zeros({batch_size, 3, c.image_size, c.image_size}).to(maker.device()),
+            engine::zeros({batch_size}, engine::kInt64).to(maker.device())};
   }
   Tensor loss(const std::vector<Tensor>& b) override { return model.loss(b[0], b[1]); }
   void set_training(bool on) override { model.training = on; }
 
+  std::int64_t batch_size;
+  bool with_bn;
   Model model;
 };
 
 }  // namespace cnn
 
-namespace runs {
-std::unique_ptr<TrainingRun::State> make_cnn_run(const ModelConfig& config, engine::Device device) {
-  return std::make_unique<cnn::CnnRun>(config, device);
+std::unique_ptr<TrainingRun::State> make_cnn_run(const ModelConfig& config, engine::Device device,
+                                                 std::int64_t blocks) {
+  return std::make_unique<cnn::CnnRun>(config, device, blocks);
 }
-}  // namespace runs
 }  // namespace planner

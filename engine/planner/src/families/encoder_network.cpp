@@ -1,6 +1,6 @@
-// Hugging Face transformers' encoders for classification, on the engine: BertForSequence-
-// Classification, DistilBertForSequenceClassification and ViTForImageClassification, trained
-// the usual way (run_state.h's ClassifierRun). Their layers as transformers writes them:
+// The encoder family's network (encoder.cpp reads its settings): Hugging Face transformers'
+// BertForSequenceClassification, DistilBertForSequenceClassification and
+// ViTForImageClassification on the engine, trained the usual way (run_state.h's ClassifierRun). Their layers as transformers writes them:
 //   - BERT: word, position and token-type embeddings, layer norm (eps 1e-12), dropout; post-norm
 //     layers of self-attention and a GELU feed-forward; the pooler (dense and tanh over the first
 //     token) and the classifier;
@@ -19,6 +19,7 @@
 #include <cmath>
 #include <vector>
 
+#include "families/encoder.h"
 #include "run_state.h"
 
 namespace planner {
@@ -49,7 +50,7 @@ struct Layer {
 };
 
 struct Encoder {
-  ModelConfig cfg;
+  EncoderSettings cfg;
   bool training = true;
   Tensor words, positions, token_types;  // text
   Linear patches;                        // ViT: the convolution's weight and bias
@@ -145,59 +146,70 @@ struct Encoder {
 
 struct EncoderRun final : runs::ClassifierRun {
   EncoderRun(const ModelConfig& c, engine::Device d)
-      : ClassifierRun(runs::ParameterMaker(d, c.num_hidden_layers, c.trainable_layers)) {
-    model.cfg = c;
-    const std::int64_t H = c.hidden_size, I = c.intermediate_size;
-    const auto linear = [&](std::int64_t in, std::int64_t out) {
-      return Linear{maker.weight({out, in}), maker.zeros({out})};
-    };
-    const auto norm = [&](std::int64_t n) {
-      return Norm{maker.ones({n}), maker.zeros({n}), 1e-12};  // every config's layer_norm_eps
-    };
+      : ClassifierRun(
+            runs::ParameterMaker(d, c.as<EncoderSettings>().num_hidden_layers, c.trainable_layers)),
+        batch_size(c.batch_size) {
+    model.cfg = c.as<EncoderSettings>();
+    const EncoderSettings& e = model.cfg;
     maker.enter_block(-1);  // the embeddings: below every layer
-    if (model.vit()) {
-      const std::int64_t side = c.image_size / c.patch_size;
-      model.patches = {maker.weight({H, c.num_channels, c.patch_size, c.patch_size}),
-                       maker.zeros({H})};
-      model.cls_token = maker.weight({1, 1, H});
-      model.positions = maker.weight({1, side * side + 1, H});
-    } else {
-      model.words = maker.weight({c.vocab_size, H});
-      model.positions = maker.weight({c.max_position_embeddings, H});
-      if (c.model_type == "bert") model.token_types = maker.weight({c.type_vocab_size, H});
-      model.embedding_norm = norm(H);
-    }
-    for (std::int64_t i = 0; i < c.num_hidden_layers; ++i) {
+    make_embeddings();
+    for (std::int64_t i = 0; i < e.num_hidden_layers; ++i) {
       maker.enter_block(i);
+      const std::int64_t H = e.hidden_size, I = e.intermediate_size;
       model.layers.push_back({linear(H, H), linear(H, H), linear(H, H), linear(H, H), norm(H),
                               linear(H, I), linear(I, H), norm(H)});
     }
     maker.enter_head();
     if (model.vit()) {
-      model.embedding_norm = norm(H);  // the final layernorm
+      model.embedding_norm = norm(e.hidden_size);  // the final layernorm
     } else {
-      model.pooler = linear(H, H);
+      model.pooler = linear(e.hidden_size, e.hidden_size);
     }
-    model.classifier = linear(H, c.num_labels);
+    model.classifier = linear(e.hidden_size, e.num_labels);
     optimizer = runs::make_optimizer(c.optimizer, maker.trained(), 0.0);
     if (!model.vit()) {  // registered buffers, made once on the device
-      position_ids = engine::arange(c.seq_length).reshape({1, c.seq_length}).to(d);
+      position_ids = engine::arange(e.seq_length).reshape({1, e.seq_length}).to(d);
       // BERT's buffered token types, expanded to the batch
-      token_type_ids = engine::zeros({c.batch_size, c.seq_length}, engine::kInt64).to(d);
+      token_type_ids = engine::zeros({batch_size, e.seq_length}, engine::kInt64).to(d);
     }
+  }
+
+  Linear linear(std::int64_t in, std::int64_t out) {
+    return Linear{maker.weight({out, in}), maker.zeros({out})};
+  }
+  Norm norm(std::int64_t n) {
+    return Norm{maker.ones({n}), maker.zeros({n}), 1e-12};  // every config's layer_norm_eps
+  }
+  // A ViT's patches, [CLS] token and positions; a text encoder's words, positions (and BERT's
+  // token types) and their layer norm.
+  void make_embeddings() {
+    const EncoderSettings& e = model.cfg;
+    const std::int64_t H = e.hidden_size;
+    if (model.vit()) {
+      const std::int64_t side = e.image_size / e.patch_size;
+      model.patches = {maker.weight({H, e.num_channels, e.patch_size, e.patch_size}),
+                       maker.zeros({H})};
+      model.cls_token = maker.weight({1, 1, H});
+      model.positions = maker.weight({1, side * side + 1, H});
+      return;
+    }
+    model.words = maker.weight({e.vocab_size, H});
+    model.positions = maker.weight({e.max_position_embeddings, H});
+    if (e.model_type == "bert") model.token_types = maker.weight({e.type_vocab_size, H});
+    model.embedding_norm = norm(H);
   }
 
   // Made on the cpu each step (a DataLoader's collated batch) and copied to the device.
   std::vector<Tensor> batch() const override {
-    const ModelConfig& c = model.cfg;
+    const EncoderSettings& e = model.cfg;
     const engine::Device d = maker.device();
-    const Tensor labels = engine::zeros({c.batch_size}, engine::kInt64);
+    const Tensor labels = engine::zeros({batch_size}, engine::kInt64);
     if (model.vit()) {
-      return {engine::zeros({c.batch_size, c.num_channels, c.image_size, c.image_size}).to(d),
+      return {engine::zeros({batch_size, e.num_channels, e.image_size, e.image_size}).to(d),
               labels.to(d)};
     }
-    const Tensor ids = engine::zeros({c.batch_size, c.seq_length}, engine::kInt64);
-    const Tensor mask = engine::ones({c.batch_size, c.seq_length}, engine::kInt64);
+    const Tensor ids = engine::zeros({batch_size, e.seq_length}, engine::kInt64);
+    const Tensor mask = engine::ones({batch_size, e.seq_length}, engine::kInt64);
     return {ids.to(d), mask.to(d), labels.to(d)};
   }
   Tensor loss(const std::vector<Tensor>& b) override {
@@ -205,16 +217,15 @@ struct EncoderRun final : runs::ClassifierRun {
   }
   void set_training(bool on) override { model.training = on; }
 
+  std::int64_t batch_size;
   Encoder model;
   Tensor position_ids, token_type_ids;
 };
 
 }  // namespace encoder
 
-namespace runs {
 std::unique_ptr<TrainingRun::State> make_encoder_run(const ModelConfig& config,
                                                      engine::Device device) {
   return std::make_unique<encoder::EncoderRun>(config, device);
 }
-}  // namespace runs
 }  // namespace planner

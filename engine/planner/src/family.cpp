@@ -1,0 +1,91 @@
+#include "family.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "size_limits.h"
+
+namespace planner {
+
+std::string Family::step_description(const ModelConfig&) const {
+  return "a steady training step (the batch copied in, forward, backward, the optimizer's step)";
+}
+
+std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
+  return {
+      size_rule(in, "batch_size", c.batch_size, limits::kBatch),
+      {"optimizer", [&](const Field& f) { c.optimizer = in.choice(f, kOptimizers); }},
+      {"trainable_layers", [&](const Field& f) { c.trainable_layers = in.count(f); }},
+  };
+}
+
+void check_trainable(const ConfigFields& in, const ModelConfig& c, std::int64_t blocks) {
+  if (c.trainable_layers <= blocks) return;
+  in.fail(*in.last("trainable_layers"),
+          "the model has " + std::to_string(blocks) +
+              " blocks to train; trainable_layers counts them from the last (0: the head alone)");
+}
+
+void require_labels(const ConfigFields& in, const Field& id2label) {
+  const FieldValue& v = in.value(id2label);
+  const auto* n = std::get_if<std::int64_t>(&v);
+  if (n == nullptr || *n < 1) in.fail(id2label, "names no labels; a classifier needs one or more");
+  if (*n > limits::kClasses) {
+    in.fail(id2label, "names " + std::to_string(*n) + " labels; the planner takes up to " +
+                          std::to_string(limits::kClasses));
+  }
+}
+
+namespace {
+
+// 3.0 PiB, 12.3 TiB, 640.0 GiB
+std::string binary_size(double bytes) {
+  const char* units[] = {"GiB", "TiB", "PiB", "EiB"};
+  double size = bytes / (1LL << 30);
+  std::size_t unit = 0;
+  for (; size >= 1024 && unit + 1 < std::size(units); ++unit) size /= 1024;
+  return fmt::format("{:.1f} {}", size, units[unit]);
+}
+
+}  // namespace
+
+void check_tensor_sizes(const ConfigFields& in, const std::vector<TensorSize>& tensors) {
+  for (const TensorSize& tensor : tensors) {
+    double elements = 1;
+    std::string names, values;
+    for (const auto& [name, size] : tensor.sizes) {
+      elements *= static_cast<double>(size);
+      names += (names.empty() ? "" : " x ") + name;
+      values += (values.empty() ? "" : " x ") + std::to_string(size);
+    }
+    if (elements <= limits::kTensorElements) continue;
+    in.fail_file(fmt::format(
+        "{}, {} = {}, would hold {:.3g} elements ({} in float32); the planner takes tensors of up "
+        "to {}, the memory of the largest Mac",
+        tensor.what, names, values, elements, binary_size(4 * elements),
+        binary_size(4 * limits::kTensorElements)));
+  }
+}
+
+std::int64_t labels_named(const ConfigFields& in, std::int64_t num_labels, ModelConfig& c) {
+  const Field* id2label = in.last("id2label");
+  if (id2label == nullptr) return num_labels;
+  const std::int64_t named = std::get<std::int64_t>(*id2label->value);
+  const Field* given = in.last("num_labels");
+  if (given != nullptr && num_labels != named) {
+    in.fail(*given, "num_labels (" + std::to_string(num_labels) + ") and id2label (" +
+                        std::to_string(named) + " labels) disagree; transformers takes id2label's");
+  }
+  if (given == nullptr) c.set_in_file.emplace_back("num_labels");
+  return named;
+}
+
+std::string number(double x) {
+  std::ostringstream out;
+  out << x;
+  const std::string text = out.str();
+  return text.find_first_of(".e") == std::string::npos ? text + ".0" : text;
+}
+
+}  // namespace planner

@@ -1,0 +1,107 @@
+// `course plan --json`: the plan or the sweep as JSON, for other tools: the config first (its
+// family's settings, what every family shares, and every value taken from a default), then per
+// machine the steps in milliseconds, the Metal memory against the machine's limits, and the
+// verdict.
+
+#include <nlohmann/json.hpp>
+
+#include "family_registry.h"
+#include "plan_output.h"
+#include "planner/recommendation.h"
+#include "planner/training_step.h"
+
+namespace planner {
+namespace {
+
+nlohmann::json config_json(const ModelConfig& c) {
+  nlohmann::json j = family_of(c).settings_json(c);
+  j.update({{"name", c.name},
+            {"family", family_of(c).name()},
+            {"batch_size", c.batch_size},
+            {"optimizer", c.optimizer},
+            {"trainable_layers",
+             c.trainable_layers < 0 ? nlohmann::json("all") : nlohmann::json(c.trainable_layers)},
+            {"parameters", parameter_count(c)},
+            {"trained_parameters", parameter_count(c, true)},
+            {"state_bytes", model_state_bytes(c)},
+            {"defaults", defaulted_fields(c)}});
+  return j;
+}
+
+const char* memory_name(MpsMemory memory) {
+  switch (memory) {
+    case MpsMemory::Fits:
+      return "fits";
+    case MpsMemory::Swaps:
+      return "swaps";
+    case MpsMemory::OutOfMemory:
+      return "out of memory";
+    case MpsMemory::BufferTooLarge:
+      return "buffer too large";
+    case MpsMemory::Unsupported:
+      return "not implemented on mps";
+    case MpsMemory::Unavailable:
+      break;
+  }
+  return "no mps";
+}
+
+nlohmann::json milliseconds_json(std::optional<double> seconds) {
+  return seconds ? nlohmann::json(*seconds * 1e3) : nlohmann::json(nullptr);
+}
+
+// The mps side of a prediction: its memory, against the machine's limits.
+nlohmann::json mps_memory_json(const Prediction& p) {
+  return {{"memory", memory_name(p.memory)},
+          {"mps_bytes", p.mps_bytes},
+          {"free_bytes", free_memory(*p.machine)},
+          {"allocator_limit_bytes", allocator_limit(*p.machine)},
+          {"why", p.why}};
+}
+
+nlohmann::json sweep_json(const ModelConfig& config, const engine::MachineProfile& machine) {
+  const std::vector<SweepStep> steps = sweep_batch(config, machine);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const SweepStep& s : steps) {
+    nlohmann::json row = {
+        {"batch_size", s.batch_size},
+        {"mps_ms", milliseconds_json(s.mps.mps_seconds)},
+        {"samples_per_second", s.mps.mps_seconds ? nlohmann::json(samples_per_second(config, s))
+                                                 : nlohmann::json(nullptr)}};
+    row.update(mps_memory_json(s.mps));
+    rows.push_back(row);
+  }
+  const auto largest = largest_without_swap(steps);
+  return {
+      {"machine", machine.name},
+      {"steps", rows},
+      {"largest_batch_without_swap", largest ? nlohmann::json(*largest) : nlohmann::json(nullptr)}};
+}
+
+}  // namespace
+
+void print_plan_json(const ModelConfig& config, const Machines& machines, std::ostream& out) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const engine::MachineProfile* machine : machines) {
+    const Prediction p = predict(config, *machine);
+    const Recommendation r = recommend(p, memory_knobs(config));
+    nlohmann::json row = {{"machine", machine->name},
+                          {"cpu_ms", p.cpu_seconds * 1e3},
+                          {"mps_ms", milliseconds_json(p.mps_seconds)},
+                          {"compiled_ms", milliseconds_json(p.compiled_seconds)},
+                          {"verdict", r.lane},
+                          {"reasons", r.reasons}};
+    row.update(mps_memory_json(p));
+    rows.push_back(row);
+  }
+  out << nlohmann::json{{"config", config_json(config)}, {"machines", rows}}.dump(2) << "\n";
+}
+
+void print_sweep_json(const ModelConfig& config, const Machines& machines, std::ostream& out) {
+  nlohmann::json sweeps = nlohmann::json::array();
+  for (const engine::MachineProfile* machine : machines)
+    sweeps.push_back(sweep_json(config, *machine));
+  out << nlohmann::json{{"config", config_json(config)}, {"sweeps", sweeps}}.dump(2) << "\n";
+}
+
+}  // namespace planner

@@ -1,0 +1,178 @@
+// `course plan` as a terminal shows it: the config's first line and its defaults, then per
+// machine a row of the table (the memory beside it where the terminal has room, under it where it
+// has not, each number on a line of its own where even the table is too wide) and the verdict;
+// or, for --sweep batch, each machine's sweep.
+
+#include <fmt/format.h>
+
+#include "engine/notebook/terminal_text.h"
+#include "family_registry.h"
+#include "plan_output.h"
+#include "planner/recommendation.h"
+#include "planner/training_step.h"
+
+namespace planner {
+namespace {
+
+using engine::notebook::wrap;
+
+// "10.65M" (or "174.57B"), or the count itself where two decimals of millions would hide it.
+std::string millions(std::int64_t count) {
+  if (count < 10'000) return std::to_string(count);
+  if (count >= 1'000'000'000) return fmt::format("{:.2f}B", static_cast<double>(count) / 1e9);
+  return fmt::format("{:.2f}M", static_cast<double>(count) / 1e6);
+}
+
+// ", training the last 2 layers and the head (14.18M of them)", where the config freezes some;
+// ", training 0.30M of them", where a traced model's frozen parameters do.
+std::string frozen_text(const ModelConfig& c) {
+  if (c.trainable_layers < 0) {
+    const std::int64_t trained = parameter_count(c, true);
+    return trained == parameter_count(c) ? ""
+                                         : fmt::format(", training {} of them", millions(trained));
+  }
+  const std::string unit = family_of(c).block_name(c);
+  std::string which = "training the head alone";
+  if (c.trainable_layers == 1) which = fmt::format("training the last {} and the head", unit);
+  if (c.trainable_layers > 1)
+    which = fmt::format("training the last {} {}s and the head", c.trainable_layers, unit);
+  return fmt::format(", {} ({} of them)", which, millions(parameter_count(c, true)));
+}
+
+// At least three significant figures, so that the ratio printed beside short steps can be checked.
+std::string ms(std::optional<double> seconds) {
+  if (!seconds) return "-";
+  const double milliseconds = *seconds * 1e3;
+  return fmt::format("{:.{}f}", milliseconds, milliseconds < 10 ? 2 : milliseconds < 100 ? 1 : 0);
+}
+
+std::string memory_text(const Prediction& p) {
+  const double gib = 1LL << 30;
+  switch (p.memory) {
+    case MpsMemory::Unavailable:
+      return "no MPS";
+    case MpsMemory::OutOfMemory:
+      return fmt::format("out of memory (limit {:.2f} GiB)", allocator_limit(*p.machine) / gib);
+    case MpsMemory::BufferTooLarge:
+      return "a tensor too large for Metal";
+    case MpsMemory::Unsupported:
+      return "an operator MPS does not implement for these sizes";
+    case MpsMemory::Swaps:
+    case MpsMemory::Fits:
+      break;
+  }
+  return fmt::format("{:.2f} of {:.1f} GiB free: {}", static_cast<double>(p.mps_bytes) / gib,
+                     static_cast<double>(free_memory(*p.machine)) / gib,
+                     p.memory == MpsMemory::Fits ? "fits" : "swaps");
+}
+
+// The config's first line and the values it took from defaults.
+void print_config(const ModelConfig& config, std::ostream& out, std::size_t width) {
+  const Family& family = family_of(config);
+  out << wrap(config.name + ": " + family.summary(config) + "; " +
+                  millions(parameter_count(config)) + " parameters" + frozen_text(config),
+              width);
+  for (const std::string& note : family.notes(config)) out << wrap(note, width, "  ", "  ");
+  const std::vector<std::string> defaults = family.defaulted_fields(config);
+  if (!defaults.empty()) {
+    std::string list;
+    for (const std::string& d : defaults) list += (list.empty() ? "" : ", ") + d;
+    out << wrap("not in the file, so " + family.defaults_source(config) + ": " + list, width, "  ",
+                "  ");
+  }
+}
+
+// One machine's row: its numbers, its memory and the verdict with its reasons.
+void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out, std::size_t width,
+               bool table, bool memory_beside) {
+  const std::string speedup =
+      p.mps_seconds ? fmt::format("{:.2f}x", p.cpu_seconds / *p.mps_seconds) : "-";
+  if (table) {
+    out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", p.machine->name, ms(p.cpu_seconds),
+                       ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
+  } else {
+    out << fmt::format(
+        "{}\n  cpu ms      {:>8}\n  mps ms      {:>8}\n  compiled ms {:>8}\n  cpu/mps     {:>8}",
+        p.machine->name, ms(p.cpu_seconds), ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
+  }
+  const std::string indent = table ? "     " : "  ";
+  out << (memory_beside ? "  " + memory_text(p) + "\n"
+                        : "\n" + wrap("mps memory: " + memory_text(p), width, indent, "     "));
+  const Recommendation r = recommend(p, memory_knobs(config));
+  out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
+  for (std::size_t i = 1; i < r.reasons.size(); ++i)
+    out << wrap(r.reasons[i], width, "     ", "     ");
+}
+
+// One machine's sweep: a row per batch_size, then the largest that fits without swap.
+void print_machine_sweep(const ModelConfig& config, const engine::MachineProfile& machine,
+                         std::ostream& out, std::size_t width) {
+  const std::vector<SweepStep> steps = sweep_batch(config, machine);
+  if (steps.front().mps.memory == MpsMemory::Unavailable ||
+      steps.front().mps.memory == MpsMemory::Unsupported) {
+    out << wrap("no sweep: " + steps.front().mps.why, width, "  ", "  ");
+    return;
+  }
+  // The memory column beside the numbers where the terminal has room for it (27 columns:
+  // "6.09 of 56.0 GiB free: fits"), else under them.
+  constexpr std::size_t kNumbers = 30;  // "{:>7} {:>9} {:>10}  "
+  const bool memory_beside = width >= kNumbers + 27;
+  out << fmt::format("{:>7} {:>9} {:>10}{}\n", "batch", "mps ms", "samples/s",
+                     memory_beside ? "  mps memory" : "");
+  for (const SweepStep& s : steps) {
+    const std::string rate =
+        s.mps.mps_seconds ? fmt::format("{:.1f}", samples_per_second(config, s)) : "-";
+    out << fmt::format("{:>7} {:>9} {:>10}", s.batch_size, ms(s.mps.mps_seconds), rate);
+    if (memory_beside) {
+      out << "  " << wrap(memory_text(s.mps), width - kNumbers, "", std::string(kNumbers, ' '));
+    } else {
+      out << "\n" << wrap("mps memory: " + memory_text(s.mps), width, "    ", "      ");
+    }
+  }
+  const auto largest = largest_without_swap(steps);
+  const bool capped = steps.back().mps.memory == MpsMemory::Fits;  // never swapped
+  const Prediction& last = steps.back().mps;
+  const bool state_too_large = last.state_bytes > free_memory(machine);
+  out << wrap(largest           ? fmt::format("largest batch_size without swap: {}{}", *largest,
+                                    capped ? " (the sweep stops there)" : "")
+              : state_too_large ? "even batch_size 1 does not fit without swap: " +
+                                      model_state_text(last) + ", more than the machine has free"
+                                : std::string("even batch_size 1 does not fit without swap"),
+              width, "  ", "  ");
+}
+
+}  // namespace
+
+void print_plan(const ModelConfig& config, const Machines& machines, std::ostream& out,
+                std::size_t width) {
+  print_config(config, out, width);
+  out << wrap(family_of(config).step_description(config) +
+                  ", in milliseconds, as the course's cost model predicts it",
+              width)
+      << "\n";
+  const std::string columns =
+      fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", "machine", "cpu", "mps", "compiled", "cpu/mps");
+  const bool table = width >= columns.size();
+  const bool memory_beside = width >= columns.size() + 2 + 32;
+  if (table) out << columns << (memory_beside ? "  mps memory" : "") << "\n";
+  for (const engine::MachineProfile* machine : machines)
+    print_row(config, predict(config, *machine), out, width, table, memory_beside);
+}
+
+void print_sweep(const ModelConfig& config, const Machines& machines, std::ostream& out,
+                 std::size_t width) {
+  print_config(config, out, width);
+  out << wrap(
+      "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
+      "of memory; a steady iteration (not compiled) on mps and the Metal memory it holds. That "
+      "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MB "
+      "or more goes into a 1 GiB heap), so it rises in steps and can dip where a larger batch "
+      "packs its buffers into fewer heaps",
+      width);
+  for (const engine::MachineProfile* machine : machines) {
+    out << "\n" << machine->name << "\n";
+    print_machine_sweep(config, *machine, out, width);
+  }
+}
+
+}  // namespace planner

@@ -1,0 +1,7 @@
+kernel void full(
+    device float* out,
+    constant float& val,
+    uint idx [[thread_position_in_grid]]
+) {
+    out[idx] = val;
+}
