@@ -4,6 +4,7 @@
 
 #include "engine/autograd.h"
 #include "engine/backends/mps.h"
+#include "engine/checkpoint.h"
 #include "engine/compile.h"
 #include "engine/compile_shader.h"
 #include "engine/data.h"
