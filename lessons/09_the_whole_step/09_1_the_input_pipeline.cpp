@@ -21,15 +21,15 @@ TUTOR_CELL("without workers, the GPU waits for every batch the host decodes") {
 }
 // %% [output]
 // per step: 132.7 ms
-//            each character: 1/64 of 398.1 ms
-// host      |dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd|
-// mps device|######...............#######...............######...............|
+//            each character: 1/40 of 398.1 ms
+// host      |dddddddddddddddddddddddddddddddddddddddd|
+// mps device|####.........####..........####.........|
 // the GPU worked 29 % of the time
 // %% [output] machine="m1-8gb"
 // per step: 211.7 ms
-//            each character: 1/64 of 635.0 ms
-// host      |dddddddddddddddddwwww.ddddddddddddddddwwwwwdddddddddddddddddwwww|
-// mps device|################################################################|
+//            each character: 1/40 of 635.0 ms
+// host      |dddddddddddwwdddddddddddwwwddddddddddwww|
+// mps device|########################################|
 // the GPU worked 100 % of the time
 // %% [python]
 // from torchvision import datasets, transforms
@@ -199,27 +199,27 @@ TUTOR_CELL("with workers loading ahead, the GPU stays busy") {
 }
 // %% [output]
 // per step: 38.5 ms
-//            each character: 1/64 of 462.5 ms
-// host      |=wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww|
-// mps device|################################################################|
-// worker 0  |ddddddddddddddddddddddddddddddddddddd...........................|
-// worker 1  |dddddddddddddddddddddddddddddddddddd............................|
-// worker 2  |dddddddddddddddddddddddddddddddddddd............................|
-// worker 3  |ddddddddddddddddddddddddddddddddddddd...........................|
-// worker 4  |ddddddddddddddddddddddddddddddddddddd...........................|
-// worker 5  |ddddddddddddddddddddddddddddddddddddd...........................|
+//            each character: 1/40 of 462.5 ms
+// host      |.wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww|
+// mps device|########################################|
+// worker 0  |ddddddddddddddddddddddd.................|
+// worker 1  |ddddddddddddddddddddddd.................|
+// worker 2  |ddddddddddddddddddddddd.................|
+// worker 3  |ddddddddddddddddddddddd.................|
+// worker 4  |ddddddddddddddddddddddd.................|
+// worker 5  |ddddddddddddddddddddddd.................|
 // the GPU worked 100 % of the time
 // %% [output] machine="m1-8gb"
 // per step: 211.0 ms
-//            each character: 1/64 of 2531.5 ms
-// host      |wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww|
-// mps device|################################################################|
-// worker 0  |ddddddddddddddd.................................................|
-// worker 1  |ddddddddddddddd.................................................|
-// worker 2  |ddddddddddddddd.................................................|
-// worker 3  |ddddddddddddddd.................................................|
-// worker 4  |ddddddddddddddd.................................................|
-// worker 5  |ddddddddddddddd.................................................|
+//            each character: 1/40 of 2531.5 ms
+// host      |wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww|
+// mps device|########################################|
+// worker 0  |ddddddddd...............................|
+// worker 1  |ddddddddd...............................|
+// worker 2  |ddddddddd...............................|
+// worker 3  |ddddddddd...............................|
+// worker 4  |ddddddddd...............................|
+// worker 5  |ddddddddd...............................|
 // the GPU worked 100 % of the time
 // %% [python]
 // from torchvision import datasets, transforms
@@ -260,6 +260,7 @@ TUTOR_CELL("on a 16 GB M2, workers speed the data up to its cores and cost memor
   // in five buffers (a Mac's largest buffer is smaller than its memory).
   std::vector<torch::Tensor> training;
   for (int i = 0; i < 5; ++i) training.push_back(torch::zeros({1LL << 29}, torch::Device("mps")));
+  print("N workers: the data's time, the workers' memory, in use");
   for (const std::int64_t workers : {0, 2, 3, 4, 6, 8}) {
     DataLoader loader(sim::data::JpegImageFolder(),
                       {.batch_size = 64, .num_workers = workers, .persistent_workers = workers > 0});
@@ -274,20 +275,20 @@ TUTOR_CELL("on a 16 GB M2, workers speed the data up to its cores and cost memor
     }
     const double per_batch = (py::time::perf_counter() - start) / timed;
     const sim::MemoryUse memory = sim::memory_use();
-    print(fmt::format("{} workers: {} a batch; the workers hold {:.1f} GiB, {:.1f} of {:.0f} GiB in use{}",
-                      workers, ms(per_batch), static_cast<double>(memory.dataloader_workers) / (1ULL << 30),
+    print(fmt::format("{} workers: {} a batch, {:.1f} GiB, {:.1f} of {:.0f} GiB{}", workers, ms(per_batch),
+                      static_cast<double>(memory.dataloader_workers) / (1ULL << 30),
                       static_cast<double>(memory.in_use()) / (1ULL << 30),
-                      static_cast<double>(memory.machine) / (1ULL << 30),
-                      memory.swaps() ? ": macOS swaps" : ""));
+                      static_cast<double>(memory.machine) / (1ULL << 30), memory.swaps() ? ": swaps" : ""));
   }
 }
 // %% [output]
-// 0 workers: 152.8 ms a batch; the workers hold 0.0 GiB, 13.0 of 16 GiB in use
-// 2 workers: 76.3 ms a batch; the workers hold 1.0 GiB, 14.0 of 16 GiB in use
-// 3 workers: 50.9 ms a batch; the workers hold 1.5 GiB, 14.5 of 16 GiB in use
-// 4 workers: 47.8 ms a batch; the workers hold 1.9 GiB, 14.9 of 16 GiB in use
-// 6 workers: 44.6 ms a batch; the workers hold 2.9 GiB, 15.9 of 16 GiB in use
-// 8 workers: 43.0 ms a batch; the workers hold 3.9 GiB, 16.9 of 16 GiB in use: macOS swaps
+// N workers: the data's time, the workers' memory, in use
+// 0 workers: 152.8 ms a batch, 0.0 GiB, 13.0 of 16 GiB
+// 2 workers: 76.3 ms a batch, 1.0 GiB, 14.0 of 16 GiB
+// 3 workers: 50.9 ms a batch, 1.5 GiB, 14.5 of 16 GiB
+// 4 workers: 47.8 ms a batch, 1.9 GiB, 14.9 of 16 GiB
+// 6 workers: 44.6 ms a batch, 2.9 GiB, 15.9 of 16 GiB
+// 8 workers: 43.0 ms a batch, 3.9 GiB, 16.9 of 16 GiB: swaps
 // %% [python] differs="the emulator times and weighs a simulated 16 GB M2; real Python times this computer's workers on stand-in images, and its memory is for psutil to read"
 // torch.manual_seed(0)  # the random crops and flips, the same in every run
 // class Photos(torch.utils.data.Dataset):  # stands in for ImageFolder and its transforms
@@ -316,7 +317,7 @@ TUTOR_CELL("on a 16 GB M2, workers speed the data up to its cores and cost memor
 // performance core left: each further worker shares one and adds little, six reach
 // {{workers_against_memory:6 workers:}} ms. Each spawned worker holds about half a gigabyte of
 // its own, mostly Python and torch, and eight of them take
-// {{workers_against_memory:8 workers:...hold}} GiB, enough to push this Mac into swap, which
+// {{workers_against_memory:8 workers:#2}} GiB, enough to push this Mac into swap, which
 // would slow every step on the GPU too. Three or four workers is the answer here; on a 64 GB
 // machine with twelve performance cores, the same arithmetic allows many more.
 //

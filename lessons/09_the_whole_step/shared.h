@@ -9,8 +9,8 @@
 // the most common way a Mac's training run disappoints, and a profile of the GPU's kernels
 // alone never shows it.
 //
-// The engine runs the input pipeline too. `torch::data` holds LibTorch's datasets and samplers;
-// Python's `DataLoader`, which LibTorch has no equal of, is
+// The engine runs the input pipeline too, with LibTorch's datasets and samplers where LibTorch
+// has them. Python's `DataLoader`, which LibTorch has no equal of, is
 // `py::torch::utils::data::DataLoader`, with Python's options, defaults and errors. Its
 // workers are simulated processes: each starts as macOS starts them, holds its own memory, and
 // runs on a clock and a timeline track of its own. `sim::data` holds datasets whose samples cost
@@ -231,7 +231,7 @@ double gpu_busy(const std::vector<sim::Span>& spans, double from, double to) {
 }
 
 // The tracks of a run over its measured steps.
-void draw(const Measured& run, int columns = 64) {
+void draw(const Measured& run, int columns = 40) {
   std::vector<std::string> workers;
   for (const sim::Span& s : run.timeline) {
     if (s.track.rfind("worker", 0) == 0 &&
