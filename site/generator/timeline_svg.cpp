@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "text.h"
 
@@ -42,6 +43,12 @@ constexpr std::array kKinds = {
         R"(<rect width="8" height="8" fill="#f5f5f5"/><path d="M0 2H8M0 6H8" stroke="#424242" stroke-width="1"/>)"},
     Kind{"fallback", "cpu fallback", "cpu fallbacks", R"(<rect width="8" height="8" fill="none"/>)",
          true},
+    Kind{
+        "data", "batch loaded", "batches loaded",
+        R"(<rect width="8" height="8" fill="#ffe082"/><path d="M0 0L8 8" stroke="#8d6e00" stroke-width="1"/>)"},
+    Kind{
+        "startup", "process start", "process starts",
+        R"(<rect width="8" height="8" fill="#ffccbc"/><circle cx="4" cy="4" r="1.6" fill="#bf360c"/>)"},
     Kind{"kernel", "kernel", "kernels", R"(<rect width="8" height="8" fill="#1f78b4"/>)"},
     Kind{
         "copy", "copy", "copies",
@@ -327,14 +334,30 @@ bool several_processes(const std::vector<TracedProcess>& processes) {
                        [](const TracedProcess& p) { return !p.spans.empty(); }) > 1;
 }
 
-// The host and device lanes of `process` over `window`, with their time axis.
+// The tracks of `process`: the host, the device, then its DataLoader workers, if it had any.
+std::vector<Track> tracks_of(const TracedProcess& process) {
+  std::set<int> workers;
+  for (const Span& span : process.spans) {
+    if (worker_of(span.track) >= 0) workers.insert(worker_of(span.track));
+  }
+  std::vector<Track> tracks{Track::Host, Track::Device};
+  for (const int w : workers) tracks.push_back(static_cast<Track>(2 + w));
+  return tracks;
+}
+
+std::string lane_name(Track track) {
+  if (track == Track::Host) return "host";
+  if (track == Track::Device) return "MPS device";
+  return fmt::format("worker {}", worker_of(track));
+}
+
+// The lanes of `process` over `window`, with their time axis.
 std::string lanes(const TracedProcess& process, Window window, double& top) {
   std::string body;
-  for (const Track track : {Track::Host, Track::Device}) {
+  for (const Track track : tracks_of(process)) {
     body += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end" class="lane">{}</text>)"
                         "\n",
-                        kPlotLeft - 8, top + kLaneHeight / 2 + 4,
-                        track == Track::Host ? "host" : "MPS device");
+                        kPlotLeft - 8, top + kLaneHeight / 2 + 4, lane_name(track));
     body += fmt::format(
         R"(<rect x="{}" y="{:.1f}" width="{}" height="{}" fill="#fafafa" stroke="#bbb" stroke-width="0.5"/>)"
         "\n",
@@ -493,8 +516,14 @@ Drawing draw_timeline(const std::vector<TracedProcess>& processes, const std::st
       caption.description += "\n";  // a line per process under the picture
     if (several_processes(processes)) caption.description += process.label + ": ";
     caption.description += fmt::format(
-        "over {}, the host ran {}; the MPS device ran {}.", duration_text(end_of(process)),
+        "over {}, the host ran {}; the MPS device ran {}", duration_text(end_of(process)),
         describe_track(process, Track::Host), describe_track(process, Track::Device));
+    for (const Track track : tracks_of(process)) {
+      if (worker_of(track) >= 0)
+        caption.description +=
+            fmt::format("; {} ran {}", lane_name(track), describe_track(process, track));
+    }
+    caption.description += ".";
   }
   caption.svg = svg(processes, caption);
   return caption;

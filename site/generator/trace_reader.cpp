@@ -24,7 +24,7 @@ class Reader {
     } else if (phase == "X") {
       const int tid = event.at("tid").get<int>();
       process.traced.spans.push_back(
-          Span{.track = tid == 2 ? Track::Device : Track::Host,
+          Span{.track = static_cast<Track>(std::max(tid, 1) - 1),
                .name = process.intern(event.at("name").get<std::string>()),
                .category = process.intern(event.value("cat", std::string("other"))),
                .start_ms = event.at("ts").get<double>() / 1000,

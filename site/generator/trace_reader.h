@@ -1,7 +1,7 @@
 #pragma once
 // Reads the Chrome trace a lesson writes with --trace (engine/pytorch/src/trace/trace.cpp): one
-// process per simulated process, thread 1 the host, thread 2 the MPS device, complete ("X")
-// events in microseconds. A long cell records hundreds of thousands of events, so the file is
+// process per simulated process, thread 1 the host, thread 2 the MPS device, threads 3 and on
+// its DataLoader's worker processes, complete ("X") events in microseconds. A long cell records hundreds of thousands of events, so the file is
 // read as a stream and never held whole.
 
 #include <string>
@@ -9,7 +9,9 @@
 
 namespace site {
 
-enum class Track { Host, Device };
+// Host and Device, then the DataLoader workers' tracks: worker n is Track(2 + n).
+enum class Track : int { Host = 0, Device = 1 };
+inline int worker_of(Track track) { return static_cast<int>(track) - 2; }
 
 struct Span {
   Track track = Track::Host;

@@ -45,7 +45,7 @@ TEST_CASE("every bank parses and every lesson link resolves") {
   expect_status(run, 0);
   expect_text(
       run,
-      {"10 banks, 57 questions: every bank parses, every lesson link resolves, and no bank's answers "
+      {"11 banks, 62 questions: every bank parses, every lesson link resolves, and no bank's answers "
        "stand out by length"});
 }
 

@@ -245,6 +245,31 @@ TEST_CASE(
   CHECK(contains(drawing.svg, "1 kernel (0.5 ms busy)"));
 }
 
+TEST_CASE("a DataLoader's workers are drawn as lanes of their own, under the host and the device") {
+  const fs::path dir = scratch("trace");
+  site::write_text((dir / "t.json").string(), R"({"displayTimeUnit": "ms", "traceEvents": [
+{"name":"process_name","ph":"M","pid":2,"args":{"name":"09_the_whole_step/input_bound"}},
+{"name":"import torch, unpickle the dataset","cat":"startup","ph":"X","pid":2,"tid":3,"ts":0,"dur":900,"args":{}},
+{"name":"batch 0","cat":"data","ph":"X","pid":2,"tid":3,"ts":900,"dur":300,"args":{}},
+{"name":"batch 1","cat":"data","ph":"X","pid":2,"tid":4,"ts":900,"dur":300,"args":{}},
+{"name":"wait: DataLoader","cat":"wait","ph":"X","pid":2,"tid":1,"ts":0,"dur":1200,"args":{}},
+{"name":"aten::mm","cat":"kernel","ph":"X","pid":2,"tid":2,"ts":1200,"dur":100,"args":{}}
+]}
+)");
+  const std::vector<site::TracedProcess> processes = site::read_trace((dir / "t.json").string());
+  REQUIRE(processes.size() == 1);
+  CHECK(site::worker_of(processes[0].spans[0].track) == 0);
+  CHECK(site::worker_of(processes[0].spans[2].track) == 1);
+  CHECK(processes[0].spans[3].track == site::Track::Host);
+  const site::Drawing drawing = site::draw_timeline(processes, "input_bound", "m3-max-64gb");
+  CHECK(contains(drawing.svg, R"(class="lane">worker 0</text>)"));
+  CHECK(contains(drawing.svg, R"(class="lane">worker 1</text>)"));
+  CHECK(contains(drawing.description,
+                 "; worker 0 ran 1 batch loaded (0.3 ms), 1 process start (0.9 ms); worker 1 ran 1 "
+                 "batch loaded (0.3 ms)."));
+  CHECK(contains(drawing.svg, ">batches loaded</text>"));
+}
+
 // A process of `steps` model steps, each a graph build (in the first `building` steps only), a
 // dispatch and a 1 ms kernel; `summarised` adds the span a long trace ends with.
 site::TracedProcess training_loop(int steps, int building, bool summarised) {

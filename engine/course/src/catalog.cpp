@@ -26,7 +26,7 @@ Catalog::Catalog(const Layout& layout) {
     lessons_.push_back(std::move(info));
   }
   for (const engine::notebook::CatalogEntry& lab : course.labs) {
-    labs_.push_back({lab.number, lab.name, lab.title, lab.file.parent_path()});
+    labs_.push_back({lab.number, lab.name, lab.title, lab.file.parent_path(), lab.after_lesson});
   }
   for (const fs::path& bank : quiz::bank_files(layout.top / "quizzes" / "banks")) {
     QuizInfo info{bank.stem().string(), bank.stem().string()};
@@ -75,7 +75,7 @@ std::vector<Step> Catalog::path() const {
   for (const LessonInfo& lesson : lessons_) {
     steps.push_back({StepKind::Lesson, lesson.number});
     for (std::size_t i = 0; i < labs_.size(); ++i) {
-      if (labs_[i].number == lesson.number) {
+      if (labs_[i].after_lesson == lesson.number) {
         steps.push_back({StepKind::Lab, labs_[i].number});
         placed[i] = true;
       }

@@ -30,6 +30,7 @@ struct LabInfo {
   std::string name;           // "02_device_checks", its key in the progress file
   std::string title;          // "Device checks"
   std::filesystem::path dir;  // labs/02_device_checks
+  std::string after_lesson;   // the lesson it follows on the course's path: "09" for lab 08
   std::filesystem::path learner_file() const { return dir / "lab.cpp"; }
   std::filesystem::path starter_file() const { return dir / "starter" / "lab.cpp"; }
   std::filesystem::path hints_file() const { return dir / "hints.md"; }

@@ -3,8 +3,10 @@
 #include <cmark-gfm.h>
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <optional>
+#include <string_view>
 
 #include "engine/notebook/lesson_names.h"
 #include "engine/notebook/lesson_source.h"
@@ -55,6 +57,20 @@ CatalogEntry entry(const fs::path& file, const std::string& name, const std::str
           .heading = heading.empty() ? name : heading,
           .title = heading.empty() ? name : title_of(heading),
           .file = file};
+}
+
+// "09" for a README whose text says "After lesson 9." (the labs' READMEs open so).
+std::optional<std::string> lesson_a_lab_follows(std::string_view readme) {
+  constexpr std::string_view kAfter = "After lesson ";
+  const std::size_t at = readme.find(kAfter);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t end = at + kAfter.size();
+  std::string digits;
+  while (end < readme.size() && digits.size() < 2 &&
+         std::isdigit(static_cast<unsigned char>(readme[end])))
+    digits += readme[end++];
+  if (digits.empty()) return std::nullopt;
+  return digits.size() == 1 ? "0" + digits : digits;
 }
 
 const auto by_name = [](const CatalogEntry& a, const CatalogEntry& b) { return a.name < b.name; };
@@ -137,13 +153,15 @@ CourseCatalog read_catalog(const fs::path& top) {
     if (!dir.is_directory() || !lesson_number(name) || !fs::exists(readme) ||
         !fs::exists(dir.path() / "starter"))
       continue;
-    std::string heading;
+    std::string text;
     try {
-      heading = first_heading(read_text_file(readme.string(), kLargestReadme));
+      text = read_text_file(readme.string(), kLargestReadme);
     } catch (const UnreadableFile&) {
-      // Listed by its name.
+      // Listed by its name, after the lesson of its number.
     }
-    catalog.labs.push_back(entry(readme, name, heading, name.substr(0, 2)));
+    CatalogEntry lab = entry(readme, name, first_heading(text), name.substr(0, 2));
+    lab.after_lesson = lesson_a_lab_follows(text).value_or(lab.number);
+    catalog.labs.push_back(std::move(lab));
   }
   std::sort(catalog.lessons.begin(), catalog.lessons.end(), by_name);
   std::sort(catalog.labs.begin(), catalog.labs.end(), by_name);

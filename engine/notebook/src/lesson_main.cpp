@@ -68,6 +68,31 @@ void list_machines(std::ostream& out, std::size_t width) {
   for (const engine::MachineProfile* m : engine::machines()) {
     if (!is_documented(*m)) list(*m);
   }
+  out << '\n'
+      << wrap(
+             "Every Apple-silicon Mac configuration sold, on macOS 15.6.1, also simulated: the chip, "
+             "its CPU and GPU cores, the memory (m3-max-14cpu-30gpu-36gb):",
+             width);
+  // One line per chip variant, its memory sizes in braces: "m3-max-14cpu-30gpu-{36,96}gb".
+  std::string variant, sizes;
+  const auto flush = [&] {
+    if (variant.empty()) return;
+    const bool one = sizes.find(',') == std::string::npos;
+    out << "  " << variant << (one ? "-" + sizes : "-{" + sizes + "}") << "gb\n";
+  };
+  for (const engine::MachineProfile* m : engine::apple_silicon_configurations()) {
+    const std::string_view name = m->name;
+    const std::size_t dash = name.rfind('-');
+    const std::string prefix(name.substr(0, dash));
+    const std::string memory(name.substr(dash + 1, name.size() - dash - 3));  // "36" of "-36gb"
+    if (prefix != variant) {
+      flush();
+      variant = prefix;
+      sizes.clear();
+    }
+    sizes += (sizes.empty() ? "" : ",") + memory;
+  }
+  flush();
 }
 
 // Whether the trace file can be written, checked before anything runs. Without blocking: a

@@ -1,5 +1,6 @@
 #include "engine/notebook/machine_choice.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/machine.h"
@@ -17,19 +18,74 @@ std::string either(const std::vector<std::string>& names) {
   return text;
 }
 
+std::vector<std::string> names_of(std::span<const MachineProfile* const> machines) {
+  std::vector<std::string> names;
+  for (const MachineProfile* machine : machines) names.emplace_back(machine->name);
+  return names;
+}
+
+std::vector<std::string> starting_with(const std::vector<std::string>& names,
+                                       std::string_view typed) {
+  std::vector<std::string> found;
+  for (const std::string& name : names) {
+    if (!typed.empty() && name.starts_with(typed)) found.push_back(name);
+  }
+  return found;
+}
+
+std::vector<std::string> parts(std::string_view name) {
+  std::vector<std::string> found;
+  for (std::size_t start = 0; start <= name.size();) {
+    const std::size_t dash = std::min(name.find('-', start), name.size());
+    found.emplace_back(name.substr(start, dash - start));
+    start = dash + 1;
+  }
+  return found;
+}
+
+// The names that have every part of `typed` ("m3-max-30gpu-36gb" is in m3-max-14cpu-30gpu-36gb):
+// a configuration named without one of its parts.
+std::vector<std::string> having_every_part(const std::vector<std::string>& names,
+                                           std::string_view typed) {
+  const std::vector<std::string> wanted = parts(typed);
+  std::vector<std::string> found;
+  for (const std::string& name : names) {
+    const std::vector<std::string> have = parts(name);
+    if (std::all_of(wanted.begin(), wanted.end(), [&](const std::string& part) {
+          return std::find(have.begin(), have.end(), part) != have.end();
+        }))
+      found.push_back(name);
+  }
+  return found;
+}
+
 }  // namespace
 
 std::string unknown_machine(std::string_view typed) {
-  std::vector<std::string> names, starting;
-  for (const MachineProfile* machine : machines()) names.emplace_back(machine->name);
-  for (const std::string& name : names) {
-    if (!typed.empty() && name.starts_with(typed)) starting.push_back(name);
-  }
+  const std::vector<std::string> course = names_of(machines());
+  const std::vector<std::string> sold = names_of(apple_silicon_configurations());
   const std::string unknown = "unknown machine '" + std::string(typed) + "'";
-  if (!starting.empty() && starting.size() <= kMostNamed)
-    return unknown + "; did you mean " + either(starting) + "?";
-  if (const auto near = nearest_name(typed, names); near && starting.empty())
-    return unknown + "; did you mean " + *near + "?";
+  const std::vector<std::string> course_starting = starting_with(course, typed);
+  const std::vector<std::string> sold_starting = starting_with(sold, typed);
+  if (!course_starting.empty() && course_starting.size() <= kMostNamed) {
+    return unknown + "; did you mean " + either(course_starting) + "?" +
+           (sold_starting.empty() ? "" : " Every configuration sold: --list-machines");
+  }
+  if (!sold_starting.empty() && sold_starting.size() <= kMostNamed)
+    return unknown + "; did you mean " + either(sold_starting) + "?";
+  if (course_starting.empty() && sold_starting.empty()) {
+    if (const auto with_parts = having_every_part(sold, typed);
+        !with_parts.empty() && with_parts.size() <= kMostNamed)
+      return unknown + "; did you mean " + either(with_parts) + "?";
+    std::vector<std::string> all = course;
+    all.insert(all.end(), sold.begin(), sold.end());
+    if (const auto near = nearest_name(typed, all))
+      return unknown + "; did you mean " + *near + "?";
+  }
+  if (!sold_starting.empty() && course_starting.empty()) {
+    return unknown + "; " + std::to_string(sold_starting.size()) +
+           " configurations sold start so: --list-machines lists them";
+  }
   return unknown + "; --list-machines lists them all";
 }
 

@@ -35,8 +35,8 @@ TEST_CASE("--help lists every subcommand") {
 TEST_CASE("without progress the next step is the first lesson") {
   const Run run = course({});
   expect_status(run, 0);
-  expect_text(
-      run, {"lessons 0 of 9 verified · labs 0 of 7 passed", "Next: lesson 01 · ", "course run 01"});
+  expect_text(run, {"lessons 0 of 10 verified · labs 0 of 8 passed", "Next: lesson 01 · ",
+                    "course run 01"});
 }
 
 TEST_CASE("a lab's reference solution passes through the front door, and records nothing") {

@@ -189,6 +189,18 @@ TEST_CASE("a number is one or two digits") {
   CHECK_FALSE(two_digits("-1").has_value());
 }
 
+TEST_CASE("a lab whose README says it comes after a later lesson is met after that lesson") {
+  SmallCourse c("", /*sections=*/true);
+  write(c.top.path / "labs/02_later/README.md",
+        "# Lab 2 · A later lab\n\nAfter lesson 3. It needs the third lesson.\n");
+  write(c.top.path / "labs/02_later/starter/lab.cpp", "int g();\n");
+  const Catalog catalog(c.course->layout());
+  std::vector<std::string> order;
+  for (const Step& step : catalog.path())
+    order.push_back((step.kind == StepKind::Lab ? "lab " : "") + step.id);
+  CHECK(order == std::vector<std::string>{"01", "lab 01", "02", "03", "lab 02"});
+}
+
 TEST_CASE(
     "the course path goes lesson, its lab, the next lesson, and the status names the next step") {
   SmallCourse c;

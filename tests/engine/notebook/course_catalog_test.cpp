@@ -96,3 +96,21 @@ TEST_CASE("a lesson in sections is its folder: titled by its shared file, its se
   CHECK(catalog.section("04.3") == nullptr);
   CHECK(catalog.section("04") == nullptr);
 }
+
+TEST_CASE("a lab follows the lesson its README names, or the lesson of its number") {
+  const TemporaryCourse course;
+  write(course.top / "labs/08_whole_step/README.md",
+        "# Lab 8 · The whole step\n\nAfter lesson 9. A loop to repair.\n");
+  write(course.top / "labs/08_whole_step/starter/lab.cpp", "");
+  write(course.top / "labs/07_decision/README.md",
+        "# Lab 7 · A decision\n\nAfter lesson 7, drawing on lessons 3 to 7.\n");
+  write(course.top / "labs/07_decision/starter/lab.cpp", "");
+  write(course.top / "labs/01_first/README.md", "# Lab 1 · Says nothing of lessons\n");
+  write(course.top / "labs/01_first/starter/lab.cpp", "");
+
+  const engine::notebook::CourseCatalog catalog = engine::notebook::read_catalog(course.top);
+  REQUIRE(catalog.labs.size() == 3);
+  CHECK(catalog.labs[0].after_lesson == "01");
+  CHECK(catalog.labs[1].after_lesson == "07");
+  CHECK(catalog.labs[2].after_lesson == "09");
+}

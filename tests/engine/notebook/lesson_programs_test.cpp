@@ -281,8 +281,14 @@ TEST_CASE("an unknown machine is refused with the machines it is a slip of or th
     std::string typed, said;
   };
   for (const Case& c :
-       {Case{"m4", "did you mean m4-16gb, m4-pro-24gb or m4-max-128gb?"},
+       {Case{"m4", "did you mean m4-16gb, m4-pro-24gb or m4-max-128gb? Every configuration sold"},
         Case{"m1-8g", "did you mean m1-8gb?"}, Case{"m3-max-46gb", "did you mean m3-max-64gb?"},
+        Case{"m3-max-30gpu-36gb", "did you mean m3-max-14cpu-30gpu-36gb?"},
+        Case{"m3-max-14cpu-30gpu-32gb", "did you mean m3-max-14cpu-30gpu-36gb?"},
+        Case{"m4-pro-14",
+             "did you mean m4-pro-14cpu-20gpu-24gb, m4-pro-14cpu-20gpu-48gb or "
+             "m4-pro-14cpu-20gpu-64gb?"},
+        Case{"m2-ultra", "; 6 configurations sold start so: --list-machines lists them"},
         Case{"nosuch", "; --list-machines lists them all"}}) {
     CAPTURE(c.typed);
     const Run run = run_program({program("wrong_output_lesson"), "--machine", c.typed});
@@ -398,7 +404,16 @@ TEST_CASE(
   expect_text(run,
               {"Machines the lessons document (--machine NAME):\n  m3-max-64gb  ", "[default]",
                "m1-8gb", "intel-mac-macos12.0", "linux-x86_64", "rosetta-x86_64  ",
-               "\n\nAlso simulated, each compared with the documented machine", "m4-16gb", "host"});
+               "\n\nAlso simulated, each compared with the documented machine", "m4-16gb", "host",
+               "\n\nEvery Apple-silicon Mac configuration sold", "  m1-8cpu-7gpu-{8,16}gb\n",
+               "  m3-max-14cpu-30gpu-{36,96}gb\n", "  m4-max-14cpu-32gpu-36gb\n"});
+}
+
+TEST_CASE(
+    "a configuration sold runs a lesson by its name, compared with the closest documented Mac") {
+  const Run run = run_program({program("lesson02"), "--machine", "m3-max-14cpu-30gpu-36gb"});
+  expect_status(run, 0);
+  expect_text(run, {"no output is documented for m3-max-14cpu-30gpu-36gb"});
 }
 
 TEST_CASE(

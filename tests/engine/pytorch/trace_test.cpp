@@ -5,15 +5,18 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "engine/data_loader.h"
 #include "engine/factories.h"
 #include "engine/mps.h"
 #include "engine/ops.h"
 #include "engine/sim.h"
+#include "engine/simulated_data.h"
 #include "test_support.h"
 
 TEST_CASE("a trace records the host and the device tracks as Chrome trace events") {
@@ -49,6 +52,41 @@ TEST_CASE("a trace records the host and the device tracks as Chrome trace events
   CHECK(thread_names == std::set<std::string>{"host", "mps device"});
   CHECK(tracks == std::set<int>{1, 2});
   CHECK(spans >= 5);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a DataLoader's workers are threads of their own in the trace, named for them") {
+  engine::sim::start_tracing();
+  engine::sim::use_machine("m3-max-64gb");
+  engine::sim::label_process("trace_test/workers");
+  {
+    const engine::sim::ShapeOnlyGuard shape_only;
+    engine::py::torch::utils::data::DataLoader loader(
+        engine::sim::data::InMemoryImages({.images = 64}), {.batch_size = 16, .num_workers = 2});
+    for (const auto& batch : loader) static_cast<void>(batch);
+  }
+  const auto path = test_support::scratch_file("engine_trace_workers_test.json");
+  engine::sim::write_trace(path.string());
+  std::ifstream in(path);
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  int labelled = -1;
+  std::map<int, std::string> names;  // of the labelled process's threads
+  std::set<std::string> categories;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event.at("ph") == "M" && event.at("name") == "process_name" &&
+        event["args"]["name"] == "trace_test/workers")
+      labelled = event.at("pid");
+  }
+  for (const auto& event : trace["traceEvents"]) {
+    if (event.at("pid") != labelled) continue;
+    if (event.at("ph") == "M" && event.at("name") == "thread_name")
+      names[event.at("tid")] = event["args"]["name"];
+    if (event.at("ph") == "X" && event.at("tid").get<int>() >= 3)
+      categories.insert(event.at("cat"));
+  }
+  CHECK(names == std::map<int, std::string>{
+                     {1, "host"}, {2, "mps device"}, {3, "worker 0"}, {4, "worker 1"}});
+  CHECK(categories == std::set<std::string>{"startup", "data"});
   std::filesystem::remove(path);
 }
 

@@ -64,6 +64,7 @@ struct MachineProfile {
   // commits the command buffer and sleeps until Metal reports it complete: this much longer
   // than the GPU's own work.
   double sync_latency_seconds = 0;
+  int cpu_cores = 1;                // os.cpu_count(): every core, performance and efficiency
   double cpu_fp32_flops = 0;        // peak FP32 operations per second of the CPU cores PyTorch uses
   double cpu_core_hz = 0;           // one of those cores' clock (0: cpu_fp32_flops / 32, one core)
   double cpu_matrix_flops = 0;      // Accelerate's FP32 matrix peak on the AMX units (0: no AMX)
@@ -81,10 +82,16 @@ struct MachineProfile {
 
 // The course's reference machine: the M3 Max MacBook Pro of the nanoGPT measurements.
 const MachineProfile& default_machine();
-// Every machine --machine accepts, default first; "host" models this computer.
+// The course's machines, default first: the six the lessons document, the Macs of the cost
+// model's published timings, and "host", this computer.
 std::span<const MachineProfile* const> machines();
+// Every Apple-silicon Mac configuration sold, M1 to M4 with their Pro, Max and Ultra, binned
+// GPUs and every memory size: "m3-max-14cpu-30gpu-36gb" (the chip, its CPU and GPU cores, the
+// memory), on macOS 15.6.1.
+std::span<const MachineProfile* const> apple_silicon_configurations();
+// A machine of either list by its name, or nullptr.
 const MachineProfile* find_machine(std::string_view name);
-// "m3-max-64gb, m1-8gb, ..." for messages that list the choices.
+// "m3-max-64gb, m1-8gb, ..." for messages that list the choices: the course's machines.
 std::string machine_names();
 
 }  // namespace engine

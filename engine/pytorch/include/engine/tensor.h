@@ -44,8 +44,10 @@ class Tensor {
   bool is_mps() const { return device().is_mps(); }
 
   // A copy on `device` (or this tensor itself when it already lives there, as in PyTorch).
-  // Differentiable: gradients flow back to the source device.
-  Tensor to(Device device) const;
+  // Differentiable: gradients flow back to the source device. A copy between the cpu and mps
+  // makes the host wait until it has landed, unless `non_blocking`: then it is queued behind
+  // the GPU's work and the host goes on (LibTorch's to(options, non_blocking)).
+  Tensor to(Device device, bool non_blocking = false) const;
   // The values converted to `dtype` (or this tensor itself when it has that dtype): rounded to
   // nearest even into a narrower floating type; differentiable between floating types.
   Tensor to(ScalarType dtype) const;

@@ -11,13 +11,14 @@
 namespace engine::sim {
 
 struct Span {
-  std::string track;  // "host" or "mps device"
+  std::string track;  // "host", "mps device", or a DataLoader worker's, "worker 0"
   std::string name;   // the operator ("aten::mm"), copy or wait ("wait: item")
   // host: "dispatch" (encoding an mps op), "compile" (building its GPU code on first use, or
   // torch.compile), "cpu" (an op computed on the cpu), "view", "framework" (autograd's nodes,
   // an optimizer's Python loop, the calls of backward(), step() and zero_grad()), "wait" (for
-  // the device), "host" (time.sleep: the script's own work), "fallback"; device: "kernel",
-  // "copy", "event"
+  // the device, or for a DataLoader's batch), "host" (time.sleep: the script's own work),
+  // "fallback", "data" (loading a batch, sim::spend_cpu), "startup" (starting a DataLoader
+  // worker); device: "kernel", "copy", "event"; a worker: "startup", "data"
   std::string category;
   double start = 0;     // seconds since the simulated process started
   double duration = 0;  // seconds

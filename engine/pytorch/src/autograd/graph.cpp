@@ -111,9 +111,14 @@ void run_backward(const Tensor& root) {
     throw Error("element 0 of tensors does not require grad and does not have a grad_fn");
   }
   if (root.numel() != 1) throw Error("grad can be implicitly created only for scalar outputs");
+  run_backward(root, Tensor());
+}
+
+void run_backward(const Tensor& root, const Tensor& gradient) {
   NoGradGuard no_grad;  // gradients are computed without recording new nodes
   spend_framework("backward", FrameworkWork::BackwardCall);
-  const Tensor seed = ones_like(root);
+  // backward()'s implicit gradient is made after the call's own cost, as PyTorch makes it.
+  const Tensor seed = gradient.defined() ? gradient : ones_like(root);
   if (root.is_leaf()) {
     spend_framework("torch::autograd::AccumulateGrad", FrameworkWork::BackwardNode);
     accumulate_into_leaf(root, seed, 1);

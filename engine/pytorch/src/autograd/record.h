@@ -31,5 +31,9 @@ Tensor sum_to(const Tensor& grad, IntArrayRef shape);
 
 // Runs backward from a one-element tensor (Tensor::backward).
 void run_backward(const Tensor& root);
+// Runs backward from `root` with `gradient` as its gradient (torch.autograd.backward(root,
+// gradient)), as a checkpointed region's backward does with the gradient that reached its
+// output; an undefined `gradient` is ones, as for backward().
+void run_backward(const Tensor& root, const Tensor& gradient);
 
 }  // namespace engine::detail

@@ -248,8 +248,10 @@ double framework_seconds(FrameworkWork work, const MachineProfile& machine) {
   return tiny_ops_of(work) * machine.cpu_op_seconds;
 }
 
-double paged_fraction(double process_gpu_bytes, const MachineProfile& machine) {
-  const double overflow = process_gpu_bytes + static_cast<double>(machine.other_apps_bytes) -
+double paged_fraction(double process_gpu_bytes, const MachineProfile& machine,
+                      double worker_bytes) {
+  const double overflow = process_gpu_bytes + worker_bytes +
+                          static_cast<double>(machine.other_apps_bytes) -
                           static_cast<double>(machine.memory_bytes);
   if (!machine.unified_memory || overflow <= 0 || process_gpu_bytes <= 0) return 0;
   return std::min(1.0, overflow / process_gpu_bytes);

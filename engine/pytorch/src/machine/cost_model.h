@@ -91,9 +91,11 @@ double gpu_memory_seconds(double bytes, double share, const MachineProfile& mach
 double streaming_share(double bytes, const MachineProfile& machine);
 // The share of rated bandwidth streaming kernels reach once the GPU is full.
 double full_streaming_share(const MachineProfile& machine);
-// Unified memory is the machine's: once the process's GPU memory and the other applications'
-// memory exceed it, the overflow is paged out, as a share of the process's GPU memory.
-double paged_fraction(double process_gpu_bytes, const MachineProfile& machine);
+// Unified memory is the machine's: once the process's GPU memory, its DataLoader workers'
+// resident sets and the other applications' memory exceed it, the overflow is paged out, as a
+// share of the process's GPU memory.
+double paged_fraction(double process_gpu_bytes, const MachineProfile& machine,
+                      double worker_bytes = 0);
 
 // torch.compile's steady state (runtime/compiled_region.h): the same op as a kernel TorchInductor
 // generates, its memory traffic fused with its neighbours'. Matrix products stay extern calls

@@ -6,10 +6,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #if defined(__APPLE__)
 #include <sys/sysctl.h>
@@ -80,6 +82,7 @@ MachineProfile make_host_machine() {
   m.cpu_architecture = m.python_architecture;
   m.cpu_has_avx2 = cpu_has_avx2();
   m.memory_bytes = physical_memory();
+  m.cpu_cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   // Not measured, to keep outputs deterministic: one core's worth of a modern CPU.
   m.cpu_fp32_flops = 3e9 * (m.cpu_has_avx2 || arm ? 32 : 16);
   m.cpu_memory_bandwidth = 20e9;

@@ -1,7 +1,10 @@
-// The named machine profiles. Sources, by the tag in each comment:
+// The course's machines: the six the lessons document, each a scenario of its own (an old
+// macOS, an x86 Python, a Linux box), and the Macs of the cost model's published timings. The
+// chips and every configuration Apple sold are in apple_silicon.cpp. Sources, by the tag in each
+// comment (apple_silicon.cpp lists those of the chips):
 //   [seed-003]   "State of PyTorch Metal support" (2025-09-02): nanoGPT shakespeare-char on a
 //                MacBook Pro M3 Max, 64 GB, macOS Sequoia 15.6.1: ~221 ms/iter on mps, ~1986 on cpu
-//   [apple]      Apple's technical specifications (memory bandwidth, GPU cores)
+//   [apple]      Apple's technical specifications (memory bandwidth, GPU and CPU cores)
 //   [hmc-tech]   hmc-tech.com's GPU tables: FP32 peak from cores x ALUs x clock (third-party)
 //   [wss]        MTLDevice.recommendedMaxWorkingSetSize as logged by llama.cpp and by PyTorch's
 //                out-of-memory reports: 2/3 of RAM up to 32 GB (8 GB Macs report a cap of
@@ -16,37 +19,28 @@
 //                of the RAM is an estimate for the machines below; no lesson depends on where
 //                between the two the limit lies.
 //   [pt-82707]   pytorch/pytorch#82707: ~3 us of GPU time per trivial kernel (M1 Max)
-//   [pt-148219]  pytorch/pytorch#148219: ~20 us host dispatch per MPSGraph op (sqrt 20.7, log
-//                19.6, sin 20.0, cos 19.2), ~1.3 us per op with its own Metal kernel (exp 1.4,
-//                tanh 1.2, erfinv 1.3), 0.9 us for a tiny op on the cpu (M1 Pro, 2025)
-//   [pt-124056]  pytorch/pytorch#124056: a first ResNet-18 forward on an M2 took 13.8 ms, later
-//                ones ~4.5 ms; spread over its ~30 distinct (op, shape) graphs, ~0.3 ms each
+//   [pt-148219]  pytorch/pytorch#148219: ~20 us host dispatch per MPSGraph op, ~1.3 us per op
+//                with its own Metal kernel, 0.9 us for a tiny op on the cpu (M1 Pro, 2025)
+//   [pt-124056]  pytorch/pytorch#124056: ~0.3 ms to build each graph of a first forward (M2)
 //   [zen4-box]   measured on a 2-core AMD EPYC (Zen 4) Linux VM: 3.59 GHz sustained, an FMA
 //                loop at 230 GFLOP/s on 2 cores, PyTorch eager at ~1.2 us per small add
 //   [scenario]   a course scenario, not a measurement: what else is open on the machine
 //   [cores]      peak = performance cores x clock x 32 FP32 FLOP per cycle (four 128-bit FMA
 //                pipes on Apple's cores, two 256-bit ones on AVX2 x86), from the vendors' core
 //                counts and clocks; an estimate of the hardware, not a measurement of PyTorch
-//   [clocks]     the performance cores' and GPU's maximum clocks as published for each chip
-//                (AnandTech's M1 Pro/Max review: 3228 MHz; GPU clocks from [hmc-tech]); estimates
-//                where marked
-//   [corsix-amx] corsix/amx fma.md: AMX fma32 in matrix mode on an M1 Max, one thread (one
-//                performance cluster's AMX unit): 1475 GFLOPS; two threads: 2957. Other chips:
-//                clusters x 1475 GFLOPS x their clock / 3.228 GHz, an estimate
-//   [mlxb-cpu]   TristanBilot/mlx-benchmark, benchmarks/detailed_benchmark.md: torch.sum of a
-//                64x128x128x128 float32 cpu tensor (537 MB) on that chip; the bandwidth PyTorch's
-//                cpu kernels stream at (tests/data/cost_model_cases.toml holds each as a fit case)
 //   [fit]        fitted to the cost model's fit cases (tests/data/cost_model_cases.toml)
 //   [estimate]   a plausible figure with no published measurement behind it
-// The MPS host-overhead constants are M1 Pro measurements, scaled to each chip by its
-// performance cores' clock [estimate].
 
 #include <string>
+#include <vector>
 
 #include "engine/machine.h"
+#include "machine/apple_silicon.h"
 
 namespace engine {
 namespace {
+
+using detail::chip_variant;
 
 constexpr std::uint64_t kGiB = 1ULL << 30;
 constexpr std::uint64_t kMiB = 1ULL << 20;
@@ -61,85 +55,6 @@ constexpr double kEagerCpuOp = 0.9e-6;         // [pt-148219] a 1-element op on 
 // an M2 through its own layers (gfx-rs/wgpu#7712).
 constexpr double kAppleSyncLatency = 0.3e-3;
 
-// One Apple-silicon chip: what the cost model needs to know about it.
-struct AppleChip {
-  const char* name;
-  int gpu_cores;
-  double gpu_clock;       // GHz [clocks]
-  int gpu_family;         // MTLGPUFamilyApple7 (M1), 8 (M2), 9 (M3, M4)
-  double bandwidth;       // GB/s [apple]
-  int performance_cores;  // [apple]
-  int clusters;           // performance-core clusters, one AMX unit each
-  double cpu_clock;       // GHz [clocks]
-  double cpu_bandwidth;   // GB/s [mlxb-cpu]
-};
-
-// Seconds of 537 MB summed on the cpu [mlxb-cpu], as bytes per second.
-constexpr double streamed(double milliseconds) {
-  return 64.0 * 128 * 128 * 128 * 4 / (milliseconds * 1e-3) / 1e9;
-}
-
-constexpr AppleChip kM1{"Apple M1", 8, 1.278, 7, 68.25, 4, 1, 3.2, streamed(9.38)};
-constexpr AppleChip kM1Pro{"Apple M1 Pro", 16, 1.296, 7, 200, 8, 2, 3.228, streamed(4.67)};
-constexpr AppleChip kM1Max{"Apple M1 Max", 32, 1.296, 7, 400, 8, 2, 3.228, streamed(4.50)};
-constexpr AppleChip kM1Ultra{"Apple M1 Ultra", 48, 1.296, 7, 800, 16, 4, 3.228, streamed(2.88)};
-constexpr AppleChip kM2{"Apple M2", 10, 1.398, 8, 100, 4, 1, 3.49, streamed(8.27)};
-constexpr AppleChip kM2Pro{"Apple M2 Pro", 16, 1.398, 8, 200, 6, 2, 3.49, streamed(4.53)};
-constexpr AppleChip kM2Max{"Apple M2 Max", 38, 1.398, 8, 400, 8, 2, 3.69, streamed(5.19)};
-constexpr AppleChip kM3{"Apple M3", 10, 1.398, 9, 100, 4, 1, 4.05, streamed(7.92)};
-constexpr AppleChip kM3Pro{"Apple M3 Pro", 14, 1.398, 9, 150, 5, 1, 4.05, streamed(4.72)};
-constexpr AppleChip kM3Max{"Apple M3 Max", 40, 1.398, 9, 400, 12, 2, 4.05, streamed(4.38)};
-constexpr AppleChip kM3Ultra{"Apple M3 Ultra", 60, 1.398, 9, 819, 20, 4, 4.05, streamed(2.25)};
-constexpr AppleChip kM4{"Apple M4", 10, 1.47, 9, 120, 4, 1, 4.4, streamed(7.47)};
-// [clocks] The M4 Pro's GPU clock is not published: an estimate between the M4's and the M4 Max's.
-constexpr AppleChip kM4Pro{"Apple M4 Pro", 20, 1.578, 9, 273, 10, 2, 4.5, streamed(2.28)};
-constexpr AppleChip kM4Max{"Apple M4 Max", 40, 1.677, 9, 546, 12, 2, 4.5, streamed(1.94)};
-
-// The GPU, the MPS overheads and the cpu numbers of a Mac with `chip`.
-void fit_chip(MachineProfile& m, const AppleChip& chip) {
-  m.gpu = GpuSpec{.name = chip.name,
-                  .fp32_flops = chip.gpu_cores * 256 * chip.gpu_clock *
-                                1e9,  // [hmc-tech] 128 ALUs x 2 per core
-                  .memory_bandwidth = chip.bandwidth * 1e9,
-                  .cores = chip.gpu_cores,
-                  .family = chip.gpu_family};
-  const double host_speed =
-      3.228 / chip.cpu_clock;  // [estimate] host overheads scale with the clock
-  m.kernel_launch_seconds = kAppleKernelLaunch;
-  m.host_dispatch_seconds = 20e-6 * host_speed;    // [pt-148219]
-  m.metal_dispatch_seconds = 1.3e-6 * host_speed;  // [pt-148219]
-  m.graph_compile_seconds = kAppleGraphCompile;
-  m.sync_latency_seconds = kAppleSyncLatency;
-  m.cpu_fp32_flops = chip.performance_cores * chip.cpu_clock * 1e9 * 32;  // [cores]
-  m.cpu_core_hz = chip.cpu_clock * 1e9;                                   // [clocks]
-  m.cpu_matrix_flops = chip.clusters * 1475e9 * chip.cpu_clock / 3.228;   // [corsix-amx]
-  m.cpu_memory_bandwidth = chip.cpu_bandwidth * 1e9;                      // [mlxb-cpu]
-  m.cpu_op_seconds = kEagerCpuOp;
-}
-
-// A Mac with `chip` and `memory_gb` of unified memory on macOS 15.6.1: the chips of the cost
-// model's validation set, for which published PyTorch timings exist.
-MachineProfile apple_silicon(std::string_view name, std::string_view summary, const AppleChip& chip,
-                             int memory_gb) {
-  MachineProfile m;
-  m.name = name;
-  m.summary = summary;
-  m.os = OperatingSystem::MacOS;
-  m.os_version = {15, 6, 1};
-  m.cpu_architecture = Architecture::Arm64;
-  m.python_architecture = Architecture::Arm64;
-  m.torch_built_with_mps = true;
-  m.unified_memory = true;
-  m.memory_bytes = static_cast<std::uint64_t>(memory_gb) * kGiB;
-  m.recommended_working_set_bytes =
-      memory_gb <= 32 ? m.memory_bytes * 2 / 3 : m.memory_bytes * 3 / 4;  // [wss]
-  m.max_buffer_length = m.memory_bytes / 2;               // [maxbuf] estimate: half the memory
-  m.other_apps_bytes = (memory_gb <= 16 ? 3 : 6) * kGiB;  // [scenario] macOS, a browser, an editor
-  m.swap_bandwidth = 4e9;                                 // [estimate] the internal SSD's reads
-  fit_chip(m, chip);
-  return m;
-}
-
 MachineProfile m3_max_64gb() {
   MachineProfile m;
   m.name = "m3-max-64gb";
@@ -149,7 +64,8 @@ MachineProfile m3_max_64gb() {
   m.cpu_architecture = Architecture::Arm64;
   m.python_architecture = Architecture::Arm64;
   m.torch_built_with_mps = true;  // the macOS arm64 wheels are built with MPS
-  fit_chip(m, kM3Max);  // 40-core GPU at 1398 MHz: 14.32 TFLOPS [hmc-tech], 400 GB/s [apple]
+  // 40-core GPU at 1398 MHz: 14.32 TFLOPS [hmc-tech], 400 GB/s [apple]
+  detail::fit_chip(m, chip_variant("Apple M3 Max", 40));
   m.unified_memory = true;
   m.memory_bytes = 64 * kGiB;                      // [seed-003]
   m.recommended_working_set_bytes = 49152 * kMiB;  // [wss] 3/4 of 64 GB
@@ -168,7 +84,8 @@ MachineProfile m1_8gb() {
   m.cpu_architecture = Architecture::Arm64;
   m.python_architecture = Architecture::Arm64;
   m.torch_built_with_mps = true;
-  fit_chip(m, kM1);  // 8-core GPU: 2.6 TFLOPS [hmc-tech], LPDDR4X-4266 at 68.25 GB/s [apple]
+  // 8-core GPU: 2.6 TFLOPS [hmc-tech], LPDDR4X-4266 at 68.25 GB/s [apple]
+  detail::fit_chip(m, chip_variant("Apple M1", 8));
   m.unified_memory = true;
   m.memory_bytes = 8 * kGiB;
   m.recommended_working_set_bytes = 8 * kGiB * 2 / 3;  // [wss] 5.33 GiB
@@ -195,7 +112,8 @@ MachineProfile intel_mac_macos12() {
   m.memory_bytes = 16 * kGiB;
   m.recommended_working_set_bytes = 4076 * kMiB;  // [wss] 3.98 GiB
   m.other_apps_bytes = 4 * kGiB;                  // [scenario]
-  m.cpu_fp32_flops = 6 * 2.6e9 * 32;              // [cores] 6 cores at 2.6 GHz (Core i7-8850H)
+  m.cpu_cores = 12;                   // [apple] 6 cores, two threads each: os.cpu_count() counts 12
+  m.cpu_fp32_flops = 6 * 2.6e9 * 32;  // [cores] 6 cores at 2.6 GHz (Core i7-8850H)
   m.cpu_core_hz = 2.6e9;
   m.cpu_memory_bandwidth = 30e9;  // [estimate] dual-channel DDR4-2400
   m.cpu_op_seconds = kEagerCpuOp;
@@ -205,10 +123,10 @@ MachineProfile intel_mac_macos12() {
 // The misleading case of Note [macOS minimum of 2.9] (availability.cpp): a Mac that runs MPS
 // well, on a macOS that PyTorch 2.9 no longer accepts, told it needs a version it already has.
 MachineProfile m2_max_macos13() {
-  MachineProfile m = apple_silicon(
+  MachineProfile m = detail::apple_silicon_mac(
       "m2-max-macos13.7",
       "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 13.7.4 (too old for 2.9's MPS)",
-      kM2Max, 32);
+      chip_variant("Apple M2 Max", 38), 32);
   m.os_version = {13, 7, 4};  // pytorch/pytorch#164943's machine: an M2 Max on 13.7.4
   return m;
 }
@@ -226,6 +144,7 @@ MachineProfile linux_x86_64() {
   m.unified_memory = false;        // no GPU at all
   m.memory_bytes = 24 * kGiB;      // [zen4-box]
   m.other_apps_bytes = 1 * kGiB;   // [scenario]
+  m.cpu_cores = 2;                 // [zen4-box]
   m.cpu_fp32_flops = 229.8e9;      // [zen4-box] 2 cores x 3.59 GHz x 32
   m.cpu_core_hz = 3.59e9;          // [zen4-box]
   m.cpu_memory_bandwidth = 40e9;   // [estimate]
@@ -262,6 +181,7 @@ MachineProfile rosetta_x86_64() {
   m.metal_dispatch_seconds = 1.3e-6;  // [pt-148219]
   m.graph_compile_seconds = kAppleGraphCompile;
   m.sync_latency_seconds = kAppleSyncLatency;
+  m.cpu_cores = 8;                    // [apple] the M2's 4 performance and 4 efficiency cores
   m.cpu_fp32_flops = 4 * 3.5e9 * 16;  // [cores] 4 cores at 3.5 GHz, SSE only (no AVX under Rosetta)
   m.cpu_core_hz = 3.5e9;
   m.cpu_memory_bandwidth = 60e9;       // [estimate]
@@ -269,56 +189,68 @@ MachineProfile rosetta_x86_64() {
   return m;
 }
 
+// The Macs of the cost model's validation set (tests/data/cost_model_cases.toml), by the names
+// the course gave them before every configuration had one.
+struct ValidationMac {
+  std::string_view name, summary, chip;
+  int gpu_cores, memory_gb;
+};
+constexpr ValidationMac kValidationMacs[] = {
+    {"m1-pro-16gb", "MacBook Pro, Apple M1 Pro (16-core GPU), 16 GB, macOS 15.6.1", "Apple M1 Pro",
+     16, 16},
+    {"m1-max-64gb", "MacBook Pro, Apple M1 Max (32-core GPU), 64 GB, macOS 15.6.1", "Apple M1 Max",
+     32, 64},
+    {"m1-ultra-64gb", "Mac Studio, Apple M1 Ultra (48-core GPU), 64 GB, macOS 15.6.1",
+     "Apple M1 Ultra", 48, 64},
+    {"m2-16gb", "MacBook Air, Apple M2 (10-core GPU), 16 GB, macOS 15.6.1", "Apple M2", 10, 16},
+    {"m2-pro-16gb", "Mac mini, Apple M2 Pro (16-core GPU), 16 GB, macOS 15.6.1", "Apple M2 Pro", 16,
+     16},
+    {"m2-max-32gb", "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 15.6.1", "Apple M2 Max",
+     38, 32},
+    {"m3-16gb", "MacBook Pro, Apple M3 (10-core GPU), 16 GB, macOS 15.6.1", "Apple M3", 10, 16},
+    {"m3-pro-18gb", "MacBook Pro, Apple M3 Pro (14-core GPU), 18 GB, macOS 15.6.1", "Apple M3 Pro",
+     14, 18},
+    {"m3-ultra-96gb", "Mac Studio, Apple M3 Ultra (60-core GPU), 96 GB, macOS 15.6.1",
+     "Apple M3 Ultra", 60, 96},
+    {"m4-16gb", "MacBook Air, Apple M4 (10-core GPU), 16 GB, macOS 15.6.1", "Apple M4", 10, 16},
+    {"m4-pro-24gb", "Mac mini, Apple M4 Pro (20-core GPU), 24 GB, macOS 15.6.1", "Apple M4 Pro", 20,
+     24},
+    {"m4-max-128gb", "MacBook Pro, Apple M4 Max (40-core GPU), 128 GB, macOS 15.6.1",
+     "Apple M4 Max", 40, 128},
+};
+
 }  // namespace
 
 MachineProfile make_host_machine();  // host_machine.cpp
 
 std::span<const MachineProfile* const> machines() {
-  static const MachineProfile m3 = m3_max_64gb();
-  static const MachineProfile m1 = m1_8gb();
-  static const MachineProfile intel = intel_mac_macos12();
-  static const MachineProfile ventura = m2_max_macos13();
-  static const MachineProfile linux_box = linux_x86_64();
-  static const MachineProfile rosetta = rosetta_x86_64();
-  // The chips of the cost model's validation set (tests/data/cost_model_cases.toml).
-  static const MachineProfile m1_pro = apple_silicon(
-      "m1-pro-16gb", "MacBook Pro, Apple M1 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM1Pro, 16);
-  static const MachineProfile m1_max = apple_silicon(
-      "m1-max-64gb", "MacBook Pro, Apple M1 Max (32-core GPU), 64 GB, macOS 15.6.1", kM1Max, 64);
-  static const MachineProfile m1_ultra =
-      apple_silicon("m1-ultra-64gb",
-                    "Mac Studio, Apple M1 Ultra (48-core GPU), 64 GB, macOS 15.6.1", kM1Ultra, 64);
-  static const MachineProfile m2 =
-      apple_silicon("m2-16gb", "MacBook Air, Apple M2 (10-core GPU), 16 GB, macOS 15.6.1", kM2, 16);
-  static const MachineProfile m2_pro = apple_silicon(
-      "m2-pro-16gb", "Mac mini, Apple M2 Pro (16-core GPU), 16 GB, macOS 15.6.1", kM2Pro, 16);
-  static const MachineProfile m2_max = apple_silicon(
-      "m2-max-32gb", "MacBook Pro, Apple M2 Max (38-core GPU), 32 GB, macOS 15.6.1", kM2Max, 32);
-  static const MachineProfile m3_base =
-      apple_silicon("m3-16gb", "MacBook Pro, Apple M3 (10-core GPU), 16 GB, macOS 15.6.1", kM3, 16);
-  static const MachineProfile m3_pro = apple_silicon(
-      "m3-pro-18gb", "MacBook Pro, Apple M3 Pro (14-core GPU), 18 GB, macOS 15.6.1", kM3Pro, 18);
-  static const MachineProfile m3_ultra =
-      apple_silicon("m3-ultra-96gb",
-                    "Mac Studio, Apple M3 Ultra (60-core GPU), 96 GB, macOS 15.6.1", kM3Ultra, 96);
-  static const MachineProfile m4 =
-      apple_silicon("m4-16gb", "MacBook Air, Apple M4 (10-core GPU), 16 GB, macOS 15.6.1", kM4, 16);
-  static const MachineProfile m4_pro = apple_silicon(
-      "m4-pro-24gb", "Mac mini, Apple M4 Pro (20-core GPU), 24 GB, macOS 15.6.1", kM4Pro, 24);
-  static const MachineProfile m4_max = apple_silicon(
-      "m4-max-128gb", "MacBook Pro, Apple M4 Max (40-core GPU), 128 GB, macOS 15.6.1", kM4Max, 128);
-  static const MachineProfile host = make_host_machine();
-  static const MachineProfile* const all[] = {
-      &m3,     &m1,     &intel,   &ventura, &linux_box, &rosetta, &m1_pro, &m1_max, &m1_ultra, &m2,
-      &m2_pro, &m2_max, &m3_base, &m3_pro,  &m3_ultra,  &m4,      &m4_pro, &m4_max, &host};
+  static const std::vector<const MachineProfile*> all = [] {
+    static std::vector<MachineProfile> profiles{m3_max_64gb(),       m1_8gb(),
+                                                intel_mac_macos12(), m2_max_macos13(),
+                                                linux_x86_64(),      rosetta_x86_64()};
+    for (const ValidationMac& mac : kValidationMacs) {
+      profiles.push_back(detail::apple_silicon_mac(
+          mac.name, mac.summary, chip_variant(mac.chip, mac.gpu_cores), mac.memory_gb));
+    }
+    profiles.push_back(make_host_machine());
+    std::vector<const MachineProfile*> list;
+    for (const MachineProfile& m : profiles) list.push_back(&m);
+    return list;
+  }();
   return all;
+}
+
+std::span<const MachineProfile* const> apple_silicon_configurations() {
+  return detail::apple_silicon_configurations();
 }
 
 const MachineProfile& default_machine() { return *machines().front(); }
 
 const MachineProfile* find_machine(std::string_view name) {
-  for (const MachineProfile* m : machines()) {
-    if (m->name == name) return m;
+  for (const auto list : {machines(), apple_silicon_configurations()}) {
+    for (const MachineProfile* m : list) {
+      if (m->name == name) return m;
+    }
   }
   return nullptr;
 }

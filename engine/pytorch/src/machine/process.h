@@ -81,6 +81,16 @@ struct Process {
   // The MPS caching allocator, made at the first MPS allocation as PyTorch makes it; tensors
   // hold it weakly, so a tensor that outlives its process frees nothing.
   std::shared_ptr<MpsAllocator> mps_allocator;
+  // The resident memory of the DataLoader worker processes it has started and not yet ended,
+  // which shares the machine's unified memory. Shared: a loader that outlives its process
+  // gives back nothing.
+  std::shared_ptr<std::uint64_t> worker_resident_bytes = std::make_shared<std::uint64_t>(0);
+  // Whether MPS has initialised in this process (torch.backends.mps.is_available() asked, or a
+  // tensor made on mps): from then on, a child forked from it is in a "bad fork"
+  // (torch/csrc/mps/Module.cpp's pthread_atfork handler).
+  bool mps_initialised() const { return mps_available.has_value() || mps_allocator != nullptr; }
+  // While a DataLoader worker's code runs, that worker: it has no MPS context of this process.
+  int running_worker = -1;
   // The environment the allocator's first start read its watermark ratios from. init_allocator
   // keeps both getenv results in function-local statics, so a start that failed over a bad
   // ratio fails the same way on every retry in this process, whatever os.environ says since.

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "data/worker_processes.h"
 #include "machine/process.h"
 #include "mps/compiled_region.h"
 #include "trace/trace.h"
@@ -38,7 +39,8 @@ void note_backend(Process& p, Device where) {
 // How much of this process's GPU memory is in swap right now.
 double paged_share(const Process& p) {
   if (!p.mps_allocator) return 0;
-  return paged_fraction(static_cast<double>(p.mps_allocator->driver_allocated()), p.machine);
+  return paged_fraction(static_cast<double>(p.mps_allocator->driver_allocated()), p.machine,
+                        static_cast<double>(*p.worker_resident_bytes));
 }
 
 // The dtype a kernel's span shows: "float16", PyTorch's name without "torch.".
@@ -76,6 +78,7 @@ void launch(const KernelCost& cost, Device device) {
     p.timeline.host_now += seconds;
     return;
   }
+  refuse_mps_in_worker(cost.name);
   const bool compiled = current_compiled_graph() != nullptr;
   const double encode =
       compiled ? compiled_encode_seconds(cost, p.machine) : mps_encode_seconds(cost, p.machine);
@@ -112,20 +115,23 @@ void wait_for_device(std::string_view reason) {
   t.uncommitted = false;
 }
 
-void copy_between(Device from, Device to, double bytes) {
+void copy_between(Device from, Device to, double bytes, CopySync sync) {
   note_backend(process(), to);
   if (from.is_mps() == to.is_mps()) {
     launch({.name = "aten::_to_copy", .kind = OpKind::Copy, .bytes = 2 * bytes}, to);
     return;
   }
   // Between host and GPU buffers: a blit queued behind the device's work, and the host waits
-  // for it (copy_and_sync with COMMIT_AND_WAIT).
+  // for it (copy_and_sync with COMMIT_AND_WAIT) unless the copy is non_blocking (COMMIT: the
+  // command buffer goes to the GPU, and the host does not wait).
   Process& p = process();
+  refuse_mps_in_worker("a copy between the cpu and mps");
   const std::string name = to.is_mps() ? "copy cpu -> mps" : "copy mps -> cpu";
   spend_host(p, name, "dispatch", p.machine.metal_dispatch_seconds);
   enqueue(p, name, "copy", mps_copy_seconds(bytes, p.machine, paged_share(p)),
           {.name = name, .bytes = bytes});
-  wait_for_device(to.is_mps() ? "wait: copy to mps" : "wait: copy to cpu");
+  if (sync == CopySync::Wait)
+    wait_for_device(to.is_mps() ? "wait: copy to mps" : "wait: copy to cpu");
 }
 
 }  // namespace engine::detail

@@ -23,7 +23,10 @@ void dispatch_view(std::string_view name, Device device);
 void spend_framework(std::string_view name, FrameworkWork work);
 // The host commits the queue and waits until everything on it has finished.
 void wait_for_device(std::string_view reason);
-// A copy from one device to another (Tensor::to), blocking as PyTorch's copies are.
-void copy_between(Device from, Device to, double bytes);
+// Whether a copy between the cpu and mps makes the host wait for it (COMMIT_AND_WAIT), or is
+// only committed (non_blocking=True: MPSStream::copy_and_sync with SyncType::COMMIT).
+enum class CopySync { Wait, Queue };
+// A copy from one device to another (Tensor::to), blocking unless asked not to.
+void copy_between(Device from, Device to, double bytes, CopySync sync = CopySync::Wait);
 
 }  // namespace engine::detail

@@ -106,11 +106,12 @@ std::int64_t Tensor::size(std::int64_t dim) const {
   return impl().sizes[static_cast<std::size_t>(detail::wrap_dim(dim, this->dim()))];
 }
 
-Tensor Tensor::to(Device target) const {
+Tensor Tensor::to(Device target, bool non_blocking) const {
   const Device landing = detail::check_device_usable(target, detail::Placement::Copied);
   if (landing == device()) return *this;
   Tensor out = convert(*this, scalar_type(), landing);
-  detail::copy_between(device(), landing, detail::nbytes(*this));
+  detail::copy_between(device(), landing, detail::nbytes(*this),
+                       non_blocking ? detail::CopySync::Queue : detail::CopySync::Wait);
   record_copy(out, *this);
   return out;
 }

@@ -29,7 +29,7 @@ namespace detail {
 void record_in_timelines(Track track, std::string_view name, std::string_view category,
                          double start, double duration) {
   for (sim::TimelineRecording* recording : live_recordings()) {
-    recording->add({.track = track == Track::Host ? "host" : "mps device",
+    recording->add({.track = track_name(track),
                     .name = std::string(name),
                     .category = std::string(category),
                     .start = start,

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -54,12 +55,30 @@ Recorder& recorder() {
   return r;
 }
 
+bool& host_spans_muted() {
+  static bool muted = false;
+  return muted;
+}
+
 }  // namespace
+
+HostSpansMuted::HostSpansMuted() : previous_(std::exchange(host_spans_muted(), true)) {}
+
+HostSpansMuted::~HostSpansMuted() { host_spans_muted() = previous_; }
+
+Track worker_track(int worker) { return static_cast<Track>(2 + worker); }
+
+std::string track_name(Track track) {
+  if (track == Track::Host) return "host";
+  if (track == Track::Device) return "mps device";
+  return "worker " + std::to_string(static_cast<int>(track) - 2);
+}
 
 bool tracing() { return recorder().on; }
 
 void trace_span(Track track, std::string_view name, std::string_view category, double start,
                 double duration, double bytes, double flops, std::string_view dtype) {
+  if (track == Track::Host && host_spans_muted()) return;
   record_in_timelines(track, name, category, start, duration);
   Recorder& r = recorder();
   if (!r.on) return;
@@ -132,7 +151,8 @@ void append_json_string(fmt::memory_buffer& out, std::string_view text) {
   out.push_back('"');
 }
 
-int thread_of(Track track) { return track == Track::Host ? 1 : 2; }
+// Thread 1 is the host, 2 the MPS device, 3 and on the DataLoader workers.
+int thread_of(Track track) { return 1 + static_cast<int>(track); }
 
 // Streams one event per line instead of building the whole document, so writing a long trace
 // takes little memory. Written with fmt rather than a JSON library: the events are flat and
@@ -267,14 +287,19 @@ void write_trace(const std::string& path, TraceDetail level) {
   };
   if (!out) fail();
   std::map<int, std::string> processes = r.labels;
-  for (const detail::Span& s : r.spans)
+  std::map<int, std::set<Track>> workers;  // per process, the worker tracks it has spans on
+  for (const detail::Span& s : r.spans) {
     processes.try_emplace(s.process, "simulated process " + std::to_string(s.process));
+    if (s.track != Track::Host && s.track != Track::Device) workers[s.process].insert(s.track);
+  }
   out << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
   TraceWriter writer(r, out);
   for (const auto& [process, label] : processes) {
     writer.metadata("process_name", process, 0, label);
     writer.metadata("thread_name", process, 1, "host");
     writer.metadata("thread_name", process, 2, "mps device");
+    for (const Track track : workers[process])
+      writer.metadata("thread_name", process, thread_of(track), detail::track_name(track));
   }
   if (level == TraceDetail::Full) {
     for (const detail::Span& s : r.spans) writer.span(s);

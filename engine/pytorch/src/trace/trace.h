@@ -1,14 +1,31 @@
 #pragma once
-// Internal: the spans a simulated process records for --trace, on two tracks (the host and the
-// MPS command queue). The recorder outlives simulated processes: each one becomes its own
-// process in the trace.
+// Internal: the spans a simulated process records for --trace, on its tracks: the host, the MPS
+// command queue and one per DataLoader worker process it started. The recorder outlives
+// simulated processes: each one becomes its own process in the trace.
 
 #include <string>
 #include <string_view>
 
 namespace engine::detail {
 
-enum class Track { Host, Device };
+// Host and Device, then the workers' tracks, numbered from worker_track(0).
+enum class Track : int { Host = 0, Device = 1 };
+Track worker_track(int worker);
+// "host", "mps device", "worker 0": the track's name in recordings and traces.
+std::string track_name(Track track);
+
+// While one is alive, the current process's host spans are neither traced nor recorded, though
+// their time passes: a DataLoader's batch shows as one span, not as its samples' hundreds.
+class HostSpansMuted {
+ public:
+  HostSpansMuted();
+  ~HostSpansMuted();
+  HostSpansMuted(const HostSpansMuted&) = delete;
+  HostSpansMuted& operator=(const HostSpansMuted&) = delete;
+
+ private:
+  bool previous_;
+};
 
 bool tracing();
 // A span of simulated time, in seconds since the process started; a kernel's names the dtype

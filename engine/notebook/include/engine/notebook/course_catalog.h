@@ -21,6 +21,9 @@ struct CatalogEntry {
   // lessons/08_nanogpt_on_the_m3_max/08_2_compile_and_long_runs.cpp; labs/05_timing/README.md
   std::filesystem::path file;
   std::vector<CatalogEntry> sections{};  // a lesson in sections: each, in order
+  // A lab: the number of the lesson it follows, from its README's "After lesson 9." ("08_whole_step"
+  // follows lesson 09); its own number where the README does not say.
+  std::string after_lesson{};
 
   // The numbers of the programs that make up a lesson: its own, or its sections' ("08.1", ...).
   std::vector<std::string> program_numbers() const;

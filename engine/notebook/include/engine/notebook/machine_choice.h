@@ -7,8 +7,9 @@
 
 namespace engine::notebook {
 
-// "unknown machine 'm3-max'; did you mean m3-max-64gb?": the names it is a slip of, or the start
-// of (machines are named chip first, then memory), else a pointer to --list-machines.
+// "unknown machine 'm3-max'; did you mean m3-max-64gb?": the course's machines it is the start
+// of, else the configurations sold it starts or has every part of ("m3-max-30gpu-36gb" names
+// m3-max-14cpu-30gpu-36gb), else those it is a slip of, else a pointer to --list-machines.
 std::string unknown_machine(std::string_view typed);
 
 }  // namespace engine::notebook
