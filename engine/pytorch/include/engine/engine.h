@@ -9,6 +9,7 @@
 #include "engine/device.h"
 #include "engine/errors.h"
 #include "engine/factories.h"
+#include "engine/kernel_launches.h"
 #include "engine/machine.h"
 #include "engine/mps.h"
 #include "engine/nn/activation.h"
