@@ -15,7 +15,39 @@ namespace {
 namespace fs = std::filesystem;
 using engine::notebook::Progress;
 
+// The Metal kernels of a lab whose starter/ has no lab.cpp: its .metal files, in name order, as
+// the build lists them (tutor_add_run_time_lab in cmake/TutorLabs.cmake).
+std::vector<std::string> files_read_at_run_time(const fs::path& lab) {
+  std::vector<std::string> files;
+  std::error_code ignored;
+  if (fs::exists(lab / "starter" / "lab.cpp", ignored)) return files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(lab / "starter", ignored)) {
+    if (entry.path().extension() == ".metal") files.push_back(entry.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The lesson a lab's README says it comes after: "After lesson 10." -> "10"; "After lesson 7,
+// drawing on lessons 3 to 7." -> "07".
+std::optional<std::string> lesson_before(const fs::path& readme) {
+  std::ifstream in(readme);
+  const std::string marker = "After lesson ";
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with(marker)) continue;
+    const std::size_t end = line.find_first_not_of("0123456789", marker.size());
+    return two_digits(line.substr(marker.size(), end - marker.size()));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::vector<fs::path> LabInfo::learner_files() const {
+  std::vector<fs::path> paths;
+  for (const std::string& file : files) paths.push_back(learner_file(file));
+  return paths;
+}
 
 Catalog::Catalog(const Layout& layout) {
   const engine::notebook::CourseCatalog course = engine::notebook::read_catalog(layout.top);
@@ -27,6 +59,9 @@ Catalog::Catalog(const Layout& layout) {
   }
   for (const engine::notebook::CatalogEntry& lab : course.labs) {
     labs_.push_back({lab.number, lab.name, lab.title, lab.file.parent_path()});
+    if (const auto read = files_read_at_run_time(labs_.back().dir); !read.empty())
+      labs_.back().files = read;
+    labs_.back().after_lesson = lesson_before(lab.file).value_or(lab.number);
   }
   for (const fs::path& bank : quiz::bank_files(layout.top / "quizzes" / "banks")) {
     QuizInfo info{bank.stem().string(), bank.stem().string()};
@@ -75,7 +110,7 @@ std::vector<Step> Catalog::path() const {
   for (const LessonInfo& lesson : lessons_) {
     steps.push_back({StepKind::Lesson, lesson.number});
     for (std::size_t i = 0; i < labs_.size(); ++i) {
-      if (labs_[i].number == lesson.number) {
+      if (labs_[i].after_lesson == lesson.number) {
         steps.push_back({StepKind::Lab, labs_[i].number});
         placed[i] = true;
       }
