@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "engine/notebook/course_catalog.h"
 #include "scratch_directory.h"
 
 namespace quiz_test {
@@ -33,6 +34,12 @@ struct ScratchProgress {
     setenv("MPS_COURSE_PROGRESS", path.c_str(), 1);
   }
 };
+
+// "N of M lessons verified" as `quiz progress` says it, M the number of lessons the course has.
+inline std::string lessons_verified_line(int verified) {
+  const auto lessons = engine::notebook::read_catalog(TUTOR_SOURCE_DIR).lessons.size();
+  return std::to_string(verified) + " of " + std::to_string(lessons) + " lessons verified";
+}
 
 struct Run {
   int status;

@@ -4,7 +4,14 @@
 
 #include "planner/plan.h"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,7 +29,38 @@ constexpr std::string_view kTraceFollows = "--- trace ---\n";
 // billion parameters; the batch sweep traces seventeen batch sizes.
 constexpr std::chrono::minutes kTracerLimit{10};
 
-// The traces the tracer printed, each on the line after its marker.
+// A file of the system's temporary folder that only this run uses, removed when it goes: the
+// tracer writes its traces there, apart from what the learner's code prints and whole, where
+// what a program prints is kept only in part (child_process.h).
+class ScratchFile {
+ public:
+  ScratchFile() {
+    std::string name = (std::filesystem::temp_directory_path() / "course-trace-XXXXXX").string();
+    const int descriptor = mkstemp(name.data());
+    if (descriptor < 0) throw std::runtime_error("cannot make a file in " + name);
+    close(descriptor);
+    path_ = name;
+  }
+  ~ScratchFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::string contents() const {
+    std::ifstream in(path_);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The traces the tracer wrote, each on the line after its marker.
 std::vector<std::string> traces_in(const std::string& output) {
   std::vector<std::string> traces;
   for (std::size_t at = output.find(kTraceFollows); at != std::string::npos;
@@ -36,7 +74,8 @@ std::vector<std::string> traces_in(const std::string& output) {
 // The tracer, run with the learner's Python on FILE.py at `batch_sizes`.
 planner::Tracer learner_tracer(Course& course) {
   return [&course](const std::string& file, const std::vector<std::int64_t>& batch_sizes) {
-    std::vector<std::string> arguments{file};
+    const ScratchFile traces_file;
+    std::vector<std::string> arguments{file, "--output", traces_file.path().string()};
     if (!batch_sizes.empty()) arguments.emplace_back("--batch-size");
     for (const std::int64_t size : batch_sizes) arguments.push_back(std::to_string(size));
     const PythonRun run = run_with_torch(
@@ -48,7 +87,7 @@ planner::Tracer learner_tracer(Course& course) {
       explain_no_torch(course, run, "plan", "to trace " + file, again);
       throw planner::NotTraced{};
     }
-    std::vector<std::string> traces = traces_in(run.finished.output);
+    std::vector<std::string> traces = traces_in(traces_file.contents());
     if (run.finished.status != 0 || run.finished.stopped || traces.empty()) {
       course.err() << engine::notebook::wrap(
                           "course plan: " + run.python + " could not trace " + file +

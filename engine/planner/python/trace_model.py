@@ -1,7 +1,7 @@
 """Traces one training step of the learner's PyTorch model on the meta device, for
 `course plan --torch FILE.py`.
 
-    trace_model.py FILE.py [--batch-size N ...]
+    trace_model.py FILE.py [--batch-size N ...] [--output TRACES]
 
 FILE.py defines `training_step(batch_size)`, which returns a dict (the contract; the planner's
 README and examples/pytorch/ show it in use):
@@ -25,12 +25,15 @@ tensors' shapes and dtypes, the module that ran it and the phase, and the torch-
 
 It prints the trace as one JSON object after the line TRACE_FOLLOWS: one for training_step's
 own default batch_size, or one for each batch size given (the batch sweep's), each after its
-own TRACE_FOLLOWS line. Exit status: 0 the traces were printed; 77 no PyTorch could be imported; 3 FILE.py did not keep the contract or failed;
+own TRACE_FOLLOWS line; with --output, into the file TRACES instead of stdout. Exit status: 0
+the traces were printed; 77 no PyTorch could be imported; 3 FILE.py did not keep the contract or
+failed;
 4 a construct the meta device cannot run (a value the step reads, an operator without a meta
 kernel); the message on stderr says which, where.
 """
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -279,6 +282,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
     parser.add_argument("--batch-size", type=int, nargs="*", default=[])
+    # Where the traces go (stdout if not given): a file keeps them apart from whatever the
+    # learner's own code prints, and whole however long a sweep's traces are.
+    parser.add_argument("--output")
     arguments = parser.parse_args()
     try:
         sizes = arguments.batch_size or [default_batch_size(load(arguments.file))]
@@ -292,10 +298,12 @@ def main():
     except Exception:  # the learner's own code failed: its traceback, as Python shows it
         traceback.print_exc()
         return BROKEN_CONTRACT
-    for result in traces:
-        print(TRACE_FOLLOWS)
-        json.dump(result, sys.stdout, separators=(",", ":"))
-        print()
+    with (open(arguments.output, "w", encoding="utf-8") if arguments.output
+          else contextlib.nullcontext(sys.stdout)) as output:
+        for result in traces:
+            print(TRACE_FOLLOWS, file=output)
+            json.dump(result, output, separators=(",", ":"))
+            print(file=output)
     return 0
 
 

@@ -165,7 +165,7 @@ void print_sweep(const ModelConfig& config, const Machines& machines, std::ostre
   out << wrap(
       "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
       "of memory; a steady iteration (not compiled) on mps and the Metal memory it holds. That "
-      "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MB "
+      "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MiB "
       "or more goes into a 1 GiB heap), so it rises in steps and can dip where a larger batch "
       "packs its buffers into fewer heaps",
       width);

@@ -25,24 +25,30 @@ struct Command {
   std::size_t width = 160;        // the README's terminal
 };
 
+// The planner run from the top of the source tree, as a learner in a clone runs it: the paths it
+// prints, and so where its lines wrap, never depend on where the clone is.
+class InSourceTree {
+ public:
+  InSourceTree() { std::filesystem::current_path(kSource); }
+  ~InSourceTree() { std::filesystem::current_path(was_); }
+  InSourceTree(const InSourceTree&) = delete;
+  InSourceTree& operator=(const InSourceTree&) = delete;
+
+ private:
+  std::filesystem::path was_ = std::filesystem::current_path();
+};
+
 // A command and what it printed: stdout, then stderr under a marker, then a non-zero status.
-// Paths are shown relative to the source tree, as a learner in a clone types them.
 std::string run(const Command& command) {
   std::string line = "$ course plan";
-  std::vector<std::string> args;
-  for (const std::string& arg : command.args) {
-    line += " " + arg;
-    const bool path = arg.find('/') != std::string::npos;
-    args.push_back(path ? kSource + arg : arg);
-  }
+  for (const std::string& arg : command.args) line += " " + arg;
   if (command.width != 160) line += "    # " + std::to_string(command.width) + " columns";
   std::ostringstream out, err;
-  const int status = planner::plan_command(args, out, err, command.width);
+  const InSourceTree in_source_tree;
+  const int status = planner::plan_command(command.args, out, err, command.width);
   std::string text = line + "\n" + out.str();
   if (!err.str().empty()) text += "[stderr]\n" + err.str();
   if (status != 0) text += "[exit status " + std::to_string(status) + "]\n";
-  for (std::size_t at; (at = text.find(kSource)) != std::string::npos;)
-    text.erase(at, kSource.size());
   return text + "\n";
 }
 

@@ -40,7 +40,7 @@ class TrainingRun {
   // One batch forward (with the loss) under no_grad, as an inference benchmark runs.
   void infer();
 
-  // What parameter_count() below counts, for this run's model.
+  // What the free parameter_count() above counts, for this run's model.
   std::int64_t parameter_count(bool trained_only) const;
 
   struct State;  // one family's run (training_step.cpp)
