@@ -141,10 +141,14 @@ Drawing draw_launch(const LaunchShape& l, const std::string& cell, const std::st
                         l.group[1], l.group[2] > 1 ? fmt::format(" x {}", l.group[2]) : "");
   const std::string title =
       fmt::format("{} on {}: {} launched as {}", cell, machine, l.kernel, shape);
+  const auto counted = [](std::uint64_t n, const char* noun) {
+    return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+  };
   std::string description = fmt::format(
-      "{} threadgroups of up to {} threads, each {} SIMD groups of 32 (alternately shaded); {} of "
-      "the {} threads touched no device memory{}.",
-      groups, per_group, (per_group + kLaunchSimdWidth - 1) / kLaunchSimdWidth, idle, threads,
+      "{} of up to {} threads, each {} of 32 (alternately shaded); {} of the {} threads touched "
+      "no device memory{}.",
+      counted(groups, "threadgroup"), per_group,
+      counted((per_group + kLaunchSimdWidth - 1) / kLaunchSimdWidth, "SIMD group"), idle, threads,
       idle > 0 ? " (hatched): the grid's tail, which the kernel's guard stopped" : "");
   if (!small && (groups > kMostGroupsDrawn * kMostGroupsDrawn || l.grid[2] > 1))
     description += " The picture shows the first threadgroups only.";

@@ -98,7 +98,7 @@ TEST_CASE("every bank parses, and every question is well formed and linked to a 
       CHECK(q.why.size() == q.distractors.size());
     }
   }
-  CHECK(quiz::load_bank(kPaths.banks / "mastery.toml").questions.size() == 12);
+  CHECK(quiz::load_bank(kPaths.banks / "mastery.toml").questions.size() == 13);
 }
 
 TEST_CASE("a malformed bank is refused, naming the file and line") {
@@ -216,10 +216,10 @@ TEST_CASE("known answer sheets grade to known scores, and the attempt is recorde
   const auto progress = engine::notebook::load_progress(scratch.path, report);
   const auto& record = progress.quizzes.at("mastery");
   CHECK(record.attempts == 3);
-  CHECK(record.best_correct == 12);
+  CHECK(record.best_correct == 13);
   CHECK(record.passed);
   CHECK(record.last_missed ==
-        std::vector<std::string>{"fallback-diagnosis", "batch-bytes", "worth-it"});
+        std::vector<std::string>{"fallback-diagnosis", "batch-bytes", "memory-tools", "worth-it"});
 }
 
 TEST_CASE("results come as JSON with every answer and its lesson link") {
@@ -227,11 +227,11 @@ TEST_CASE("results come as JSON with every answer and its lesson link") {
   const Run run = quiz_run(
       {"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis"}), "--json"});
   const nlohmann::json result = nlohmann::json::parse(run.out);
-  CHECK(result["correct"] == 11);
-  CHECK(result["total"] == 12);
+  CHECK(result["correct"] == 12);
+  CHECK(result["total"] == 13);
   CHECK(result["passed"] == true);
   CHECK(result["seed"] == 0);
-  CHECK(result["answers"].size() == 12);
+  CHECK(result["answers"].size() == 13);
   CHECK(result["answers"][4]["correct"] == false);
   CHECK(result["answers"][4]["lesson"] == "04_cpu_fallback#fallback_step_time");
 }
@@ -261,7 +261,7 @@ TEST_CASE(
   CHECK(record().best_correct == 0);
   CHECK_FALSE(record().passed);
   CHECK(record().last_missed == every_id);  // the sitting's misses, to practise again
-  CHECK(quiz_run({"progress"}).out.find("mastery check not passed yet (best 0/12)") !=
+  CHECK(quiz_run({"progress"}).out.find("mastery check not passed yet (best 0/13)") !=
         std::string::npos);
 
   const Run partly = quiz_run(
@@ -271,7 +271,7 @@ TEST_CASE(
   CHECK(result["retry_of_missed"] == true);
   CHECK(result["recorded"] == false);
   CHECK(result["passed"] == false);
-  CHECK(result["correct"] == 11);
+  CHECK(result["correct"] == 12);
   CHECK(record().attempts == 1);
 
   CHECK(quiz_run({"take", "mastery", "--answers", kMasteryKey}).status == 0);  // one sitting
@@ -455,13 +455,14 @@ TEST_CASE("interactive answers are marked right or wrong at once, or all at the 
 
 TEST_CASE("a retry of missed questions numbers them as that run asks them") {
   ScratchProgress scratch("missed_numbers");
-  CHECK(quiz_run({"take", "mastery", "--answers",
-                  wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it"})})
+  CHECK(quiz_run(
+            {"take", "mastery", "--answers",
+             wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "memory-tools", "worth-it"})})
             .status == 1);
   const Run retry = quiz_run({"take", "mastery", "--missed", "--answers",
-                              "fallback-diagnosis=a,batch-bytes=b,worth-it=a"});
-  CHECK(retry.out.find("Question 1 of 3: fallback-diagnosis") != std::string::npos);
-  CHECK(retry.out.find("Question 2 of 3: batch-bytes") != std::string::npos);
+                              "fallback-diagnosis=a,batch-bytes=b,memory-tools=a,worth-it=a"});
+  CHECK(retry.out.find("Question 1 of 4: fallback-diagnosis") != std::string::npos);
+  CHECK(retry.out.find("Question 2 of 4: batch-bytes") != std::string::npos);
   CHECK(retry.out.find("of 13:") == std::string::npos);
 }
 
@@ -596,7 +597,7 @@ TEST_CASE("progress counts verified lessons and the mastery check") {
   });
   CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);
   CHECK(quiz_run({"progress"})
-            .out.find(quiz_test::lessons_verified_line(2) + ", mastery check passed 11/12") !=
+            .out.find(quiz_test::lessons_verified_line(2) + ", mastery check passed 12/13") !=
         std::string::npos);
   const nlohmann::json json = nlohmann::json::parse(quiz_run({"progress", "--json"}).out);
   CHECK(json["lessons_verified"] == std::vector<std::string>{"01", "02"});
@@ -706,8 +707,9 @@ TEST_CASE(
   };
   CHECK(run({"list"}).out.find("Take one with: build/course quiz take NAME\n") !=
         std::string::npos);
-  const Run missed = run(
-      {"take", "mastery", "--answers", wrong(kMasteryKey, {"stack", "batch-bytes", "worth-it"})});
+  const Run missed =
+      run({"take", "mastery", "--answers",
+           wrong(kMasteryKey, {"stack", "batch-bytes", "memory-tools", "worth-it"})});
   CHECK(
       missed.out.find(
           "To practise only the missed questions (practice is not recorded):\n  build/course quiz "
