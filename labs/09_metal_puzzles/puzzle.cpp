@@ -8,6 +8,7 @@
 #include "harness/check.h"
 #include "harness/lab_source.h"
 #include "harness/run_time_files.h"
+#include "harness/todo.h"
 
 namespace lab09 {
 namespace {
