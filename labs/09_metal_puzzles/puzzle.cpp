@@ -105,8 +105,12 @@ std::optional<engine::sim::KernelLaunch> run_kernel(const ShaderLibrary& library
 
 void check_values(const engine::Tensor& got, const engine::Tensor& expected,
                   const std::string& why) {
+  check_values(got, expected.cpu().to_vector<float>(), why);
+}
+
+void check_values(const engine::Tensor& got, const std::vector<float>& wanted,
+                  const std::string& why) {
   const std::vector<float> values = got.cpu().to_vector<float>();
-  const std::vector<float> wanted = expected.cpu().to_vector<float>();
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     if (std::abs(values[i] - wanted[i]) <= 1e-4f * (1 + std::abs(wanted[i]))) continue;
     FAIL_CHECK("element " << i << " is " << values[i] << ", expected " << wanted[i] << harness::why

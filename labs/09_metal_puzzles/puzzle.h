@@ -33,9 +33,12 @@ std::optional<engine::sim::KernelLaunch> run_kernel(const ShaderLibrary& library
                                                     std::string_view name, std::string_view kernel,
                                                     const std::vector<KernelArgument>& arguments);
 
-// Compares a kernel's output with what the engine's own operations computed; on a difference,
-// fails the check naming the first element that differs and both values, then `why`.
+// Compares a kernel's output with what the engine's own operations computed (or values computed
+// from them, where the engine has no operation for the puzzle, as for a pooling window); on a
+// difference, fails the check naming the first element that differs and both values, then `why`.
 void check_values(const engine::Tensor& got, const engine::Tensor& expected,
+                  const std::string& why);
+void check_values(const engine::Tensor& got, const std::vector<float>& expected,
                   const std::string& why);
 
 }  // namespace lab09
