@@ -29,7 +29,7 @@ now() { date +%s.%N; }
 seconds_since() { echo "$(now) - $1" | bc; }
 
 # The lab's file: lab.cpp, or in a lab of Metal kernels (lab 9) its first kernel.
-file=$(ls -d labs/"${lab}"_*/lab.cpp labs/"${lab}"_*/[0-9]*.metal 2>/dev/null | head -1)
+file=$( (ls -d labs/"${lab}"_*/lab.cpp labs/"${lab}"_*/[0-9]*.metal 2>/dev/null || true) | head -1)
 if [[ -z "$file" || ! -x build/course ]]; then
   echo "no lab $lab, or build/course is not built (cmake --build build)" >&2
   exit 2
