@@ -182,3 +182,116 @@ function(tutor_add_my_labs_tests course_target)
   file(GENERATE OUTPUT "${file}" CONTENT "${script}")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${file}")
 endfunction()
+
+# tutor_add_run_time_lab(NN_topic EXTENSION ext DECOYS name...): a lab whose learner writes files
+# that its program reads when it runs, instead of C++ compiled into it: lab 9's Metal kernels
+# (*.metal), compiled by torch.mps.compile_shader as the tests call them. Saving one needs no
+# build, only a run. Each version's program is the lab's tests (tests.cpp and the lab folder's
+# other .cpp files) with harness/run_time_files.cpp, compiled with the folder its files are in:
+#
+#   labNN                labs/NN_topic/*.ext, the learner's (copies of the starters made at
+#                        configure, as tutor_add_lab copies lab.cpp); its program reports the
+#                        digest of what it read, which `course verify` compares with the disk
+#   labNN_solution       solution/*.ext       test lab.NN/solution passes
+#   labNN_starter        starter/*.ext        test lab.NN/starter stops at its first TODO (the
+#                                             first TODO of the first file, in name order)
+#   labNN_decoy_<name>   decoys/<name>.md     test lab.NN/decoy <name> fails only its named test
+#                        (the solution's files with the change the .md describes, written by the
+#                        build: lab_versions decoy-files)
+#
+# The files are the starter folder's *.ext, in name order; the solution must have the same.
+function(tutor_add_run_time_program target tests folder files learners)
+  add_executable(${target} ${ARGN} "${PROJECT_SOURCE_DIR}/labs/harness/run_time_files.cpp"
+    $<TARGET_OBJECTS:${tests}>)
+  list(JOIN files "," names)
+  target_compile_definitions(${target} PRIVATE
+    TUTOR_RUN_TIME_FOLDER="${folder}" TUTOR_RUN_TIME_FILES="${names}"
+    TUTOR_RUN_TIME_LEARNERS=${learners} TUTOR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_link_libraries(${target} PRIVATE tutor::lab_code tutor::lab_harness tutor::lab_source
+    tutor::doctest_implementation tutor::fast_link)
+endfunction()
+
+function(tutor_add_run_time_lab name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "EXTENSION" "DECOYS")
+  if(NOT name MATCHES "^([0-9][0-9])_[a-z0-9_]+$")
+    message(FATAL_ERROR "lab '${name}': expected NN_topic, for example 09_metal_puzzles")
+  endif()
+  set(number "${CMAKE_MATCH_1}")
+  set(dir "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
+  set(prefix "lab.${number}")
+  foreach(file README.md hints.md tests.cpp)
+    if(NOT EXISTS "${dir}/${file}")
+      message(FATAL_ERROR "lab ${name}: ${file} is missing (labs/README.md lists a lab's files)")
+    endif()
+  endforeach()
+  file(GLOB files RELATIVE "${dir}/starter" CONFIGURE_DEPENDS "${dir}/starter/*.${arg_EXTENSION}")
+  list(SORT files)
+  if(NOT files)
+    message(FATAL_ERROR "lab ${name}: starter/ holds no .${arg_EXTENSION} file")
+  endif()
+  foreach(file IN LISTS files)
+    if(NOT EXISTS "${dir}/solution/${file}")
+      message(FATAL_ERROR "lab ${name}: solution/${file} is missing (the starter has one)")
+    endif()
+    if(NOT EXISTS "${dir}/${file}")
+      file(COPY_FILE "${dir}/starter/${file}" "${dir}/${file}")
+    endif()
+  endforeach()
+  list(LENGTH arg_DECOYS decoys)
+  if(decoys LESS 2)
+    message(FATAL_ERROR "lab ${name}: name at least two decoys (DECOYS a b)")
+  endif()
+  file(STRINGS "${dir}/hints.md" hints REGEX "^## ")
+  list(LENGTH hints hint_count)
+  if(hint_count LESS 3)
+    message(FATAL_ERROR "lab ${name}: hints.md needs at least three hints (## headings)")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${dir}/hints.md")
+
+  set(tests "lab${number}_tests")
+  file(GLOB sources CONFIGURE_DEPENDS "${dir}/*.cpp")
+  add_library(${tests} OBJECT ${sources})
+  target_link_libraries(${tests} PRIVATE tutor::lab_code tutor::lab_source)
+  target_precompile_headers(${tests} REUSE_FROM tutor_lab_pch)
+
+  tutor_add_run_time_program(lab${number} ${tests} "${dir}" "${files}" 1 EXCLUDE_FROM_ALL)
+
+  set(proofs "${CMAKE_CURRENT_BINARY_DIR}/proofs")
+  tutor_add_run_time_program(lab${number}_solution ${tests} "${dir}/solution" "${files}" 0)
+  add_test(NAME "${prefix}/solution passes"
+    COMMAND lab${number}_solution "--check-lesson-links=${PROJECT_SOURCE_DIR}/lessons")
+  tutor_add_run_time_program(lab${number}_starter ${tests} "${dir}/starter" "${files}" 0)
+  list(GET files 0 first)
+  add_test(NAME "${prefix}/starter stops at its first TODO"
+    COMMAND lab_proof starter $<TARGET_FILE:lab${number}_starter> "${dir}/starter/${first}"
+      "${PROJECT_SOURCE_DIR}")
+  set(proof_tests "${prefix}/solution passes" "${prefix}/starter stops at its first TODO")
+  set(proof_targets lab${number}_solution lab${number}_starter)
+
+  list(TRANSFORM files PREPEND "${dir}/solution/" OUTPUT_VARIABLE solution_files)
+  foreach(decoy IN LISTS arg_DECOYS)
+    if(NOT EXISTS "${dir}/decoys/${decoy}.md")
+      message(FATAL_ERROR "lab ${name}: decoys/${decoy}.md is missing")
+    endif()
+    set(folder "${CMAKE_CURRENT_BINARY_DIR}/decoys/${name}/${decoy}")
+    list(TRANSFORM files PREPEND "${folder}/" OUTPUT_VARIABLE written)
+    add_custom_command(OUTPUT ${written}
+      COMMAND "$<TARGET_FILE:lab_versions>" decoy-files "${dir}/solution" "${dir}/decoys/${decoy}.md"
+        "${folder}" ${files}
+      DEPENDS lab_versions ${solution_files} "${dir}/decoys/${decoy}.md"
+      COMMENT "Writing lab ${number}'s decoy ${decoy}"
+      WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+      VERBATIM)
+    add_custom_target(lab${number}_decoy_${decoy}_files DEPENDS ${written})
+    tutor_add_run_time_program(lab${number}_decoy_${decoy} ${tests} "${folder}" "${files}" 0)
+    add_dependencies(lab${number}_decoy_${decoy} lab${number}_decoy_${decoy}_files)
+    add_test(NAME "${prefix}/decoy ${decoy} fails its named test"
+      COMMAND lab_proof decoy $<TARGET_FILE:lab${number}_decoy_${decoy}> "${dir}/decoys/${decoy}.md")
+    list(APPEND proof_tests "${prefix}/decoy ${decoy} fails its named test")
+    list(APPEND proof_targets lab${number}_decoy_${decoy})
+  endforeach()
+
+  set_target_properties(${proof_targets} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${proofs}")
+  set_tests_properties(${proof_tests} PROPERTIES LABELS "labs;${prefix}" ENVIRONMENT "NO_COLOR=1")
+  set_property(GLOBAL APPEND PROPERTY TUTOR_LABS "${name}")
+endfunction()

@@ -1,5 +1,5 @@
 // The learner's own state, before and after the tests: their progress file and their lab files
-// (labs/NN_topic/lab.cpp). CTest runs `snapshot` before every other test and `compare` after
+// (labs/NN_topic/lab.cpp, lab 9's labs/09_metal_puzzles/*.metal). CTest runs `snapshot` before every other test and `compare` after
 // the last (a fixture every test requires), and compare fails naming each file a test changed.
 //   learner_state_guard snapshot|compare DIRECTORY
 // Under `ctest --preset my-labs` (MPS_COURSE_MY_LABS=1) the learner grades their own labs, and
@@ -31,8 +31,11 @@ std::vector<Watched> watched_files() {
   std::vector<Watched> files{{engine::notebook::progress_path(), "progress.json", grading}};
   for (const fs::directory_entry& lab :
        fs::directory_iterator(fs::path(TUTOR_SOURCE_DIR) / "labs")) {
-    if (lab.is_directory() && fs::exists(lab.path() / "starter")) {
-      files.push_back({lab.path() / "lab.cpp", lab.path().filename().string() + ".lab.cpp", false});
+    if (!lab.is_directory() || !fs::exists(lab.path() / "starter")) continue;
+    // The learner's files are those the starter holds: lab.cpp, or lab 9's .metal kernels.
+    for (const fs::directory_entry& starter : fs::directory_iterator(lab.path() / "starter")) {
+      const std::string name = starter.path().filename().string();
+      files.push_back({lab.path() / name, lab.path().filename().string() + "." + name, false});
     }
   }
   return files;

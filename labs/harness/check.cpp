@@ -3,6 +3,7 @@
 
 #include "harness/check.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -33,6 +34,26 @@ std::ostream& operator<<(std::ostream& out, const LessonCell& cell) { return out
 std::ostream& operator<<(std::ostream& out, Why) { return out << '\n' << kWhyMark; }
 
 const std::vector<const LessonCell*>& lesson_cells() { return mutable_cells(); }
+
+std::string as_written(const std::string& text) {
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const bool caret =
+        line.find('^') != std::string::npos && line.find_first_not_of(" \t^~") == std::string::npos;
+    if (!caret) continue;
+    lines[i] = kAsWrittenMark + lines[i];
+    if (!lines[i - 1].starts_with(kAsWrittenMark)) lines[i - 1] = kAsWrittenMark + lines[i - 1];
+  }
+  std::string marked;
+  for (std::size_t i = 0; i < lines.size(); ++i) marked += (i == 0 ? "" : "\n") + lines[i];
+  return marked;
+}
 
 std::string fixed(double value, int digits) {
   char text[64];

@@ -43,6 +43,14 @@ std::vector<std::string_view> lines_of(std::string_view text) {
   return lines;
 }
 
+// A decoy's fence: "~~~cpp solution", or in a lab of Metal kernels "~~~metal decoy".
+bool is_fence(std::string_view line, std::string_view which) {
+  for (const std::string_view language : {"~~~cpp ", "~~~metal "}) {
+    if (line.starts_with(language) && line.substr(language.size()) == which) return true;
+  }
+  return false;
+}
+
 // `line` is `key: "value"`: the value.
 std::optional<std::string> quoted_field(std::string_view line, std::string_view key) {
   const std::string opening = std::string(key) + ": \"";
@@ -75,16 +83,16 @@ DecoySpec parse_decoy(std::string_view text, const std::string& path) {
     if (auto fails = quoted_field(line, "Fails")) spec.fails = *fails;
     if (auto says = quoted_field(line, "Says")) spec.says = *says;
     if (auto also = quoted_field(line, "Also fails")) spec.also_fails.push_back(*also);
-    if (line != "~~~cpp solution") continue;
+    if (!is_fence(line, "solution")) continue;
     DecoySpec::Change change;
     std::size_t j = i + 1;
     for (; j < lines.size() && lines[j] != "~~~"; ++j)
       change.solution += std::string(lines[j]) + "\n";
     if (j == lines.size()) fail("a ~~~cpp block without its closing ~~~");
-    for (++j; j < lines.size() && lines[j] != "~~~cpp decoy"; ++j) {
-      if (lines[j] == "~~~cpp solution") break;
+    for (++j; j < lines.size() && !is_fence(lines[j], "decoy"); ++j) {
+      if (is_fence(lines[j], "solution")) break;
     }
-    if (j == lines.size() || lines[j] != "~~~cpp decoy")
+    if (j == lines.size() || !is_fence(lines[j], "decoy"))
       fail("each ~~~cpp solution block needs a ~~~cpp decoy block after it");
     for (++j; j < lines.size() && lines[j] != "~~~"; ++j)
       change.decoy += std::string(lines[j]) + "\n";
@@ -118,6 +126,29 @@ std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const 
     code.replace(first, change.solution.size(), change.decoy);
   }
   return code;
+}
+
+std::map<std::string, std::string> apply_decoy_to_files(const DecoySpec& spec,
+                                                        std::map<std::string, std::string> files,
+                                                        const std::string& path) {
+  for (const DecoySpec::Change& change : spec.changes) {
+    std::string* found = nullptr;
+    int count = 0;
+    for (auto& [name, text] : files) {
+      for (std::size_t at = 0; (at = text.find(change.solution, at)) != std::string::npos; ++at) {
+        found = &text;
+        ++count;
+      }
+    }
+    if (count != 1) {
+      throw DecoyError(path +
+                       ": each ~~~metal solution block must appear exactly once in the solution's "
+                       "files:\n" +
+                       change.solution);
+    }
+    found->replace(found->find(change.solution), change.solution.size(), change.decoy);
+  }
+  return files;
 }
 
 std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& path) {

@@ -6,6 +6,10 @@
 //   lab_versions hints STARTER HINTS.md OUTPUT    writes the starter with the code of the hints
 //                                                 in place of the TODO lines each names (```cpp
 //                                                 TODO 1.2), which the build compiles
+//   lab_versions decoy-files SOLUTION_DIR DECOY.md OUTPUT_DIR FILE...
+//                                                 a lab of several files (lab 9's kernels):
+//                                                 writes each FILE of the solution's folder to
+//                                                 OUTPUT_DIR, with the change DECOY.md describes
 //   lab_versions snapshot LAB.cpp OUTPUT          writes the copy of a learner's lab.cpp that the
 //                                                 build compiles, with its digest
 //                                                 (harness/learner_source.h), when the file's
@@ -15,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -60,6 +65,18 @@ int write_decoy(const fs::path& solution, const fs::path& spec_file, const fs::p
   return 0;
 }
 
+int write_decoy_files(const fs::path& solution, const fs::path& spec_file, const fs::path& output,
+                      const std::vector<std::string>& names) {
+  const harness::DecoySpec spec =
+      harness::parse_decoy(harness::read_lab_file(spec_file), spec_file.string());
+  std::map<std::string, std::string> files;
+  for (const std::string& name : names) files[name] = harness::read_lab_file(solution / name);
+  for (const auto& [name, text] :
+       harness::apply_decoy_to_files(spec, std::move(files), spec_file.string()))
+    write_unless_same(text, output / name);
+  return 0;
+}
+
 int write_snapshot(const fs::path& lab_file, const fs::path& output) {
   write_unless_same(harness::learner_snapshot(harness::read_learner_source(lab_file), lab_file),
                     output);
@@ -74,11 +91,14 @@ int main(int argc, char** argv) {
     if (command == "decoy" && argc == 5) return write_decoy(argv[2], argv[3], argv[4]);
     if (command == "hints" && argc == 5) return write_hints(argv[2], argv[3], argv[4]);
     if (command == "snapshot" && argc == 4) return write_snapshot(argv[2], argv[3]);
+    if (command == "decoy-files" && argc >= 6)
+      return write_decoy_files(argv[2], argv[3], argv[4], {argv + 5, argv + argc});
   } catch (const harness::DecoyError& e) {
     std::cerr << e.what() << '\n';
     return 1;
   }
   std::cerr << "usage: lab_versions decoy SOLUTION DECOY.md OUTPUT | hints STARTER HINTS.md "
-               "OUTPUT | snapshot LAB.cpp OUTPUT\n";
+               "OUTPUT | snapshot LAB.cpp OUTPUT | decoy-files SOLUTION_DIR DECOY.md OUTPUT_DIR "
+               "FILE...\n";
   return 2;
 }

@@ -1,4 +1,4 @@
-// The digest is FNV-1a over each file's name in the lab folder and bytes: it tells one version
+// The digest is FNV-1a over each file's name in the lab folder, length and bytes: it tells one version
 // of a learner's file from another, which is all it is for (the learner could as well write a
 // passing file as forge one).
 
@@ -109,6 +109,19 @@ LearnerSource read_learner_source(const fs::path& lab_file) {
   }
   source.digest = digest.hex();
   return source;
+}
+
+LearnerFiles read_learner_files(const fs::path& folder, const std::vector<std::string>& names) {
+  LearnerFiles files;
+  Fnv1a64 digest;
+  for (const std::string& name : names) {
+    std::string text = read_lab_file(folder / name);
+    digest.add(name + '\0' + std::to_string(text.size()) + '\0');
+    digest.add(text);
+    files.texts.emplace(name, std::move(text));
+  }
+  files.digest = digest.hex();
+  return files;
 }
 
 std::string learner_snapshot(const LearnerSource& source, const fs::path& lab_file) {

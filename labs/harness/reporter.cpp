@@ -337,8 +337,9 @@ class LabReporter : public doctest::IReporter {
 
   // A group of problems under its check: what each saw, then what they teach and the lesson
   // cells, each line once in the check; or what the code threw, and where. Each line is wrapped
-  // to the terminal, except a command to re-run, which stays whole so that it can be copied; the
-  // expressions only with --details.
+  // to the terminal, except a command to re-run, which stays whole so that it can be copied, and
+  // a line marked as written (harness::as_written: a diagnostic's source line and caret), which
+  // keeps its columns; the expressions only with --details.
   void show(const Group& group) {
     using engine::notebook::wrap;
     const bool threw = !group.thrown.empty();
@@ -350,9 +351,13 @@ class LabReporter : public doctest::IReporter {
       std::size_t from = 0;
       while (from + 1 < lines.size() && from < above.size() && lines[from] == above[from]) ++from;
       for (std::size_t i = from; i < lines.size(); ++i) {
-        out_ << (threw ? wrap((i == 0 ? "while checking: " : "") + lines[i], width_, "      ",
-                              "        ")
-                       : wrap(lines[i], width_, "    ", "      "));
+        if (threw) {
+          out_ << wrap((i == 0 ? "while checking: " : "") + lines[i], width_, "      ", "        ");
+        } else if (lines[i].starts_with(kAsWrittenMark)) {
+          out_ << "    " << lines[i].substr(1) << '\n';
+        } else {
+          out_ << wrap(lines[i], width_, "    ", "      ");
+        }
       }
       above = lines;
       if (seen.expression.empty()) continue;

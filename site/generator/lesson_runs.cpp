@@ -98,6 +98,15 @@ std::map<std::string, CellCapture> read_cell_outputs(const std::string& path) {
       capture.passed = cell.at("passed").get<bool>();
       capture.matches = cell.value("matches", true);
       capture.problems = cell.at("problems").get<std::vector<std::string>>();
+      for (const nlohmann::json& launch : cell.value("launches", nlohmann::json::array())) {
+        capture.launches.push_back(
+            {.kernel = launch.at("kernel").get<std::string>(),
+             .grid = launch.at("grid").get<std::array<std::uint64_t, 3>>(),
+             .group = launch.at("group").get<std::array<std::uint64_t, 3>>(),
+             .calls = launch.at("calls").get<int>(),
+             .idle =
+                 launch.at("idle").get<std::vector<std::pair<std::uint64_t, std::uint64_t>>>()});
+      }
       captures[cell.at("name").get<std::string>()] = std::move(capture);
     }
   } catch (const nlohmann::json::exception& e) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "course.h"
+#include "launch_svg.h"
 #include "trace_reader.h"
 
 namespace site {
@@ -20,6 +21,7 @@ struct CellCapture {
   bool matches = true;                    // the output is the documented one
   std::vector<std::string> problems{};    // failed checks and exceptions
   std::vector<TracedProcess> timeline{};  // the cell's processes, if it ran work on the device
+  std::vector<LaunchShape> launches{};    // its compile_shader kernel launches, each distinct once
 };
 
 // machine -> cell -> what it printed

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "launch_svg.h"
 #include "memory_chart.h"
 #include "text.h"
 #include "timeline_svg.h"
@@ -31,6 +32,15 @@ Pictures draw_pictures(const std::vector<Lesson>& lessons,
                fmt::format("Every span in detail: build/lessons/{} --cell {} --machine {} --trace "
                            "{}.json, then open the file in Perfetto (ui.perfetto.dev).",
                            lesson.target, cell, name, cell)});
+        }
+        for (std::size_t n = 0; n < capture.launches.size(); ++n) {
+          const std::string file =
+              fmt::format("launches/{}.{}.{}.{}.svg", lesson.stem, cell, name, n + 1);
+          const Drawing drawing = draw_launch(capture.launches[n], cell, name);
+          write_text((site / file).string(), drawing.svg);
+          list.push_back({file, drawing.title, drawing.description,
+                          "Drawn from the launch the cell made: its grid and threadgroups, and "
+                          "which threads touched device memory."});
         }
         if (lesson.stem == kSweepLesson && cell == kSweepCell) {
           if (const auto sweep = parse_batch_sweep(capture.output)) {

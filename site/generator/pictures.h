@@ -1,6 +1,7 @@
 #pragma once
 // Draws the pictures of the runs into the site: a timeline for every cell that ran GPU work
-// on every machine, and lesson 6's memory chart for every machine that ran its sweep.
+// on every machine, each compile_shader kernel launch a cell made (lesson 10), and lesson 6's
+// memory chart for every machine that ran its sweep.
 
 #include <filesystem>
 #include <map>

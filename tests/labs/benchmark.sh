@@ -28,18 +28,19 @@ done
 now() { date +%s.%N; }
 seconds_since() { echo "$(now) - $1" | bc; }
 
-file=$(ls -d labs/"${lab}"_*/lab.cpp 2>/dev/null | head -1)
+# The lab's file: lab.cpp, or in a lab of Metal kernels (lab 9) its first kernel.
+file=$( (ls -d labs/"${lab}"_*/lab.cpp labs/"${lab}"_*/[0-9]*.metal 2>/dev/null || true) | head -1)
 if [[ -z "$file" || ! -x build/course ]]; then
   echo "no lab $lab, or build/course is not built (cmake --build build)" >&2
   exit 2
 fi
 
 scratch=$(mktemp -d)
-cp -p "$file" "$scratch/lab.cpp"
+cp -p "$file" "$scratch/saved"
 watch_pid=""
 finish() {
   [[ -n "$watch_pid" ]] && kill "$watch_pid" 2>/dev/null && wait "$watch_pid" 2>/dev/null || true
-  cp -p "$scratch/lab.cpp" "$file"
+  cp -p "$scratch/saved" "$file"
   rm -rf "$scratch"
 }
 trap finish EXIT
@@ -55,7 +56,7 @@ times=()
 for ((run = 1; run <= runs; run++)); do
   before=$(verdicts)
   start=$(now)
-  if ((run % 2)); then echo "// benchmark save $run" >> "$file"; else cp -p "$scratch/lab.cpp" "$file"; touch "$file"; fi
+  if ((run % 2)); then echo "// benchmark save $run" >> "$file"; else cp -p "$scratch/saved" "$file"; touch "$file"; fi
   until (($(verdicts) > before)); do sleep 0.005; done
   times+=("$(seconds_since "$start")")
 done

@@ -19,10 +19,11 @@ namespace quiz_test {
 
 inline const quiz::Paths kPaths{TUTOR_SOURCE_DIR "/quizzes/banks", TUTOR_SOURCE_DIR "/lessons",
                                 "/nonexistent/build/lessons"};
-// The answer sheet that scores 12 of 12 on the mastery check with seed 0 (quiz key mastery).
+// The answer sheet that scores 13 of 13 on the mastery check with seed 0 (quiz key mastery).
 inline const std::string kMasteryKey =
     "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
-    "batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,iteration-zero-and-mfu=c,compile-and-lazy=a";
+    "batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,iteration-zero-and-mfu=c,compile-and-lazy=a,"
+    "kernel-tail-and-barrier=d";
 
 // A fresh directory for one test (scratch_directory.h), holding the progress file that
 // MPS_COURSE_PROGRESS names.

@@ -13,6 +13,7 @@
 #include "engine/notebook/child_process.h"
 #include "engine/notebook/lesson_source.h"
 #include "highlight.h"
+#include "launch_svg.h"
 #include "lesson_page.h"
 #include "lesson_runs.h"
 #include "memory_chart.h"
@@ -460,4 +461,48 @@ TEST_CASE(
   CHECK_THROWS_WITH_AS(site::Theme::load(dir),
                        doctest::Contains("page.html: the theme has no such file"),
                        site::ThemeError);
+}
+
+TEST_CASE("a kernel launch is drawn with its threadgroups, SIMD groups and idle tail") {
+  // Lesson 10.1's guarded scale: 1,024 threads in threadgroups of 256 over 1,000 elements.
+  const site::LaunchShape tail{.kernel = "scale_guarded",
+                               .grid = {1024, 1, 1},
+                               .group = {256, 1, 1},
+                               .calls = 1,
+                               .idle = {{1000, 1024}}};
+  const site::Drawing drawing = site::draw_launch(tail, "the_grids_tail", "m3-max-64gb");
+  CHECK(drawing.title ==
+        "the_grids_tail on m3-max-64gb: scale_guarded launched as 1024 threads in threadgroups of "
+        "256");
+  CHECK(contains(drawing.description,
+                 "4 threadgroups of up to 256 threads, each 8 SIMD groups of 32 (alternately "
+                 "shaded); 24 of the 1024 threads touched no device memory (hatched)"));
+  CHECK(contains(drawing.svg, R"(role="img" aria-labelledby="title desc")"));
+  CHECK(contains(drawing.svg, "threadgroup (3, 0): 256 threads in 8 SIMD groups, 24 idle"));
+  CHECK(contains(drawing.svg, R"x(fill="url(#idle)")x"));
+
+  // Lesson 10.1's 8 x 4 grid in threadgroups of 4 x 2, every thread busy: drawn thread by thread.
+  const site::LaunchShape small{
+      .kernel = "which_group", .grid = {8, 4, 1}, .group = {4, 2, 1}, .calls = 1, .idle = {}};
+  const site::Drawing grid = site::draw_launch(small, "threadgroups_in_two_dimensions", "m1-8gb");
+  CHECK(contains(grid.title, "a grid of 8 x 4 threads in threadgroups of 4 x 2"));
+  CHECK(contains(grid.description, "0 of the 32 threads touched no device memory."));
+  CHECK(contains(grid.svg, "thread (5, 3): lane 5 of SIMD group 0"));  // x 1 + 4 x y 1
+  CHECK_FALSE(contains(grid.svg, R"x(fill="url(#idle)")x"));
+}
+
+TEST_CASE("a cell's kernel launches are read from its outputs") {
+  const fs::path dir = scratch("launch_outputs");
+  site::write_text((dir / "cells.json").string(), R"({"cells": [{"name": "the_grids_tail",
+    "passed": true, "problems": [], "output": "", "launches": [{"kernel": "scale_guarded",
+    "grid": [1024, 1, 1], "group": [256, 1, 1], "threadgroups": 4, "calls": 2,
+    "idle": [[1000, 1024]]}]}]})");
+  const auto cells = site::read_cell_outputs((dir / "cells.json").string());
+  const auto& launches = cells.at("the_grids_tail").launches;
+  REQUIRE(launches.size() == 1);
+  CHECK(launches[0].kernel == "scale_guarded");
+  CHECK(launches[0].grid == std::array<std::uint64_t, 3>{1024, 1, 1});
+  CHECK(launches[0].calls == 2);
+  REQUIRE(launches[0].idle.size() == 1);
+  CHECK(launches[0].idle[0] == std::pair<std::uint64_t, std::uint64_t>{1000, 1024});
 }

@@ -4,7 +4,6 @@
 #include "catalog.h"
 
 #include <algorithm>
-#include <fstream>
 
 #include "engine/notebook/course_catalog.h"
 #include "quiz/bank.h"
@@ -15,7 +14,26 @@ namespace {
 namespace fs = std::filesystem;
 using engine::notebook::Progress;
 
+// The Metal kernels of a lab whose starter/ has no lab.cpp: its .metal files, in name order, as
+// the build lists them (tutor_add_run_time_lab in cmake/TutorLabs.cmake).
+std::vector<std::string> files_read_at_run_time(const fs::path& lab) {
+  std::vector<std::string> files;
+  std::error_code ignored;
+  if (fs::exists(lab / "starter" / "lab.cpp", ignored)) return files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(lab / "starter", ignored)) {
+    if (entry.path().extension() == ".metal") files.push_back(entry.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace
+
+std::vector<fs::path> LabInfo::learner_files() const {
+  std::vector<fs::path> paths;
+  for (const std::string& file : files) paths.push_back(learner_file(file));
+  return paths;
+}
 
 Catalog::Catalog(const Layout& layout) {
   const engine::notebook::CourseCatalog course = engine::notebook::read_catalog(layout.top);
@@ -26,7 +44,10 @@ Catalog::Catalog(const Layout& layout) {
     lessons_.push_back(std::move(info));
   }
   for (const engine::notebook::CatalogEntry& lab : course.labs) {
-    labs_.push_back({lab.number, lab.name, lab.title, lab.file.parent_path(), lab.after_lesson});
+    labs_.push_back({lab.number, lab.name, lab.title, lab.file.parent_path()});
+    if (const auto read = files_read_at_run_time(labs_.back().dir); !read.empty())
+      labs_.back().files = read;
+    labs_.back().after_lesson = lab.after_lesson;
   }
   for (const fs::path& bank : quiz::bank_files(layout.top / "quizzes" / "banks")) {
     QuizInfo info{bank.stem().string(), bank.stem().string()};

@@ -1,5 +1,6 @@
 #pragma once
-// What the course holds, in the order a learner meets it: each lesson, then its lab, then its
+// What the course holds, in the order a learner meets it: each lesson, then its lab (the lab of
+// its number, or one whose README says it comes after it), then its
 // self-check; then the labs that draw on several lessons; then the mastery check. Each step is
 // done when the progress file says so: a lesson verified, a lab passed, a quiz passed.
 
@@ -30,9 +31,20 @@ struct LabInfo {
   std::string name;           // "02_device_checks", its key in the progress file
   std::string title;          // "Device checks"
   std::filesystem::path dir;  // labs/02_device_checks
-  std::string after_lesson;   // the lesson it follows on the course's path: "09" for lab 08
-  std::filesystem::path learner_file() const { return dir / "lab.cpp"; }
-  std::filesystem::path starter_file() const { return dir / "starter" / "lab.cpp"; }
+  // What the learner writes, in the lab folder: {"lab.cpp"}, compiled into the lab's program; or,
+  // in a lab whose program reads them as it runs (lab 9's Metal kernels), each file its starter/
+  // holds, in name order: {"01_map.metal", ...}. Saving one of those needs no build.
+  std::vector<std::string> files{"lab.cpp"};
+  // The lesson it follows on the course's path (the course catalog's after_lesson): "09" for lab
+  // 08, "10" for lab 09.
+  std::string after_lesson{};
+
+  bool read_at_run_time() const { return files != std::vector<std::string>{"lab.cpp"}; }
+  std::filesystem::path learner_file(const std::string& file) const { return dir / file; }
+  std::filesystem::path starter_file(const std::string& file) const {
+    return dir / "starter" / file;
+  }
+  std::vector<std::filesystem::path> learner_files() const;
   std::filesystem::path hints_file() const { return dir / "hints.md"; }
 };
 

@@ -97,12 +97,15 @@ void print_next_step(Course& course) {
     }
     case StepKind::Lab: {
       const LabInfo& lab = *catalog.lab(next->id);
-      const auto todos = open_todos(lab.learner_file());
-      std::string edit = "Next: lab " + lab.number + " · " + lab.title + ". Edit " +
-                         course.shown(lab.learner_file());
+      const auto todos = open_todos(lab);
+      // The file of the first open TODO: lab.cpp, or the first kernel of lab 9 still to write.
+      const std::filesystem::path file =
+          todos.empty() ? lab.learner_file(lab.files.front()) : todos.front().file;
+      std::string edit =
+          "Next: lab " + lab.number + " · " + lab.title + ". Edit " + course.shown(file);
       if (!todos.empty()) {
         edit += " (" + std::to_string(todos.size()) + (todos.size() == 1 ? " TODO" : " TODOs") +
-                " open, the first on line " + std::to_string(todos.front().line) + ")";
+                " open, the first on line " + std::to_string(todos.front().todo.line) + ")";
       }
       course.say(edit + ", then verify it:");
       out << "  " << course.command("verify " + lab.number) << '\n';

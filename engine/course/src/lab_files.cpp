@@ -1,10 +1,12 @@
-// The learner's lab file: its TODO lines (read by the lab format's own parser), and reset with a
-// kept copy.
+// The learner's lab files: their TODO lines (read by the lab format's own parser), their digest,
+// and reset with a kept copy.
 
 #include "lab_files.h"
 
 #include <ctime>
 #include <optional>
+
+#include "harness/learner_source.h"
 
 namespace front_door {
 
@@ -29,6 +31,19 @@ std::vector<TodoLine> open_todos(const fs::path& file) {
   return text ? harness::todo_lines(*text) : std::vector<TodoLine>{};
 }
 
+std::vector<LabTodo> open_todos(const LabInfo& lab) {
+  std::vector<LabTodo> todos;
+  for (const fs::path& file : lab.learner_files()) {
+    for (const TodoLine& todo : open_todos(file)) todos.push_back({file, todo});
+  }
+  return todos;
+}
+
+std::string digest_on_disk(const LabInfo& lab) {
+  if (lab.read_at_run_time()) return harness::read_learner_files(lab.dir, lab.files).digest;
+  return harness::read_learner_source(lab.learner_file("lab.cpp")).digest;
+}
+
 bool is_starter(const fs::path& learner_file, const fs::path& starter) {
   const std::optional<std::string> learners = file_text(learner_file);
   return learners && learners == file_text(starter);
@@ -50,10 +65,11 @@ fs::path reset_to_starter(const fs::path& learner_file, const fs::path& starter)
     localtime_r(&now, &local);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-    kept = learner_file.parent_path() / ("lab.kept-" + std::string(stamp) + ".cpp");
+    const std::string stem = learner_file.stem().string() + ".kept-" + stamp;
+    const std::string extension = learner_file.extension().string();
+    kept = learner_file.parent_path() / (stem + extension);
     for (int n = 2; fs::exists(kept); ++n) {  // two resets within a second keep both files
-      kept = learner_file.parent_path() /
-             ("lab.kept-" + std::string(stamp) + "-" + std::to_string(n) + ".cpp");
+      kept = learner_file.parent_path() / (stem + "-" + std::to_string(n) + extension);
     }
     fs::rename(learner_file, kept);
   }

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "course.h"
-#include "harness/learner_source.h"
 #include "hints.h"
 #include "lab_files.h"
 #include "subcommand.h"
@@ -39,11 +38,13 @@ std::string lesson_state(const LessonInfo& lesson, const Progress& progress) {
          (machine == progress.lessons_verified_on.end() ? "" : " on " + machine->second);
 }
 
-// The digest of the learner's lab file as it is now (harness/learner_source.h); none without a
-// file. Throws harness::DecoyError for one that cannot be read (a FIFO, a device).
+// The digest of the learner's lab files as they are now (harness/learner_source.h); none without
+// every file. Throws harness::DecoyError for one that cannot be read (a FIFO, a device).
 std::optional<std::string> digest_now(const LabInfo& lab) {
-  if (!std::filesystem::exists(lab.learner_file())) return std::nullopt;
-  return harness::read_learner_source(lab.learner_file()).digest;
+  for (const std::filesystem::path& file : lab.learner_files()) {
+    if (!std::filesystem::exists(file)) return std::nullopt;
+  }
+  return digest_on_disk(lab);
 }
 
 // A lab that passed once: whether the learner's file as it is now passes, from the verdict of
@@ -65,12 +66,13 @@ std::string lab_state(const LabInfo& lab, const Progress& progress) {
     if (it != progress.labs.end() && !it->second.passed_at.empty()) {
       state = "passed " + it->second.passed_at.substr(0, 10) + state_now(digest, it->second);
     } else {
-      const std::size_t todos = open_todos(lab.learner_file()).size();
+      const std::size_t todos = open_todos(lab).size();
       state = todos == 0 ? "not passed yet"
                          : std::to_string(todos) + (todos == 1 ? " TODO open" : " TODOs open");
     }
   } catch (const harness::DecoyError& e) {
-    state = "lab.cpp cannot be read: " + why_unreadable(e);
+    state = (lab.read_at_run_time() ? "a kernel" : "lab.cpp") + std::string(" cannot be read: ") +
+            why_unreadable(e);
   }
   if (hints > 0)
     state += ", " + std::to_string(hints) + (hints == 1 ? " hint" : " hints") + " used";

@@ -154,15 +154,23 @@ Verdict record_verdict(Course& course, const LabInfo& lab, const std::string& so
   return Verdict::NotRecorded;
 }
 
-// The learner's file as it is on disk now, by its digest; nothing, after saying why, when it
-// cannot be read.
-std::optional<std::string> digest_on_disk(Course& course, const LabInfo& lab) {
+// What the learner writes in `lab`, as the verdict names it: labs/05_timing/lab.cpp, or lab 9's
+// folder of kernels, labs/09_metal_puzzles.
+fs::path learners_work(const LabInfo& lab) {
+  return lab.read_at_run_time() ? lab.dir : lab.learner_file("lab.cpp");
+}
+
+// The learner's files as they are on disk now, by their digest; nothing, after saying why, when
+// one cannot be read.
+std::optional<std::string> digest_now(Course& course, const LabInfo& lab) {
   try {
-    return harness::read_learner_source(lab.learner_file()).digest;
+    return digest_on_disk(lab);
   } catch (const harness::DecoyError& e) {
-    course.say(course.bad("✘ " + course.shown(lab.learner_file()) +
-                          " cannot be read: " + why_unreadable(e) + ".") +
-               " " + course.command("reset " + lab.number) + " puts the starter back.");
+    const std::string message = e.what();
+    const std::string file = message.substr(0, message.find(": cannot be read: "));
+    course.say(
+        course.bad("✘ " + course.shown(file) + " cannot be read: " + why_unreadable(e) + ".") +
+        " " + course.command("reset " + lab.number) + " puts the starter back.");
     return std::nullopt;
   }
 }
@@ -173,26 +181,30 @@ Verdict verify_learners_lab(Course& course, const LabInfo& lab, const LabRun& ho
   const std::string target = "lab" + lab.number;
   const fs::path snapshot = learner_snapshot(course, lab);
   for (int attempt = 0; attempt < kMostAttempts; ++attempt) {
-    if (!digest_on_disk(course, lab)) return Verdict::Missing;
+    if (!digest_now(course, lab)) return Verdict::Missing;
+    // A lab whose files are read at run time builds its program once; a save needs only a run.
     const BuildResult build = build_target(course.layout(), target);
     LearnerRun run;
     if (build.built)
       run = run_learner_program(lab_command(course, course.layout().lab_programs / target, how));
-    const std::string built = run.built_from.empty() ? snapshot_digest(snapshot) : run.built_from;
-    const std::optional<std::string> now = digest_on_disk(course, lab);
+    const std::string built = run.built_from.empty() && !lab.read_at_run_time()
+                                  ? snapshot_digest(snapshot)
+                                  : run.built_from;
+    const std::optional<std::string> now = digest_now(course, lab);
     if (!now) return Verdict::Missing;
-    if (built != *now) {  // saved during the build or the run: the copy is checked again
+    if (built != *now && (build.built || !lab.read_at_run_time())) {
+      // saved during the build or the run: the copy is checked again
       std::error_code ignored;
       fs::remove(snapshot, ignored);
       continue;
     }
     if (!build.built) {
-      show_build_failure(course, build.messages, course.shown(lab.learner_file()), target);
+      show_build_failure(course, build.messages, course.shown(learners_work(lab)), target);
       return record_verdict(course, lab, *now, Verdict::DoesNotCompile);
     }
     return record_verdict(course, lab, *now, show_lab_run(course, lab, run, true));
   }
-  course.say(course.bad("✘ " + course.shown(lab.learner_file()) +
+  course.say(course.bad("✘ " + course.shown(learners_work(lab)) +
                         " changed while it was checked, " + std::to_string(kMostAttempts) +
                         " times: no verdict.") +
              " Save it once more, or run " + course.command("verify " + lab.number) + " again.");
@@ -221,9 +233,10 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const LabRun& how) {
   const std::string& variant = how.variant;
   if (variant.empty()) {
     course.out() << "Lab " << lab.number << " · " << lab.title << " · "
-                 << course.shown(lab.learner_file()) << '\n';
-    if (!fs::exists(lab.learner_file())) {
-      course.out() << course.bad("✘ " + course.shown(lab.learner_file()) + " is missing.") << " "
+                 << course.shown(learners_work(lab)) << '\n';
+    for (const fs::path& file : lab.learner_files()) {
+      if (fs::exists(file)) continue;
+      course.out() << course.bad("✘ " + course.shown(file) + " is missing.") << " "
                    << course.command("reset " + lab.number) << " puts the starter back.\n";
       return Verdict::Missing;
     }
@@ -231,8 +244,9 @@ Verdict verify_lab(Course& course, const LabInfo& lab, const LabRun& how) {
   }
   const bool decoy = variant != "solution" && variant != "starter";
   const std::string target = "lab" + lab.number + (decoy ? "_decoy_" : "_") + variant;
-  const fs::path file =
-      decoy ? lab.dir / "decoys" / (variant + ".md") : lab.dir / variant / "lab.cpp";
+  const fs::path file = decoy                    ? lab.dir / "decoys" / (variant + ".md")
+                        : lab.read_at_run_time() ? lab.dir / variant
+                                                 : lab.dir / variant / "lab.cpp";
   course.out() << "Lab " << lab.number << " · " << lab.title << " · " << course.shown(file) << '\n';
   if (!fs::exists(file)) {
     course.out() << course.bad("✘ " + course.shown(file) + " is missing.") << '\n';

@@ -22,8 +22,10 @@ struct Watched {
 
 std::vector<Watched> watched_files(const Course& course) {
   std::vector<Watched> watched;
-  for (const LabInfo& lab : course.catalog().labs())
-    watched.push_back({lab.learner_file(), {StepKind::Lab, lab.number}});
+  for (const LabInfo& lab : course.catalog().labs()) {
+    for (const fs::path& file : lab.learner_files())
+      watched.push_back({file, {StepKind::Lab, lab.number}});
+  }
   // A section verifies itself; the file its sections share verifies them all.
   for (const LessonInfo& lesson : course.catalog().lessons()) {
     watched.push_back({lesson.file, {StepKind::Lesson, lesson.number}});
@@ -78,8 +80,8 @@ int watch(Course& course, const Arguments& args) {
   auto footer = [&] {
     course.out() << '\n';
     course.say(
-        "Watching your labs (labs/*/lab.cpp) and the lessons (lessons/): save one to verify it. "
-        "Ctrl-C stops.");
+        "Watching your labs (labs/*/lab.cpp, and lab 9's labs/09_metal_puzzles/*.metal) and the "
+        "lessons (lessons/): save one to verify it. Ctrl-C stops.");
     course.out().flush();
   };
   const std::optional<Step> next = next_step(course.catalog(), course.progress());

@@ -161,6 +161,10 @@ Word Memory::load(Pointer p, ScalarKind kind, std::int64_t at, std::uint16_t lan
       check_device(buffer, p, static_cast<std::size_t>(p.offset) / buffer.scalar_bytes, lane,
                    false);
     work_.device_access(p.object, static_cast<std::uint64_t>(p.offset), lane);
+    if (p.tag == PointerTag::Device) {  // not constant memory: a guard reads its count there
+      work_.device_load();
+      work_.thread_touched_device((*global_ids_)[lane]);
+    }
   }
   return read_scalar(where, kind);
 }
@@ -180,6 +184,7 @@ void Memory::store(Pointer p, ScalarKind kind, std::int64_t at, std::uint16_t la
     if (buffer.shadow)
       check_device(buffer, p, static_cast<std::size_t>(p.offset) / buffer.scalar_bytes, lane, true);
     work_.device_access(p.object, static_cast<std::uint64_t>(p.offset), lane);
+    work_.thread_touched_device((*global_ids_)[lane]);
   }
   write_scalar(where, kind, value);
 }
@@ -189,6 +194,8 @@ std::byte* Memory::atomic_address(Pointer p, ScalarKind kind, std::uint16_t lane
   std::byte* at = locate(p, scalar_size(kind), lane, true);
   if (p.tag == PointerTag::Threadgroup) {
     tg_shadow_[static_cast<std::size_t>(at - threadgroup_.data())].written_in = group_serial_;
+  } else {
+    work_.thread_touched_device((*global_ids_)[lane]);
   }
   return at;
 }

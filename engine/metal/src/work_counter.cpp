@@ -6,6 +6,7 @@
 namespace engine::metal::detail {
 
 WorkCounter::WorkCounter(DispatchWork& work, std::span<const BufferBinding> buffers) : work_(work) {
+  work_.idle_threads.assign(work_.grid.count(), true);
   touched_.resize(buffers.size());
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     const std::uint64_t lines = (buffers[i].bytes.size() + kCacheLineBytes - 1) / kCacheLineBytes;

@@ -11,7 +11,9 @@
 // instruction moves, per SIMD group, every distinct line its threads touch: 32 consecutive
 // floats take one line, 32 floats 4 KB apart take 32 (this is coalescing). The distinct lines
 // the whole dispatch touches are its footprint, what DRAM must supply at least once. Accesses
-// of threadgroup memory, barriers and atomics are counted as they happen. The cost model
+// of threadgroup memory, barriers and atomics are counted as they happen, and so is each thread's
+// load of a value from a device buffer, which a lab's budget of reads per thread counts, and the
+// threads that touched no device memory (the site draws them as the grid's idle tail). The cost model
 // (engine/pytorch/src/machine/shader_cost.cpp) prices these counts on a chip.
 
 #include <cstdint>
@@ -45,6 +47,10 @@ class WorkCounter {
     work_.atomic_operations += static_cast<double>(operations);
   }
   void threadgroup(int simd_groups) { work_.threadgroup_accesses += simd_groups; }
+  // One thread's load of a value from a device buffer (a constant one is cached, so not counted).
+  void device_load() { work_.device_loads += 1; }
+  // The thread `global_id` (its linear position in the grid) read or wrote device memory.
+  void thread_touched_device(std::uint32_t global_id) { work_.idle_threads[global_id] = false; }
 
   // One device load or store instruction: the lines it touches, thread by thread, in
   // ascending thread order.

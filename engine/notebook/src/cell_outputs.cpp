@@ -5,12 +5,15 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/errors.h"
+#include "engine/kernel_launches.h"
 #include "engine/version.h"
 #include "session.h"
 
@@ -20,6 +23,43 @@ namespace {
 nlohmann::json& collected_cells() {
   static nlohmann::json cells = nlohmann::json::array();
   return cells;
+}
+
+// The ranges [first, end) of the threads that touched no device memory.
+nlohmann::json idle_ranges(const std::vector<bool>& idle) {
+  nlohmann::json ranges = nlohmann::json::array();
+  for (std::size_t i = 0; i < idle.size();) {
+    if (!idle[i]) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < idle.size() && idle[end]) ++end;
+    ranges.push_back({i, end});
+    i = end;
+  }
+  return ranges;
+}
+
+// Each distinct launch (kernel, grid and threadgroup size) once, with how many calls made it.
+nlohmann::json launches_json(const std::vector<sim::KernelLaunch>& launches) {
+  nlohmann::json distinct = nlohmann::json::array();
+  for (const sim::KernelLaunch& launch : launches) {
+    const auto same = std::find_if(distinct.begin(), distinct.end(), [&](const nlohmann::json& j) {
+      return j["kernel"] == launch.kernel && j["grid"] == launch.grid && j["group"] == launch.group;
+    });
+    if (same != distinct.end()) {
+      (*same)["calls"] = (*same)["calls"].get<int>() + 1;
+      continue;
+    }
+    distinct.push_back({{"kernel", launch.kernel},
+                        {"grid", launch.grid},
+                        {"group", launch.group},
+                        {"threadgroups", launch.threadgroups},
+                        {"calls", 1},
+                        {"idle", idle_ranges(launch.idle_threads)}});
+  }
+  return distinct;
 }
 
 class CellOutputsReporter : public doctest::IReporter {
@@ -37,6 +77,7 @@ class CellOutputsReporter : public doctest::IReporter {
   void test_case_start(const doctest::TestCaseData& test) override {
     cell_ = &session_.cell_registered_at(static_cast<int>(test.m_line));
     problems_.clear();
+    launches_.emplace();
   }
 
   void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
@@ -54,6 +95,8 @@ class CellOutputsReporter : public doctest::IReporter {
       entry["matches"] = run->matches;
       if (!run->difference.empty()) entry["difference"] = run->difference;
     }
+    if (!launches_->launches().empty()) entry["launches"] = launches_json(launches_->launches());
+    launches_.reset();
     collected_cells().push_back(std::move(entry));
   }
 
@@ -74,6 +117,7 @@ class CellOutputsReporter : public doctest::IReporter {
  private:
   Session& session_;
   const Cell* cell_ = nullptr;
+  std::optional<sim::KernelLaunchRecording> launches_;  // the cell's compile_shader launches
   std::vector<std::string> problems_;
 };
 

@@ -8,7 +8,11 @@
 //
 // `from_stderr` marks each line of `output` that came from stderr (warnings); `matches` says
 // whether the output equals the cell's documented output on that machine; `problems` are the
-// failed checks and exceptions the notebook view would show under the cell.
+// failed checks and exceptions the notebook view would show under the cell. A cell that called
+// compile_shader kernels has "launches" too, each distinct launch once, in the order first made
+// (sim::KernelLaunchRecording): {"kernel": "scale", "grid": [1024, 1, 1], "group": [256, 1, 1],
+// "threadgroups": 4, "calls": 1, "idle": [[1000, 1024]]}, where "idle" lists the ranges of the
+// grid's threads (x fastest) that touched no device memory, which the site draws as the tail.
 
 #include <string>
 

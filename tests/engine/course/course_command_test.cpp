@@ -35,7 +35,7 @@ TEST_CASE("--help lists every subcommand") {
 TEST_CASE("without progress the next step is the first lesson") {
   const Run run = course({});
   expect_status(run, 0);
-  expect_text(run, {"lessons 0 of 10 verified · labs 0 of 8 passed", "Next: lesson 01 · ",
+  expect_text(run, {"lessons 0 of 10 verified · labs 0 of 9 passed", "Next: lesson 01 · ",
                     "course run 01"});
 }
 
@@ -45,6 +45,25 @@ TEST_CASE("a lab's reference solution passes through the front door, and records
   expect_text(run,
               {"Lab 03 · Placement · labs/03_placement/solution/lab.cpp", "✔ All 2 checks pass."});
   expect_no_text(run, {"recorded in your progress"});
+}
+
+TEST_CASE("lab 9's Metal kernels: the solution passes, the starter stops at its first TODO") {
+  const Run solution = course({"verify", "09", "--variant", "solution"});
+  expect_status(solution, 0);
+  expect_text(solution,
+              {"Lab 09 · Metal puzzles · labs/09_metal_puzzles/solution", "✔ All 9 checks pass."});
+  const Run starter = course({"verify", "09", "--variant", "starter"});
+  expect_status(starter, 1);
+  expect_text(starter, {"✘ 9 of 9 checks fail.",
+                        "Next: TODO 9.1 in labs/09_metal_puzzles/starter/01_map.metal:9:"});
+}
+
+TEST_CASE("a kernel that does not compile shows Metal's diagnostic at its file's line") {
+  const Run run = course({"verify", "09", "--variant", "undeclared_name"});
+  expect_status(run, 1);
+  expect_text(run, {"undeclared_name/02_zip.metal:10:21:",
+                    "error: use of undeclared identifier 'c'", "        out[i] = a[i] + c[i];",
+                    "see: build/lessons/lesson10_1 --cell a_compile_error"});
 }
 
 TEST_CASE("a time limit out of range is refused before anything runs, naming the range") {
@@ -263,7 +282,8 @@ TEST_CASE("watch's banner fits a narrow terminal") {
        .directory = "",
        .input = ""});
   CHECK(run.stopped);
-  CHECK_MESSAGE(said(run).find("Watching your labs (labs/*/lab.cpp) and the lessons (lessons/): "
+  CHECK_MESSAGE(said(run).find("Watching your labs (labs/*/lab.cpp, and lab 9's "
+                               "labs/09_metal_puzzles/*.metal) and the lessons (lessons/): "
                                "save one to verify it. Ctrl-C stops.") != std::string::npos,
                 run.output);
   std::istringstream lines(run.output);

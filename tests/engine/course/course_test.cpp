@@ -16,6 +16,8 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "arguments.h"
 #include "build.h"
@@ -62,8 +64,10 @@ struct SmallCourse {
   std::ostringstream out, err;
   std::unique_ptr<Course> course;
 
-  // With `sections`, a third lesson comes in two sections (engine/notebook/lesson_names.h).
-  explicit SmallCourse(const std::string& input = "", bool sections = false) : in(input) {
+  // With `sections`, a third lesson comes in two sections (engine/notebook/lesson_names.h); with
+  // `kernels`, a second lab is of Metal kernels, read at run time as lab 9's are.
+  explicit SmallCourse(const std::string& input = "", bool sections = false, bool kernels = false)
+      : in(input) {
     write(top.path / "lessons/01_first.cpp",
           "// %% [markdown]\n// # Lesson 1 · The first lesson\n");
     write(top.path / "lessons/02_second.cpp",
@@ -81,6 +85,18 @@ struct SmallCourse {
     const std::string starter = "int f() {\n  TODO(\"1.1\", \"return 1\");\n}\n";
     write(top.path / "labs/01_first/starter/lab.cpp", starter);
     write(top.path / "labs/01_first/lab.cpp", starter);
+    if (kernels) {
+      write(top.path / "labs/02_kernels/README.md",
+            "# Lab 2 · Kernels\n\nAfter lesson 1. Write.\n");
+      write(top.path / "labs/02_kernels/hints.md", "# Hints\n\n## A nudge\n\nLook.\n");
+      const std::string map = "kernel void map() {\n  TODO(\"2.1\", \"map\");\n}\n";
+      const std::string zip = "// zip\nkernel void zip() {\n  TODO(\"2.2\", \"zip\");\n}\n";
+      for (const auto& [name, text] : {std::pair{"01_map.metal", map}, {"02_zip.metal", zip}}) {
+        write(top.path / "labs/02_kernels/starter" / name, text);
+        write(top.path / "labs/02_kernels" / name, text);
+      }
+      write(top.path / "labs/02_kernels/starter/notes.md", "not a kernel\n");
+    }
     fs::create_directories(top.path / "quizzes/banks");
     setenv("MPS_COURSE_PROGRESS", (top.path / "progress.json").c_str(), 1);
     Layout layout{.top = top.path,
@@ -612,4 +628,82 @@ TEST_CASE(
   std::thread saved = after_a_moment([&] { write(file, "mine, saved in the restored folder\n"); });
   CHECK((watch.wait(std::chrono::seconds(5)) == std::vector<fs::path>{file}));
   saved.join();
+}
+
+TEST_CASE("a lab of Metal kernels is its starter's .metal files, read when its program runs") {
+  SmallCourse c("", false, true);
+  const LabInfo& lab = *c.course->catalog().lab("02");
+  CHECK(lab.files == std::vector<std::string>{"01_map.metal", "02_zip.metal"});
+  CHECK(lab.read_at_run_time());
+  CHECK_FALSE(c.course->catalog().lab("01")->read_at_run_time());
+  CHECK(c.course->catalog().lab("01")->files == std::vector<std::string>{"lab.cpp"});
+}
+
+TEST_CASE("the open TODOs of a lab of kernels are each file's, file by file") {
+  SmallCourse c("", false, true);
+  const LabInfo& lab = *c.course->catalog().lab("02");
+  const std::vector<LabTodo> todos = open_todos(lab);
+  REQUIRE(todos.size() == 2);
+  CHECK(todos[0].file == lab.dir / "01_map.metal");
+  CHECK(todos[0].todo.id == "2.1");
+  CHECK(todos[1].file == lab.dir / "02_zip.metal");
+  CHECK(todos[1].todo.line == 3);
+  write(lab.dir / "01_map.metal", "kernel void map() {}\n");
+  REQUIRE(open_todos(lab).size() == 1);
+  CHECK(open_todos(lab).front().todo.id == "2.2");
+  CHECK(c.run({"list"}) == 0);
+  CHECK(c.out.str().find("1 TODO open") != std::string::npos);
+}
+
+TEST_CASE("the digest of a lab of kernels changes with each of its files") {
+  SmallCourse c("", false, true);
+  const LabInfo& lab = *c.course->catalog().lab("02");
+  const std::string before = digest_on_disk(lab);
+  write(lab.dir / "02_zip.metal", read(lab.dir / "02_zip.metal") + "\n");
+  const std::string after = digest_on_disk(lab);
+  CHECK(after != before);
+  write(lab.dir / "01_map.metal", read(lab.dir / "01_map.metal") + "\n");
+  CHECK(digest_on_disk(lab) != after);
+  fs::remove(lab.dir / "01_map.metal");
+  CHECK_THROWS_AS(digest_on_disk(lab), harness::DecoyError);
+}
+
+TEST_CASE("reset of a lab of kernels puts back each changed file, keeping it beside") {
+  SmallCourse c("yes\n", false, true);
+  const fs::path dir = c.top.path / "labs/02_kernels";
+  write(dir / "02_zip.metal", "mine\n");
+  CHECK(c.run({"reset", "02"}) == 0);
+  std::string out = c.out.str();
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  CHECK(out.find("Put labs/02_kernels/02_zip.metal back to the starter? Your file will be kept "
+                 "beside it. [y/N]") != std::string::npos);
+  CHECK(read(dir / "02_zip.metal") == read(dir / "starter/02_zip.metal"));
+  std::vector<std::string> kept;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".kept-") != std::string::npos) kept.push_back(name);
+  }
+  REQUIRE(kept.size() == 1);  // the untouched 01_map.metal is not kept
+  CHECK(kept.front().starts_with("02_zip.kept-"));
+  CHECK(kept.front().ends_with(".metal"));
+  CHECK(read(dir / kept.front()) == "mine\n");
+
+  SmallCourse untouched("", false, true);
+  CHECK(untouched.run({"reset", "02"}) == 0);
+  std::string said = untouched.out.str();
+  std::replace(said.begin(), said.end(), '\n', ' ');
+  CHECK(said ==
+        "The files of labs/02_kernels are the starters still, as they came: nothing to reset, "
+        "and nothing kept. ");
+}
+
+TEST_CASE("a lab comes after the lesson its README names, or else after the lesson of its number") {
+  SmallCourse c("", false, true);
+  std::vector<std::string> order;
+  for (const Step& step : c.course->catalog().path())
+    order.push_back((step.kind == StepKind::Lab ? "lab " : "") + step.id);
+  // Lab 2's README says "After lesson 1."; lab 1's says nothing.
+  CHECK(order == std::vector<std::string>{"01", "lab 01", "lab 02", "02"});
+  CHECK(c.course->catalog().lab("02")->after_lesson == "01");
+  CHECK(c.course->catalog().lab("01")->after_lesson == "01");
 }

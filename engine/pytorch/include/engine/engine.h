@@ -15,6 +15,7 @@
 #include "engine/errors.h"
 #include "engine/factories.h"
 #include "engine/half.h"
+#include "engine/kernel_launches.h"
 #include "engine/machine.h"
 #include "engine/mps.h"
 #include "engine/nn/activation.h"

@@ -13,6 +13,7 @@
 #include "machine/process.h"
 #include "mps/availability.h"
 #include "mps/kernel_call.h"
+#include "mps/kernel_launches.h"
 #include "mps/stream.h"
 #include "trace/trace.h"
 
@@ -96,11 +97,13 @@ void MetalKernel::call(const std::vector<KernelArgument>& arguments) const {
   } catch (const std::invalid_argument& refused) {
     throw Error(refused.what());
   }
-  detail::launch({.name = kernel_->name(),
-                  .kind = detail::OpKind::ShaderKernel,
-                  .bytes = work.device_footprint_bytes,
-                  .shader = &work},
-                 Device(DeviceType::MPS));
+  const detail::KernelCost cost{.name = kernel_->name(),
+                                .kind = detail::OpKind::ShaderKernel,
+                                .bytes = work.device_footprint_bytes,
+                                .shader = &work};
+  detail::launch(cost, Device(DeviceType::MPS));
+  detail::record_kernel_launch(kernel_->name(), work,
+                               detail::mps_kernel_seconds(cost, detail::process().machine));
 }
 
 }  // namespace py::torch::mps

@@ -56,6 +56,12 @@ std::ostream& operator<<(std::ostream& out, Why);
 // What why streams: a new line that starts with this character, which the report reads.
 inline constexpr char kWhyMark = '\x1e';
 
+// `text` with each line that must keep its columns marked so that the report shows it as written
+// instead of wrapping it: the source line and the caret under it that a compiler's diagnostic
+// quotes ("    out[i] = a[i] + c[i];" and "                    ^").
+std::string as_written(const std::string& text);
+inline constexpr char kAsWrittenMark = '\x1f';
+
 // Every link the tests declared, in declaration order.
 const std::vector<const LessonCell*>& lesson_cells();
 

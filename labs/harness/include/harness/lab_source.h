@@ -6,6 +6,7 @@
 // and compiles.
 
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,8 +28,9 @@ std::vector<TodoLine> todo_lines(std::string_view code);
 // that must fail with it, and the change to the solution, as pairs of blocks.
 struct DecoySpec {
   struct Change {
-    std::string solution;  // lines of solution/lab.cpp (~~~cpp solution), each ending in a newline
-    std::string decoy;     // what the decoy has instead (~~~cpp decoy)
+    std::string solution;  // lines of solution/lab.cpp (~~~cpp solution; a lab of Metal kernels:
+                           // ~~~metal solution), each ending in a newline
+    std::string decoy;     // what the decoy has instead (~~~cpp decoy, ~~~metal decoy)
   };
   std::string fails;                    // Fails: "test name"
   std::string says;                     // Says: "phrase"
@@ -49,6 +51,12 @@ std::string read_lab_file(const std::filesystem::path& path);
 
 // `solution` with each change made; each solution block must occur in it exactly once.
 std::string apply_decoy(const DecoySpec& spec, std::string_view solution, const std::string& path);
+
+// A lab of several files (lab 9's Metal kernels, "~~~metal solution" blocks): `files` (name ->
+// text) with each change made; each solution block must occur exactly once in all of them.
+std::map<std::string, std::string> apply_decoy_to_files(const DecoySpec& spec,
+                                                        std::map<std::string, std::string> files,
+                                                        const std::string& path);
 
 // A block of C++ in hints.md, with the TODO lines of the starter it takes the place of. Its fence
 // says where it goes: ```cpp TODO 1.2 for one TODO line, ```cpp TODO 5.1-5.4 for the lines from

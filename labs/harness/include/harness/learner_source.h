@@ -7,8 +7,10 @@
 // with the digest of the file on disk before it believes the verdict (`course verify`).
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace harness {
 
@@ -21,6 +23,17 @@ struct LearnerSource {
   std::string digest;
 };
 LearnerSource read_learner_source(const std::filesystem::path& lab_file);
+
+// The files of a lab whose program reads them when it runs instead of compiling them in (lab 9's
+// Metal kernels, compiled by torch.mps.compile_shader): each one's text, by name, and the digest
+// of them all, which the program reports and the course compares with the files on disk. Reads
+// each file once; throws DecoyError for one that is not a regular file or cannot be read.
+struct LearnerFiles {
+  std::map<std::string, std::string> texts;  // "01_map.metal" -> its text
+  std::string digest;
+};
+LearnerFiles read_learner_files(const std::filesystem::path& folder,
+                                const std::vector<std::string>& names);
 
 // The snapshot the build compiles for `source`, read from `lab_file`: a line that registers the
 // digest, then the learner's text under a #line that names their file, so that the compiler's

@@ -15,6 +15,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/metal/library.h"
 
@@ -67,9 +68,13 @@ struct DispatchWork {
   double alu_cycles = 0;                // SIMD-group instruction issues, in ALU cycles
   double device_transaction_bytes = 0;  // 128-byte lines moved per SIMD-group access
   double device_footprint_bytes = 0;    // distinct 128-byte lines the dispatch touched
-  double threadgroup_accesses = 0;      // SIMD-group accesses of threadgroup memory
-  double barriers = 0;                  // barriers, summed over threadgroups
-  double atomic_operations = 0;         // atomic operations, one per thread
+  double device_loads = 0;              // loads from device buffers, one per thread and value
+  // Per thread of the grid, in linear order (x fastest): whether it read or wrote no device
+  // memory at all, as a thread of the grid's tail stopped by its guard does.
+  std::vector<bool> idle_threads;
+  double threadgroup_accesses = 0;  // SIMD-group accesses of threadgroup memory
+  double barriers = 0;              // barriers, summed over threadgroups
+  double atomic_operations = 0;     // atomic operations, one per thread
 };
 
 // Runs `kernel` over `grid` threads in threadgroups of `group` threads, with `buffers[i]` bound

@@ -1,0 +1,15 @@
+// Puzzle 6 · Pooling. out[i] is the sum of the last three elements up to i:
+// a[i - 2] + a[i - 1] + a[i], fewer at the start. The tests call
+// lib.pooling(out, a, threads=8, group_size=8): one threadgroup of 8 threads for 8 elements.
+// Budget: each thread reads one element from device memory, into threadgroup memory, and takes
+// its neighbours' from there.
+#include <metal_stdlib>
+using namespace metal;
+
+constant uint kThreads = 8;
+
+kernel void pooling(device float* out,
+                    device const float* a,
+                    uint i [[thread_position_in_grid]]) {
+    TODO("9.6", "copy a[i] into threadgroup memory, wait for every thread, sum three neighbours from there");
+}
