@@ -40,10 +40,24 @@ const char* memory_name(MpsMemory memory) {
       return "buffer too large";
     case MpsMemory::Unsupported:
       return "not implemented on mps";
+    case MpsMemory::Raises:
+      return "raises";
     case MpsMemory::Unavailable:
       break;
   }
   return "no mps";
+}
+
+const char* cpu_run_name(CpuRun run) {
+  switch (run) {
+    case CpuRun::Swaps:
+      return "swaps";
+    case CpuRun::Raises:
+      return "raises";
+    case CpuRun::Runs:
+      break;
+  }
+  return "runs";
 }
 
 nlohmann::json milliseconds_json(std::optional<double> seconds) {
@@ -86,7 +100,9 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
     const Prediction p = predict(config, *machine);
     const Recommendation r = recommend(p, memory_knobs(config));
     nlohmann::json row = {{"machine", machine->name},
-                          {"cpu_ms", p.cpu_seconds * 1e3},
+                          {"cpu", cpu_run_name(p.cpu)},
+                          {"cpu_ms", milliseconds_json(p.cpu_seconds)},
+                          {"cpu_why", p.cpu_why},
                           {"mps_ms", milliseconds_json(p.mps_seconds)},
                           {"compiled_ms", milliseconds_json(p.compiled_seconds)},
                           {"verdict", r.lane},

@@ -57,6 +57,8 @@ std::string memory_text(const Prediction& p) {
       return "a tensor too large for Metal";
     case MpsMemory::Unsupported:
       return "an operator MPS does not implement for these sizes";
+    case MpsMemory::Raises:
+      return "the step raises an error, not for lack of memory";
     case MpsMemory::Swaps:
     case MpsMemory::Fits:
       break;
@@ -85,8 +87,9 @@ void print_config(const ModelConfig& config, std::ostream& out, std::size_t widt
 // One machine's row: its numbers, its memory and the verdict with its reasons.
 void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out, std::size_t width,
                bool table, bool memory_beside) {
-  const std::string speedup =
-      p.mps_seconds ? fmt::format("{:.2f}x", p.cpu_seconds / *p.mps_seconds) : "-";
+  const std::string speedup = p.cpu_seconds && p.mps_seconds
+                                  ? fmt::format("{:.2f}x", *p.cpu_seconds / *p.mps_seconds)
+                                  : "-";
   if (table) {
     out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", p.machine->name, ms(p.cpu_seconds),
                        ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
@@ -98,6 +101,12 @@ void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out
   const std::string indent = table ? "     " : "  ";
   out << (memory_beside ? "  " + memory_text(p) + "\n"
                         : "\n" + wrap("mps memory: " + memory_text(p), width, indent, "     "));
+  if (p.cpu == CpuRun::Swaps) {
+    out << wrap(
+        fmt::format("cpu memory: {}, more than the {:.1f} GiB free: swaps", model_state_text(p),
+                    static_cast<double>(free_memory(*p.machine)) / (1LL << 30)),
+        width, indent, "     ");
+  }
   const Recommendation r = recommend(p, memory_knobs(config));
   out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
   for (std::size_t i = 1; i < r.reasons.size(); ++i)
@@ -128,6 +137,15 @@ void print_machine_sweep(const ModelConfig& config, const engine::MachineProfile
     } else {
       out << "\n" << wrap("mps memory: " + memory_text(s.mps), width, "    ", "      ");
     }
+  }
+  for (const SweepStep& s : steps) {
+    if (s.mps.memory == MpsMemory::Raises)
+      out << wrap(fmt::format("batch_size {} raises: {}", s.batch_size, s.mps.why), width, "  ",
+                  "    ");
+  }
+  if (steps.back().mps.memory == MpsMemory::Raises) {
+    out << wrap("the sweep stops where two batch sizes in a row raise", width, "  ", "  ");
+    return;
   }
   const auto largest = largest_without_swap(steps);
   const bool capped = steps.back().mps.memory == MpsMemory::Fits;  // never swapped

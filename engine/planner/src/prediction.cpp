@@ -1,6 +1,7 @@
 // Runs the model's training iterations on one simulated machine and reads its clocks and its
-// allocator. Simplifications: cpu memory is not simulated (PyTorch's cpu tensors do not count
-// against the simulated machine), and the high watermark is the default one.
+// allocator. Simplifications: cpu memory is not simulated tensor by tensor (PyTorch's cpu tensors
+// do not count against the simulated machine; the model's state is checked against its free
+// memory instead), and the high watermark is the default one.
 
 #include "planner/prediction.h"
 
@@ -39,6 +40,29 @@ std::int64_t allocator_limit(const engine::MachineProfile& machine) {
 
 namespace {
 
+// What an error the mps step raised says about memory: the allocator's two refusals
+// (mps/allocator.cpp, in PyTorch's words), or an error of another kind.
+MpsMemory memory_error(std::string_view what) {
+  if (what.starts_with("Invalid buffer size")) return MpsMemory::BufferTooLarge;
+  if (what.starts_with("MPS backend out of memory")) return MpsMemory::OutOfMemory;
+  return MpsMemory::Raises;
+}
+
+// The cpu part of a prediction: its time, unless the machine cannot hold the model's state or
+// the step raises.
+void predict_cpu(const ModelConfig& config, const engine::MachineProfile& machine, Prediction& p) {
+  if (p.state_bytes > free_memory(machine)) {
+    p.cpu = CpuRun::Swaps;
+    return;
+  }
+  try {
+    p.cpu_seconds = run_steady(config, machine, "cpu", false);
+  } catch (const engine::Error& error) {
+    p.cpu = CpuRun::Raises;
+    p.cpu_why = error.what();
+  }
+}
+
 // The mps part of a prediction, compiled too where `compiled`: false (with `p.why`) where MPS is
 // unusable or refuses the step.
 bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machine, bool compiled,
@@ -63,9 +87,7 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
     return false;
   } catch (const engine::Error& error) {
     p.why = error.what();
-    p.memory = std::string_view(error.what()).starts_with("Invalid buffer size")
-                   ? MpsMemory::BufferTooLarge
-                   : MpsMemory::OutOfMemory;
+    p.memory = memory_error(p.why);
     p.mps_seconds.reset();
     return false;
   }
@@ -79,7 +101,7 @@ Prediction predict(const ModelConfig& config, const engine::MachineProfile& mach
   Prediction p;
   p.machine = &machine;
   p.state_bytes = model_state_bytes(config);
-  p.cpu_seconds = run_steady(config, machine, "cpu", false);
+  predict_cpu(config, machine, p);
   predict_mps(config, machine, family_of(config).compiles(config), p);
   return p;
 }
@@ -95,8 +117,12 @@ std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::Mach
     step.mps.machine = &machine;
     step.mps.state_bytes = state_bytes;
     predict_mps(at, machine, /*compiled=*/false, step.mps);  // the sweep compares eager steps
+    const bool raised_twice = step.mps.memory == MpsMemory::Raises && !steps.empty() &&
+                              steps.back().mps.memory == MpsMemory::Raises;
     steps.push_back(step);
-    if (step.mps.memory != MpsMemory::Fits) break;
+    if (step.mps.memory != MpsMemory::Fits &&
+        (step.mps.memory != MpsMemory::Raises || raised_twice))
+      break;
   }
   return steps;
 }

@@ -67,11 +67,35 @@ std::optional<Recommendation> where_mps_cannot(const Prediction& p, const std::s
           {fmt::format("the step needs more Metal memory than PyTorch allows ({}): halve {}, or "
                        "train on a Mac with more memory",
                        gib(allocator_limit(m)), knobs)}};
+    case MpsMemory::Raises:
+      return cpu_lane(p, "the step raises an error on mps, not for lack of memory: " + p.why, "");
     case MpsMemory::Swaps:
     case MpsMemory::Fits:
       break;
   }
   return std::nullopt;
+}
+
+// Where the cpu's step raises: mps if it runs there, else no device until the model is fixed.
+std::optional<Recommendation> where_cpu_raises(const Prediction& p, const std::string& knobs) {
+  if (p.cpu != CpuRun::Raises) return std::nullopt;
+  if (!p.mps_seconds) {
+    return Recommendation{"none",
+                          {"the step raises an error whatever the device, not for lack of "
+                           "memory: " +
+                               p.cpu_why,
+                           "fix the model, or its " + knobs + ", and plan it again"}};
+  }
+  return Recommendation{"mps",
+                        {"the step raises an error on the cpu and runs on mps: " + p.cpu_why}};
+}
+
+// Where the cpu cannot hold the model's state: mps if it fits, else a machine with more memory.
+Recommendation cpu_swaps(const Prediction& p) {
+  const std::string state = fmt::format("{}, more than the {} this machine has free",
+                                        model_state_text(p), gib(free_memory(*p.machine)));
+  if (p.memory == MpsMemory::Fits) return {"mps", {"the cpu would swap: " + state}};
+  return {"remote", {"both devices would swap: " + state + ": train on one with more memory"}};
 }
 
 // Where the step swaps: mps only if it is still fast enough, with what to lower.
@@ -83,7 +107,9 @@ Recommendation swapping(const Prediction& p, double speedup, const std::string& 
       speedup < kMinimumSpeedup
           ? fmt::format("swapping, mps is only {:.2f}x the cpu: train on a Mac with more memory",
                         speedup)
-          : fmt::format("mps is {:.2f}x the cpu even while macOS swaps", speedup));
+          : fmt::format("mps is {:.2f}x the cpu before macOS swaps, which slows it by more "
+                        "than the plan can price",
+                        speedup));
   r.reasons.push_back(
       p.state_bytes > free_memory(m)
           ? fmt::format("the step holds {} of Metal memory where {} are free, and {}: no "
@@ -92,16 +118,21 @@ Recommendation swapping(const Prediction& p, double speedup, const std::string& 
           : fmt::format("the step holds {} of Metal memory where {} are free: lower {} until "
                         "it fits",
                         gib(p.mps_bytes), gib(free_memory(m)), knobs));
+  r.reasons.push_back(fmt::format(
+      "the cpu needs at least the model's state, {} of the same {} (its activations on top)",
+      gib(p.state_bytes), gib(free_memory(m))));
   return r;
 }
 
 }  // namespace
 
 Recommendation recommend(const Prediction& p, const std::string& knobs) {
+  if (auto r = where_cpu_raises(p, knobs)) return *r;
   if (auto r = where_mps_cannot(p, knobs)) return *r;
+  if (p.cpu == CpuRun::Swaps) return cpu_swaps(p);
   const double eager = *p.mps_seconds;
   const double best = p.compiled_seconds ? std::min(eager, *p.compiled_seconds) : eager;
-  const double speedup = p.cpu_seconds / best;
+  const double speedup = *p.cpu_seconds / best;
   Recommendation r;
   if (p.memory == MpsMemory::Swaps) {
     r = swapping(p, speedup, knobs);

@@ -105,7 +105,7 @@ TEST_CASE(
       "batch_size = 1\ngradient_accumulation_steps = 1\ncompile = false\n",
       "largest.toml");
   const planner::Prediction p = planner::predict(c, *engine::find_machine("m4-max-128gb"));
-  CHECK(p.cpu_seconds > 0);
+  CHECK(p.cpu == planner::CpuRun::Swaps);  // 2.75 TB of state: no cpu time is predicted
   CHECK(planner::parameter_count(c) > 68'719'476'736);       // 2^36
   CHECK(p.state_bytes == 16 * planner::parameter_count(c));  // AdamW's two moments and the grads
   const planner::Recommendation r = planner::recommend(p, planner::memory_knobs(c));

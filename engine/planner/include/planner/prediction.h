@@ -21,11 +21,22 @@ enum class MpsMemory {
   BufferTooLarge,  // one tensor longer than Metal's maximum buffer length
   Unsupported,     // an operator the MPS backend refuses for these shapes (NotImplementedError)
   Unavailable,     // no usable MPS on this machine
+  Raises,          // the step raises an error that is not about memory (PyTorch's, in `why`)
+};
+
+// The cpu's side. The cpu's memory is not simulated tensor by tensor: what the step holds there
+// is bounded below by the model's state, which a machine that cannot hold it would swap.
+enum class CpuRun {
+  Runs,    // its time is predicted
+  Swaps,   // the model's state alone is more than the machine has free: no time is predicted
+  Raises,  // the step raises an error (PyTorch's, in `cpu_why`)
 };
 
 struct Prediction {
   const engine::MachineProfile* machine = nullptr;
-  double cpu_seconds = 0;                  // a steady iteration on the cpu
+  std::optional<double> cpu_seconds;  // a steady iteration on the cpu, where it runs
+  CpuRun cpu = CpuRun::Runs;
+  std::string cpu_why;                     // PyTorch's error where the cpu's step raised
   std::optional<double> mps_seconds;       // eager, when the step runs on mps
   std::optional<double> compiled_seconds;  // with torch.compile, when the config asks for it
   MpsMemory memory = MpsMemory::Unavailable;
@@ -50,12 +61,14 @@ Prediction predict(const ModelConfig& config, const engine::MachineProfile& mach
 // batch_size and the Metal memory it holds.
 struct SweepStep {
   std::int64_t batch_size = 0;
-  Prediction mps;  // its cpu_seconds is not measured (0)
+  Prediction mps;  // its cpu_seconds is not measured
 };
 
 // The batch sweep on `machine`: batch_size 1, 2, 4, ... on mps until the step swaps, runs out of
 // memory or meets a tensor too large for Metal (that row is the last), or batch_size reaches
-// `largest`. Where MPS is unusable, one row that says why.
+// `largest`. A batch whose step raises is a row of its own and the sweep goes on (batch norm
+// refuses a batch of one sample), unless the batch before it raised too. Where MPS is unusable,
+// one row that says why.
 std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::MachineProfile& machine,
                                    std::int64_t largest = 1 << 16);
 

@@ -15,7 +15,8 @@ namespace planner {
 inline constexpr double kMinimumSpeedup = 1.22;  // the runbook's: mps at least 22 % faster
 
 struct Recommendation {
-  std::string lane;                  // "cpu", "mps" or "remote" (a machine with more memory)
+  // "cpu", "mps", "remote" (a machine with more memory) or "none" (the step raises an error)
+  std::string lane;
   std::vector<std::string> reasons;  // the first says why that lane; the rest are advice
 };
 
