@@ -39,8 +39,8 @@ TUTOR_CELL("torch.compile: a long first iteration, then slower steady steps") {
 // mfu: 1.24%
 //   measured: 1.22 %, the emulator +1 % (allowed: 10 %)
 // %% [output] machine="m1-8gb"
-// iteration 0: 243.1 s
-// steady: 6047 ms per iteration
+// iteration 0: 243.2 s
+// steady: 6064 ms per iteration
 // mfu: 0.06%
 // %% [python]
 // run = Training(GptConfig(), torch.device("mps"), compile=True)
@@ -85,7 +85,7 @@ TUTOR_CELL("compiled, the matrix products cost the same and everything else cost
 // compiled matrix products 119.4 ms, all other kernels 181.1 ms
 // %% [output] machine="m1-8gb"
 // eager    matrix products 1105.8 ms, all other kernels 2743.6 ms
-// compiled matrix products 2351.5 ms, all other kernels 3694.7 ms
+// compiled matrix products 2359.0 ms, all other kernels 3704.0 ms
 // %% [python]
 // # Python cannot list the GPU's kernels: record the steps with torch.mps.profiler.profile()
 // # and read the kernel times in Instruments' Metal System Trace.

@@ -160,7 +160,9 @@ struct Gpt {
   torch::Tensor operator()(const torch::Tensor& idx, const torch::Tensor& targets) const {
     const auto pos = torch::arange(
         idx.size(1), torch::TensorOptions().dtype(torch::kInt64).device(idx.device()));
-    auto x = F::dropout(F::embedding(idx, wte) + F::embedding(pos, wpe), F::DropoutFuncOptions().p(cfg.dropout).training(training));
+    const auto tok_emb = F::embedding(idx, wte);  // one lookup per statement: C++ leaves the
+    const auto pos_emb = F::embedding(pos, wpe);  // order of a `+`'s two operands open
+    auto x = F::dropout(tok_emb + pos_emb, F::DropoutFuncOptions().p(cfg.dropout).training(training));
     for (const Block& b : h) {
       x = x + attention(b, F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(b.ln_1)));
       x = x + mlp(b, F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(b.ln_2)));

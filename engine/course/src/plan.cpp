@@ -9,14 +9,13 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "arguments.h"
 #include "course.h"
+#include "engine/notebook/text_file.h"
 #include "learner_python.h"
 #include "subcommand.h"
 
@@ -28,6 +27,9 @@ constexpr std::string_view kTraceFollows = "--- trace ---\n";
 // Importing PyTorch takes seconds, and tracing a step on the meta device a few more for a
 // billion parameters; the batch sweep traces seventeen batch sizes.
 constexpr std::chrono::minutes kTracerLimit{10};
+// The traces of a sweep's seventeen batch sizes, each of at most planner's kTracedOperators
+// operators of about a hundred bytes, stay under this.
+constexpr std::uintmax_t kTracesLimit = 256u << 20;
 
 // A file of the system's temporary folder that only this run uses, removed when it goes: the
 // tracer writes its traces there, apart from what the learner's code prints and whole, where
@@ -49,12 +51,6 @@ class ScratchFile {
   ScratchFile& operator=(const ScratchFile&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
-  std::string contents() const {
-    std::ifstream in(path_);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
 
  private:
   std::filesystem::path path_;
@@ -87,7 +83,15 @@ planner::Tracer learner_tracer(Course& course) {
       explain_no_torch(course, run, "plan", "to trace " + file, again);
       throw planner::NotTraced{};
     }
-    std::vector<std::string> traces = traces_in(traces_file.contents());
+    std::vector<std::string> traces;
+    try {
+      traces =
+          traces_in(engine::notebook::read_text_file(traces_file.path().string(), kTracesLimit));
+    } catch (const engine::notebook::UnreadableFile& why) {
+      course.err() << engine::notebook::wrap(
+          "course plan: the traces of " + file + " cannot be read: " + why.what(), course.width());
+      throw planner::NotTraced{};
+    }
     if (run.finished.status != 0 || run.finished.stopped || traces.empty()) {
       course.err() << engine::notebook::wrap(
                           "course plan: " + run.python + " could not trace " + file +

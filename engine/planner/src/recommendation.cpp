@@ -26,14 +26,13 @@ std::string model_state_text(const Prediction& p) {
 
 namespace {
 
-// The cpu lane (`fact`, then `advice`), unless the machine's free memory cannot even hold the
-// model's state (the cpu's memory is not simulated beyond this bound): then elsewhere.
+// The cpu lane (`fact`, then `advice`), unless the cpu's run would swap (prediction.h): then
+// elsewhere.
 Recommendation cpu_lane(const Prediction& p, const std::string& fact, const std::string& advice) {
-  const std::int64_t free = free_memory(*p.machine);
-  if (p.state_bytes <= free) return {"cpu", {fact + advice}};
+  if (p.cpu != CpuRun::Swaps) return {"cpu", {fact + advice}};
   return {"remote",
           {fmt::format("{}, more than the {} this machine has free: train on one with more memory",
-                       model_state_text(p), gib(free)),
+                       model_state_text(p), gib(free_memory(*p.machine))),
            fact}};
 }
 
@@ -110,14 +109,11 @@ Recommendation swapping(const Prediction& p, double speedup, const std::string& 
           : fmt::format("mps is {:.2f}x the cpu before macOS swaps, which slows it by more "
                         "than the plan can price",
                         speedup));
+  // The cpu runs here, so the model's state fits the free memory (a state that does not is
+  // cpu_swaps()'s): a smaller step fits.
   r.reasons.push_back(
-      p.state_bytes > free_memory(m)
-          ? fmt::format("the step holds {} of Metal memory where {} are free, and {}: no "
-                        "batch fits",
-                        gib(p.mps_bytes), gib(free_memory(m)), model_state_text(p))
-          : fmt::format("the step holds {} of Metal memory where {} are free: lower {} until "
-                        "it fits",
-                        gib(p.mps_bytes), gib(free_memory(m)), knobs));
+      fmt::format("the step holds {} of Metal memory where {} are free: lower {} until it fits",
+                  gib(p.mps_bytes), gib(free_memory(m)), knobs));
   r.reasons.push_back(fmt::format(
       "the cpu needs at least the model's state, {} of the same {} (its activations on top)",
       gib(p.state_bytes), gib(free_memory(m))));

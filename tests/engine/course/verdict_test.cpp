@@ -244,12 +244,20 @@ TEST_CASE("a lab file that is no regular file is refused at once, and listed as 
   fs::remove(kLabFile);
 }
 
-TEST_CASE("a file that includes /dev/zero does not compile: the compiler stops at its limit") {
+TEST_CASE(
+    "a file that includes /dev/zero does not compile: g++ stops at its memory limit, clang at the link") {
   if (!memory_limits_enforced()) return end_to_end::skip("this build sets no memory limit");
   VerdictCourse c("#include \"/dev/zero\"\n");
   CHECK(c.verify() == Verdict::DoesNotCompile);
+#if defined(__clang__)
+  // This test is built by the compiler that builds the labs. clang reads a device file as an
+  // empty one, so the file defines nothing and the link stops instead: still no pass.
+  CHECK_MESSAGE(c.says("labs/91_verdicts/lab.cpp does not compile."), c.out.str());
+  CHECK_MESSAGE(c.says("An undefined symbol is a function that lab.h declares"), c.out.str());
+#else
   CHECK_MESSAGE(c.says("compiling this file took more than the 1 GiB of memory a compile may use"),
                 c.out.str());
+#endif
 }
 
 TEST_CASE("a pass that cannot be recorded says so, and verify exits with 4") {

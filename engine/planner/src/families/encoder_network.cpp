@@ -113,8 +113,15 @@ struct Encoder {
       const Tensor cls = cls_token + engine::zeros({B, 1, cfg.hidden_size}, p.device());
       h = dropout(engine::cat({cls, p}, 1) + positions, cfg.dropout);
     } else {
-      h = F::embedding(batch[0], words) + F::embedding(position_ids, positions);
-      if (token_types.defined()) h = h + F::embedding(token_type_ids, token_types);
+      // One statement per lookup, in transformers' order: the operands of one `+` may run in
+      // either order (g++ and clang differ), and the order changes what the allocator reuses.
+      h = F::embedding(batch[0], words);
+      if (token_types.defined()) {
+        const Tensor token_type_embeddings = F::embedding(token_type_ids, token_types);
+        h = h + token_type_embeddings;
+      }
+      const Tensor position_embeddings = F::embedding(position_ids, positions);
+      h = h + position_embeddings;  // BERT's `+=`: the engine has no in-place autograd
       h = dropout(embedding_norm(h), cfg.dropout);
       if (cfg.attn_implementation == "eager") {
         // get_extended_attention_mask: (1 - mask) x the dtype's lowest, over heads and queries

@@ -65,7 +65,9 @@ struct Gpt {
       y = F::dropout(engine::softmax(scores, -1), F::DropoutFuncOptions().p(p).training(training))
               .matmul(heads(2));
     } else {
-      y = engine::scaled_dot_product_attention(heads(0), heads(1), heads(2), {}, p, true);
+      // q, k and v one statement each: a call's arguments may run in either order
+      const Tensor q = heads(0), k = heads(1), v = heads(2);
+      y = engine::scaled_dot_product_attention(q, k, v, {}, p, true);
     }
     return dropout(F::linear(y.transpose(1, 2).reshape({B, T, C}), b.attn_proj, b.attn_proj_b));
   }
@@ -73,7 +75,11 @@ struct Gpt {
     if (cfg.activation_function == "gelu") return F::gelu(h);
     // gelu_new: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), eight kernels
     constexpr double kSqrt2OverPi = 0.7978845608028654;
-    return 0.5 * h * (1.0 + engine::tanh(kSqrt2OverPi * (h + 0.044715 * engine::pow(h, 3))));
+    // in Python's left-to-right order, one statement each: C++ may evaluate a `*`'s two
+    // operands in either order, which would launch the kernels in another order
+    const Tensor half = 0.5 * h;
+    const Tensor inner = kSqrt2OverPi * (h + 0.044715 * engine::pow(h, 3));
+    return half * (1.0 + engine::tanh(inner));
   }
   Tensor mlp(const Block& b, const Tensor& x) const {
     return dropout(F::linear(activation(F::linear(x, b.c_fc, b.c_fc_b)), b.mlp_proj, b.mlp_proj_b));
@@ -81,7 +87,11 @@ struct Gpt {
   Tensor operator()(const Tensor& idx, const Tensor& targets) const {
     const Tensor pos =
         engine::arange(idx.size(1), engine::TensorOptions(idx.device()).dtype(engine::kInt64));
-    Tensor x = dropout(F::embedding(idx, wte) + F::embedding(pos, wpe));
+    // nanoGPT's order, one lookup per statement: the operands of one `+` may run in either
+    // order (g++ and clang differ), and the order changes what the allocator reuses.
+    const Tensor tok_emb = F::embedding(idx, wte);
+    const Tensor pos_emb = F::embedding(pos, wpe);
+    Tensor x = dropout(tok_emb + pos_emb);
     for (const Block& b : blocks) {
       x = x + attention(b, norm(x, b.ln_1, b.ln_1_b));
       x = x + mlp(b, norm(x, b.ln_2, b.ln_2_b));
