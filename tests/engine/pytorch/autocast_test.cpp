@@ -122,7 +122,7 @@ TEST_CASE(
 
 TEST_CASE("the trace names the dtype each kernel computes in") {
   engine::sim::use_machine("m3-max-64gb");
-  engine::sim::start_tracing();
+  const test_support::Tracing tracing;
   const Tensor x = engine::randn({4, 8}, Device("mps"));
   {
     const autocast region("mps");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/errors.h"
+#include "engine/sim.h"
 #include "engine/notebook/doctest_printing.h"  // failed CHECKs show devices, shapes, dtypes
 #include "engine/tensor.h"
 
@@ -36,6 +37,16 @@ inline std::filesystem::path scratch_file(const std::string& name) {
 }
 
 // What the engine writes to std::cerr (its warnings) while this is alive.
+// Traces from here to the end of the scope, then drops the recording: the test cases after it
+// in the same program would otherwise record (and pay for) every span of their own.
+class Tracing {
+ public:
+  Tracing() { engine::sim::start_tracing(); }
+  ~Tracing() { engine::sim::stop_tracing(); }
+  Tracing(const Tracing&) = delete;
+  Tracing& operator=(const Tracing&) = delete;
+};
+
 class CaptureStderr {
  public:
   CaptureStderr() : old_(std::cerr.rdbuf(text_.rdbuf())) {}

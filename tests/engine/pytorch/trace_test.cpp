@@ -20,7 +20,7 @@
 #include "test_support.h"
 
 TEST_CASE("a trace records the host and the device tracks as Chrome trace events") {
-  engine::sim::start_tracing();
+  const test_support::Tracing tracing;
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::label_process("trace_test");
   const engine::Tensor x = engine::randn({64, 64}, engine::Device("mps"));
@@ -56,7 +56,7 @@ TEST_CASE("a trace records the host and the device tracks as Chrome trace events
 }
 
 TEST_CASE("a DataLoader's workers are threads of their own in the trace, named for them") {
-  engine::sim::start_tracing();
+  const test_support::Tracing tracing;
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::label_process("trace_test/workers");
   {
@@ -92,7 +92,7 @@ TEST_CASE("a DataLoader's workers are threads of their own in the trace, named f
 
 TEST_CASE(
     "a trace is valid JSON whatever a process is called: quotes, backslashes and control characters are escaped") {
-  engine::sim::start_tracing();
+  const test_support::Tracing tracing;
   const std::string label =
       "a \"quoted\" \\ label\twith\ncontrol \x01 characters and UTF-8: \xc3\xa9";
   engine::sim::label_process(label);
@@ -130,7 +130,7 @@ std::vector<nlohmann::json> spans_of(const std::filesystem::path& path, const st
 
 TEST_CASE(
     "a summarised trace keeps a process's first 10,000 spans and counts the rest of a loop's ops") {
-  engine::sim::start_tracing();
+  const test_support::Tracing tracing;
   engine::sim::use_machine("m3-max-64gb");
   const std::string label = "summarised loop";
   engine::sim::label_process(label);
@@ -174,7 +174,7 @@ TEST_CASE(
 
 TEST_CASE(
     "a process started inside a labelled one is labelled after it, numbered, with how it started") {
-  engine::sim::start_tracing();
+  const test_support::Tracing tracing;
   engine::sim::use_machine("m3-max-64gb");
   engine::sim::label_process("lesson/cell");
   engine::sim::use_machine("m1-8gb");

@@ -81,6 +81,9 @@ bool is_shape_only(const Tensor& t);
 // --trace: record the host's and the device's timelines of every simulated process from now
 // on, and write them as a Chrome trace (open it in Perfetto, ui.perfetto.dev).
 void start_tracing();
+// Stops recording and forgets every span and label recorded so far (write_trace first to keep
+// them): a program that traces one part of its work does not pay for the rest.
+void stop_tracing();
 void label_process(std::string label);  // the current process's name in the trace
 // Full keeps every span. Summarised keeps each simulated process's first 10,000 spans and then
 // merges each track's runs of per-operation spans into one span that counts them: a long

@@ -105,6 +105,13 @@ namespace sim {
 
 void start_tracing() { detail::recorder().on = true; }
 
+void stop_tracing() {
+  detail::Recorder& r = detail::recorder();
+  const int process = r.process;  // the simulated process goes on
+  r = detail::Recorder();
+  r.process = process;
+}
+
 void label_process(std::string label) {
   detail::recorder().labels[detail::recorder().process] = std::move(label);
 }
