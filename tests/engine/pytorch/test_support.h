@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "engine/errors.h"
-#include "engine/sim.h"
 #include "engine/notebook/doctest_printing.h"  // failed CHECKs show devices, shapes, dtypes
+#include "engine/sim.h"
 #include "engine/tensor.h"
 
 namespace test_support {
