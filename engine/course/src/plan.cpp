@@ -17,6 +17,7 @@
 #include "course.h"
 #include "engine/notebook/text_file.h"
 #include "learner_python.h"
+#include "planner/model_config.h"
 #include "subcommand.h"
 
 namespace front_door {
@@ -70,6 +71,7 @@ std::vector<std::string> traces_in(const std::string& output) {
 // The tracer, run with the learner's Python on FILE.py at `batch_sizes`.
 planner::Tracer learner_tracer(Course& course) {
   return [&course](const std::string& file, const std::vector<std::int64_t>& batch_sizes) {
+    static_cast<void>(planner::config_text(file));  // a file that is not there is named so
     const ScratchFile traces_file;
     std::vector<std::string> arguments{file, "--output", traces_file.path().string()};
     if (!batch_sizes.empty()) arguments.emplace_back("--batch-size");
@@ -131,6 +133,7 @@ const Subcommand kPlanCommand{
         "  build/course plan engine/planner/examples/resnet50_food101.toml\n"
         "  build/course plan --torch engine/planner/examples/pytorch/lenet5.py --machine m1-8gb\n"
         "--sweep batch doubles the batch on mps until the GPU swaps or runs out of memory; "
-        "--json prints the plan or the sweep as JSON.\n"};
+        "--json prints the plan or the sweep as JSON; --list-machines lists the machines "
+        "--machine takes.\n"};
 
 }  // namespace front_door

@@ -246,6 +246,9 @@ int twins(Course& course, const Arguments& given) {
       if (i + 1 == args.size())
         return usage_error(course, "twins", "--machine needs a machine's name");
       machine_name = args[++i];
+    } else if (args[i] == "--list-machines") {
+      engine::notebook::list_machines(course.out(), course.width());
+      return 0;
     } else if (args[i].rfind("-", 0) == 0) {
       return usage_error(course, "twins", "unknown option " + args[i]);
     } else if (number) {
@@ -319,7 +322,7 @@ const Subcommand kTwinsCommand{
         "Runs each Python twin of lesson NN with the Python that MPS_COURSE_PYTHON names, or else "
         "with the first that imports torch of python3 on PATH and the system's (/usr/bin/python3), "
         "and shows what your PyTorch printed beside the output the lesson documents for the simulated "
-        "machine closest to this computer (--machine NAME picks another). On a Mac with MPS the twins run "
+        "machine closest to this computer (--machine NAME picks another; --list-machines lists them). On a Mac with MPS the twins run "
         "on its GPU. Nothing is recorded: the lesson stays unverified until `course run NN` runs it.\n"};
 
 }  // namespace front_door

@@ -41,60 +41,6 @@ bool use_color(ColorMode mode) {
   return isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
 }
 
-// The machines in two groups, those the lessons document first, each summary wrapped beside
-// its name (or under it, where the terminal is too narrow for both).
-void list_machines(std::ostream& out, std::size_t width) {
-  const std::size_t name_column = 2 + 22;
-  const bool beside = width >= name_column + 30;
-  auto list = [&](const engine::MachineProfile& m) {
-    const std::string summary =
-        std::string(m.summary) + (&m == &engine::default_machine() ? " [default]" : "");
-    if (beside) {
-      const std::string lead =
-          "  " + std::string(m.name) +
-          std::string(name_column - 2 - std::min<std::size_t>(m.name.size(), 21), ' ');
-      out << wrap(summary, width, lead, std::string(name_column, ' '));
-    } else {
-      out << "  " << m.name << '\n' << wrap(summary, width, "      ", "      ");
-    }
-  };
-  out << wrap("Machines the lessons document (--machine NAME):", width);
-  for (const engine::MachineProfile* m : documented_machines()) list(*m);
-  out << '\n'
-      << wrap(
-             "Also simulated, each compared with the documented machine closest to it; a run on one "
-             "verifies no lesson:",
-             width);
-  for (const engine::MachineProfile* m : engine::machines()) {
-    if (!is_documented(*m)) list(*m);
-  }
-  out << '\n'
-      << wrap(
-             "Every Apple-silicon Mac configuration sold, on macOS 15.6.1, also simulated: the chip, "
-             "its CPU and GPU cores, the memory (m3-max-14cpu-30gpu-36gb):",
-             width);
-  // One line per chip variant, its memory sizes in braces: "m3-max-14cpu-30gpu-{36,96}gb".
-  std::string variant, sizes;
-  const auto flush = [&] {
-    if (variant.empty()) return;
-    const bool one = sizes.find(',') == std::string::npos;
-    out << "  " << variant << (one ? "-" + sizes : "-{" + sizes + "}") << "gb\n";
-  };
-  for (const engine::MachineProfile* m : engine::apple_silicon_configurations()) {
-    const std::string_view name = m->name;
-    const std::size_t dash = name.rfind('-');
-    const std::string prefix(name.substr(0, dash));
-    const std::string memory(name.substr(dash + 1, name.size() - dash - 3));  // "36" of "-36gb"
-    if (prefix != variant) {
-      flush();
-      variant = prefix;
-      sizes.clear();
-    }
-    sizes += (sizes.empty() ? "" : ",") + memory;
-  }
-  flush();
-}
-
 // Whether the trace file can be written, checked before anything runs. Without blocking: a
 // FIFO that nobody reads is refused at once.
 bool can_write(const std::string& path, std::string& problem) {

@@ -1,10 +1,13 @@
 #include "engine/notebook/machine_choice.h"
 
 #include <algorithm>
+#include <ostream>
 #include <vector>
 
 #include "engine/machine.h"
+#include "engine/notebook/documented_machines.h"
 #include "engine/notebook/spelling.h"
+#include "engine/notebook/terminal_text.h"
 
 namespace engine::notebook {
 namespace {
@@ -87,6 +90,60 @@ std::string unknown_machine(std::string_view typed) {
            " configurations sold start so: --list-machines lists them";
   }
   return unknown + "; --list-machines lists them all";
+}
+
+// The machines in two groups, those the lessons document first, each summary wrapped beside
+// its name (or under it, where the terminal is too narrow for both).
+void list_machines(std::ostream& out, std::size_t width) {
+  const std::size_t name_column = 2 + 22;
+  const bool beside = width >= name_column + 30;
+  auto list = [&](const engine::MachineProfile& m) {
+    const std::string summary =
+        std::string(m.summary) + (&m == &engine::default_machine() ? " [default]" : "");
+    if (beside) {
+      const std::string lead =
+          "  " + std::string(m.name) +
+          std::string(name_column - 2 - std::min<std::size_t>(m.name.size(), 21), ' ');
+      out << wrap(summary, width, lead, std::string(name_column, ' '));
+    } else {
+      out << "  " << m.name << '\n' << wrap(summary, width, "      ", "      ");
+    }
+  };
+  out << wrap("Machines the lessons document (--machine NAME):", width);
+  for (const engine::MachineProfile* m : documented_machines()) list(*m);
+  out << '\n'
+      << wrap(
+             "Also simulated, each compared with the documented machine closest to it; a run on one "
+             "verifies no lesson:",
+             width);
+  for (const engine::MachineProfile* m : engine::machines()) {
+    if (!is_documented(*m)) list(*m);
+  }
+  out << '\n'
+      << wrap(
+             "Every Apple-silicon Mac configuration sold, on macOS 15.6.1, also simulated: the chip, "
+             "its CPU and GPU cores, the memory (m3-max-14cpu-30gpu-36gb):",
+             width);
+  // One line per chip variant, its memory sizes in braces: "m3-max-14cpu-30gpu-{36,96}gb".
+  std::string variant, sizes;
+  const auto flush = [&] {
+    if (variant.empty()) return;
+    const bool one = sizes.find(',') == std::string::npos;
+    out << "  " << variant << (one ? "-" + sizes : "-{" + sizes + "}") << "gb\n";
+  };
+  for (const engine::MachineProfile* m : engine::apple_silicon_configurations()) {
+    const std::string_view name = m->name;
+    const std::size_t dash = name.rfind('-');
+    const std::string prefix(name.substr(0, dash));
+    const std::string memory(name.substr(dash + 1, name.size() - dash - 3));  // "36" of "-36gb"
+    if (prefix != variant) {
+      flush();
+      variant = prefix;
+      sizes.clear();
+    }
+    sizes += (sizes.empty() ? "" : ",") + memory;
+  }
+  flush();
 }
 
 }  // namespace engine::notebook

@@ -29,14 +29,17 @@ ModelConfig parse_json_config(std::string_view text, const std::string& path) {
   return read_config(json_fields(text, path));
 }
 
-ModelConfig read_model_config(const std::filesystem::path& path) {
+std::string config_text(const std::filesystem::path& path) {
   constexpr std::uintmax_t kLimit = 4u << 20;  // a config is a few KiB
-  std::string text;
   try {
-    text = engine::notebook::read_text_file(path.string(), kLimit);
+    return engine::notebook::read_text_file(path.string(), kLimit);
   } catch (const engine::notebook::UnreadableFile& e) {
     throw ConfigError(path.string(), 0, std::string("cannot read the file: ") + e.what());
   }
+}
+
+ModelConfig read_model_config(const std::filesystem::path& path) {
+  const std::string text = config_text(path);
   if (path.extension() == ".py") return parse_python_config(text, path.string());
   if (path.extension() == ".json") return parse_json_config(text, path.string());
   return parse_toml_config(text, path.string());

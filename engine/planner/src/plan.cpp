@@ -3,6 +3,7 @@
 #include <optional>
 #include <variant>
 
+#include "engine/notebook/machine_choice.h"
 #include "engine/notebook/terminal_text.h"
 #include "plan_output.h"
 #include "planner/model_config.h"
@@ -17,6 +18,7 @@ struct Options {
   std::optional<std::string> machine;
   bool sweep_batch = false;
   bool json = false;
+  bool list_machines = false;
 };
 
 // The arguments, or a message saying what is wrong with them.
@@ -38,6 +40,8 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
       o.torch = args[++i];
     } else if (args[i] == "--json") {
       o.json = true;
+    } else if (args[i] == "--list-machines") {
+      o.list_machines = true;
     } else if (args[i].starts_with("--")) {
       return "unknown option " + args[i];
     } else if (o.config.empty()) {
@@ -46,6 +50,7 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
       return "one config file at a time, not also " + args[i];
     }
   }
+  if (o.list_machines) return o;
   if (o.torch && !o.config.empty())
     return "one model at a time: a config file or --torch FILE.py, not both";
   if (o.config.empty() && !o.torch)
@@ -62,8 +67,7 @@ std::optional<Machines> chosen_machines(const Options& o, std::ostream& err, std
   if (o.machine) {
     const engine::MachineProfile* m = engine::find_machine(*o.machine);
     if (m == nullptr) {
-      err << engine::notebook::wrap("course plan: no machine named " + *o.machine +
-                                        "; the machines: " + engine::machine_names(),
+      err << engine::notebook::wrap("course plan: " + engine::notebook::unknown_machine(*o.machine),
                                     width, "", "  ");
       return std::nullopt;
     }
@@ -86,6 +90,10 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     return 2;
   }
   const Options& o = std::get<Options>(parsed);
+  if (o.list_machines) {
+    engine::notebook::list_machines(out, width);
+    return 0;
+  }
   const std::optional<Machines> machines = chosen_machines(o, err, width);
   if (!machines) return 2;
   try {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <optional>
 
 #include "family_registry.h"
@@ -11,6 +12,17 @@ namespace {
 
 std::string gib(std::int64_t bytes) {
   return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1LL << 30));
+}
+
+// "1.10x": two decimals, or as many more as it takes to keep a speedup on its side of the
+// runbook's threshold (1.2196 is "1.2196x", never "1.22x, below the runbook's 1.22x").
+std::string times(double speedup) {
+  int digits = 2;
+  for (double scale = 100; digits < 6; ++digits, scale *= 10) {
+    if ((std::round(speedup * scale) / scale < kMinimumSpeedup) == (speedup < kMinimumSpeedup))
+      break;
+  }
+  return fmt::format("{:.{}f}x", speedup, digits);
 }
 
 }  // namespace
@@ -104,11 +116,11 @@ Recommendation swapping(const Prediction& p, double speedup, const std::string& 
   r.lane = speedup < kMinimumSpeedup ? "remote" : "mps";
   r.reasons.push_back(
       speedup < kMinimumSpeedup
-          ? fmt::format("swapping, mps is only {:.2f}x the cpu: train on a Mac with more memory",
-                        speedup)
-          : fmt::format("mps is {:.2f}x the cpu before macOS swaps, which slows it by more "
+          ? fmt::format("swapping, mps is only {} the cpu: train on a Mac with more memory",
+                        times(speedup))
+          : fmt::format("mps is {} the cpu before macOS swaps, which slows it by more "
                         "than the plan can price",
-                        speedup));
+                        times(speedup)));
   // The cpu runs here, so the model's state fits the free memory (a state that does not is
   // cpu_swaps()'s): a smaller step fits.
   r.reasons.push_back(
@@ -134,12 +146,12 @@ Recommendation recommend(const Prediction& p, const std::string& knobs) {
     r = swapping(p, speedup, knobs);
   } else if (speedup < kMinimumSpeedup) {
     r = cpu_lane(p,
-                 fmt::format("mps is only {:.2f}x the cpu, below the runbook's {:.2f}x", speedup,
+                 fmt::format("mps is only {} the cpu, below the runbook's {:.2f}x", times(speedup),
                              kMinimumSpeedup),
                  "");
   } else {
     r.lane = "mps";
-    r.reasons.push_back(fmt::format("mps is {:.2f}x the cpu", speedup));
+    r.reasons.push_back(fmt::format("mps is {} the cpu", times(speedup)));
   }
   if (p.compiled_seconds && *p.compiled_seconds > eager) {
     r.reasons.push_back(

@@ -44,6 +44,11 @@ std::int64_t block_count(const ModelConfig& config);
 // with its value: "bias False", "vocab_size 65 (shakespeare_char's meta.pkl)".
 std::vector<std::string> defaulted_fields(const ModelConfig& config);
 
+// A config file's text, or a ConfigError "cannot read the file: ..." where it is missing, a
+// directory, a device or larger than a config can be. A tracer checks `--torch`'s model file so
+// before any Python runs it.
+std::string config_text(const std::filesystem::path& path);
+
 // `path` ending in .py is read as nanoGPT's config/*.py, .json as a Hugging Face config.json,
 // anything else as TOML. A field that cannot be used throws a ConfigError.
 ModelConfig read_model_config(const std::filesystem::path& path);
