@@ -39,7 +39,7 @@ struct Attempt {
   std::vector<ShownQuestion> shown{};
 };
 
-// "passing needs 10 of 13, more than 75 %"
+// "passing needs 12 of 15, more than 75 %"
 std::string pass_rule(int total) {
   return "passing needs " + std::to_string(answers_needed_to_pass(total)) + " of " +
          std::to_string(total) + ", more than 75 %";

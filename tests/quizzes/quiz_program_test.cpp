@@ -16,7 +16,7 @@ namespace {
 const std::string kKey =
     "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
     "batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,iteration-zero-and-mfu=c,compile-and-lazy=a,"
-    "kernel-tail-and-barrier=d";
+    "input-bound-split=d,accumulate-divide=c,kernel-tail-and-barrier=b";
 
 std::string with_wrong(
     std::string sheet,
@@ -46,28 +46,28 @@ TEST_CASE("every bank parses and every lesson link resolves") {
   expect_status(run, 0);
   expect_text(
       run,
-      {"11 banks, 63 questions: every bank parses, every lesson link resolves, and no bank's answers "
+      {"11 banks, 65 questions: every bank parses, every lesson link resolves, and no bank's answers "
        "stand out by length"});
 }
 
-TEST_CASE("the mastery check passes with 10 of 13 right") {
+TEST_CASE("the mastery check passes with 12 of 15 right") {
   const Run run = quiz({"take", "mastery", "--answers",
                         with_wrong(kKey, {{"honest-timing=d", "honest-timing=a"},
                                           {"worth-it=c", "worth-it=a"},
                                           {"batch-bytes=a", "batch-bytes=b"}})});
   expect_status(run, 0);
-  expect_text(run, {"Mastery check: 10 of 13 (77 %). Passed"});
+  expect_text(run, {"Mastery check: 12 of 15 (80 %). Passed"});
 }
 
-TEST_CASE("the mastery check fails with 9 of 13 right, naming the cells to re-run") {
+TEST_CASE("the mastery check fails with 11 of 15 right, naming the cells to re-run") {
   const Run run =
       quiz({"take", "mastery", "--answers",
             with_wrong(kKey, {{"honest-timing=d", "honest-timing=a"},
                               {"worth-it=c", "worth-it=a"},
                               {"batch-bytes=a", "batch-bytes=b"},
-                              {"kernel-tail-and-barrier=d", "kernel-tail-and-barrier=a"}})});
+                              {"kernel-tail-and-barrier=b", "kernel-tail-and-barrier=a"}})});
   expect_status(run, 1);
-  expect_text(run, {"Mastery check: 9 of 13 (69 %). Not passed yet",
+  expect_text(run, {"Mastery check: 11 of 15 (73 %). Not passed yet",
                     "lessons/lesson05_1 --cell naive_vs_synchronized",
                     "lessons/lesson06_1 --cell memory_bill",
                     "lessons/lesson07_2 --cell runbook_on_measured_workloads",
@@ -78,7 +78,7 @@ TEST_CASE("results come as JSON") {
   const Run run = quiz({"take", "mastery", "--answers",
                         with_wrong(kKey, {{"honest-timing=d", "honest-timing=a"}}), "--json"});
   expect_status(run, 0);
-  expect_text(run, {"\"correct\": 12", "\"passed\": true", "\"total\": 13"});
+  expect_text(run, {"\"correct\": 14", "\"passed\": true", "\"total\": 15"});
 }
 
 TEST_CASE("a sheet of letters without question ids is refused") {
@@ -100,8 +100,8 @@ TEST_CASE("the interactive quiz re-asks after bad input and finishes") {
 TEST_CASE("input that ends early stops the quiz without recording it") {
   const Run run = quiz({"take", "mastery"}, input_file("short_input", "a\n"));
   expect_status(run, 3);
-  expect_text(run, {"The input ended at question 2 of 13, after 1 answer; it was not recorded:"});
+  expect_text(run, {"The input ended at question 2 of 15, after 1 answer; it was not recorded:"});
   const Run none = quiz({"take", "mastery"}, input_file("no_input", ""));
   expect_status(none, 3);
-  expect_text(none, {"The input ended at question 1 of 13; nothing was recorded.\n"});
+  expect_text(none, {"The input ended at question 1 of 15; nothing was recorded.\n"});
 }

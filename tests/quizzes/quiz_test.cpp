@@ -98,7 +98,7 @@ TEST_CASE("every bank parses, and every question is well formed and linked to a 
       CHECK(q.why.size() == q.distractors.size());
     }
   }
-  CHECK(quiz::load_bank(kPaths.banks / "mastery.toml").questions.size() == 13);
+  CHECK(quiz::load_bank(kPaths.banks / "mastery.toml").questions.size() == 15);
 }
 
 TEST_CASE("a malformed bank is refused, naming the file and line") {
@@ -197,17 +197,17 @@ TEST_CASE("known answer sheets grade to known scores, and the attempt is recorde
   ScratchProgress scratch("sheets");
   const Run full = quiz_run({"take", "mastery", "--answers", kMasteryKey});
   CHECK(full.status == 0);
-  CHECK(full.out.find("13 of 13 (100 %). Passed") != std::string::npos);
+  CHECK(full.out.find("15 of 15 (100 %). Passed") != std::string::npos);
   const Run ten =
       quiz_run({"take", "mastery", "--answers",
                 wrong(kMasteryKey, {"fallback-diagnosis", "worth-it", "memory-tools"})});
   CHECK(ten.status == 0);
-  CHECK(ten.out.find("10 of 13 (77 %). Passed") != std::string::npos);
+  CHECK(ten.out.find("12 of 15 (80 %). Passed") != std::string::npos);
   const Run nine = quiz_run(
       {"take", "mastery", "--answers",
        wrong(kMasteryKey, {"fallback-diagnosis", "batch-bytes", "worth-it", "memory-tools"})});
   CHECK(nine.status == 1);
-  CHECK(nine.out.find("9 of 13 (69 %). Not passed yet") != std::string::npos);
+  CHECK(nine.out.find("11 of 15 (73 %). Not passed yet") != std::string::npos);
   CHECK(
       nine.out.find(
           "Re-run the cell that teaches it:\n      /nonexistent/build/lessons/lesson04 --cell fallback_step_time") !=
@@ -216,7 +216,7 @@ TEST_CASE("known answer sheets grade to known scores, and the attempt is recorde
   const auto progress = engine::notebook::load_progress(scratch.path, report);
   const auto& record = progress.quizzes.at("mastery");
   CHECK(record.attempts == 3);
-  CHECK(record.best_correct == 13);
+  CHECK(record.best_correct == 15);
   CHECK(record.passed);
   CHECK(record.last_missed ==
         std::vector<std::string>{"fallback-diagnosis", "batch-bytes", "memory-tools", "worth-it"});
@@ -227,11 +227,11 @@ TEST_CASE("results come as JSON with every answer and its lesson link") {
   const Run run = quiz_run(
       {"take", "mastery", "--answers", wrong(kMasteryKey, {"fallback-diagnosis"}), "--json"});
   const nlohmann::json result = nlohmann::json::parse(run.out);
-  CHECK(result["correct"] == 12);
-  CHECK(result["total"] == 13);
+  CHECK(result["correct"] == 14);
+  CHECK(result["total"] == 15);
   CHECK(result["passed"] == true);
   CHECK(result["seed"] == 0);
-  CHECK(result["answers"].size() == 13);
+  CHECK(result["answers"].size() == 15);
   CHECK(result["answers"][4]["correct"] == false);
   CHECK(result["answers"][4]["lesson"] == "04_cpu_fallback#fallback_step_time");
 }
@@ -245,13 +245,13 @@ TEST_CASE(
   const Run none = quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, every_id)});
   CHECK(none.status == 1);
   CHECK(as_one_line(none.out).find(
-            "0 of 13 (0 %). Not passed yet: passing needs 10 of 13, more than 75 %.") !=
+            "0 of 15 (0 %). Not passed yet: passing needs 12 of 15, more than 75 %.") !=
         std::string::npos);
-  // Once, practising the thirteen after this recorded "13 of 13, passed".
+  // Once, practising the fifteen after this recorded "15 of 15, passed".
   const Run practice = quiz_run({"take", "mastery", "--missed", "--answers", kMasteryKey});
   CHECK(practice.status == 0);  // every practised answer right
   CHECK(as_one_line(practice.out)
-            .find("Practice: 13 of 13 right. It is not recorded; passing needs 10 of 13, more than "
+            .find("Practice: 15 of 15 right. It is not recorded; passing needs 12 of 15, more than "
                   "75 %, in one sitting of the whole quiz.") != std::string::npos);
   std::ostringstream report;
   const auto record = [&] {
@@ -261,7 +261,7 @@ TEST_CASE(
   CHECK(record().best_correct == 0);
   CHECK_FALSE(record().passed);
   CHECK(record().last_missed == every_id);  // the sitting's misses, to practise again
-  CHECK(quiz_run({"progress"}).out.find("mastery check not passed yet (best 0/13)") !=
+  CHECK(quiz_run({"progress"}).out.find("mastery check not passed yet (best 0/15)") !=
         std::string::npos);
 
   const Run partly = quiz_run(
@@ -271,7 +271,7 @@ TEST_CASE(
   CHECK(result["retry_of_missed"] == true);
   CHECK(result["recorded"] == false);
   CHECK(result["passed"] == false);
-  CHECK(result["correct"] == 12);
+  CHECK(result["correct"] == 14);
   CHECK(record().attempts == 1);
 
   CHECK(quiz_run({"take", "mastery", "--answers", kMasteryKey}).status == 0);  // one sitting
@@ -295,17 +295,17 @@ TEST_CASE(
   }
   const Run exam = quiz_run({"take", "mastery", "--seed", "11"}, input);
   CHECK(exam.status == 1);
-  CHECK(as_one_line(exam.out).find("Mastery check: 13 questions; passing needs 10 of 13, more than "
+  CHECK(as_one_line(exam.out).find("Mastery check: 15 questions; passing needs 12 of 15, more than "
                                    "75 %. An exam: nothing is marked until the end, then every "
                                    "question is reviewed.") != std::string::npos);
   // While the questions are asked, no answer is revealed.
-  const std::string asked = exam.out.substr(0, exam.out.find("Mastery check: 1 of 13"));
+  const std::string asked = exam.out.substr(0, exam.out.find("Mastery check: 1 of 15"));
   for (const char* revealing : {"Right.", "Not ", "The answer", "Why not", "✔", "✘"})
     CHECK_MESSAGE(asked.find(revealing) == std::string::npos, revealing);
   // After the last: every question with its prompt, the answer and the explanation.
   const std::string review = flat(exam.out.substr(asked.size()));
   CHECK(review.find("Every question, with its answer:") != std::string::npos);
-  CHECK(review.find("Question 1 of 13: stack ✔ " + shown[0].question->prompt +
+  CHECK(review.find("Question 1 of 15: stack ✔ " + shown[0].question->prompt +
                     " Your answer, right: ") != std::string::npos);
   for (const quiz::ShownQuestion& q : shown) {
     CAPTURE(q.question->id);
@@ -327,18 +327,18 @@ TEST_CASE(
 TEST_CASE(
     "every attempt shuffles the options anew, and review shows the order of the last sitting") {
   ScratchProgress scratch("orders");
-  const std::string thirteen = "a\na\na\na\na\na\na\na\na\na\na\na\na\n";
+  const std::string fifteen = "a\na\na\na\na\na\na\na\na\na\na\na\na\na\na\n";
   std::ostringstream report;
   const auto last_seed = [&] {
     return engine::notebook::load_progress(scratch.path, report).quizzes.at("mastery").last_seed;
   };
-  CHECK(quiz_run({"take", "mastery"}, thirteen).status == 1);
+  CHECK(quiz_run({"take", "mastery"}, fifteen).status == 1);
   const std::uint64_t first = last_seed();
-  CHECK(quiz_run({"take", "mastery"}, thirteen).status == 1);
+  CHECK(quiz_run({"take", "mastery"}, fifteen).status == 1);
   const std::uint64_t second = last_seed();
   CHECK(first != second);  // two draws of a 32-bit seed: equal once in four billion
   // Practice shuffles too, and leaves the sitting's order for review.
-  const Run practice = quiz_run({"take", "mastery", "--missed", "--seed", "99"}, thirteen);
+  const Run practice = quiz_run({"take", "mastery", "--missed", "--seed", "99"}, fifteen);
   CHECK(as_one_line(practice.out)
             .find("(quiz take mastery --missed --seed 99 shows them in the same order)") !=
         std::string::npos);
@@ -398,14 +398,14 @@ TEST_CASE("an answer sheet grades the same whatever order an earlier attempt use
   const quiz::Bank bank = quiz::load_bank(kPaths.banks / "mastery.toml");
   // An interactive attempt with seed 7 that answers every question with a, recorded.
   const Run attempt =
-      quiz_run({"take", "mastery", "--seed", "7"}, "a\na\na\na\na\na\na\na\na\na\na\na\na\n");
+      quiz_run({"take", "mastery", "--seed", "7"}, "a\na\na\na\na\na\na\na\na\na\na\na\na\na\na\n");
   CHECK(attempt.status == 1);
   CHECK(quiz_run({"take", "mastery", "--answers", kMasteryKey})
-            .out.find("13 of 13 (100 %). Passed") != std::string::npos);
+            .out.find("15 of 15 (100 %). Passed") != std::string::npos);
   // A sheet in the attempt's own order grades right with that seed.
   CHECK(quiz_run(
             {"take", "mastery", "--seed", "7", "--answers", quiz::answer_key(quiz::show(bank, 7))})
-            .out.find("13 of 13 (100 %)") != std::string::npos);
+            .out.find("15 of 15 (100 %)") != std::string::npos);
   // review shows that order and says which seed a sheet in it needs.
   CHECK(quiz_run({"review", "mastery", "--seed", "7"}).out.find("needs --seed 7") !=
         std::string::npos);
@@ -423,7 +423,7 @@ TEST_CASE("the answer key is shown only after passing, or to whoever asks for it
   CHECK(revealed.status == 0);
   CHECK(revealed.out == kMasteryKey + "\n");
   CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status ==
-        0);  // passed: 12 of 13
+        0);  // passed: 14 of 15
   CHECK(quiz_run({"key", "mastery"}).out == kMasteryKey + "\n");
   CHECK(quiz_run({"key", "lesson01"}).status == 2);  // another quiz is not passed yet
 }
@@ -463,7 +463,7 @@ TEST_CASE("a retry of missed questions numbers them as that run asks them") {
                               "fallback-diagnosis=a,batch-bytes=b,memory-tools=a,worth-it=a"});
   CHECK(retry.out.find("Question 1 of 4: fallback-diagnosis") != std::string::npos);
   CHECK(retry.out.find("Question 2 of 4: batch-bytes") != std::string::npos);
-  CHECK(retry.out.find("of 13:") == std::string::npos);
+  CHECK(retry.out.find("of 15:") == std::string::npos);
 }
 
 TEST_CASE("a bank whose answers are mostly the longest option fails quiz check") {
@@ -523,19 +523,19 @@ TEST_CASE("input that ends early, or q, stops the quiz and records nothing, sayi
   const Run ended = quiz_run({"take", "mastery"}, "a\nb\n");
   CHECK(ended.status == 3);
   CHECK(as_one_line(ended.out).find(
-            "The input ended at question 3 of 13, after 2 answers; they were not recorded: "
+            "The input ended at question 3 of 15, after 2 answers; they were not recorded: "
             "a quiz counts only when finished.") != std::string::npos);
   const Run at_once = quiz_run({"take", "mastery"}, "");
   CHECK(at_once.status == 3);
-  CHECK(at_once.out.find("The input ended at question 1 of 13; nothing was recorded.\n") !=
+  CHECK(at_once.out.find("The input ended at question 1 of 15; nothing was recorded.\n") !=
         std::string::npos);
   const Run quit = quiz_run({"take", "mastery"}, "q\n");
   CHECK(quit.status == 3);
-  CHECK(quit.out.find("Stopped at question 1 of 13; nothing was recorded.\n") != std::string::npos);
+  CHECK(quit.out.find("Stopped at question 1 of 15; nothing was recorded.\n") != std::string::npos);
   const Run quit_later = quiz_run({"take", "mastery"}, "a\nq\n");
   CHECK(quit_later.status == 3);
   CHECK(as_one_line(quit_later.out)
-            .find("Stopped at question 2 of 13, after 1 answer; it was not recorded: a quiz "
+            .find("Stopped at question 2 of 15, after 1 answer; it was not recorded: a quiz "
                   "counts only when finished.") != std::string::npos);
   CHECK(!fs::exists(scratch.path));
 }
@@ -597,7 +597,7 @@ TEST_CASE("progress counts verified lessons and the mastery check") {
   });
   CHECK(quiz_run({"take", "mastery", "--answers", wrong(kMasteryKey, {"stack"})}).status == 0);
   CHECK(quiz_run({"progress"})
-            .out.find(quiz_test::lessons_verified_line(2) + ", mastery check passed 12/13") !=
+            .out.find(quiz_test::lessons_verified_line(2) + ", mastery check passed 14/15") !=
         std::string::npos);
   const nlohmann::json json = nlohmann::json::parse(quiz_run({"progress", "--json"}).out);
   CHECK(json["lessons_verified"] == std::vector<std::string>{"01", "02"});
@@ -729,6 +729,6 @@ TEST_CASE(
   const Run narrow = run({"take", "mastery", "--answers", kMasteryKey}, 40);
   CHECK(
       narrow.out.find(
-          "Mastery check: 13 of 13 (100 %). Passed:\npassing needs 10 of 13, more than 75 %.\n") !=
+          "Mastery check: 15 of 15 (100 %). Passed:\npassing needs 12 of 15, more than 75 %.\n") !=
       std::string::npos);
 }

@@ -19,11 +19,12 @@ namespace quiz_test {
 
 inline const quiz::Paths kPaths{TUTOR_SOURCE_DIR "/quizzes/banks", TUTOR_SOURCE_DIR "/lessons",
                                 "/nonexistent/build/lessons"};
-// The answer sheet that scores 13 of 13 on the mastery check with seed 0 (quiz key mastery).
+// The answer sheet that scores 15 of 15 on the mastery check with seed 0 (quiz key mastery).
 inline const std::string kMasteryKey =
-    "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,honest-timing=d,"
-    "batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,iteration-zero-and-mfu=c,compile-and-lazy=a,"
-    "kernel-tail-and-barrier=d";
+    "stack=c,unified-memory=b,built-not-available=c,placement-and-shape=c,fallback-diagnosis=d,"
+    "honest-timing=d,batch-bytes=a,memory-tools=d,worth-it=c,cross-device-results=d,"
+    "iteration-zero-and-mfu=c,compile-and-lazy=a,input-bound-split=d,accumulate-divide=c,"
+    "kernel-tail-and-barrier=b";
 
 // A fresh directory for one test (scratch_directory.h), holding the progress file that
 // MPS_COURSE_PROGRESS names.

@@ -280,7 +280,7 @@ def check_quizzes(site, banks):
     check(f"{total - 2} of {total} right" in score.text and "not passed" in score.text, f"lesson 2 score: {score.text!r}")
 
     # Options are shuffled on every load, as the terminal shuffles them for every attempt: two loads
-    # of the mastery check order thirteen questions' options alike with a chance of at most 1 in 6^13.
+    # of the mastery check order fifteen questions' options alike with a chance of at most 1 in 6^15.
     orders = []
     for _ in range(2):
         site.open("mastery.html")
@@ -290,14 +290,14 @@ def check_quizzes(site, banks):
 
     mastery = tomllib.loads((banks / "mastery.toml").read_text())
     site.open("mastery.html")
-    for wrong, verdict in (({0, 1, 2, 3}, "9 of 13 right (69 %): not passed"),
-                           ({0, 1, 2}, "10 of 13 right (77 %): passed"), (set(), "13 of 13 right (100 %): passed")):
+    for wrong, verdict in (({0, 1, 2, 3}, "11 of 15 right (73 %): not passed"),
+                           ({0, 1, 2}, "12 of 15 right (80 %): passed"), (set(), "15 of 15 right (100 %): passed")):
         score, _ = take(site, "mastery", mastery, wrong)
         check(score.text.startswith(verdict), f"mastery with {len(wrong)} wrong: {score.text!r}, expected {verdict!r}")
         if wrong:
             click(site, site.driver.find_element("css selector", "#quiz-mastery button.retry"))
     site.errors("mastery.html")
-    print("quizzes: a wrong answer explains itself; the mastery check passes at 10 and 13 of 13, not at 9")
+    print("quizzes: a wrong answer explains itself; the mastery check passes at 12 and 15 of 15, not at 11")
 
 
 def check_launch_pictures(site, lesson, screenshots):
