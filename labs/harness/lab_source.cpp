@@ -151,21 +151,25 @@ std::map<std::string, std::string> apply_decoy_to_files(const DecoySpec& spec,
   return files;
 }
 
-std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& path) {
+std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& path,
+                                      std::string_view language) {
   const auto fail = [&](const std::string& message) { throw DecoyError(path + ": " + message); };
+  const std::string backticks = "```" + std::string(language),
+                    tildes = "~~~" + std::string(language);
   std::vector<HintCode> blocks;
   const std::vector<std::string_view> lines = lines_of(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view fence = lines[i];
-    if (!fence.starts_with("```cpp") && !fence.starts_with("~~~cpp")) continue;
+    if (!fence.starts_with(backticks) && !fence.starts_with(tildes)) continue;
     const std::string_view closing = fence.substr(0, 3);
-    fence.remove_prefix(6);
+    fence.remove_prefix(backticks.size());
+    if (!fence.empty() && fence.front() != ' ') continue;  // ```cppx: another language
     const std::size_t start = fence.find_first_not_of(' ');
     fence = start == std::string_view::npos ? std::string_view() : fence.substr(start);
     if (!fence.starts_with("TODO ") || fence.size() == 5) {
-      fail("line " + std::to_string(i + 1) +
-           ": a hint's ```cpp block says which TODO lines of the starter it replaces: ```cpp TODO "
-           "1.2, or ```cpp TODO 5.1-5.4 for the lines from the first to the last");
+      fail("line " + std::to_string(i + 1) + ": a hint's " + backticks +
+           " block says which TODO lines of the starter it replaces: " + backticks +
+           " TODO 1.2, or " + backticks + " TODO 5.1-5.4 for the lines from the first to the last");
     }
     fence.remove_prefix(5);
     const std::size_t dash = fence.find('-');
@@ -174,7 +178,8 @@ std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& 
                    ""};
     std::size_t j = i + 1;
     for (; j < lines.size() && lines[j] != closing; ++j) block.code += std::string(lines[j]) + "\n";
-    if (j == lines.size()) fail("a ```cpp block without its closing " + std::string(closing));
+    if (j == lines.size())
+      fail("a " + backticks + " block without its closing " + std::string(closing));
     blocks.push_back(std::move(block));
     i = j;
   }

@@ -66,9 +66,11 @@ struct HintCode {
   std::string code;         // its lines, each ending in a newline
 };
 
-// The ```cpp blocks of a hints.md, in order; throws DecoyError for one whose fence does not say
-// which TODO lines it replaces. Blocks in other languages are left alone.
-std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& path);
+// The ```cpp blocks of a hints.md (```metal for lab 9's kernels), in order; throws DecoyError for
+// one whose fence does not say which TODO lines it replaces. Blocks in other languages are left
+// alone.
+std::vector<HintCode> parse_hint_code(std::string_view text, const std::string& path,
+                                      std::string_view language = "cpp");
 
 // `starter` with each block in place of its TODO lines, indented as the first of them; throws
 // DecoyError for a block whose TODO the starter lacks, or whose lines another block replaces.
