@@ -58,6 +58,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "machine/precision_rates.h"
+
 namespace engine::detail {
 namespace {
 
@@ -128,6 +130,9 @@ double matmul_seconds(const KernelCost& cost, const MachineProfile& machine, dou
   double share = kMatmulPeakShare * ramp(s.m, kMatmulHalfWidth) * ramp(s.n, kMatmulHalfWidth) *
                  ramp(s.k, kMatmulHalfDepth) * ramp(tiles, kMatmulHalfTilesPerCore * gpu.cores);
   if (s.broadcast) share *= kBroadcastMatmulShare;
+  // float16 at float32's rate, bfloat16 slower where it is emulated: Note [Precision on Apple
+  // GPUs]
+  share *= gpu_arithmetic_rate(gpu.family, cost.dtype);
   const double compute = gpu.fp32_flops > 0 ? cost.flops / (gpu.fp32_flops * share) : 0.0;
   const double memory =
       gpu_memory_seconds(cost.bytes, streaming_share(cost.bytes, machine), machine, paged);
@@ -305,10 +310,14 @@ double cpu_kernel_seconds(const KernelCost& cost, const MachineProfile& machine)
   double compute = 0;
   if (cost.kind == OpKind::MatMul) {
     const double per_product = cost.flops / cost.matmul.batch;
+    // Accelerate's AMX units for float32 and float64; every other dtype on the cores' own
+    // kernels (Note [Precision on Apple GPUs])
+    const double amx = amx_rate(cost.dtype);
     const double peak =
-        machine.cpu_matrix_flops > 0
-            ? machine.cpu_matrix_flops * kAccelerateShare * ramp(per_product, kAccelerateHalfFlops)
-            : machine.cpu_fp32_flops * kCpuVectorMatmulShare;
+        machine.cpu_matrix_flops > 0 && amx > 0
+            ? machine.cpu_matrix_flops * amx * kAccelerateShare *
+                  ramp(per_product, kAccelerateHalfFlops)
+            : machine.cpu_fp32_flops * cpu_vector_rate(cost.dtype) * kCpuVectorMatmulShare;
     compute = peak > 0 ? cost.flops / peak : 0.0;
   } else if (cost.kind == OpKind::Nnpack) {
     const double cores = core > 0 ? machine.cpu_fp32_flops / 32 / core : 0;
