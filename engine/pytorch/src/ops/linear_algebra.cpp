@@ -275,7 +275,8 @@ void check_matmul_dtypes(const Tensor& a, const Tensor& b) {
     throw Error("expected m1 and m2 to have the same dtype, but got: " +
                 std::string(type_meta_name(ta)) + " != " + std::string(type_meta_name(tb)));
   }
-  if (ta == ScalarType::Bool) throw Error("\"addmm_impl_cpu_\" not implemented for 'Bool'");
+  if (ta == ScalarType::Bool)  // AT_DISPATCH's TORCH_CHECK_NOT_IMPLEMENTED
+    throw NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'");
 }
 
 }  // namespace detail

@@ -92,12 +92,12 @@ void fill_random(TensorImpl& t, bool normal) {
 }
 
 // The samplers' dtype check, as the cpu kernel names itself: "normal_kernel_cpu" not implemented
-// for 'Long'.
+// for 'Long', a NotImplementedError as AT_DISPATCH raises it.
 void require_floating(const TensorOptions& options, const char* op) {
   const ScalarType dtype = options.dtype_or(ScalarType::Float);
   if (!is_floating_point(dtype)) {
-    throw Error(std::string("\"") + op + "\" not implemented for '" +
-                std::string(scalar_type_name(dtype)) + "'");
+    throw NotImplementedError(std::string("\"") + op + "\" not implemented for '" +
+                              std::string(scalar_type_name(dtype)) + "'");
   }
 }
 

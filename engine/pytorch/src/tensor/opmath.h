@@ -111,13 +111,14 @@ enum class Float64 { Computed, NotImplemented };
 
 // Calls f(C{}) with C the compute type of a floating dtype: float for float16, bfloat16 and
 // float32, double for float64. Other dtypes get PyTorch's text for a kernel without them,
-// '"<kernel>" not implemented for 'Long''.
+// '"<kernel>" not implemented for 'Long'', raised as AT_DISPATCH raises it since PyTorch 2.x: a
+// NotImplementedError (TORCH_CHECK_NOT_IMPLEMENTED).
 template <typename F>
 decltype(auto) dispatch_floating(ScalarType dtype, std::string_view kernel, Float64 float64,
                                  F&& f) {
   if (!is_floating_point(dtype)) {
-    throw Error("\"" + std::string(kernel) + "\" not implemented for '" +
-                std::string(scalar_type_name(dtype)) + "'");
+    throw NotImplementedError("\"" + std::string(kernel) + "\" not implemented for '" +
+                              std::string(scalar_type_name(dtype)) + "'");
   }
   if (dtype != ScalarType::Double) return f(float{});
   if (float64 == Float64::NotImplemented) {
