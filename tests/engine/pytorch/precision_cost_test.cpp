@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <string>
 
 #include "engine/engine.h"
@@ -14,17 +15,13 @@ namespace {
 
 using engine::Tensor;
 
-// The simulated seconds of one (n x n) @ (n x n) product in `dtype` on `device`, after a warm-up.
-double product_seconds(const std::string& machine, const std::string& device,
-                       engine::ScalarType dtype, std::int64_t n) {
-  engine::sim::use_machine(machine);
-  const engine::sim::ShapeOnlyGuard shape_only;
-  const Tensor a =
-      engine::zeros({n, n}, engine::TensorOptions(engine::Device(device)).dtype(dtype));
+// The simulated seconds `op` takes, its queue drained before and after, after one untimed run
+// (the warm-up builds its kernels).
+double seconds_of(const std::function<void()>& op) {
   const auto once = [&] {
     engine::mps::synchronize();
     const double start = engine::py::time::perf_counter();
-    static_cast<void>(a.matmul(a));
+    op();
     engine::mps::synchronize();
     return engine::py::time::perf_counter() - start;
   };
@@ -32,20 +29,22 @@ double product_seconds(const std::string& machine, const std::string& device,
   return once();
 }
 
+// One (n x n) @ (n x n) product in `dtype` on `device`.
+double product_seconds(const std::string& machine, const std::string& device,
+                       engine::ScalarType dtype, std::int64_t n) {
+  engine::sim::use_machine(machine);
+  const engine::sim::ShapeOnlyGuard shape_only;
+  const Tensor a =
+      engine::zeros({n, n}, engine::TensorOptions(engine::Device(device)).dtype(dtype));
+  return seconds_of([&] { static_cast<void>(a.matmul(a)); });
+}
+
 // An elementwise kernel over `n` elements of `dtype` on mps.
 double add_seconds(const std::string& machine, engine::ScalarType dtype, std::int64_t n) {
   engine::sim::use_machine(machine);
   const engine::sim::ShapeOnlyGuard shape_only;
   const Tensor a = engine::zeros({n}, engine::TensorOptions(engine::Device("mps")).dtype(dtype));
-  const auto once = [&] {
-    engine::mps::synchronize();
-    const double start = engine::py::time::perf_counter();
-    static_cast<void>(a + a);
-    engine::mps::synchronize();
-    return engine::py::time::perf_counter() - start;
-  };
-  once();
-  return once();
+  return seconds_of([&] { static_cast<void>(a + a); });
 }
 
 }  // namespace
