@@ -18,17 +18,7 @@ namespace end_to_end {
 
 // Under AddressSanitizer a crash is reported in the sanitizer's words, not the course's: tests of
 // a crash are skipped there.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kUnderAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kUnderAddressSanitizer = true;
-#else
-inline constexpr bool kUnderAddressSanitizer = false;
-#endif
-#else
-inline constexpr bool kUnderAddressSanitizer = false;
-#endif
+using engine::notebook::kUnderAddressSanitizer;
 
 using Run = engine::notebook::Finished;
 using engine::notebook::Surroundings;

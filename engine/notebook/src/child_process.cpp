@@ -143,27 +143,13 @@ class OwnProcessGroup {
   posix_spawnattr_t attributes_;
 };
 
-// Under AddressSanitizer, which reserves terabytes of address space for its shadow memory, no
-// limit can hold: neither for this program nor for the course's programs, built the same way.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kLimitsHold = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kLimitsHold = false;
-#else
-constexpr bool kLimitsHold = true;
-#endif
-#else
-constexpr bool kLimitsHold = true;
-#endif
-
 // posix_spawn sets no resource limits, and a child inherits ours: while this object lives, our
 // own address-space limit is lowered to `bytes` (0: left alone), for the moment of the spawn.
 // Meanwhile this process maps only the new process's stack; it runs one spawn at a time.
 class InheritedAddressSpaceLimit {
  public:
   explicit InheritedAddressSpaceLimit(std::uint64_t bytes) {
-    if (!kLimitsHold || bytes == 0 || getrlimit(RLIMIT_AS, &ours_) != 0) return;
+    if (kUnderAddressSanitizer || bytes == 0 || getrlimit(RLIMIT_AS, &ours_) != 0) return;
     rlimit lowered = ours_;
     lowered.rlim_cur = ours_.rlim_max == RLIM_INFINITY
                            ? static_cast<rlim_t>(bytes)

@@ -127,6 +127,10 @@ TEST_CASE("a memory limit is the program's own, where the system enforces one") 
     MESSAGE("SKIPPED: this host does not enforce address-space limits");
     return;
   }
+  if (engine::notebook::kUnderAddressSanitizer) {
+    MESSAGE("SKIPPED: a build under AddressSanitizer sets no memory limit");
+    return;
+  }
   const Finished run = run_collecting({"sh", "-c", "ulimit -v"}, std::chrono::seconds(10),
                                       {.memory_limit = std::uint64_t{256} << 20});
   REQUIRE(run.status == 0);

@@ -11,6 +11,21 @@
 
 namespace engine::notebook {
 
+// Under AddressSanitizer, which reserves terabytes of address space for its shadow memory, no
+// memory limit can hold, neither for this program nor for the course's programs built the same
+// way: such a build sets none. And a crash is reported in the sanitizer's words.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kUnderAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kUnderAddressSanitizer = true;
+#else
+inline constexpr bool kUnderAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kUnderAddressSanitizer = false;
+#endif
+
 struct Finished {
   int status = 0;            // the exit status; 128 + the signal's number if a signal ended it
   std::string output{};      // stdout and stderr as they came, interleaved
@@ -25,7 +40,7 @@ struct Surroundings {
   std::string directory{};                 // its working directory; empty: ours
   std::string input{};                     // a file it reads as stdin; empty: none (/dev/null)
   // Bytes of address space it may map (RLIMIT_AS, which Linux enforces and macOS does not); 0:
-  // none, as in a build under AddressSanitizer, which needs terabytes.
+  // none, as in a build under AddressSanitizer (kUnderAddressSanitizer).
   std::uint64_t memory_limit = 0;
   bool completion_channel = false;  // give it a completion channel
 };
