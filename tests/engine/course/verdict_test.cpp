@@ -2,7 +2,8 @@
 // pass only when every check reported, and it comes within bounds of time, memory and output
 // whatever the code does. The course here is the test's own, in the build tree
 // (tests/engine/course/CMakeLists.txt): lab 91, whose lab.cpp each test writes and which is built
-// as a learner's lab is, with lab 1's tests; and lesson 91, an edited lesson. The course
+// as a learner's lab is, with lab 1's tests; lab 92, lab 9's tests over Metal kernels its program
+// reads as it runs, from the folder the test writes; and lesson 91, an edited lesson. The course
 // command's parts run in-process on the real build tree.
 
 #include <doctest/doctest.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -32,6 +34,9 @@ namespace {
 
 const fs::path kTop = TUTOR_VERDICT_COURSE;
 const fs::path kLabFile = kTop / "labs/91_verdicts/lab.cpp";
+const fs::path kKernelLab = kTop / "labs/92_kernels";
+// Where the course runs lab 92's program from: a script of the test's (kernel_lab_runs).
+const fs::path kKernelLabCommand = fs::path(TUTOR_VERDICT_PROGRAMS) / "lab92";
 
 std::string read(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -75,7 +80,35 @@ bool memory_limits_enforced() {
   return seen.rlim_cur == probe.rlim_cur;
 }
 
-// The course of lab 91 and lesson 91, with a progress file of its own that starts empty, and
+// Lab 9's kernels in `version` (starter, solution), in name order.
+std::vector<fs::path> puzzle_kernels(const std::string& version) {
+  std::vector<fs::path> kernels;
+  for (const auto& entry :
+       fs::directory_iterator(end_to_end::source("labs/09_metal_puzzles/" + version)))
+    if (entry.path().extension() == ".metal") kernels.push_back(entry.path());
+  std::sort(kernels.begin(), kernels.end());
+  return kernels;
+}
+
+// Lab 92's kernels become `version`'s of lab 9.
+void kernels_are(const std::string& version) {
+  for (const fs::path& kernel : puzzle_kernels(version))
+    write(kKernelLab / kernel.filename(), read(kernel));
+}
+
+// What the course runs as lab 92's program: the program, then, with `save_meanwhile`, the
+// starter's first kernel saved over the learner's, before the course looks at the files again.
+void kernel_lab_runs(bool save_meanwhile) {
+  std::string script = "#!/bin/sh\n\"" TUTOR_KERNEL_LAB_PROGRAM "\" \"$@\"\nstatus=$?\n";
+  if (save_meanwhile) {
+    const fs::path first = puzzle_kernels("starter").front();
+    script += "cp '" + first.string() + "' '" + (kKernelLab / first.filename()).string() + "'\n";
+  }
+  write(kKernelLabCommand, script + "exit $status\n");
+  fs::permissions(kKernelLabCommand, fs::perms::owner_all);
+}
+
+// The course of lab 91, lab 92 and lesson 91, with a progress file of its own that starts empty, and
 // the learner's lab.cpp holding `code`.
 struct VerdictCourse {
   std::istringstream in;
@@ -89,6 +122,12 @@ struct VerdictCourse {
           read(end_to_end::source("labs/01_preflight/starter/lab.cpp")));
     write(kTop / "lessons/91_edited_lesson.cpp",
           read(end_to_end::source("tests/engine/course/fixtures/91_edited_lesson.cpp")));
+    write(kKernelLab / "README.md", "# Lab 92 · Kernels\n");
+    write(kKernelLab / "hints.md", "# Hints\n\n## One\n\nA.\n\n## Two\n\nB.\n");
+    for (const fs::path& kernel : puzzle_kernels("starter"))
+      write(kKernelLab / "starter" / kernel.filename(), read(kernel));
+    kernels_are("starter");
+    kernel_lab_runs(false);
     fs::create_directories(kTop / "quizzes/banks");
     fs::remove(kLabFile);  // what another test left there, which may be a FIFO or a link
     write(kLabFile, code);
@@ -110,16 +149,18 @@ struct VerdictCourse {
     progress_in(kTop / "unwritable/progress.json");
   }
 
-  Verdict verify() {
+  Verdict verify(const std::string& lab = "91") {
     out.str("");
-    return verify_lab(*course, *course->catalog().lab("91"));
+    return verify_lab(*course, *course->catalog().lab(lab));
   }
   std::string list() {
     out.str("");
     run_course(*course, {"list"});
     return said();
   }
-  engine::notebook::LabRecord record() { return course->progress().labs["91_verdicts"]; }
+  engine::notebook::LabRecord record(const std::string& lab = "91_verdicts") {
+    return course->progress().labs[lab];
+  }
 
   // What it said, however the terminal wrapped it: each line break as a space.
   std::string said() const {
@@ -156,6 +197,23 @@ TEST_CASE("a file saved while its checks run is checked again, and the verdict i
   REQUIRE(c.record().last_check.has_value());
   CHECK_FALSE(c.record().last_check->passed);
   CHECK(c.record().passed_at.empty());
+}
+
+TEST_CASE(
+    "a kernel saved while its checks run is checked again, and the verdict is the new one's") {
+  VerdictCourse c(solution_with(""));
+  kernels_are("solution");
+  CHECK_MESSAGE(c.verify("92") == Verdict::Passed, c.out.str());  // as they are: a pass
+
+  kernel_lab_runs(/*save_meanwhile=*/true);  // the first run reads the solution's kernels
+  c.course->update_progress([](engine::notebook::Progress& p) { p.labs.erase("92_kernels"); });
+  CHECK_MESSAGE(c.verify("92") == Verdict::Failed, c.out.str());
+  const fs::path first = puzzle_kernels("starter").front();
+  CHECK(read(kKernelLab / first.filename()) == read(first));
+  CHECK_FALSE(c.says("✔ Lab 92 passes"));
+  REQUIRE(c.record("92_kernels").last_check.has_value());
+  CHECK_FALSE(c.record("92_kernels").last_check->passed);
+  CHECK(c.record("92_kernels").passed_at.empty());
 }
 
 TEST_CASE("code that ends the program before its checks report is no pass") {
