@@ -321,6 +321,47 @@ TUTOR_CELL("on a 16 GB M2, workers speed the data up to its cores and cost memor
 // would slow every step on the GPU too. Three or four workers is the answer here; on a 64 GB
 // machine with twelve performance cores, the same arithmetic allows many more.
 //
+// ## Spawn, not fork
+//
+// Those workers were started the macOS way: since Python 3.8 its default start method is
+// `spawn`, a fresh interpreter that imports torch again (the start-up on the timelines above).
+// Linux's default, `fork`, copies the running process and starts at once, and scripts written
+// on Linux sometimes ask for it by name. On a Mac whose process has already used mps, a forked
+// worker inherits Metal's and Objective-C's state without being able to use it, and the run
+// hangs, at the first batch or many batches later. The emulator does not hang: it stops and
+// says why.
+
+// %% fork_after_mps requires="mps"
+TUTOR_CELL("a worker forked after mps has started hangs a real run; the emulator stops and says why") {
+  const auto weights = torch::ones({1}, torch::Device("mps"));  // from here on, mps has started
+  for (const char* method : {"spawn", "fork"}) {
+    DataLoader loader(sim::data::JpegImageFolder(),
+                      {.batch_size = 64, .num_workers = 2, .multiprocessing_context = method});
+    try {
+      for (const auto& batch : loader) {
+        static_cast<void>(batch);
+        break;
+      }
+      print(fmt::format("{}: the first batch arrived", method));
+    } catch (const sim::DataLoaderHang& hang) {
+      print(fmt::format("{}: stopped. {}", method, hang.what()));
+    }
+  }
+}
+// %% [output]
+// spawn: the first batch arrived
+// fork: stopped. DataLoader worker 0 was started with fork() after MPS initialised in this process. On macOS a forked child cannot use the Metal and Objective-C state it inherits (torch.mps._is_in_bad_fork() is True in it), and real runs hang or crash here, at once or some batches later (pytorch/pytorch#78924). The emulator stops instead of hanging. Keep macOS's default start method, 'spawn' (leave multiprocessing_context unset), or start the workers before anything touches mps.
+// %% [python]
+// weights = torch.ones(1, device="mps")  # from here on, mps has started
+// loader = DataLoader(Photos(), batch_size=64, num_workers=2, multiprocessing_context="spawn")
+// next(iter(loader))
+// print("spawn: the first batch arrived")
+// # the twin starts no forked worker: on a Mac it would hang, at once or some batches later
+
+// %% [markdown]
+// Keep the default: leave `multiprocessing_context` unset on a Mac, or, if a library forks
+// for you, start its workers before the first tensor reaches mps.
+//
 // ## What to take away
 //
 // - A step is its input too. Time the data alone and the compute alone before tuning either:
@@ -331,6 +372,8 @@ TUTOR_CELL("on a 16 GB M2, workers speed the data up to its cores and cost memor
 //   `non_blocking=True` for the batch's copy, and leave `pin_memory` off.
 // - Every worker is a resident process in the GPU's memory. Past the performance cores more
 //   workers add little speed, and past the memory they make everything page.
+// - Never fork a worker after mps has started: the run hangs. macOS's default, `spawn`, is
+//   safe.
 //
 // ## Next
 //

@@ -246,7 +246,108 @@ TUTOR_CELL("checkpointing and accumulation both cut a step's peak memory, at a p
 // {{checkpoint_or_accumulate@m1-8gb:4 x 64 accumulated...GiB}} ms, no longer than one of 256. Its price
 // is elsewhere: four times the host's dispatching, and a batch too small to fill a larger GPU.
 // The two combine: a model that does not fit at all can often be trained with both.
+
+// %% [markdown] facts="8 GB"
+// ## The epoch boundary: give memory back
 //
+// Between epochs a script often validates, and the runbook's habit there is two calls:
+// `gc.collect()`, then `torch.mps.empty_cache()`. The second hands the allocator's cached, unused
+// buffers back to macOS, where the next phase, another process or the rest of the Mac can use
+// them. It can only hand back buffers that no tensor holds, and a validation loop easily holds
+// more than it seems: a loss kept as a tensor (to average later) keeps its whole graph, every
+// activation of its forward pass, until the tensor goes. `gc.collect()` frees what Python keeps
+// only through reference cycles; a name that still points at the tensors keeps them whatever
+// it does. The C++ cell has no counterpart call: C++ frees a tensor when its last handle goes,
+// so there is nothing for a collector to find.
+//
+// The cell ends an epoch on the 8 GB M1: three training steps, then three validation batches
+// run without `no_grad`, their losses kept in a list. It prints what live tensors hold and
+// what Metal holds for the process at each point of the boundary.
+
+// %% epoch_boundary requires="mps" compare="m1-8gb"
+TUTOR_CELL("empty_cache() gives back only the buffers no tensor holds: drop the references first") {
+  sim::use_machine("m1-8gb");
+  sim::ShapeOnlyGuard shape_only;
+  const torch::Device device("mps");
+  const auto report = [](const char* when) {
+    const auto gib = [](std::int64_t bytes) { return static_cast<double>(bytes) / (1ULL << 30); };
+    print(fmt::format("{:<28} tensors {:>5.2f} GiB, Metal holds {:>5.2f} GiB", when,
+                      gib(py::torch::mps::current_allocated_memory()),
+                      gib(py::torch::mps::driver_allocated_memory())));
+  };
+  const Classifier model = make_classifier(device);
+  torch::optim::SGD optimizer(model.parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+  const auto labels = torch::zeros({128}, torch::TensorOptions().dtype(torch::kInt64).device(device));
+  for (int step = 0; step < 3; ++step) {  // the epoch's last training steps
+    const auto images = torch::randn({128, 3, 224, 224}, device);
+    optimizer.zero_grad();
+    const auto loss = F::cross_entropy(classify(model, images), labels);
+    loss.backward();
+    optimizer.step();
+  }
+  std::vector<torch::Tensor> validation_losses;  // averaged at the end of the epoch
+  for (int batch = 0; batch < 3; ++batch) {
+    const auto images = torch::randn({128, 3, 224, 224}, device);
+    validation_losses.push_back(F::cross_entropy(classify(model, images), labels));
+  }
+  report("losses kept as tensors");
+  py::torch::mps::empty_cache();
+  report("empty_cache()");
+  validation_losses.clear();  // del validation_losses
+  report("losses dropped");
+  py::torch::mps::empty_cache();
+  report("empty_cache() again");
+}
+// %% [output]
+// losses kept as tensors       tensors  2.45 GiB, Metal holds  3.05 GiB
+// empty_cache()                tensors  2.45 GiB, Metal holds  3.05 GiB
+// losses dropped               tensors  0.03 GiB, Metal holds  3.05 GiB
+// empty_cache() again          tensors  0.03 GiB, Metal holds  0.04 GiB
+// %% [python]
+// import gc
+//
+//
+// def report(when):
+//     print(f"{when:<28} tensors {torch.mps.current_allocated_memory() / 2**30:>5.2f} GiB, "
+//           f"Metal holds {torch.mps.driver_allocated_memory() / 2**30:>5.2f} GiB")
+//
+//
+// device = torch.device("mps")
+// model = Classifier(device)
+// optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+// labels = torch.zeros(128, dtype=torch.int64, device=device)
+// for step in range(3):  # the epoch's last training steps
+//     images = torch.randn(128, 3, 224, 224, device=device)
+//     optimizer.zero_grad()
+//     loss = F.cross_entropy(model(images), labels)
+//     loss.backward()
+//     optimizer.step()
+// validation_losses = []  # averaged at the end of the epoch
+// for batch in range(3):
+//     images = torch.randn(128, 3, 224, 224, device=device)
+//     validation_losses.append(F.cross_entropy(model(images), labels))
+// report("losses kept as tensors")
+// torch.mps.empty_cache()
+// report("empty_cache()")
+// del validation_losses
+// gc.collect()
+// report("losses dropped")
+// torch.mps.empty_cache()
+// report("empty_cache() again")
+
+// %% [markdown]
+// Three kept losses hold {{epoch_boundary@m1-8gb:losses kept as tensors}} GiB of activations, and
+// `empty_cache()` gives nothing back while they live: Metal still holds
+// {{epoch_boundary@m1-8gb:empty_cache()...Metal holds}} GiB. The free buffers the training steps
+// left behind lie in the same heaps as the kept activations, and the allocator returns a heap to
+// macOS only when every buffer in it is free. Dropping the losses makes their memory free, not
+// returned ({{epoch_boundary@m1-8gb:losses dropped...Metal holds}} GiB still held); only the
+// second `empty_cache()` brings Metal's share down to
+// {{epoch_boundary@m1-8gb:empty_cache() again...Metal holds}} GiB. The order is the recipe: drop
+// the references (`del`, `gc.collect()` for cycles), then empty the cache. And keep a loss as a
+// number, `loss.item()`, or validate under `torch.no_grad()`, and there is no graph to drop.
+
+// %% [markdown]
 // ## What to take away
 //
 // - Read the loss every N steps, on every loop: a sync in the loop stops the host from
@@ -256,6 +357,8 @@ TUTOR_CELL("checkpointing and accumulation both cut a step's peak memory, at a p
 // - Checkpointing trades a second forward pass of the checkpointed region for the activations
 //   it would keep; accumulation trades one large batch for several small ones, whose cost
 //   depends on how full a small batch keeps the GPU.
+// - At an epoch's end, drop what still points at tensors, then call `empty_cache()`: it returns
+//   only heaps that nothing holds. A loss kept as a tensor keeps its graph's activations.
 //
 // ## Next
 //
