@@ -86,6 +86,16 @@ TEST_CASE("on mps products run in float16 and softmax, layer norm, losses and su
   CHECK(engine::cat({low, x}).dtype() == engine::kFloat32);  // type promotion, no autocast
 }
 
+TEST_CASE(
+    "on mps attention runs in float16, whatever its inputs' dtypes (pytorch/pytorch#141774)") {
+  engine::sim::use_machine("m3-max-64gb");
+  const Device mps("mps");
+  const Tensor q = engine::randn({4, 4, 8}, mps), k = engine::randn({4, 4, 8}, mps);
+  const Tensor v = engine::randn({4, 4, 8}, mps).to(engine::kHalf);
+  const autocast region("mps");
+  CHECK(engine::scaled_dot_product_attention(q, k, v).dtype() == engine::kHalf);
+}
+
 TEST_CASE("a float32 weight is cast once per autocast region, its gradient stays float32") {
   engine::sim::use_machine("m3-max-64gb");
   const engine::nn::Linear layer(8, 8);

@@ -2,7 +2,9 @@
 // PyTorch 2.9 registers each operation's cast policy per device in
 // aten/src/ATen/autocast_mode.cpp (TORCH_LIBRARY_IMPL(aten, AutocastMPS, m) and AutocastCPU);
 // an operation on neither list runs in its inputs' dtypes. For the operations the engine has:
-//   mps:  lower_precision_fp  matmul, mm, bmm, linear, conv2d (convolution)
+//   mps:  lower_precision_fp  matmul, mm, bmm, linear, conv2d (convolution),
+//                             scaled_dot_product_attention (since 2.6: pytorch/pytorch#141776,
+//                             which fixed #141774, an error on mixed query and value dtypes)
 //         fp32                softmax, log_softmax, layer_norm, batch_norm, nll_loss, sum, pow
 //   cpu:  lower_precision_fp  matmul, mm, bmm, linear, conv2d, scaled_dot_product_attention
 //         fp32                nll_loss, cross_entropy_loss
@@ -29,9 +31,8 @@ CastPolicy policy(DeviceType device, AutocastOp op) {
     case AutocastOp::Matmul:
     case AutocastOp::Linear:
     case AutocastOp::Conv2d:
-      return CastPolicy::LowerPrecisionFp;
     case AutocastOp::ScaledDotProductAttention:
-      return device == DeviceType::CPU ? CastPolicy::LowerPrecisionFp : CastPolicy::None;
+      return CastPolicy::LowerPrecisionFp;
     case AutocastOp::NllLoss:
       return CastPolicy::Fp32;
     case AutocastOp::CrossEntropy:
