@@ -11,9 +11,11 @@
 #include "engine/amp.h"
 #include "engine/autocast.h"
 #include "engine/factories.h"
+#include "engine/mps.h"
 #include "engine/nn/functional.h"
 #include "engine/nn/linear.h"
 #include "engine/ops.h"
+#include "engine/optim/adam.h"
 #include "engine/optim/sgd.h"
 #include "engine/random.h"
 #include "engine/sim.h"
@@ -80,6 +82,20 @@ TEST_CASE("an infinite gradient skips the step and halves the scale") {
         "step() has already been called since the last update().");
   scaler.update();
   CHECK(scaler.get_scale() == 32768.0);
+}
+
+TEST_CASE("in a what-if run, whose gradients have no values, the scaler steps the optimizer") {
+  engine::sim::use_machine("m3-max-64gb");
+  const engine::sim::ShapeOnlyGuard shape_only;
+  Model model;
+  engine::optim::Adam adam(model.layer->parameters(), engine::optim::AdamOptions(0.1));
+  GradScaler scaler("mps");
+  scaler.scale(model.loss(engine::randn({3, 4}, Device("mps")))).backward();
+  scaler.unscale_(adam);
+  const std::int64_t before = engine::py::torch::mps::current_allocated_memory();
+  scaler.step(adam);
+  CHECK(engine::py::torch::mps::current_allocated_memory() > before);  // Adam's state, made
+  scaler.update();
 }
 
 TEST_CASE("the scale doubles after growth_interval good steps, and never overflows float32") {
