@@ -17,6 +17,10 @@ std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
       size_rule(in, "batch_size", c.batch_size, limits::kBatch),
       {"optimizer", [&](const Field& f) { c.optimizer = in.choice(f, kOptimizers); }},
       {"trainable_layers", [&](const Field& f) { c.trainable_layers = in.count(f); }},
+      {"autocast",
+       [&](const Field& f) {
+         c.autocast = in.choice(f, kAutocastDtypes, "torch.autocast's dtype, or off");
+       }},
   };
 }
 

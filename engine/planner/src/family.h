@@ -74,8 +74,9 @@ class Family {
 
 // What every family reads alike.
 inline const std::vector<std::string> kOptimizers{"adamw", "adam", "sgd"};
+inline const std::vector<std::string> kAutocastDtypes{"off", "float16", "bfloat16"};
 
-// The rules of the fields every family shares: batch_size, optimizer, trainable_layers.
+// The rules of the fields every family shares: batch_size, optimizer, trainable_layers, autocast.
 std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& config);
 
 // trainable_layers: at most the model's `blocks`.

@@ -25,6 +25,8 @@ nlohmann::json config_json(const ModelConfig& c) {
             {"trained_parameters", parameter_count(c, true)},
             {"state_bytes", model_state_bytes(c)},
             {"defaults", defaulted_fields(c)}});
+  // A traced model's precision is in its trace, each operator's dtype: its step's own.
+  if (family_of(c).read_from_configs()) j["autocast"] = c.autocast;
   return j;
 }
 

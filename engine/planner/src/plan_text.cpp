@@ -68,6 +68,13 @@ std::string memory_text(const Prediction& p) {
                      p.memory == MpsMemory::Fits ? "fits" : "swaps");
 }
 
+// The precision a step runs in, after its description: nothing for float32.
+std::string precision_text(const ModelConfig& config) {
+  if (config.autocast == "off") return "";
+  return ", its forward pass under torch.autocast(dtype=torch." + config.autocast + ")" +
+         (config.autocast == "float16" ? " with a GradScaler" : "");
+}
+
 // The config's first line and the values it took from defaults.
 void print_config(const ModelConfig& config, std::ostream& out, std::size_t width) {
   const Family& family = family_of(config);
@@ -164,7 +171,7 @@ void print_machine_sweep(const ModelConfig& config, const engine::MachineProfile
 void print_plan(const ModelConfig& config, const Machines& machines, std::ostream& out,
                 std::size_t width) {
   print_config(config, out, width);
-  out << wrap(family_of(config).step_description(config) +
+  out << wrap(family_of(config).step_description(config) + precision_text(config) +
                   ", in milliseconds, as the course's cost model predicts it",
               width)
       << "\n";
@@ -182,10 +189,12 @@ void print_sweep(const ModelConfig& config, const Machines& machines, std::ostre
   print_config(config, out, width);
   out << wrap(
       "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
-      "of memory; a steady iteration (not compiled) on mps and the Metal memory it holds. That "
-      "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MiB "
-      "or more goes into a 1 GiB heap), so it rises in steps and can dip where a larger batch "
-      "packs its buffers into fewer heaps",
+      "of memory; a steady iteration (not compiled) on mps" +
+          precision_text(config) +
+          " and the Metal memory it holds. That "
+          "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MiB "
+          "or more goes into a 1 GiB heap), so it rises in steps and can dip where a larger batch "
+          "packs its buffers into fewer heaps",
       width);
   for (const engine::MachineProfile* machine : machines) {
     out << "\n" << machine->name << "\n";

@@ -6,6 +6,7 @@
 #include <engine/engine.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,27 @@ namespace runs {
 std::unique_ptr<engine::optim::Optimizer> make_optimizer(const std::string& kind,
                                                          std::vector<engine::Tensor> params,
                                                          double weight_decay);
+
+// A config's `autocast` on the device a run uses, as mixed-precision training is written: the
+// forward pass and the loss in a `torch.autocast(device_type, dtype)` region; for float16 a
+// torch.amp.GradScaler on the device, which scales the loss before backward, unscales the
+// gradients (before clipping, where a loop clips), steps each optimizer unless a gradient
+// overflowed, and updates its scale once an iteration. Off, each call is the plain one.
+class Precision {
+ public:
+  Precision(const std::string& autocast, engine::Device device);
+  // Opens the forward pass's autocast region in `region`, where the config asks for one.
+  void enter(std::optional<engine::py::torch::autocast>& region) const;
+  void backward(const engine::Tensor& loss);
+  void unscale(const engine::optim::Optimizer& optimizer);
+  void step(engine::optim::Optimizer& optimizer);
+  void update();
+
+ private:
+  std::string device_type_;
+  std::optional<engine::ScalarType> dtype_;
+  std::optional<engine::py::torch::amp::GradScaler> scaler_;
+};
 
 // Makes a model's parameters on `device` (drawn on the cpu, then moved), frozen while the
 // block being built is one `trainable_layers` leaves out.
@@ -55,7 +77,8 @@ class ParameterMaker {
 };
 
 // The usual loop of a classifier: a batch made on the cpu and copied to the device (blocking
-// copies on mps), forward with the loss, backward, the optimizer's step, zero_grad.
+// copies on mps), forward with the loss (in the config's precision), backward, the optimizer's
+// step, zero_grad.
 struct ClassifierRun : TrainingRun::State {
   virtual std::vector<engine::Tensor> batch() const = 0;
   virtual engine::Tensor loss(const std::vector<engine::Tensor>& batch) = 0;
@@ -66,8 +89,10 @@ struct ClassifierRun : TrainingRun::State {
   void infer() override;
   std::vector<engine::Tensor> parameters() const override { return maker.all(); }
 
-  explicit ClassifierRun(ParameterMaker m) : maker(std::move(m)) {}
+  ClassifierRun(ParameterMaker m, const ModelConfig& config)
+      : maker(std::move(m)), precision(config.autocast, maker.device()) {}
   ParameterMaker maker;
+  Precision precision;
   std::unique_ptr<engine::optim::Optimizer> optimizer;
 };
 

@@ -47,10 +47,51 @@ std::vector<Tensor> ParameterMaker::trained() const {
   return out;
 }
 
+Precision::Precision(const std::string& autocast, engine::Device device)
+    : device_type_(device.is_mps() ? "mps" : "cpu") {
+  if (autocast == "off") return;
+  dtype_ = autocast == "float16" ? engine::kFloat16 : engine::kBFloat16;
+  if (autocast == "float16") scaler_.emplace(device_type_);
+}
+
+void Precision::enter(std::optional<engine::py::torch::autocast>& region) const {
+  if (dtype_) region.emplace(device_type_, *dtype_);
+}
+
+void Precision::backward(const Tensor& loss) {
+  if (scaler_) {
+    scaler_->scale(loss).backward();
+  } else {
+    loss.backward();
+  }
+}
+
+void Precision::unscale(const engine::optim::Optimizer& optimizer) {
+  if (scaler_) scaler_->unscale_(optimizer);
+}
+
+void Precision::step(engine::optim::Optimizer& optimizer) {
+  if (scaler_) {
+    scaler_->step(optimizer);
+  } else {
+    optimizer.step();
+  }
+}
+
+void Precision::update() {
+  if (scaler_) scaler_->update();
+}
+
 Tensor ClassifierRun::iterate() {
-  Tensor l = loss(batch());
-  l.backward();
-  optimizer->step();
+  Tensor l;
+  {
+    std::optional<engine::py::torch::autocast> region;
+    precision.enter(region);
+    l = loss(batch());
+  }
+  precision.backward(l);
+  precision.step(*optimizer);
+  precision.update();
   optimizer->zero_grad();
   return l;
 }
@@ -58,12 +99,16 @@ Tensor ClassifierRun::iterate() {
 void ClassifierRun::estimate_loss(int eval_iters) {
   engine::NoGradGuard no_grad;
   set_training(false);
+  std::optional<engine::py::torch::autocast> region;
+  precision.enter(region);
   for (int k = 0; k < eval_iters; ++k) static_cast<void>(loss(batch()).item<float>());
   set_training(true);
 }
 
 void ClassifierRun::infer() {
   engine::NoGradGuard no_grad;
+  std::optional<engine::py::torch::autocast> region;
+  precision.enter(region);
   static_cast<void>(loss(batch()));
 }
 

@@ -23,6 +23,10 @@ struct ModelConfig {
   std::string optimizer = "adamw";  // "adamw", "adam" or "sgd" (with momentum)
   // The last blocks trained with the head, the rest frozen; 0: the head alone; -1: everything.
   std::int64_t trainable_layers = -1;
+  // "off", "float16" or "bfloat16": the forward pass (and the loss) under `torch.autocast` on the
+  // device it runs on, with that dtype; float16's backward through a GradScaler, as mixed
+  // precision is written for it
+  std::string autocast = "off";
   FamilySettings settings;
   std::vector<std::string> set_in_file{};  // the fields the file set; the others are defaults
 

@@ -31,6 +31,11 @@ struct GptSettings {
   bool compile = true;
   std::string dataset = "openwebtext";
   std::string init_from = "scratch";
+  // train.py's `dtype`, the autocast dtype of its `ctx`; 'float16' where CUDA has no bfloat16, as
+  // on a Mac. train.py autocasts only when the device is CUDA's: on mps and the cpu `ctx` is
+  // nullcontext() and the step runs in float32 whatever it says (the config's `autocast` plans
+  // a train.py changed to autocast there)
+  std::string dtype = "float16";
   // "gpt2": read with transformers' GPT2Config names, which size the position embedding by
   // n_positions (model.py sizes it by block_size)
   std::string model_type;

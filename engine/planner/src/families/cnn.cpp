@@ -13,8 +13,8 @@ namespace planner {
 namespace families::cnn {
 
 // torchvision's names (the model's, its num_classes), the input and the training.
-const std::vector<std::string> kFields{"model",      "image_size", "num_classes",
-                                       "batch_size", "optimizer",  "trainable_layers"};
+const std::vector<std::string> kFields{"model",     "image_size",       "num_classes", "batch_size",
+                                       "optimizer", "trainable_layers", "autocast"};
 
 std::string known_model(const ConfigFields& in, const Field& f) {
   const std::string model = in.text(f);

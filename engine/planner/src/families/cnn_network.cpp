@@ -118,7 +118,7 @@ std::array<int, 5> depths(const std::string& name) {
 
 struct CnnRun final : runs::ClassifierRun {
   CnnRun(const ModelConfig& c, engine::Device d, std::int64_t blocks)
-      : ClassifierRun(runs::ParameterMaker(d, blocks, c.trainable_layers)),
+      : ClassifierRun(runs::ParameterMaker(d, blocks, c.trainable_layers), c),
         batch_size(c.batch_size),
         with_bn(c.as<CnnSettings>().model.starts_with("resnet") ||
                 c.as<CnnSettings>().model.ends_with("_bn")) {

@@ -41,7 +41,8 @@ const std::vector<std::string> kFields{"model_type",
                                        "seq_length",
                                        "batch_size",
                                        "optimizer",
-                                       "trainable_layers"};
+                                       "trainable_layers",
+                                       "autocast"};
 // The fields DistilBERT's config names differently from BERT's (and ViT's): (BERT's, DistilBERT's).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kDistilNames{
     {{"hidden_size", "dim"},

@@ -154,7 +154,8 @@ struct Encoder {
 struct EncoderRun final : runs::ClassifierRun {
   EncoderRun(const ModelConfig& c, engine::Device d)
       : ClassifierRun(
-            runs::ParameterMaker(d, c.as<EncoderSettings>().num_hidden_layers, c.trainable_layers)),
+            runs::ParameterMaker(d, c.as<EncoderSettings>().num_hidden_layers, c.trainable_layers),
+            c),
         batch_size(c.batch_size) {
     model.cfg = c.as<EncoderSettings>();
     const EncoderSettings& e = model.cfg;

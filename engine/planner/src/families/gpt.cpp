@@ -30,7 +30,9 @@ const std::vector<std::string> kFields{"n_layer",
                                        "optimizer",
                                        "dataset",
                                        "init_from",
-                                       "trainable_layers"};
+                                       "trainable_layers",
+                                       "autocast",
+                                       "dtype"};
 
 // train.py's globals that do not change what an iteration computes: accepted and ignored.
 const std::vector<std::string> kIgnored{"out_dir",       "eval_interval", "log_interval",
@@ -39,8 +41,7 @@ const std::vector<std::string> kIgnored{"out_dir",       "eval_interval", "log_i
                                         "learning_rate", "max_iters",     "weight_decay",
                                         "beta1",         "beta2",         "grad_clip",
                                         "decay_lr",      "warmup_iters",  "lr_decay_iters",
-                                        "min_lr",        "backend",       "device",
-                                        "dtype"};
+                                        "min_lr",        "backend",       "device"};
 
 // model.py's from_pretrained: the GPT-2 checkpoints' shapes (bias on, GPT-2's 50257 tokens).
 struct Pretrained {
@@ -77,6 +78,10 @@ std::vector<FieldRule> nanogpt_rules(const ConfigFields& in, ModelConfig& c) {
        }},
       {"dataset", [&](const Field& f) { g.dataset = in.text(f); }},
       {"init_from", [&](const Field& f) { g.init_from = in.text(f); }},
+      {"dtype",
+       [&](const Field& f) {
+         g.dtype = in.choice(f, {"float32", "bfloat16", "float16"});
+       }},
   };
   for (FieldRule& rule : shared_rules(in, c)) rules.push_back(std::move(rule));
   return rules;
@@ -205,6 +210,21 @@ class GptFamily final : public Family {
   }
   std::vector<std::string> defaulted_fields(const ModelConfig& c) const override {
     return is_gpt2(c.as<GptSettings>()) ? gpt2_defaulted_fields(c) : nanogpt_defaulted_fields(c);
+  }
+  // train.py's `dtype` does nothing on a Mac: its ctx autocasts only on CUDA.
+  std::vector<std::string> notes(const ModelConfig& c) const override {
+    const std::string& dtype = c.as<GptSettings>().dtype;
+    const auto& set = c.set_in_file;
+    if (dtype == "float32" || std::find(set.begin(), set.end(), "dtype") == set.end()) return {};
+    const std::string why = "dtype '" + dtype +
+                            "' is the dtype of train.py's autocast, which it enters on CUDA only "
+                            "(device_type is 'cpu' for mps, and ctx a nullcontext())";
+    if (c.autocast == "off") {
+      return {why + ": on a Mac the step runs in float32, as planned here; autocast = \"" + dtype +
+              "\" plans a train.py changed to autocast on mps"};
+    }
+    return {why + "; planned with autocast = \"" + c.autocast +
+            "\", as a train.py changed to autocast on mps runs"};
   }
   std::string defaults_source(const ModelConfig& c) const override {
     return is_gpt2(c.as<GptSettings>()) ? "the defaults of transformers' GPT2Config and Trainer"

@@ -189,6 +189,7 @@ struct GptRun final : TrainingRun::State {
         device(d),
         compile(compiled),
         maker(d, cfg.n_layer, c.trainable_layers),
+        precision(c.autocast, d),
         gpt(make_gpt(cfg, maker)),
         model(engine::py::torch::compile(std::cref(gpt))) {
     trained = requiring_grad(gpt.matrices());
@@ -205,19 +206,27 @@ struct GptRun final : TrainingRun::State {
       return {t.to(device), engine::zeros({config.batch_size}, engine::kInt64).to(device)};
     return {t.to(device), t.to(device)};
   }
-  Tensor forward(const Tensor& a, const Tensor& b) { return compile ? model(a, b) : gpt(a, b); }
+  // The model and its loss, in train.py's `with ctx:` (the config's precision).
+  Tensor forward(const Tensor& a, const Tensor& b) {
+    std::optional<engine::py::torch::autocast> ctx;
+    precision.enter(ctx);
+    return compile ? model(a, b) : gpt(a, b);
+  }
 
   // gradient_accumulation_steps forward and backward passes (the next batch copied in behind
-  // each forward pass), clipping to 1.0, the optimizer's step, zero_grad.
+  // each forward pass), clipping to 1.0, the optimizer's step, zero_grad; scaled where float16
+  // asks for it, as train.py's scaler does.
   Tensor iterate() override {
     Tensor loss;
     for (std::int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
       loss = forward(x, y) / static_cast<double>(cfg.gradient_accumulation_steps);
       std::tie(x, y) = batch();
-      loss.backward();
+      precision.backward(loss);
     }
+    for (const auto& optimizer : optimizers) precision.unscale(*optimizer);
     engine::py::torch::nn::utils::clip_grad_norm_(trained, 1.0);
-    for (const auto& optimizer : optimizers) optimizer->step();
+    for (const auto& optimizer : optimizers) precision.step(*optimizer);
+    precision.update();
     for (const auto& optimizer : optimizers) optimizer->zero_grad();
     return loss;
   }
@@ -255,6 +264,7 @@ struct GptRun final : TrainingRun::State {
   engine::Device device;
   bool compile;
   runs::ParameterMaker maker;
+  runs::Precision precision;
   Gpt gpt;
   engine::py::torch::CompiledModule<std::reference_wrapper<const Gpt>> model;
   std::vector<Tensor> trained;

@@ -18,8 +18,8 @@ using engine::Tensor;
 namespace F = engine::nn::functional;
 
 // An MLP's fields, beside `family`.
-const std::vector<std::string> kFields{"widths", "batch_size", "dropout", "optimizer",
-                                       "trainable_layers"};
+const std::vector<std::string> kFields{"widths",    "batch_size",       "dropout",
+                                       "optimizer", "trainable_layers", "autocast"};
 
 // The inputs, up to limits::kLayers hidden layers and the classes.
 std::vector<std::int64_t> widths(const ConfigFields& in, const Field& f) {
@@ -64,7 +64,7 @@ void other_field(const ConfigFields& in, const Field& f, const std::vector<std::
 // device.
 struct MlpRun final : runs::ClassifierRun {
   MlpRun(const ModelConfig& c, engine::Device d, std::int64_t blocks)
-      : ClassifierRun(runs::ParameterMaker(d, blocks, c.trainable_layers)),
+      : ClassifierRun(runs::ParameterMaker(d, blocks, c.trainable_layers), c),
         batch_size(c.batch_size),
         cfg(c.as<MlpSettings>()) {
     for (std::size_t i = 0; i + 1 < cfg.widths.size(); ++i) {
