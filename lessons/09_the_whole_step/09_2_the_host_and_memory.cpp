@@ -362,4 +362,4 @@ TUTOR_CELL("empty_cache() gives back only the buffers no tensor holds: drop the 
 //
 // ## Next
 //
-// Check yourself: `build/quizzes/quiz take lesson09`.
+// Section 9.3 computes the step in half precision.

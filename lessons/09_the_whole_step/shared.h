@@ -23,8 +23,10 @@
 //    says, hide the loading behind the GPU with workers, and choose how many a 16 GB Mac can
 //    hold.
 // 2. **The host's habits and the memory recipes**: the sync left in the loop, gradient
-//    accumulation and the loss it must divide, and activation checkpointing, each with its
-//    cost.
+//    accumulation and the loss it must divide, activation checkpointing, each with its cost,
+//    and giving memory back at an epoch's end.
+// 3. **Mixed precision**: float16 and bfloat16, autocast and loss scaling, what half precision
+//    does to a step on two Macs, and how to compare a half-precision run with float32.
 //
 // What follows is what the sections share: a small image classifier, the training loop around
 // a `DataLoader`, and a way to draw a timeline in the terminal.
