@@ -52,8 +52,7 @@ std::string plan_of(const std::string& file, bool json = false) {
 
 // `toml` as a config file of the test's own.
 std::string config_file(const std::string& toml) {
-  const std::filesystem::path file =
-      scratch_directory("planner_precision") / "config.toml";
+  const std::filesystem::path file = scratch_directory("planner_precision") / "config.toml";
   std::ofstream(file) << toml;
   return file.string();
 }
