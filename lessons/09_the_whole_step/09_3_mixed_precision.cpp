@@ -119,11 +119,12 @@ TUTOR_CELL("half precision halves the activations, and speeds a step only where 
     torch::optim::SGD optimizer(model.parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
     py::torch::amp::GradScaler scaler("mps", 65536.0, 2.0, 0.5, 2000, dtype == torch::kFloat16);
     std::int64_t held = 0;
+    const torch::ScalarType low = dtype;  // a name the lambda can capture
     const auto step = [&] {
       optimizer.zero_grad();
       torch::Tensor loss;
       {
-        const py::torch::autocast region("mps", dtype, dtype != torch::kFloat32);
+        const py::torch::autocast region("mps", low, low != torch::kFloat32);
         loss = F::cross_entropy(classify(model, images), labels);
       }
       held = py::torch::mps::current_allocated_memory();
