@@ -55,10 +55,12 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
   // accuracy and rounds the result back (the emulator takes the same path on mps).
   if (isReducedFloatingType(query.scalar_type())) {
     const ScalarType origin = query.scalar_type();
-    return scaled_dot_product_attention(query.to(ScalarType::Float), key.to(ScalarType::Float),
-                                        value.to(ScalarType::Float), attn_mask, dropout_p,
-                                        is_causal)
-        .to(origin);
+    // One cast per statement: the order of a call's arguments is the compiler's, and each cast
+    // launches a kernel and takes a buffer.
+    const Tensor q = query.to(ScalarType::Float);
+    const Tensor k = key.to(ScalarType::Float);
+    const Tensor v = value.to(ScalarType::Float);
+    return scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal).to(origin);
   }
   // PyTorch scales q and k by sqrt(1 / sqrt(E)) each, before the product, rather than the
   // (L, S) product itself: two small multiplications instead of one large one.
