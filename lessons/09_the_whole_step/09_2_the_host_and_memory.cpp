@@ -336,8 +336,9 @@ TUTOR_CELL("empty_cache() gives back only the buffers no tensor holds: drop the 
 // report("empty_cache() again")
 
 // %% [markdown]
-// Three kept losses hold {{epoch_boundary@m1-8gb:losses kept as tensors}} GiB of activations, and
-// `empty_cache()` gives nothing back while they live: Metal still holds
+// With three losses kept, live tensors hold {{epoch_boundary@m1-8gb:losses kept as tensors}} GiB,
+// nearly all of it their graphs' activations, and `empty_cache()` gives nothing back while they
+// live: Metal still holds
 // {{epoch_boundary@m1-8gb:empty_cache()...Metal holds}} GiB. The free buffers the training steps
 // left behind lie in the same heaps as the kept activations, and the allocator returns a heap to
 // macOS only when every buffer in it is free. Dropping the losses makes their memory free, not

@@ -183,7 +183,7 @@ TUTOR_CELL("half precision halves the activations, and speeds a step only where 
 // %% [markdown] facts="8 GB"
 // On the M3 Max, half precision cuts what the step holds for backward from
 // {{precision_on_two_macs@m3-max-64gb:float32}} GiB to {{precision_on_two_macs@m3-max-64gb:float16}}
-// GiB, the activations at half their size, and the step only from
+// GiB, most activations at half their size, and the step only from
 // {{precision_on_two_macs@m3-max-64gb:float32...GiB}} ms to
 // {{precision_on_two_macs@m3-max-64gb:float16...GiB}} ms: the arithmetic is no faster, only the
 // bytes moved are fewer, and autocast's casts take some of that back. On the 8 GB M1 float16
