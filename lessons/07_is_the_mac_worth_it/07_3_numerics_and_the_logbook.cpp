@@ -259,12 +259,62 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 //     print("fallback variable:", os.environ.get("PYTORCH_ENABLE_MPS_FALLBACK", "unset"))
 //     print("by hand:           dataset checksum, commit of the code, apps left open, power adapter, Low Power Mode")
 
-// %% [markdown] facts="26 %, 22 %, 18 %"
+// %% [markdown]
 // Keep the entries next to the code, one per trial, and add the runs that failed: a short list
 // of hypotheses you rejected saves the next person the same week. When the job moves to another
 // machine, move the environment with it (the same lock file, the same data snapshot, the same
 // variables) and run the same sweep there first; a difference you cannot explain by the input
 // path, the background load or the temperature is not yet a result.
+//
+// ## Resuming a run exactly
+//
+// A trial that stops halfway (a crash, a closed lid, a job moved to another Mac) resumes from
+// its checkpoint, and a checkpoint of weights and optimizer alone does not resume the same run:
+// the dropout masks, shuffles and augmentations after it are fresh draws. `mps` keeps its own
+// generator, apart from the cpu's; `torch.mps.get_rng_state()` copies its state into a small
+// cpu tensor to save beside the weights, and `torch.mps.set_rng_state()` puts it back. Seeding
+// again is not the same thing: it rewinds to the run's first draws.
+
+// %% resume_from_saved_state requires="mps"
+TUTOR_CELL("a run resumed from saved generator state draws what it would have drawn") {
+  const torch::Device mps("mps");
+  torch::manual_seed(42);
+  const auto first = torch::randn({4}, mps);  // the steps before the checkpoint
+  const torch::Tensor saved = py::torch::mps::get_rng_state();
+  const auto following = torch::randn({4}, mps);  // what the run drew next
+  py::torch::mps::set_rng_state(saved);            // the checkpoint, loaded again
+  const auto resumed = torch::randn({4}, mps);
+  const std::vector<std::uint8_t> bytes = saved.to_vector<std::uint8_t>();
+  std::uint64_t seed = 0;  // bytes 28 to 35, after seven 32-bit words: little-endian
+  for (int i = 7; i >= 0; --i) seed = seed << 8 | bytes[static_cast<std::size_t>(28 + i)];
+  print("state:", saved.numel(), "bytes of", saved.dtype());
+  print("seed in the state:", seed);
+  print("resumed draws what the run drew next:", torch::equal(resumed.cpu(), following.cpu()));
+  torch::manual_seed(42);
+  print("seeding again repeats the start:", torch::equal(torch::randn({4}, mps).cpu(), first.cpu()));
+}
+// %% [output]
+// state: 44 bytes of torch.uint8
+// seed in the state: 42
+// resumed draws what the run drew next: True
+// seeding again repeats the start: True
+// %% [python]
+// torch.manual_seed(42)
+// first = torch.randn(4, device="mps")
+// saved = torch.mps.get_rng_state()
+// following = torch.randn(4, device="mps")
+// torch.mps.set_rng_state(saved)
+// resumed = torch.randn(4, device="mps")
+// print("state:", saved.numel(), "bytes of", saved.dtype)
+// print("seed in the state:", int.from_bytes(bytes(saved[28:36].tolist()), "little"))
+// print("resumed draws what the run drew next:", torch.equal(resumed, following))
+// torch.manual_seed(42)
+// print("seeding again repeats the start:", torch.equal(torch.randn(4, device="mps"), first))
+
+// %% [markdown] facts="26 %, 22 %, 18 %"
+// The state holds the generator's seed and how far it has drawn, so the same 44 bytes resume
+// the run on any Mac. Save the cpu's state too (`torch.get_rng_state()`) when the data loader
+// shuffles or augments on the cpu.
 //
 // ## What to take away
 //
@@ -276,7 +326,8 @@ TUTOR_CELL("the logbook entry of one trial run, written by the run itself") {
 //   speed (22 %, with the 18 % utilisation check that sends you to the data plane first).
 //   MLX, a remote host and CUDA have triggers of their own.
 // - Sweep the batch to the memory limit; label first-epoch numbers; compare results with
-//   `allclose` and tolerances you chose; keep a logbook.
+//   `allclose` and tolerances you chose; keep a logbook; save the generators' states with
+//   each checkpoint.
 //
 // ## Next
 //

@@ -76,6 +76,25 @@ std::map<std::string, std::function<std::string()>> engine_probes() {
        [] { return error_of([] { engine::py::torch::mps::current_allocated_memory(); }); }},
       {"mps_empty_cache_without_mps",
        [] { return error_of([] { engine::py::torch::mps::empty_cache(); }); }},
+      {"mps_rng_state_without_mps",
+       [] { return error_of([] { engine::py::torch::mps::get_rng_state(); }); }},
+      {"mps_seed_without_mps", [] { return error_of([] { engine::py::torch::mps::seed(); }); }},
+      {"mps_manual_seed_without_mps",
+       [] { return error_of([] { engine::py::torch::mps::manual_seed(1); }); }},
+      // Every generator's set_state checks its argument with one helper (check_rng_state), and
+      // the cpu's and mps's size checks say the same: the capture, without MPS, asks the cpu's;
+      // the engine, whose only settable state is mps's, asks a Mac's.
+      {"rng_state_not_bytes",
+       [] {
+         engine::sim::use_machine("m3-max-64gb");
+         return error_of([] { engine::py::torch::mps::set_rng_state(engine::zeros({44})); });
+       }},
+      {"rng_state_wrong_size",
+       [] {
+         engine::sim::use_machine("m3-max-64gb");
+         return error_of(
+             [] { engine::py::torch::mps::set_rng_state(engine::zeros({3}, engine::kUInt8)); });
+       }},
       {"device_strings",
        [] {
          return Device("mps").str() + " " + Device("mps:0").str() + " " +

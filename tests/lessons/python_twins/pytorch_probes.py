@@ -40,6 +40,12 @@ PROBES = {
     "mps_synchronize_without_mps": "error_of(torch.mps.synchronize)",
     "mps_memory_without_mps": "error_of(torch.mps.current_allocated_memory)",
     "mps_empty_cache_without_mps": "error_of(torch.mps.empty_cache)",
+    # torch.mps's random numbers without MPS, and the state check every generator shares.
+    "mps_rng_state_without_mps": "error_of(torch.mps.get_rng_state)",
+    "mps_seed_without_mps": "error_of(torch.mps.seed)",
+    "mps_manual_seed_without_mps": "error_of(lambda: torch.mps.manual_seed(1))",
+    "rng_state_not_bytes": "error_of(lambda: torch.set_rng_state(torch.zeros(44)))",
+    "rng_state_wrong_size": "error_of(lambda: torch.set_rng_state(torch.zeros(3, dtype=torch.uint8)))",
     # Devices.
     "device_strings": 'print(torch.device("mps"), torch.device("mps:0"), torch.device("mps") == torch.device("mps:0"))',
     "device_unknown_type": 'error_of(lambda: torch.device("mpss"))',

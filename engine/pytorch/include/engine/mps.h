@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "engine/tensor.h"
+
 // LibTorch's torch::mps (torch/csrc/api/include/torch/mps.h): what C++ can ask of the device.
 namespace engine::mps {
 
@@ -41,6 +43,17 @@ template <std::integral T>
 void set_per_process_memory_fraction(T) {
   reject_memory_fraction_type();
 }
+
+// torch.mps's random numbers (torch/mps/__init__.py over MPSGeneratorImpl): the default mps
+// generator's state is 44 bytes in a cpu uint8 tensor (seven 32-bit Philox words, the seed and
+// the offset, the count of random operations since seeding); set_rng_state restores it, so the
+// random operations after it draw what they drew after get_rng_state. manual_seed seeds only
+// mps (and does nothing in a build without MPS, as Python's does); seed() seeds it at random.
+// The values drawn are the emulator's, not a Mac's: engine/pytorch/README.md says why.
+Tensor get_rng_state();
+void set_rng_state(const Tensor& new_state);
+void manual_seed(std::uint64_t seed);
+void seed();
 
 // torch.mps.Event: a marker in the MPS stream. record() places it behind the work queued so
 // far; query() says whether that work has finished (False if never recorded); synchronize()

@@ -16,6 +16,7 @@
 #include "engine/machine.h"
 #include "mps/allocator.h"
 #include "random/cpu_generator.h"
+#include "random/mps_generator.h"
 #include "random/samplers.h"
 
 namespace engine::detail {
@@ -61,11 +62,13 @@ struct Process {
   std::optional<bool> mps_available;  // torch.backends.mps.is_available() is lru_cached
   CpuGenerator cpu_generator;
   // torch.mps's own generator: manual_seed seeds it too, and drawing on mps leaves the cpu's
-  // stream where it was. Real MPS draws with Philox; the emulator draws with the cpu's sampler
-  // from this separate stream, so mps values are reproducible but not a Mac's.
-  CpuGenerator mps_generator;
+  // stream where it was. Its state is a Mac's; the values it draws are the emulator's
+  // (mps_generator.h says how), reproducible from that state.
+  MpsGenerator mps_generator;
+  // The stream one random operation draws from: call once per operation, since on mps each
+  // call advances the generator's offset.
   CpuGenerator& generator_for(const Device& device) {
-    return device.is_mps() ? mps_generator : cpu_generator;
+    return device.is_mps() ? mps_generator.for_next_operation() : cpu_generator;
   }
   Timeline timeline;
   AutocastState autocast;  // torch.autocast's per-thread state: off in a fresh process
