@@ -116,7 +116,7 @@ TEST_CASE("seed() draws a seed at random; a build without MPS has no mps generat
   CHECK(little_endian(state_bytes(), 28, 8) != 5);
   engine::sim::use_machine("linux-x86_64");
   CHECK(test_support::error_of([] { mps::get_rng_state(); }) ==
-        "Cannot execute getDefaultMPSGenerator() without MPS backend.");
+        "Cannot execute getDefaultGenerator() without MPS backend.");
   CHECK(test_support::error_of([] { mps::manual_seed(1); }) == "no error");
 }
 

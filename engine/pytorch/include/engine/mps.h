@@ -49,7 +49,7 @@ void set_per_process_memory_fraction(T) {
 // the offset, the count of random operations since seeding); set_rng_state restores it, so the
 // random operations after it draw what they drew after get_rng_state. manual_seed seeds only
 // mps (and does nothing in a build without MPS, as Python's does); seed() seeds it at random.
-// The values drawn are the emulator's, not a Mac's: engine/pytorch/README.md says why.
+// The values drawn are the emulator's, not a Mac's (engine/pytorch/README.md, random/).
 Tensor get_rng_state();
 void set_rng_state(const Tensor& new_state);
 void manual_seed(std::uint64_t seed);

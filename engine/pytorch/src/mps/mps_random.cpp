@@ -14,11 +14,11 @@
 namespace engine::py::torch::mps {
 namespace {
 
-// torch._C._mps_get_default_generator reaches MPSHooksInterface::getDefaultMPSGenerator, which a
+// torch._C._mps_get_default_generator asks the MPS hooks for their default generator, which a
 // build without MPS answers with the hooks' text.
 detail::MpsGenerator& default_generator() {
   if (!backends::mps::is_built()) {
-    throw Error("Cannot execute getDefaultMPSGenerator() without MPS backend.");
+    throw Error("Cannot execute getDefaultGenerator() without MPS backend.");
   }
   return detail::process().mps_generator;
 }
