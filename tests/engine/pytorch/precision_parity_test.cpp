@@ -71,12 +71,10 @@ const std::map<std::string, std::string> kDifferencesOf113 = {
     {"samplers/randn:float64:*",
      "last bits: glibc's log, sin and cos in 1.13, the engine's own "
      "portable ones (the same on every host)"},
-    {"samplers/randn:bfloat16:20",
-     "last bits: glibc's logf, sinf and cosf in 1.13, the engine's "
-     "own portable ones, then rounded to bfloat16"},
-    {"samplers/randn:bfloat16:37",
-     "last bits: glibc's logf, sinf and cosf in 1.13, the engine's "
-     "own portable ones, then rounded to bfloat16"},
+    {"samplers/randn:float16:20",
+     "last bits: 1.13's log, sqrt, sin and cos of a c10::Half return a float, unrounded; 2.9's "
+     "round into the half type (as both do for bfloat16), which the engine follows"},
+    {"samplers/randn:float16:37", "as randn:float16:20"},
 };
 
 // PyTorch 2.11 (tests/data/pytorch-2.11, recorded on an x86-64 Linux machine).
@@ -88,18 +86,6 @@ const std::map<std::string, std::string> kDifferencesOf211 = {
     {"samplers/randn:float64:*",
      "last bits: glibc's log, sin and cos in 2.11, the engine's own portable ones (the same on "
      "every host)"},
-    {"samplers/randn:float16:20",
-     "last bits: 2.11 draws float16 normals by another path than 1.13's, which the engine "
-     "follows, then rounds them to float16"},
-    {"samplers/randn:float16:37",
-     "last bits: 2.11 draws float16 normals by another path than 1.13's, which the engine "
-     "follows, then rounds them to float16"},
-    {"samplers/randn:bfloat16:20",
-     "last bits: 2.11 draws bfloat16 normals by another path than 1.13's, which the engine "
-     "follows, then rounds them to bfloat16"},
-    {"samplers/randn:bfloat16:37",
-     "last bits: 2.11 draws bfloat16 normals by another path than 1.13's, which the engine "
-     "follows, then rounds them to bfloat16"},
 };
 
 const std::map<std::string, const std::map<std::string, std::string>*> kDifferencesByRelease = {

@@ -132,19 +132,21 @@ void box_muller_16(double* data) {
   }
 }
 
-// normal_fill_16<c10::Half> (or BFloat16), mean 0 and std 1: each c10 operator rounds its
-// result into the half type, the functions of a half run in float.
+// normal_fill_16<c10::Half> (or BFloat16), mean 0 and std 1: each c10 operator and each math
+// function of a half type (c10/util/BFloat16-math.h: computed in float) rounds its result into
+// the half type.
 template <typename T>
 void box_muller_16(T* data) {
   for (int j = 0; j < 8; ++j) {
     const T u1 = T(1.0f - static_cast<float>(data[j]));
-    const T radius = T(std::sqrt(-2 * kernels::portable::logf(static_cast<float>(u1))));
+    const T log_u1 = T(kernels::portable::logf(static_cast<float>(u1)));
+    const T radius = T(std::sqrt(static_cast<float>(T(-2 * static_cast<float>(log_u1)))));
     const T theta =
         T(static_cast<float>(2.0f * std::numbers::pi * static_cast<float>(data[j + 8])));
     double sine = 0, cosine = 0;
     kernels::portable::sin_cos(static_cast<float>(theta), sine, cosine);
-    data[j] = T(static_cast<float>(radius) * static_cast<float>(cosine) * 1.0f + 0.0f);
-    data[j + 8] = T(static_cast<float>(radius) * static_cast<float>(sine) * 1.0f + 0.0f);
+    data[j] = T(static_cast<float>(radius) * static_cast<float>(T(static_cast<float>(cosine))));
+    data[j + 8] = T(static_cast<float>(radius) * static_cast<float>(T(static_cast<float>(sine))));
   }
 }
 
