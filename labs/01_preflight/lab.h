@@ -1,7 +1,7 @@
 #pragma once
 // Lab 1 · Preflight. What to check before installing PyTorch on a Mac, and the first line of a
 // memory budget: Apple's requirements (Apple silicon, macOS 14.0 or later, an arm64 Python 3.10
-// or later)
+// or later, Xcode's command-line tools)
 // read from the interpreter, and the bytes of a batch. The tests run the preflight on every
 // simulated machine.
 
@@ -23,12 +23,14 @@ bool macos_at_least(const std::string& release, int major, int minor);
 
 // What stops this machine from following Apple's setup for PyTorch on MPS, one line each; empty
 // when nothing does. Ask the interpreter (py::platform: system(), machine(), mac_release(),
-// proc_translated(), python_version()), never the hardware alone. A line that is about...
+// proc_translated(), python_version(), xcode_select_path()), never the hardware alone. A line
+// that is about...
 //   ...not running macOS                    mentions "macOS"
 //   ...an x86_64 interpreter under Rosetta  mentions "Rosetta"
 //   ...any other x86_64 interpreter         mentions "x86_64"
 //   ...a macOS release older than 14.0      mentions the release ("12.0")
 //   ...a Python older than 3.10             mentions "Python" and its version ("Python 3.8.9")
+//   ...no Xcode command-line tools          mentions "xcode-select" (the command that installs them)
 std::vector<std::string> preflight_problems();
 
 // The bytes of one batch of `shape` in `dtype`: what it costs before any copy is made.

@@ -91,7 +91,18 @@ TEST_CASE("the preflight names each unmet requirement on every machine") {
                                                   "(py::platform::python_version()): the wheels need 3.10."
                                                 : "It is no Python problem.")
                       << kRequirementsCheck);
-    if (!x86_64 && !too_old && !old_python) {
+    const bool no_tools = py::platform::xcode_select_path().empty();
+    CHECK_MESSAGE(any_mentions(problems, "xcode-select") == no_tools,
+                  std::string(no_tools ? "xcode-select -p finds no developer tools here"
+                                       : "xcode-select -p finds the developer tools")
+                      << harness::why
+                      << std::string(no_tools ? "Apple's setup asks for Xcode's command-line tools (pip builds some "
+                                                "packages with their compiler): say how to install them, "
+                                                "xcode-select --install (py::platform::xcode_select_path() is \"\" "
+                                                "where they are missing)."
+                                              : "It is no developer-tools problem.")
+                      << kRequirementsCheck);
+    if (!x86_64 && !too_old && !old_python && !no_tools) {
       CHECK_MESSAGE(problems.empty(),
                     harness::why << "This Mac meets every requirement: nothing to say." << kRequirementsCheck);
     }

@@ -28,6 +28,7 @@ std::vector<std::string> preflight_problems() {
   if (!macos_at_least(release, 14, 0)) problems.push_back("macOS " + release + " is older than 14.0: update macOS");
   const std::string python = py::platform::python_version();
   if (!macos_at_least(python, 3, 10)) problems.push_back("Python " + python + " is older than 3.10: install a newer Python");  // versions compare alike
+  if (py::platform::xcode_select_path().empty()) problems.push_back("no Xcode command-line tools: run xcode-select --install");
   return problems;
 }
 

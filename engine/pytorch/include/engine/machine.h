@@ -46,6 +46,9 @@ struct MachineProfile {
   // The interpreter's version, platform.python_version(): a current one (an estimate) unless the
   // profile names the Python its scenario runs (machine_profiles.cpp).
   OsVersion python_version = {3, 12, 4};
+  // Where `xcode-select -p` says the developer tools are: Xcode's command-line tools, which a
+  // Mac has unless its scenario says otherwise; "" where none are installed.
+  std::string_view developer_directory = "/Library/Developer/CommandLineTools";
   bool cpu_has_avx2 = false;         // selects PyTorch's AVX2 CPU kernels (and randn's sampler)
   bool torch_built_with_mps = true;  // torch.backends.mps.is_built() of the installed build
   std::optional<GpuSpec> gpu;

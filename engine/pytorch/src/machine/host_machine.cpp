@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #if defined(__APPLE__)
@@ -67,6 +68,20 @@ bool translated_by_rosetta() {
   return sysctlbyname("sysctl.proc_translated", &translated, &size, nullptr, 0) == 0 &&
          translated == 1;
 }
+
+// What `xcode-select -p` prints on most Macs, read without running it: the command-line tools'
+// folder, else Xcode's (the command also honours DEVELOPER_DIR and `xcode-select --switch`,
+// which this does not read); "" where neither is installed.
+std::string_view developer_directory() {
+  static const std::string found = [] {
+    for (const char* folder :
+         {"/Library/Developer/CommandLineTools", "/Applications/Xcode.app/Contents/Developer"}) {
+      if (access(folder, F_OK) == 0) return std::string(folder);
+    }
+    return std::string();
+  }();
+  return found;
+}
 #endif
 
 }  // namespace
@@ -103,6 +118,7 @@ MachineProfile make_host_machine() {
   m.graph_compile_seconds = 0.3e-3;
   m.swap_bandwidth = 2.5e9;
   m.summary = "this computer (macOS, as read from the system)";
+  m.developer_directory = developer_directory();
 #else
   m.os = OperatingSystem::Linux;
   m.torch_built_with_mps = false;

@@ -162,7 +162,8 @@ MachineProfile rosetta_x86_64() {
   m.python_architecture = Architecture::X86_64;  // an x86_64 interpreter, translated
   // [scenario] python.org's 3.8.10, the last 3.8 with a macOS installer, which was x86_64 only.
   m.python_version = {3, 8, 10};
-  m.cpu_has_avx2 = false;  // Rosetta 2 on macOS 14 does not translate AVX instructions
+  m.developer_directory = "";  // [scenario] that installer needs no Xcode tools, so none came
+  m.cpu_has_avx2 = false;      // Rosetta 2 on macOS 14 does not translate AVX instructions
   // PyTorch stopped publishing x86_64 macOS wheels after 2.2 (pytorch/pytorch#114602); this
   // profile models an x86_64 build compiled without MPS, as many such installs were.
   m.torch_built_with_mps = false;

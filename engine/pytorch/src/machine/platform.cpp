@@ -20,4 +20,9 @@ std::string python_version() {
 
 bool proc_translated() { return sim::machine().runs_under_rosetta(); }
 
+std::string xcode_select_path() {
+  const MachineProfile& m = sim::machine();
+  return m.os == OperatingSystem::MacOS ? std::string(m.developer_directory) : "";
+}
+
 }  // namespace engine::py::platform
