@@ -9,28 +9,41 @@
 namespace cost_model {
 namespace {
 
+// The median and worst of the errors' sizes, and the median of the errors themselves: a set of
+// cases whose sizes are small can still lean one way (too fast as often as too slow?).
 struct Stats {
   std::size_t count = 0;
-  double median = 0, worst = 0;
+  double median = 0, signed_median = 0, worst = 0;
 };
 
-Stats stats_of(std::vector<double> errors) {
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+Stats stats_of(const std::vector<double>& errors) {
   Stats s;
   s.count = errors.size();
   if (errors.empty()) return s;
-  for (double& e : errors) e = std::abs(e);
-  std::sort(errors.begin(), errors.end());
-  const std::size_t mid = errors.size() / 2;
-  s.median = errors.size() % 2 ? errors[mid] : (errors[mid - 1] + errors[mid]) / 2;
-  s.worst = errors.back();
+  s.signed_median = median_of(errors);
+  std::vector<double> sizes;
+  for (const double e : errors) sizes.push_back(std::abs(e));
+  s.median = median_of(sizes);
+  s.worst = *std::max_element(sizes.begin(), sizes.end());
   return s;
 }
 
 std::string percent(double e) { return fmt::format("{:.0f} %", 100 * e); }
 
+std::string signed_percent(double e) { return fmt::format("{:+.0f} %", 100 * e); }
+
+constexpr const char* kCellHeading = "n median signed worst";
+
 std::string cell(const Stats& s) {
-  if (s.count == 0) return fmt::format("{:>22}", "-");
-  return fmt::format("{:>3} {:>7} {:>9}", s.count, percent(s.median), percent(s.worst));
+  if (s.count == 0) return fmt::format("{:>29}", "-");
+  return fmt::format("{:>3} {:>6} {:>7} {:>9}", s.count, percent(s.median),
+                     signed_percent(s.signed_median), percent(s.worst));
 }
 
 std::vector<double> errors_where(const std::vector<Result>& results, const std::string& regime,
@@ -42,45 +55,65 @@ std::vector<double> errors_where(const std::vector<Result>& results, const std::
   return errors;
 }
 
-// The check cases' errors of whole training steps, on `device` ("" for both) in `family` (""
-// for every family).
-std::vector<double> whole_step_errors(const std::vector<Result>& results, const std::string& family,
-                                      const std::string& device) {
+// The errors of whole training steps in `role` ("fit" or "check"), on `device` ("" for both) in
+// `family` ("" for every family).
+std::vector<double> whole_step_errors(const std::vector<Result>& results, const char* role,
+                                      const std::string& family, const std::string& device) {
   std::vector<double> errors;
   for (const Result& r : results) {
     const std::string f = family_of(r.c->op);
-    if (f == "operator" || r.c->fitted()) continue;
+    if (f == "operator" || r.c->role != role) continue;
     if ((family.empty() || f == family) && (device.empty() || r.c->device == device))
       errors.push_back(r.error());
   }
   return errors;
 }
 
-// The whole-step table, by family and device; false where a target is missed.
+// One table of whole training steps in `role`, by family and device.
+void whole_step_table(const std::vector<Result>& results, const char* role, std::ostream& out) {
+  out << fmt::format("\n{:<20} {:>29} {:>29} {:>29}\n", std::string("whole steps, ") + role,
+                     std::string("mps: ") + kCellHeading, std::string("cpu: ") + kCellHeading,
+                     std::string("both: ") + kCellHeading);
+  for (const char* family : {"gpt", "encoder", "cnn", "mlp", ""}) {
+    out << fmt::format("{:<20} {} {} {}\n", *family ? family : "every family",
+                       cell(stats_of(whole_step_errors(results, role, family, "mps"))),
+                       cell(stats_of(whole_step_errors(results, role, family, "cpu"))),
+                       cell(stats_of(whole_step_errors(results, role, family, ""))));
+  }
+}
+
+// The whole-step tables, check cases and fit cases apart; false where a target is missed.
 bool report_whole_steps(const std::vector<Result>& results, std::ostream& out) {
+  whole_step_table(results, "check", out);
+  whole_step_table(results, "fit", out);
   bool ok = true;
-  out << fmt::format("\n{:<26} {:>22} {:>22} {:>22}\n", "whole training steps",
-                     "mps: n median worst", "cpu: n median worst", "both: n median worst");
   for (const char* family : {"gpt", "encoder", "cnn", "mlp"}) {
-    const Stats both = stats_of(whole_step_errors(results, family, ""));
-    out << fmt::format("{:<26} {} {} {}\n", family,
-                       cell(stats_of(whole_step_errors(results, family, "mps"))),
-                       cell(stats_of(whole_step_errors(results, family, "cpu"))), cell(both));
+    const Stats both = stats_of(whole_step_errors(results, "check", family, ""));
     if (both.count > 0 && both.median > kFamilyMedianTarget) ok = false;
   }
-  const Stats mps = stats_of(whole_step_errors(results, "", "mps"));
-  const Stats cpu = stats_of(whole_step_errors(results, "", "cpu"));
-  out << fmt::format("{:<26} {} {} {}\n", "every family", cell(mps), cell(cpu),
-                     cell(stats_of(whole_step_errors(results, "", ""))));
+  const Stats mps = stats_of(whole_step_errors(results, "check", "", "mps"));
+  const Stats cpu = stats_of(whole_step_errors(results, "check", "", "cpu"));
   if ((mps.count > 0 && mps.median > kWholeStepMpsTarget) ||
       (cpu.count > 0 && cpu.median > kWholeStepCpuTarget))
     ok = false;
   out << fmt::format(
-      "targets for whole steps: median at most {} on mps ({}) and {} on the cpu ({}), every "
-      "family's at most {}: {}\n",
+      "targets for whole steps' check cases: median at most {} on mps ({}) and {} on the cpu "
+      "({}), every family's at most {}: {}\n",
       percent(kWholeStepMpsTarget), mps.count > 0 ? percent(mps.median) : "no cases",
       percent(kWholeStepCpuTarget), cpu.count > 0 ? percent(cpu.median) : "no cases",
       percent(kFamilyMedianTarget), ok ? "met" : "MISSED");
+  const auto leans = [](const Stats& s) {
+    return s.count > 0 && std::abs(s.signed_median) > kWholeStepBiasTarget;
+  };
+  out << fmt::format(
+      "bias, the median signed error of each device's check cases, within +-{} (mps {}, cpu "
+      "{}): {}\n",
+      percent(kWholeStepBiasTarget), mps.count > 0 ? signed_percent(mps.signed_median) : "no cases",
+      cpu.count > 0 ? signed_percent(cpu.signed_median) : "no cases",
+      leans(mps) || leans(cpu) ? "MISSED, reported and not yet enforced, until the cases price "
+                                 "the whole step a learner times (the input pipeline, the "
+                                 "host's per-step work)"
+                               : "met");
   return ok;
 }
 
@@ -109,8 +142,8 @@ bool report(const std::vector<Result>& results, bool fit_only, std::ostream& out
                          r.c->unit, 100 * r.error(), verdict);
     }
   }
-  out << fmt::format("\n{:<26} {:>22} {:>22}\n", "absolute error", "fit: n median worst",
-                     fit_only ? "" : "check: n median worst");
+  out << fmt::format("\n{:<26} {:>29} {:>29}\n", "error", std::string("fit: ") + kCellHeading,
+                     fit_only ? "" : std::string("check: ") + kCellHeading);
   for (const std::string& regime : regimes()) {
     const Stats check = stats_of(errors_where(results, regime, "check"));
     out << fmt::format("{:<26} {} {}\n", regime,

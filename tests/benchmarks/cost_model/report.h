@@ -24,6 +24,9 @@ constexpr double kRegimeMedianTarget = 0.50;
 constexpr double kWholeStepMpsTarget = 0.25;
 constexpr double kWholeStepCpuTarget = 0.30;
 constexpr double kFamilyMedianTarget = 0.40;
+// No lean: the median signed error of each device's whole-step check cases (DESIGN's bias
+// target), reported and not yet enforced (report.cpp says why).
+constexpr double kWholeStepBiasTarget = 0.10;
 
 // Prints the cases (only the fit cases when `fit_only`) and the summary; returns whether every
 // target holds.
