@@ -17,6 +17,9 @@ struct Source {
   std::string id, cite, hardware, pytorch, machine;
   Timing timing = Timing::SyncEach;
   int warmup = 1, repeat = 9;
+
+  // A PyTorch 1.x run: another MPS backend (before 2.0's), reported apart and out of the targets.
+  bool before_2_0() const { return pytorch.rfind("1.", 0) == 0; }
 };
 
 struct Case {

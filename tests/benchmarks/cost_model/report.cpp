@@ -46,23 +46,27 @@ std::string cell(const Stats& s) {
                      signed_percent(s.signed_median), percent(s.worst));
 }
 
+// Every case but the runs of PyTorch before 2.0, which are reported apart.
 std::vector<double> errors_where(const std::vector<Result>& results, const std::string& regime,
                                  const char* role) {
   std::vector<double> errors;
   for (const Result& r : results) {
+    if (r.c->source->before_2_0()) continue;
     if ((regime.empty() || r.c->regime == regime) && r.c->role == role) errors.push_back(r.error());
   }
   return errors;
 }
 
-// The errors of whole training steps in `role` ("fit" or "check"), on `device` ("" for both) in
-// `family` ("" for every family).
-std::vector<double> whole_step_errors(const std::vector<Result>& results, const char* role,
+// The errors of whole training steps in `role` ("fit", "check", or "before 2.0" for the runs of
+// PyTorch 1.x whatever their role), on `device` ("" for both) in `family` ("" for every family).
+std::vector<double> whole_step_errors(const std::vector<Result>& results, const std::string& role,
                                       const std::string& family, const std::string& device) {
   std::vector<double> errors;
   for (const Result& r : results) {
     const std::string f = family_of(r.c->op);
-    if (f == "operator" || r.c->role != role) continue;
+    if (f == "operator") continue;
+    const bool old = r.c->source->before_2_0();
+    if (role == "before 2.0" ? !old : (old || r.c->role != role)) continue;
     if ((family.empty() || f == family) && (device.empty() || r.c->device == device))
       errors.push_back(r.error());
   }
@@ -70,12 +74,13 @@ std::vector<double> whole_step_errors(const std::vector<Result>& results, const 
 }
 
 // One table of whole training steps in `role`, by family and device.
-void whole_step_table(const std::vector<Result>& results, const char* role, std::ostream& out) {
-  out << fmt::format("\n{:<20} {:>29} {:>29} {:>29}\n", std::string("whole steps, ") + role,
+void whole_step_table(const std::vector<Result>& results, const std::string& role,
+                      std::ostream& out) {
+  out << fmt::format("\n{:<24} {:>29} {:>29} {:>29}\n", "whole steps, " + role,
                      std::string("mps: ") + kCellHeading, std::string("cpu: ") + kCellHeading,
                      std::string("both: ") + kCellHeading);
   for (const char* family : {"gpt", "encoder", "cnn", "mlp", ""}) {
-    out << fmt::format("{:<20} {} {} {}\n", *family ? family : "every family",
+    out << fmt::format("{:<24} {} {} {}\n", *family ? family : "every family",
                        cell(stats_of(whole_step_errors(results, role, family, "mps"))),
                        cell(stats_of(whole_step_errors(results, role, family, "cpu"))),
                        cell(stats_of(whole_step_errors(results, role, family, ""))));
@@ -85,7 +90,13 @@ void whole_step_table(const std::vector<Result>& results, const char* role, std:
 // The whole-step tables, check cases and fit cases apart; false where a target is missed.
 bool report_whole_steps(const std::vector<Result>& results, std::ostream& out) {
   whole_step_table(results, "check", out);
+  for (const char* family : {"gpt", "encoder", "cnn", "mlp"}) {
+    if (whole_step_errors(results, "check", family, "").empty())
+      out << family << ": no published whole step on PyTorch 2.0 or later to check\n";
+  }
   whole_step_table(results, "fit", out);
+  whole_step_table(results, "before 2.0", out);
+  out << "(before 2.0: runs of PyTorch 1.x, whose MPS backend was another; out of every target)\n";
   bool ok = true;
   for (const char* family : {"gpt", "encoder", "cnn", "mlp"}) {
     const Stats both = stats_of(whole_step_errors(results, "check", family, ""));
@@ -137,6 +148,7 @@ bool report(const std::vector<Result>& results, bool fit_only, std::ostream& out
         verdict = inside ? fmt::format("  within {}", percent(r.c->within))
                          : fmt::format("  OUTSIDE {}", percent(r.c->within));
       }
+      if (r.c->source->before_2_0()) verdict += "  before 2.0";
       out << fmt::format("  {:5} {:<78} {:>10.4g} {:>10.4g} {:<6} {:>+6.0f} %{}\n",
                          r.c->fitted() ? "fit" : "check", r.c->label(), r.predicted, r.c->measured,
                          r.c->unit, 100 * r.error(), verdict);
