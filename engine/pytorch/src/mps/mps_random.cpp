@@ -54,6 +54,6 @@ void manual_seed(std::uint64_t seed) {
 }
 
 // MPSGeneratorImpl::seed: a nondeterministic seed, as a fresh process's.
-void seed() { default_generator().set_current_seed(detail::CpuGenerator().current_seed()); }
+void seed() { default_generator().set_current_seed(detail::CpuGenerator::nondeterministic_seed()); }
 
 }  // namespace engine::py::torch::mps

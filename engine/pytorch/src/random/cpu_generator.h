@@ -49,10 +49,11 @@ class CpuGenerator {
   // is kept for the next call.
   double standard_normal_double();
 
- private:
-  // 64 bits from std::random_device, masked to 53 so Python can hold the seed in a float.
+  // 64 bits from std::random_device, masked to 53 so Python can hold the seed in a float: what
+  // c10::detail::getNonDeterministicRandom() gives every generator seeded at random.
   static std::uint64_t nondeterministic_seed();
 
+ private:
   std::mt19937 engine_;
   std::uint64_t seed_ = 0;
   std::optional<double> next_double_normal_;

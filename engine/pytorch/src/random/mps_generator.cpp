@@ -43,13 +43,13 @@ void Philox4x32::reset_state(std::uint64_t seed) {
   state_ = 0;
 }
 
-void Philox4x32::skip_blocks(std::uint64_t n) {
-  std::uint64_t low = (static_cast<std::uint64_t>(counter_[1]) << 32) | counter_[0];
-  const std::uint64_t sum = low + n;
-  const bool carry = sum < low;
-  counter_[0] = static_cast<std::uint32_t>(sum);
-  counter_[1] = static_cast<std::uint32_t>(sum >> 32);
-  if (carry && ++counter_[2] == 0) ++counter_[3];
+std::uint64_t Philox4x32::offset() const {
+  return (static_cast<std::uint64_t>(counter_[1]) << 32) | counter_[0];
+}
+
+void Philox4x32::set_offset(std::uint64_t blocks) {
+  counter_[0] = static_cast<std::uint32_t>(blocks);
+  counter_[1] = static_cast<std::uint32_t>(blocks >> 32);
 }
 
 std::uint32_t Philox4x32::operator()() {
@@ -71,12 +71,11 @@ std::uint32_t Philox4x32::operator()() {
   return value;
 }
 
-MpsGenerator::MpsGenerator() { set_current_seed(CpuGenerator().current_seed()); }
+MpsGenerator::MpsGenerator() { set_current_seed(CpuGenerator::nondeterministic_seed()); }
 
 // MPSGeneratorImpl::set_current_seed: the words back to 1 but for the key.
 void MpsGenerator::set_current_seed(std::uint64_t seed) {
   seed_ = seed;
-  offset_ = 0;
   words_.fill(1);
   words_[5] = static_cast<std::uint32_t>(seed);
   words_[6] = static_cast<std::uint32_t>(seed >> 32);
@@ -86,8 +85,9 @@ void MpsGenerator::set_current_seed(std::uint64_t seed) {
 // update_philox_counters: words 1 to 4 from the engine, before each random operation; then the
 // operation's own stream.
 CpuGenerator& MpsGenerator::for_next_operation() {
+  const std::uint64_t operation = philox_.offset();
   for (int i = 1; i <= 4; ++i) words_[static_cast<std::size_t>(i)] = philox_();
-  stream_.set_current_seed(mixed(seed_ + 0x9E3779B97F4A7C15ULL * offset_++));
+  stream_.set_current_seed(mixed(seed_ + 0x9E3779B97F4A7C15ULL * operation));
   return stream_;
 }
 
@@ -95,15 +95,14 @@ std::array<std::uint8_t, MpsGenerator::kStateBytes> MpsGenerator::state() const 
   std::array<std::uint8_t, kStateBytes> bytes{};
   for (std::size_t i = 0; i < words_.size(); ++i) put(words_[i], 4, bytes.data() + 4 * i);
   put(seed_, 8, bytes.data() + 28);
-  put(offset_, 8, bytes.data() + 36);
+  put(philox_.offset(), 8, bytes.data() + 36);
   return bytes;
 }
 
 // set_state: the seed first (which resets the words), then the offset, then the words.
 void MpsGenerator::set_state(const std::array<std::uint8_t, kStateBytes>& bytes) {
   set_current_seed(get(8, bytes.data() + 28));
-  offset_ = get(8, bytes.data() + 36);
-  philox_.skip_blocks(offset_);
+  philox_.set_offset(get(8, bytes.data() + 36));
   for (std::size_t i = 0; i < words_.size(); ++i)
     words_[i] = static_cast<std::uint32_t>(get(4, bytes.data() + 4 * i));
 }

@@ -25,8 +25,9 @@ class Philox4x32 {
   explicit Philox4x32(std::uint64_t seed = 67280421310721ULL) { reset_state(seed); }
   void reset_state(std::uint64_t seed);
   std::uint32_t operator()();
-  // incr_n: skips n blocks of four outputs.
-  void skip_blocks(std::uint64_t n);
+  // get_offset and set_offset: the counter's low 64 bits, the blocks of four drawn since seeding.
+  std::uint64_t offset() const;
+  void set_offset(std::uint64_t blocks);
 
  private:
   std::array<std::uint32_t, 4> counter_{}, output_{};
@@ -49,8 +50,7 @@ class MpsGenerator {
  private:
   std::array<std::uint32_t, 7> words_{};
   std::uint64_t seed_ = 0;
-  std::uint64_t offset_ = 0;  // random operations since seeding
-  Philox4x32 philox_;
+  Philox4x32 philox_;    // its offset is the generator's: one block per random operation
   CpuGenerator stream_;  // reseeded for each operation
 };
 
