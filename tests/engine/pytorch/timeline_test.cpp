@@ -56,3 +56,23 @@ TEST_CASE("a recording sees only what happens while it is alive, and a cpu op is
   CHECK(recording.spans()[0].category == "cpu");
   CHECK(recording.spans()[0].name == "aten::sum.dim_IntList");
 }
+
+TEST_CASE("totals sum what a recording of the same work holds, per track, category and name") {
+  engine::sim::use_machine("m3-max-64gb");
+  const engine::Tensor x = engine::ones({128, 128}, engine::Device("mps"));
+  engine::sim::TimelineRecording recording;
+  engine::sim::TimelineTotals totals;
+  for (int i = 0; i < 3; ++i) x.matmul(x).sum().item<float>();
+  double recorded = 0, summed = 0;
+  for (const auto& span : recording.spans()) recorded += span.duration;
+  for (const auto& [key, seconds] : totals.seconds()) summed += seconds;
+  CHECK(summed == doctest::Approx(recorded).epsilon(1e-12));
+  const auto mm = totals.seconds().find(std::tuple("mps device", "kernel", "aten::mm"));
+  REQUIRE(mm != totals.seconds().end());
+  double mm_spans = 0;
+  for (const auto& span : recording.spans()) {
+    if (span.track == "mps device" && span.name == "aten::mm") mm_spans += span.duration;
+  }
+  CHECK(mm->second == mm_spans);
+  CHECK(mm_spans > 0);
+}

@@ -5,7 +5,9 @@
 // tools: torch.profiler for the host's operators, and Instruments' Metal System Trace (or
 // torch.mps.profiler's signposts) for the GPU; asitop shows only how busy the GPU is.
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace engine::sim {
@@ -37,6 +39,28 @@ class TimelineRecording {
 
  private:
   std::vector<Span> spans_;
+};
+
+// The time spent per track, category and name while it is alive, keeping no span: what
+// torch.profiler's key_averages() gives, for a program that runs many steps and needs only their
+// sums. Each span counts whole, where it was recorded, even the part of a GPU kernel that runs
+// after the totals end.
+class TimelineTotals {
+ public:
+  using Key = std::tuple<std::string, std::string, std::string>;  // track, category, name
+
+  TimelineTotals();
+  ~TimelineTotals();
+  TimelineTotals(const TimelineTotals&) = delete;
+  TimelineTotals& operator=(const TimelineTotals&) = delete;
+
+  // Seconds per (track, category, name).
+  const std::map<Key, double, std::less<>>& seconds() const noexcept { return seconds_; }
+  void add(std::string_view track, std::string_view category, std::string_view name,
+           double duration);
+
+ private:
+  std::map<Key, double, std::less<>> seconds_;
 };
 
 }  // namespace engine::sim
