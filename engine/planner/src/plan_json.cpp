@@ -66,6 +66,19 @@ nlohmann::json milliseconds_json(std::optional<double> seconds) {
   return seconds ? nlohmann::json(*seconds * 1e3) : nlohmann::json(nullptr);
 }
 
+// Where one device's step spends its time (step_split.h), or null where it did not run.
+nlohmann::json split_json(const std::optional<StepSplit>& s) {
+  if (!s) return nullptr;
+  return {{"step_ms", s->seconds * 1e3},
+          {"input_ms", s->input * 1e3},
+          {"host_ms", s->host() * 1e3},
+          {"wait_for_gpu_ms", s->wait_for_gpu * 1e3},
+          {"compute_ms", s->compute * 1e3},
+          {"gpu_ms", s->gpu * 1e3},
+          {"gpu_idle_percent", s->on_gpu ? nlohmann::json(100 * s->gpu_idle()) : nullptr},
+          {"bound", s->bound_name()}};
+}
+
 // The mps side of a prediction: its memory, against the machine's limits.
 nlohmann::json mps_memory_json(const Prediction& p) {
   return {{"memory", memory_name(p.memory)},
@@ -83,7 +96,8 @@ nlohmann::json sweep_json(const ModelConfig& config, const engine::MachineProfil
         {"batch_size", s.batch_size},
         {"mps_ms", milliseconds_json(s.mps.mps_seconds)},
         {"samples_per_second", s.mps.mps_seconds ? nlohmann::json(samples_per_second(config, s))
-                                                 : nlohmann::json(nullptr)}};
+                                                 : nlohmann::json(nullptr)},
+        {"split", split_json(s.mps.mps_split)}};
     row.update(mps_memory_json(s.mps));
     rows.push_back(row);
   }
@@ -101,14 +115,16 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
   for (const engine::MachineProfile* machine : machines) {
     const Prediction p = predict(config, *machine);
     const Recommendation r = recommend(p, memory_knobs(config));
-    nlohmann::json row = {{"machine", machine->name},
-                          {"cpu", cpu_run_name(p.cpu)},
-                          {"cpu_ms", milliseconds_json(p.cpu_seconds)},
-                          {"cpu_why", p.cpu_why},
-                          {"mps_ms", milliseconds_json(p.mps_seconds)},
-                          {"compiled_ms", milliseconds_json(p.compiled_seconds)},
-                          {"verdict", r.lane},
-                          {"reasons", r.reasons}};
+    nlohmann::json row = {
+        {"machine", machine->name},
+        {"cpu", cpu_run_name(p.cpu)},
+        {"cpu_ms", milliseconds_json(p.cpu_seconds)},
+        {"cpu_why", p.cpu_why},
+        {"mps_ms", milliseconds_json(p.mps_seconds)},
+        {"compiled_ms", milliseconds_json(p.compiled_seconds)},
+        {"split", {{"cpu", split_json(p.cpu_split)}, {"mps", split_json(p.mps_split)}}},
+        {"verdict", r.lane},
+        {"reasons", r.reasons}};
     row.update(mps_memory_json(p));
     rows.push_back(row);
   }

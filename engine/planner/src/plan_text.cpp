@@ -46,6 +46,24 @@ std::string ms(std::optional<double> seconds) {
   return fmt::format("{:.{}f}", milliseconds, milliseconds < 10 ? 2 : milliseconds < 100 ? 1 : 0);
 }
 
+// Where the step's time goes on mps, where it runs, else on the cpu: "mps step: host 1.21 +
+// waiting for the GPU 0.30 ms; GPU busy 0.31 ms, idle 79 %: host-bound". The parts before the ";"
+// add up to the step; the GPU works while the host does.
+std::string split_text(const Prediction& p) {
+  const StepSplit& s = p.mps_split ? *p.mps_split : *p.cpu_split;
+  std::vector<std::string> parts;
+  if (s.input > 0) parts.push_back("input " + ms(s.input));
+  parts.push_back("host " + ms(s.host()));
+  if (s.wait_for_gpu > 0) parts.push_back("waiting for the GPU " + ms(s.wait_for_gpu));
+  if (!s.on_gpu) parts.push_back("compute " + ms(s.compute));
+  std::string text = std::string(s.on_gpu ? "mps" : "cpu") + " step: ";
+  for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : " + ") + parts[i];
+  text += " ms";
+  if (s.on_gpu)
+    text += fmt::format("; GPU busy {} ms, idle {:.0f} %", ms(s.gpu), 100 * s.gpu_idle());
+  return text + ": " + s.bound_name();
+}
+
 std::string memory_text(const Prediction& p) {
   const double gib = 1LL << 30;
   switch (p.memory) {
@@ -114,10 +132,31 @@ void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out
                     static_cast<double>(free_memory(*p.machine)) / (1LL << 30)),
         width, indent, "     ");
   }
+  if (p.mps_split || p.cpu_split) out << wrap(split_text(p), width, indent, "     ");
   const Recommendation r = recommend(p, memory_knobs(config));
   out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
   for (std::size_t i = 1; i < r.reasons.size(); ++i)
     out << wrap(r.reasons[i], width, "     ", "     ");
+}
+
+// What bounds the sweep's steps, in runs of batch sizes: "the step is host-bound at batch_size 1
+// to 2, GPU-bound at batch_size 4 to 64".
+std::string bounds_text(const std::vector<SweepStep>& steps) {
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> runs;
+  for (const SweepStep& s : steps) {
+    if (!s.mps.mps_split) continue;
+    const std::string bound = s.mps.mps_split->bound_name();
+    if (runs.empty() || runs.back().first != bound) runs.push_back({bound, {}});
+    runs.back().second.push_back(s.batch_size);
+  }
+  std::string text;
+  for (const auto& [bound, sizes] : runs) {
+    text += text.empty() ? "the step is " : ", ";
+    text += bound + (sizes.size() == 1
+                         ? fmt::format(" at batch_size {}", sizes.front())
+                         : fmt::format(" at batch_size {} to {}", sizes.front(), sizes.back()));
+  }
+  return text;
 }
 
 // One machine's sweep: a row per batch_size, then the largest that fits without swap.
@@ -154,6 +193,7 @@ void print_machine_sweep(const ModelConfig& config, const engine::MachineProfile
     out << wrap("the sweep stops where two batch sizes in a row raise", width, "  ", "  ");
     return;
   }
+  out << wrap(bounds_text(steps), width, "  ", "  ");
   const auto largest = largest_without_swap(steps);
   const bool capped = steps.back().mps.memory == MpsMemory::Fits;  // never swapped
   const Prediction& last = steps.back().mps;
@@ -191,7 +231,7 @@ void print_sweep(const ModelConfig& config, const Machines& machines, std::ostre
       "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
       "of memory; a steady iteration (not compiled) on mps" +
           precision_text(config) +
-          " and the Metal memory it holds. That "
+          ", the Metal memory it holds, and what bounds it. That "
           "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MiB "
           "or more goes into a 1 GiB heap), so it rises in steps and can dip where a larger batch "
           "packs its buffers into fewer heaps",

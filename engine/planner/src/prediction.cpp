@@ -8,18 +8,19 @@
 #include <string_view>
 
 #include "family_registry.h"
+#include "planner/step_split.h"
 #include "planner/training_step.h"
 
 namespace planner {
 namespace {
 
 // The steady iteration on `device` in a fresh process on `machine`, shape-only.
-double run_steady(const ModelConfig& config, const engine::MachineProfile& machine,
-                  const char* device, bool compiled) {
+StepSplit run_steady(const ModelConfig& config, const engine::MachineProfile& machine,
+                     const char* device, bool compiled) {
   engine::sim::use_machine(machine);
   engine::sim::ShapeOnlyGuard shape_only;
   TrainingRun run(config, engine::Device(device), compiled);
-  return steady_iteration_seconds(run);
+  return steady_step(run, std::string_view(device) == "mps");
 }
 
 }  // namespace
@@ -56,7 +57,8 @@ void predict_cpu(const ModelConfig& config, const engine::MachineProfile& machin
     return;
   }
   try {
-    p.cpu_seconds = run_steady(config, machine, "cpu", false);
+    p.cpu_split = run_steady(config, machine, "cpu", false);
+    p.cpu_seconds = p.cpu_split->seconds;
   } catch (const engine::Error& error) {
     p.cpu = CpuRun::Raises;
     p.cpu_why = error.what();
@@ -77,18 +79,21 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
     return false;
   }
   try {
-    p.mps_seconds = run_steady(config, machine, "mps", false);
+    p.mps_split = run_steady(config, machine, "mps", false);
+    p.mps_seconds = p.mps_split->seconds;
     p.mps_bytes = engine::py::torch::mps::driver_allocated_memory();
-    if (compiled) p.compiled_seconds = run_steady(config, machine, "mps", true);
+    if (compiled) p.compiled_seconds = run_steady(config, machine, "mps", true).seconds;
   } catch (const engine::NotImplementedError& error) {
     p.why = error.what();
     p.memory = MpsMemory::Unsupported;
     p.mps_seconds.reset();
+    p.mps_split.reset();
     return false;
   } catch (const engine::Error& error) {
     p.why = error.what();
     p.memory = memory_error(p.why);
     p.mps_seconds.reset();
+    p.mps_split.reset();
     return false;
   }
   p.memory = p.mps_bytes > free_memory(machine) ? MpsMemory::Swaps : MpsMemory::Fits;

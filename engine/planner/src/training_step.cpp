@@ -138,17 +138,4 @@ std::int64_t parameter_count(const ModelConfig& config, bool trained_only) {
   return run.parameter_count(trained_only);
 }
 
-double steady_iteration_seconds(TrainingRun& run, int warm_up, int timed) {
-  double t0 = engine::py::time::perf_counter(), total = 0;
-  Tensor loss;
-  for (int i = 0; i < warm_up + timed; ++i) {
-    loss = run.iterate();
-    const double t1 = engine::py::time::perf_counter();
-    if (i >= warm_up) total += t1 - t0;
-    t0 = t1;
-  }
-  loss.item<float>();  // the log line: the process then holds what the last step needed
-  return total / timed;
-}
-
 }  // namespace planner

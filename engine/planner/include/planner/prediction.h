@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "planner/model_config.h"
+#include "planner/step_split.h"
 
 namespace planner {
 
@@ -34,10 +35,12 @@ enum class CpuRun {
 
 struct Prediction {
   const engine::MachineProfile* machine = nullptr;
-  std::optional<double> cpu_seconds;  // a steady iteration on the cpu, where it runs
+  std::optional<double> cpu_seconds;   // a steady iteration on the cpu, where it runs
+  std::optional<StepSplit> cpu_split;  // where its time goes
   CpuRun cpu = CpuRun::Runs;
   std::string cpu_why;                     // PyTorch's error where the cpu's step raised
   std::optional<double> mps_seconds;       // eager, when the step runs on mps
+  std::optional<StepSplit> mps_split;      // where its time goes
   std::optional<double> compiled_seconds;  // with torch.compile, when the config asks for it
   MpsMemory memory = MpsMemory::Unavailable;
   std::int64_t mps_bytes = 0;    // Metal memory the process holds in the steady state

@@ -49,9 +49,4 @@ class TrainingRun {
   std::unique_ptr<State> state_;
 };
 
-// train.py's steady iteration time in seconds: `warm_up` untimed iterations, then the mean dt of
-// `timed` ones, dt running from the end of one iteration to the end of the next without a
-// synchronize (the blocking batch copies keep it honest on mps).
-double steady_iteration_seconds(TrainingRun& run, int warm_up = 2, int timed = 3);
-
 }  // namespace planner

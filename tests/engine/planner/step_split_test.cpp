@@ -1,0 +1,95 @@
+// Where a planned step's time goes (planner/step_split.h): the parts add up to the step the table
+// prints, each span's category lands in its part, and the bound is the largest part.
+
+#include "planner/step_split.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "planner/model_config.h"
+#include "planner/prediction.h"
+
+namespace {
+
+const std::string kExamples = TUTOR_SOURCE_DIR "/engine/planner/examples/";
+
+planner::Prediction predicted(const std::string& example, const char* machine,
+                              std::int64_t batch_size = 0) {
+  planner::ModelConfig config = planner::read_model_config(kExamples + example);
+  if (batch_size > 0) config.batch_size = batch_size;
+  return planner::predict(config, *engine::find_machine(machine));
+}
+
+void check_adds_up(const planner::StepSplit& s, double step_seconds) {
+  CHECK(s.seconds == step_seconds);
+  CHECK(s.host() > 0);
+  CHECK(s.input + s.host() + s.wait_for_gpu + s.compute == doctest::Approx(s.seconds));
+  CHECK(s.gpu_idle() >= 0);
+  CHECK(s.gpu_idle() <= 1);
+}
+
+}  // namespace
+
+TEST_CASE("each span's category lands in its part of the step, and the largest part bounds it") {
+  engine::sim::TimelineTotals totals;
+  totals.add("host", "data", "DataLoader: receive batch", 0.004);
+  totals.add("host", "wait", "wait: DataLoader", 0.010);
+  totals.add("host", "startup", "worker 0", 0.002);
+  totals.add("host", "wait", "wait: copy to mps", 0.006);
+  totals.add("host", "wait", "wait: item", 0.002);
+  totals.add("host", "dispatch", "aten::mm", 0.003);
+  totals.add("mps device", "kernel", "aten::mm", 0.012);
+  totals.add("mps device", "copy", "copy cpu -> mps", 0.002);
+  totals.add("worker 0", "data", "a batch", 0.050);  // the workers' own tracks are not the step's
+  const planner::StepSplit split = planner::split_step(totals, 2, 0.020, /*on_gpu=*/true);
+  CHECK(split.input == doctest::Approx(0.008));
+  CHECK(split.wait_for_gpu == doctest::Approx(0.004));
+  CHECK(split.gpu == doctest::Approx(0.007));
+  CHECK(split.compute == 0);
+  CHECK(split.host() == doctest::Approx(0.008));
+  CHECK(split.gpu_idle() == doctest::Approx(0.65));
+  CHECK(split.bound() == planner::StepBound::Input);  // a tie with the host goes to the input
+  CHECK(split.bound_name() == "input-bound");
+
+  engine::sim::TimelineTotals on_cpu;
+  on_cpu.add("host", "cpu", "aten::addmm", 0.030);
+  on_cpu.add("host", "framework", "backward()", 0.002);
+  const planner::StepSplit cpu = planner::split_step(on_cpu, 1, 0.032, /*on_gpu=*/false);
+  CHECK(cpu.compute == doctest::Approx(0.030));
+  CHECK(cpu.host() == doctest::Approx(0.002));
+  CHECK(cpu.bound_name() == "compute-bound");
+}
+
+TEST_CASE("a planned step's parts add up to the time the table prints, on both devices") {
+  for (const char* example : {"mnist_mlp.toml", "resnet50_food101.toml", "laptop_char.toml",
+                              "distilbert_last_block.toml"}) {
+    CAPTURE(example);
+    const planner::Prediction p = predicted(example, "m3-max-64gb");
+    REQUIRE(p.mps_split);
+    REQUIRE(p.cpu_split);
+    check_adds_up(*p.mps_split, *p.mps_seconds);
+    check_adds_up(*p.cpu_split, *p.cpu_seconds);
+    CHECK(p.mps_split->on_gpu);
+    CHECK(p.mps_split->compute == 0);  // the host's cpu operators are its own work on mps
+    CHECK(p.cpu_split->gpu == 0);
+    CHECK(p.cpu_split->bound_name() == "compute-bound");
+  }
+  const planner::Prediction no_mps = predicted("mnist_mlp.toml", "linux-x86_64");
+  CHECK_FALSE(no_mps.mps_split);
+  REQUIRE(no_mps.cpu_split);
+  check_adds_up(*no_mps.cpu_split, *no_mps.cpu_seconds);
+}
+
+TEST_CASE("a big step keeps the GPU busy; a small one leaves it waiting for the host") {
+  const planner::Prediction resnet = predicted("resnet50_food101.toml", "m3-max-64gb");
+  CHECK(resnet.mps_split->bound_name() == "GPU-bound");
+  CHECK(resnet.mps_split->gpu_idle() < 0.05);
+  // The MNIST MLP's kernels are so small that the 64-core GPU finishes each before the host has
+  // dispatched the next.
+  const planner::Prediction mlp = predicted("mnist_mlp.toml", "m1-ultra-64gb");
+  CHECK(mlp.mps_split->bound_name() == "host-bound");
+  CHECK(mlp.mps_split->gpu_idle() > 0.5);
+  const planner::Prediction fewer = predicted("mnist_mlp.toml", "m1-ultra-64gb", 16);
+  CHECK(fewer.mps_split->gpu_idle() > mlp.mps_split->gpu_idle());
+}
