@@ -149,6 +149,12 @@ Recommendation recommend(const Prediction& p, const std::string& knobs) {
                  fmt::format("mps is only {} the cpu, below the runbook's {:.2f}x", times(speedup),
                              kMinimumSpeedup),
                  "");
+    if (p.mps_split && p.mps_split->bound() == StepBound::Host)
+      r.reasons.push_back(fmt::format(
+          "the mps step is host-bound: its GPU idles {:.0f} % of the step, waiting for operators "
+          "to be dispatched; a larger batch gives each dispatch more work (--sweep batch shows "
+          "where the step turns GPU-bound)",
+          100 * p.mps_split->gpu_idle()));
   } else {
     r.lane = "mps";
     r.reasons.push_back(fmt::format("mps is {} the cpu", times(speedup)));

@@ -9,6 +9,7 @@
 
 #include "planner/model_config.h"
 #include "planner/prediction.h"
+#include "planner/recommendation.h"
 
 namespace {
 
@@ -92,4 +93,16 @@ TEST_CASE("a big step keeps the GPU busy; a small one leaves it waiting for the 
   CHECK(mlp.mps_split->gpu_idle() > 0.5);
   const planner::Prediction fewer = predicted("mnist_mlp.toml", "m1-ultra-64gb", 16);
   CHECK(fewer.mps_split->gpu_idle() > mlp.mps_split->gpu_idle());
+}
+
+TEST_CASE("a verdict against mps names a host-bound step and what shifts its bound") {
+  const planner::Prediction host_bound = predicted("mnist_mlp.toml", "m1-ultra-64gb");
+  const planner::Recommendation r = planner::recommend(host_bound, "batch_size");
+  CHECK(r.lane == "cpu");
+  REQUIRE(r.reasons.size() == 2);
+  CHECK(r.reasons[1].starts_with("the mps step is host-bound: its GPU idles 52 % of the step"));
+  // GPU-bound: the same verdict, with no word of the host
+  const planner::Prediction gpu_bound = predicted("mnist_mlp.toml", "m3-max-64gb");
+  CHECK(gpu_bound.mps_split->bound() == planner::StepBound::Device);
+  CHECK(planner::recommend(gpu_bound, "batch_size").reasons.size() == 1);
 }
