@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -49,18 +50,34 @@ class TimelineTotals {
  public:
   using Key = std::tuple<std::string, std::string, std::string>;  // track, category, name
 
+  // Orders keys by their three names, so that three string_views find a key without a copy.
+  struct KeyLess {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return views(a) < views(b);
+    }
+
+   private:
+    using Views = std::tuple<std::string_view, std::string_view, std::string_view>;
+    template <class T>
+    static Views views(const T& key) {
+      return {std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+    }
+  };
+
   TimelineTotals();
   ~TimelineTotals();
   TimelineTotals(const TimelineTotals&) = delete;
   TimelineTotals& operator=(const TimelineTotals&) = delete;
 
   // Seconds per (track, category, name).
-  const std::map<Key, double, std::less<>>& seconds() const noexcept { return seconds_; }
+  const std::map<Key, double, KeyLess>& seconds() const noexcept { return seconds_; }
   void add(std::string_view track, std::string_view category, std::string_view name,
            double duration);
 
  private:
-  std::map<Key, double, std::less<>> seconds_;
+  std::map<Key, double, KeyLess> seconds_;
 };
 
 }  // namespace engine::sim
