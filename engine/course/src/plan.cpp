@@ -133,6 +133,8 @@ const Subcommand kPlanCommand{
         "  build/course plan engine/planner/examples/resnet50_food101.toml\n"
         "  build/course plan --torch engine/planner/examples/pytorch/lenet5.py --machine m1-8gb\n"
         "--sweep batch doubles the batch on mps until the GPU swaps or runs out of memory; "
+        "--sweep workers doubles a DataLoader's num_workers (a config with samples = \"jpeg\" "
+        "or \"images\") up to the machine's performance cores; "
         "--json prints the plan or the sweep as JSON; --list-machines lists the machines "
         "--machine takes.\n"};
 

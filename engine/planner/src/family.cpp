@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "size_limits.h"
@@ -22,6 +23,71 @@ std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
          c.autocast = in.choice(f, kAutocastDtypes, "torch.autocast's dtype, or off");
        }},
   };
+}
+
+std::vector<FieldRule> input_rules(const ConfigFields& in, ModelConfig& c) {
+  InputSettings& s = c.input;
+  return {
+      {"samples",
+       [&](const Field& f) {
+         s.samples = in.choice(f, {"tensors", "jpeg", "images"},
+                               "batches made in memory, JPEG files, or images decoded in memory");
+       }},
+      size_rule(in, "stored_size", s.stored_size, limits::kImageSide),
+      yes_no_rule(in, "augment", s.augment),
+      {"num_workers", [&](const Field& f) { s.num_workers = in.integer(f, 0, limits::kWorkers); }},
+      size_rule(in, "num_samples", s.num_samples, limits::kSamples),
+  };
+}
+
+void refuse_input_field(const ConfigFields& in, const Field& f, std::string_view batches) {
+  if (std::find(kInputFields.begin(), kInputFields.end(), f.name) == kInputFields.end()) return;
+  in.fail(f,
+          "sets the input pipeline, which the planner runs for a CNN's images (model = "
+          "\"resnet50\"); " +
+              std::string(batches));
+}
+
+void check_input(const ConfigFields& in, const ModelConfig& c) {
+  if (c.input.reads_samples()) {
+    if (c.input.samples != "jpeg" && in.has("stored_size"))
+      in.fail(*in.last("stored_size"),
+              "sizes the JPEG files samples = \"jpeg\" reads; images "
+              "decoded in memory are image_size a side");
+    return;
+  }
+  for (const std::string& name : kInputFields) {
+    if (name != "samples" && in.has(name))
+      in.fail(*in.last(name),
+              "sets the input pipeline, which samples = \"tensors\" (batches made "
+              "in memory) does not have; set samples = \"jpeg\" or \"images\"");
+  }
+}
+
+std::vector<std::string> input_defaults(const ModelConfig& c) {
+  const InputSettings& s = c.input;
+  std::vector<std::string> out;
+  const auto add = [&](std::string_view field, const std::string& value) {
+    if (std::find(c.set_in_file.begin(), c.set_in_file.end(), field) == c.set_in_file.end())
+      out.push_back(std::string(field) + " " + value);
+  };
+  add("samples", "\"" + s.samples + "\" (batches made in memory, no input pipeline)");
+  if (!s.reads_samples()) return out;
+  if (s.samples == "jpeg") add("stored_size", std::to_string(s.stored_size) + " (ImageNet's)");
+  add("augment", s.augment ? "true" : "false");
+  add("num_workers", std::to_string(s.num_workers) + " (the DataLoader's)");
+  add("num_samples", std::to_string(s.num_samples));
+  return out;
+}
+
+nlohmann::json input_json(const ModelConfig& c) {
+  const InputSettings& s = c.input;
+  nlohmann::json j{{"samples", s.samples}};
+  if (!s.reads_samples()) return j;
+  if (s.samples == "jpeg") j["stored_size"] = s.stored_size;
+  j.update(
+      {{"augment", s.augment}, {"num_workers", s.num_workers}, {"num_samples", s.num_samples}});
+  return j;
 }
 
 void check_trainable(const ConfigFields& in, const ModelConfig& c, std::int64_t blocks) {

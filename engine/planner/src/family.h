@@ -79,6 +79,21 @@ inline const std::vector<std::string> kAutocastDtypes{"off", "float16", "bfloat1
 // The rules of the fields every family shares: batch_size, optimizer, trainable_layers, autocast.
 std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& config);
 
+// The input pipeline's fields (model_config.h's InputSettings), for a family whose samples are
+// images; "tensors" is every family's.
+inline const std::vector<std::string> kInputFields{"samples", "stored_size", "augment",
+                                                   "num_workers", "num_samples"};
+std::vector<FieldRule> input_rules(const ConfigFields& in, ModelConfig& config);
+// Refuses a pipeline's field in the config of a family without one, saying how its batches come:
+// "a GPT's batches are windows of its token file".
+void refuse_input_field(const ConfigFields& in, const Field& field, std::string_view batches);
+// Refuses a pipeline's field beside samples = "tensors", which has no pipeline for it to set.
+void check_input(const ConfigFields& in, const ModelConfig& config);
+// The pipeline's fields the config left to their defaults, as defaulted_fields lists them.
+std::vector<std::string> input_defaults(const ModelConfig& config);
+// The pipeline's fields for --json: samples, and the others where it reads samples.
+nlohmann::json input_json(const ModelConfig& config);
+
 // trainable_layers: at most the model's `blocks`.
 void check_trainable(const ConfigFields& in, const ModelConfig& config, std::int64_t blocks);
 

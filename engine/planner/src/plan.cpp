@@ -16,7 +16,7 @@ struct Options {
   std::string config;
   std::optional<std::string> torch;  // --torch FILE.py
   std::optional<std::string> machine;
-  bool sweep_batch = false;
+  std::string sweep;  // "batch" or "workers"; empty: the plan
   bool json = false;
   bool list_machines = false;
 };
@@ -30,10 +30,10 @@ std::variant<Options, std::string> parse_arguments(const std::vector<std::string
         return std::string("--machine needs a machine's name");
       o.machine = args[++i];
     } else if (args[i] == "--sweep") {
-      if (i + 1 == args.size() || args[i + 1] != "batch")
-        return std::string("--sweep sweeps the batch: --sweep batch");
-      o.sweep_batch = true;
-      ++i;
+      if (i + 1 == args.size() || (args[i + 1] != "batch" && args[i + 1] != "workers"))
+        return std::string(
+            "--sweep sweeps the batch or the DataLoader's workers: --sweep batch, --sweep workers");
+      o.sweep = args[++i];
     } else if (args[i] == "--torch") {
       if (i + 1 == args.size() || args[i + 1].starts_with("--"))
         return std::string("--torch needs the Python file of a PyTorch model: --torch FILE.py");
@@ -99,9 +99,20 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   try {
     const ModelConfig config =
         o.torch ? traced_model_config(*o.torch, tracer) : read_model_config(o.config);
-    if (o.sweep_batch) {
+    if (o.sweep == "workers" && !config.input.reads_samples()) {
+      err << engine::notebook::wrap(
+          "course plan: --sweep workers sweeps a DataLoader's workers, and " + config.name +
+              "'s batches are made in memory: give it an input pipeline (samples = \"jpeg\" or "
+              "\"images\")",
+          width, "", "  ");
+      return 2;
+    }
+    if (o.sweep == "batch") {
       o.json ? print_sweep_json(config, *machines, out)
              : print_sweep(config, *machines, out, width);
+    } else if (o.sweep == "workers") {
+      o.json ? print_workers_sweep_json(config, *machines, out)
+             : print_workers_sweep(config, *machines, out, width);
     } else {
       o.json ? print_plan_json(config, *machines, out) : print_plan(config, *machines, out, width);
     }

@@ -83,6 +83,7 @@ nlohmann::json split_json(const std::optional<StepSplit>& s) {
 nlohmann::json mps_memory_json(const Prediction& p) {
   return {{"memory", memory_name(p.memory)},
           {"mps_bytes", p.mps_bytes},
+          {"worker_bytes", p.worker_bytes},
           {"free_bytes", free_memory(*p.machine)},
           {"allocator_limit_bytes", allocator_limit(*p.machine)},
           {"why", p.why}};
@@ -108,7 +109,43 @@ nlohmann::json sweep_json(const ModelConfig& config, const engine::MachineProfil
       {"largest_batch_without_swap", largest ? nlohmann::json(*largest) : nlohmann::json(nullptr)}};
 }
 
+// The fewest workers that hide an input-bound mps step (prediction.h), with the step and the
+// workers' memory; null where the step is not input-bound or none do.
+nlohmann::json workers_fix_json(const std::vector<WorkersStep>& steps) {
+  const auto fix = workers_hiding_input(steps);
+  if (!fix) return nullptr;
+  return {{"num_workers", fix->num_workers},
+          {"mps_ms", milliseconds_json(fix->mps.mps_seconds)},
+          {"worker_bytes", fix->mps.worker_bytes}};
+}
+
+nlohmann::json workers_sweep_json(const ModelConfig& config,
+                                  const engine::MachineProfile& machine) {
+  const std::vector<WorkersStep> steps = sweep_workers(config, machine);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const WorkersStep& s : steps) {
+    nlohmann::json row = {{"num_workers", s.num_workers},
+                          {"mps_ms", milliseconds_json(s.mps.mps_seconds)},
+                          {"split", split_json(s.mps.mps_split)}};
+    row.update(mps_memory_json(s.mps));
+    rows.push_back(row);
+  }
+  const auto fix = workers_hiding_input(steps);
+  return {{"machine", machine.name},
+          {"steps", rows},
+          {"fewest_workers_not_input_bound",
+           fix ? nlohmann::json(fix->num_workers) : nlohmann::json(nullptr)}};
+}
+
 }  // namespace
+
+void print_workers_sweep_json(const ModelConfig& config, const Machines& machines,
+                              std::ostream& out) {
+  nlohmann::json sweeps = nlohmann::json::array();
+  for (const engine::MachineProfile* machine : machines)
+    sweeps.push_back(workers_sweep_json(config, *machine));
+  out << nlohmann::json{{"config", config_json(config)}, {"sweeps", sweeps}}.dump(2) << "\n";
+}
 
 void print_plan_json(const ModelConfig& config, const Machines& machines, std::ostream& out) {
   nlohmann::json rows = nlohmann::json::array();
@@ -123,6 +160,7 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
         {"mps_ms", milliseconds_json(p.mps_seconds)},
         {"compiled_ms", milliseconds_json(p.compiled_seconds)},
         {"split", {{"cpu", split_json(p.cpu_split)}, {"mps", split_json(p.mps_split)}}},
+        {"workers_fix", workers_fix_json(input_bound_sweep(config, p))},
         {"verdict", r.lane},
         {"reasons", r.reasons}};
     row.update(mps_memory_json(p));

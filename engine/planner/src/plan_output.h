@@ -1,5 +1,5 @@
 #pragma once
-// What `course plan` prints: the plan or the batch sweep, as text laid out for a terminal
+// What `course plan` prints: the plan, the batch sweep or the workers sweep, as text laid out for a terminal
 // (plan_text.cpp) or as JSON (plan_json.cpp).
 
 #include <cstddef>
@@ -18,6 +18,11 @@ void print_plan(const ModelConfig& config, const Machines& machines, std::ostrea
                 std::size_t width);
 void print_sweep(const ModelConfig& config, const Machines& machines, std::ostream& out,
                  std::size_t width);
+// --sweep workers, for a config with an input pipeline.
+void print_workers_sweep(const ModelConfig& config, const Machines& machines, std::ostream& out,
+                         std::size_t width);
+void print_workers_sweep_json(const ModelConfig& config, const Machines& machines,
+                              std::ostream& out);
 void print_plan_json(const ModelConfig& config, const Machines& machines, std::ostream& out);
 void print_sweep_json(const ModelConfig& config, const Machines& machines, std::ostream& out);
 

@@ -64,6 +64,25 @@ std::string split_text(const Prediction& p) {
   return text + ": " + s.bound_name();
 }
 
+// What hides an input-bound mps step: "input-bound: num_workers = 4 would hide it (a step of
+// 98.2 ms) and hold 1.60 GiB more"; or that no number of workers does.
+std::string workers_fix_text(const std::vector<WorkersStep>& steps) {
+  const auto fix = workers_hiding_input(steps);
+  if (!fix) {
+    const WorkersStep& most = steps.back();
+    return fmt::format(
+        "input-bound: even num_workers = {} (the machine's performance cores) leaves the step "
+        "waiting for its batches ({} ms); samples that cost less to load (stored smaller, "
+        "decoded ahead) would",
+        most.num_workers, ms(most.mps.mps_seconds));
+  }
+  return fmt::format(
+      "input-bound: num_workers = {} would hide it (a step of {} ms, {}), its worker processes "
+      "holding {:.2f} GiB of the unified memory",
+      fix->num_workers, ms(fix->mps.mps_seconds), fix->mps.mps_split->bound_name(),
+      static_cast<double>(fix->mps.worker_bytes) / (1LL << 30));
+}
+
 std::string memory_text(const Prediction& p) {
   const double gib = 1LL << 30;
   switch (p.memory) {
@@ -81,8 +100,12 @@ std::string memory_text(const Prediction& p) {
     case MpsMemory::Fits:
       break;
   }
-  return fmt::format("{:.2f} of {:.1f} GiB free: {}", static_cast<double>(p.mps_bytes) / gib,
-                     static_cast<double>(free_memory(*p.machine)) / gib,
+  const std::string workers =
+      p.worker_bytes > 0
+          ? fmt::format(" + workers {:.2f}", static_cast<double>(p.worker_bytes) / gib)
+          : "";
+  return fmt::format("{:.2f}{} of {:.1f} GiB free: {}", static_cast<double>(p.mps_bytes) / gib,
+                     workers, static_cast<double>(free_memory(*p.machine)) / gib,
                      p.memory == MpsMemory::Fits ? "fits" : "swaps");
 }
 
@@ -133,6 +156,8 @@ void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out
         width, indent, "     ");
   }
   if (p.mps_split || p.cpu_split) out << wrap(split_text(p), width, indent, "     ");
+  const std::vector<WorkersStep> workers = input_bound_sweep(config, p);
+  if (!workers.empty()) out << wrap(workers_fix_text(workers), width, indent, "     ");
   const Recommendation r = recommend(p, memory_knobs(config));
   out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
   for (std::size_t i = 1; i < r.reasons.size(); ++i)
@@ -206,7 +231,61 @@ void print_machine_sweep(const ModelConfig& config, const engine::MachineProfile
               width, "  ", "  ");
 }
 
+// One machine's workers sweep: a row per num_workers, then the fewest that hide the input.
+void print_machine_workers_sweep(const ModelConfig& config, const engine::MachineProfile& machine,
+                                 std::ostream& out, std::size_t width) {
+  const std::vector<WorkersStep> steps = sweep_workers(config, machine);
+  const Prediction& first = steps.front().mps;
+  if (!first.mps_split && first.memory != MpsMemory::Raises) {
+    out << wrap("no sweep: " + first.why, width, "  ", "  ");
+    return;
+  }
+  // "{:>7} {:>9} {:>9}  {:<13}": the numbers and the bound, then the memory where it fits
+  constexpr std::size_t kNumbers = 42;
+  const bool memory_beside = width >= kNumbers + 43;
+  // the bound padded to the memory's column where the memory is beside it
+  const std::size_t bound_width = memory_beside ? 13 : 0;
+  out << fmt::format("{:>7} {:>9} {:>9}  {:<{}}{}\n", "workers", "mps ms", "input ms", "bound",
+                     bound_width, memory_beside ? "  mps memory" : "");
+  for (const WorkersStep& s : steps) {
+    const auto& split = s.mps.mps_split;
+    out << fmt::format("{:>7} {:>9} {:>9}  {:<{}}", s.num_workers, ms(s.mps.mps_seconds),
+                       split ? ms(split->input) : "-", split ? split->bound_name() : "-",
+                       bound_width);
+    if (memory_beside) {
+      out << "  " << memory_text(s.mps) << "\n";
+    } else {
+      out << "\n" << wrap("mps memory: " + memory_text(s.mps), width, "    ", "      ");
+    }
+    if (s.mps.memory == MpsMemory::Raises)
+      out << wrap("it raises: " + s.mps.why, width, "    ", "      ");
+  }
+  const auto fix = workers_hiding_input(steps);
+  std::string last = workers_fix_text(steps);
+  if (fix && fix->num_workers == 0) last = "the step is not input-bound even without workers";
+  if (fix && fix->num_workers > 0)
+    last = fmt::format("the fewest workers that keep the step from waiting on its input: {}",
+                       fix->num_workers);
+  out << wrap(last, width, "  ", "  ");
+}
+
 }  // namespace
+
+void print_workers_sweep(const ModelConfig& config, const Machines& machines, std::ostream& out,
+                         std::size_t width) {
+  print_config(config, out, width);
+  out << wrap(
+      "the DataLoader's workers, doubled from none up to the machine's performance cores (more "
+      "only share them): a steady iteration (not compiled) on mps" +
+          precision_text(config) +
+          ", the part of it spent waiting for batches, what bounds it, and the memory the GPU "
+          "and the worker processes hold",
+      width);
+  for (const engine::MachineProfile* machine : machines) {
+    out << "\n" << machine->name << "\n";
+    print_machine_workers_sweep(config, *machine, out, width);
+  }
+}
 
 void print_plan(const ModelConfig& config, const Machines& machines, std::ostream& out,
                 std::size_t width) {

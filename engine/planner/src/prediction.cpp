@@ -5,22 +5,35 @@
 
 #include "planner/prediction.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "family_registry.h"
+#include "input_pipeline.h"
 #include "planner/step_split.h"
 #include "planner/training_step.h"
 
 namespace planner {
 namespace {
 
-// The steady iteration on `device` in a fresh process on `machine`, shape-only.
-StepSplit run_steady(const ModelConfig& config, const engine::MachineProfile& machine,
+// The steady iteration on `device` in a fresh process on `machine`, shape-only, and the memory
+// the machine holds at its end (while the run's DataLoader workers live).
+struct SteadyRun {
+  StepSplit split;
+  engine::sim::MemoryUse memory;
+};
+SteadyRun run_steady(const ModelConfig& config, const engine::MachineProfile& machine,
                      const char* device, bool compiled) {
   engine::sim::use_machine(machine);
+  // A fresh process draws a seed of its own, as PyTorch's does; a plan seeds it, so that what a
+  // step draws (a DataLoader's shuffle, its augmentation's flips) is the same in every plan.
+  engine::manual_seed(0);
   engine::sim::ShapeOnlyGuard shape_only;
   TrainingRun run(config, engine::Device(device), compiled);
-  return steady_step(run, std::string_view(device) == "mps");
+  const StepSplit split = steady_step(run, std::string_view(device) == "mps",
+                                      InputPipeline::warm_up_iterations(config.input),
+                                      InputPipeline::timed_iterations(config.input));
+  return {split, engine::sim::memory_use()};
 }
 
 }  // namespace
@@ -57,7 +70,13 @@ void predict_cpu(const ModelConfig& config, const engine::MachineProfile& machin
     return;
   }
   try {
-    p.cpu_split = run_steady(config, machine, "cpu", false);
+    const SteadyRun run = run_steady(config, machine, "cpu", false);
+    p.worker_bytes = static_cast<std::int64_t>(run.memory.dataloader_workers);
+    if (p.state_bytes + p.worker_bytes > free_memory(machine)) {  // the workers tip it over
+      p.cpu = CpuRun::Swaps;
+      return;
+    }
+    p.cpu_split = run.split;
     p.cpu_seconds = p.cpu_split->seconds;
   } catch (const engine::Error& error) {
     p.cpu = CpuRun::Raises;
@@ -79,10 +98,12 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
     return false;
   }
   try {
-    p.mps_split = run_steady(config, machine, "mps", false);
-    p.mps_seconds = p.mps_split->seconds;
-    p.mps_bytes = engine::py::torch::mps::driver_allocated_memory();
-    if (compiled) p.compiled_seconds = run_steady(config, machine, "mps", true).seconds;
+    const SteadyRun run = run_steady(config, machine, "mps", false);
+    p.mps_split = run.split;
+    p.mps_seconds = run.split.seconds;
+    p.mps_bytes = static_cast<std::int64_t>(run.memory.mps_driver);
+    p.worker_bytes = static_cast<std::int64_t>(run.memory.dataloader_workers);
+    if (compiled) p.compiled_seconds = run_steady(config, machine, "mps", true).split.seconds;
   } catch (const engine::NotImplementedError& error) {
     p.why = error.what();
     p.memory = MpsMemory::Unsupported;
@@ -96,7 +117,8 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
     p.mps_split.reset();
     return false;
   }
-  p.memory = p.mps_bytes > free_memory(machine) ? MpsMemory::Swaps : MpsMemory::Fits;
+  p.memory =
+      p.mps_bytes + p.worker_bytes > free_memory(machine) ? MpsMemory::Swaps : MpsMemory::Fits;
   return true;
 }
 
@@ -138,6 +160,40 @@ std::optional<std::int64_t> largest_without_swap(const std::vector<SweepStep>& s
     if (s.mps.memory == MpsMemory::Fits) largest = s.batch_size;
   }
   return largest;
+}
+
+std::vector<WorkersStep> sweep_workers(const ModelConfig& config,
+                                       const engine::MachineProfile& machine) {
+  std::vector<WorkersStep> steps;
+  ModelConfig at = config;
+  const std::int64_t cores = static_cast<std::int64_t>(machine.performance_cores());
+  const std::int64_t state_bytes = model_state_bytes(config);
+  for (std::int64_t workers = 0;; workers = workers == 0 ? 1 : 2 * workers) {
+    at.input.num_workers = std::min(workers, cores);
+    WorkersStep step;
+    step.num_workers = at.input.num_workers;
+    step.mps.machine = &machine;
+    step.mps.state_bytes = state_bytes;
+    predict_mps(at, machine, /*compiled=*/false, step.mps);
+    steps.push_back(step);
+    if (step.mps.memory != MpsMemory::Fits || step.num_workers >= cores) break;
+  }
+  return steps;
+}
+
+std::optional<WorkersStep> workers_hiding_input(const std::vector<WorkersStep>& steps) {
+  for (const WorkersStep& s : steps) {
+    if (s.mps.memory == MpsMemory::Fits && s.mps.mps_split &&
+        s.mps.mps_split->bound() != StepBound::Input)
+      return s;
+  }
+  return std::nullopt;
+}
+
+std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p) {
+  if (!config.input.reads_samples() || !p.mps_split || p.mps_split->bound() != StepBound::Input)
+    return {};
+  return sweep_workers(config, *p.machine);
 }
 
 double samples_per_second(const ModelConfig& config, const SweepStep& step) {

@@ -32,8 +32,13 @@ std::string memory_knobs(const ModelConfig& config) {
 }
 
 std::string model_state_text(const Prediction& p) {
-  return fmt::format("the weights, their gradients and the optimizer's state alone take {}",
-                     gib(p.state_bytes));
+  if (p.worker_bytes == 0)
+    return fmt::format("the weights, their gradients and the optimizer's state alone take {}",
+                       gib(p.state_bytes));
+  return fmt::format(
+      "the weights, their gradients and the optimizer's state take {} and the DataLoader's "
+      "workers {}",
+      gib(p.state_bytes), gib(p.worker_bytes));
 }
 
 namespace {

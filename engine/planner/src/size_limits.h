@@ -36,6 +36,10 @@ inline constexpr std::int64_t kTracedOperators = 1 << 16;
 // Pixels an image's side, and its channels.
 inline constexpr std::int64_t kImageSide = 8192;
 inline constexpr std::int64_t kChannels = 1024;
+// DataLoader workers, each a process of its own (a Mac has at most 32 cpu cores), and the
+// samples a dataset lists (ImageNet-21k's 14 million, twice over).
+inline constexpr std::int64_t kWorkers = 64;
+inline constexpr std::int64_t kSamples = 1 << 25;
 // Elements one tensor may hold: 512 GiB in float32, the memory of the largest Mac sold (Mac
 // Studio with M3 Ultra). Every byte count the engine keeps then stays far within 64 bits.
 inline constexpr double kTensorElements = 137'438'953'472.0;  // 2^37

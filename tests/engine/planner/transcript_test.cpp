@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/model_config.h"
 #include "planner/plan.h"
 
 namespace {
@@ -94,6 +95,13 @@ std::vector<Command> example_commands(const std::string& example) {
   }
   for (const char* machine : {"m1-8gb", "linux-x86_64"})
     commands.push_back({{path, "--sweep", "batch", "--machine", machine, "--json"}});
+  // and where the config has an input pipeline, the workers sweep: every machine's text, and one
+  // machine's JSON and narrow layout
+  if (planner::read_model_config(kSource + path).input.reads_samples()) {
+    commands.push_back({{path, "--sweep", "workers"}});
+    commands.push_back({{path, "--sweep", "workers", "--machine", "m1-8gb", "--json"}});
+    commands.push_back({{path, "--sweep", "workers", "--machine", "m1-8gb"}, 60});
+  }
   return commands;
 }
 
@@ -145,6 +153,7 @@ TEST_CASE("course plan's narrow layouts and its refusals print the lines their t
       {{laptop, "--fast"}},
       {{laptop, "--sweep"}},
       {{laptop, "--sweep", "block_size"}},
+      {{laptop, "--sweep", "workers"}},  // batches made in memory: no workers to sweep
       {{laptop, "engine/planner/examples/mnist_mlp.toml"}},
       {{"engine/planner/examples/no_such_config.toml"}},
       {{"engine/planner/examples/"}},

@@ -15,6 +15,19 @@
 
 namespace planner {
 
+// How the batches reach the training loop: the samples a dataset reads, with the cpu work each
+// costs (engine/simulated_data.h), through a DataLoader of `num_workers` worker processes.
+// "tensors", the default: batches made in memory, with no input pipeline to wait for.
+struct InputSettings {
+  std::string samples = "tensors";  // "tensors", "jpeg" (an ImageFolder of JPEG files) or
+      // "images" (decoded in memory, as CIFAR-10's dataset holds them)
+  std::int64_t stored_size = 500;    // a JPEG's longer side; its shorter is 4/5 of it (ImageNet's)
+  bool augment = true;               // torchvision's training transforms (random crops, flips)
+  std::int64_t num_workers = 0;      // DataLoader's default: load in the training process
+  std::int64_t num_samples = 50000;  // the dataset's length, which each spawned worker lists
+  bool reads_samples() const { return samples != "tensors"; }
+};
+
 struct ModelConfig {
   std::string name;  // the file's stem: "train_shakespeare_char"
   // Samples (a GPT's: sequences) per step, or per micro-step where a GPT accumulates gradients;
@@ -27,6 +40,7 @@ struct ModelConfig {
   // device it runs on, with that dtype; float16's backward through a GradScaler, as mixed
   // precision is written for it
   std::string autocast = "off";
+  InputSettings input;
   FamilySettings settings;
   std::vector<std::string> set_in_file{};  // the fields the file set; the others are defaults
 

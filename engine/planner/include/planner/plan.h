@@ -1,5 +1,5 @@
 #pragma once
-// `course plan CONFIG [--machine NAME] [--sweep batch] [--json]`: a model description in, and for
+// `course plan CONFIG [--machine NAME] [--sweep batch|workers] [--json]`: a model description in, and for
 // every simulated machine (or the one named) the predicted steady iteration on the cpu and on mps,
 // the Metal memory against the machine's limits, and the runbook's recommendation with its
 // reasons; or, with --sweep batch, the runbook's batch sweep on mps. --json prints the same as
@@ -16,7 +16,7 @@
 namespace planner {
 
 inline constexpr const char* kPlanUsage =
-    "plan CONFIG|--torch FILE.py [--machine NAME] [--sweep batch] [--json]";
+    "plan CONFIG|--torch FILE.py [--machine NAME] [--sweep batch|workers] [--json]";
 
 // Runs the subcommand on `args` (what follows "plan"), laid out for a terminal of `width` columns;
 // `tracer` traces a --torch FILE.py. Exit status: 0 a plan was printed, 1 the config was refused

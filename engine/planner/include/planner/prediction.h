@@ -26,10 +26,12 @@ enum class MpsMemory {
 };
 
 // The cpu's side. The cpu's memory is not simulated tensor by tensor: what the step holds there
-// is bounded below by the model's state, which a machine that cannot hold it would swap.
+// is bounded below by the model's state and its DataLoader's workers, which a machine that
+// cannot hold them would swap.
 enum class CpuRun {
   Runs,    // its time is predicted
-  Swaps,   // the model's state alone is more than the machine has free: no time is predicted
+  Swaps,   // the model's state (with the DataLoader's workers) is more than the machine has free:
+           // no time is predicted
   Raises,  // the step raises an error (PyTorch's, in `cpu_why`)
 };
 
@@ -43,9 +45,10 @@ struct Prediction {
   std::optional<StepSplit> mps_split;      // where its time goes
   std::optional<double> compiled_seconds;  // with torch.compile, when the config asks for it
   MpsMemory memory = MpsMemory::Unavailable;
-  std::int64_t mps_bytes = 0;    // Metal memory the process holds in the steady state
-  std::int64_t state_bytes = 0;  // model_state_bytes(): held on either device, whatever the batch
-  std::string why;               // PyTorch's error when mps refused, or why MPS is unusable
+  std::int64_t mps_bytes = 0;     // Metal memory the process holds in the steady state
+  std::int64_t worker_bytes = 0;  // its DataLoader workers' resident memory, in the same memory
+  std::int64_t state_bytes = 0;   // model_state_bytes(): held on either device, whatever the batch
+  std::string why;                // PyTorch's error when mps refused, or why MPS is unusable
 };
 
 // The weights, their gradients and the optimizer's state (SGD's momentum, Adam's two moments), in
@@ -77,6 +80,26 @@ std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::Mach
 
 // The largest batch_size of a sweep that fits without swapping, if any.
 std::optional<std::int64_t> largest_without_swap(const std::vector<SweepStep>& steps);
+
+// One row of the workers sweep: the steady mps iteration with `num_workers` DataLoader workers,
+// the Metal memory it holds and the workers' own.
+struct WorkersStep {
+  std::int64_t num_workers = 0;
+  Prediction mps;  // its cpu_seconds is not measured
+};
+
+// The workers sweep on `machine`, for a config with an input pipeline: num_workers 0, 1, 2, 4, ...
+// up to the machine's performance cores (more only share them), on mps; where MPS is unusable,
+// one row that says why. A row that swaps or raises is the last.
+std::vector<WorkersStep> sweep_workers(const ModelConfig& config,
+                                       const engine::MachineProfile& machine);
+
+// The fewest workers of a sweep whose step is no longer input-bound, without swapping, if any.
+std::optional<WorkersStep> workers_hiding_input(const std::vector<WorkersStep>& steps);
+
+// Where `p`'s mps step is input-bound: the workers sweep on its machine, to find the fewest
+// workers that hide the input (plan_text.cpp and plan_json.cpp say what they cost); else empty.
+std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p);
 
 // Samples (a GPT's: sequences) trained per second at one step of the sweep, every micro-step's.
 double samples_per_second(const ModelConfig& config, const SweepStep& step);

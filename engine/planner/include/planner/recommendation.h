@@ -25,8 +25,9 @@ struct Recommendation {
 // image_size", an MLP's "batch_size".
 std::string memory_knobs(const ModelConfig& config);
 
-// "the weights, their gradients and the optimizer's state alone take 23.17 GiB": why no batch_size
-// helps where that is more than the machine can hold.
+// "the weights, their gradients and the optimizer's state alone take 23.17 GiB" (and what the
+// DataLoader's workers hold, where it has them): why no batch_size helps where that is more than
+// the machine can hold.
 std::string model_state_text(const Prediction& prediction);
 
 Recommendation recommend(const Prediction& prediction,

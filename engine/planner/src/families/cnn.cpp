@@ -13,8 +13,12 @@ namespace planner {
 namespace families::cnn {
 
 // torchvision's names (the model's, its num_classes), the input and the training.
-const std::vector<std::string> kFields{"model",     "image_size",       "num_classes", "batch_size",
-                                       "optimizer", "trainable_layers", "autocast"};
+const std::vector<std::string> kFields = [] {
+  std::vector<std::string> names{"model",     "image_size",       "num_classes", "batch_size",
+                                 "optimizer", "trainable_layers", "autocast"};
+  names.insert(names.end(), kInputFields.begin(), kInputFields.end());
+  return names;
+}();
 
 std::string known_model(const ConfigFields& in, const Field& f) {
   const std::string model = in.text(f);
@@ -65,8 +69,10 @@ class CnnFamily final : public Family {
         size_rule(in, "num_classes", s.num_classes, limits::kClasses),
     };
     for (FieldRule& rule : shared_rules(in, c)) rules.push_back(std::move(rule));
+    for (FieldRule& rule : input_rules(in, c)) rules.push_back(std::move(rule));
     c.set_in_file = in.apply(rules, [&](const Field& f) { other_field(in, f); });
     check_trainable(in, c, block_count(c));
+    check_input(in, c);
     // the stem's output: a ResNet's, its stride-2 convolution's; a VGG's, its first block's
     const bool halved = resnet(c);
     const std::pair<std::string, std::int64_t> side{halved ? "image_size / 2" : "image_size",
@@ -97,6 +103,7 @@ class CnnFamily final : public Family {
     add("num_classes", std::to_string(s.num_classes));
     add("batch_size", std::to_string(c.batch_size));
     add("optimizer", "\"" + c.optimizer + "\"");
+    for (std::string& field : input_defaults(c)) out.push_back(std::move(field));
     return out;
   }
   std::string defaults_source(const ModelConfig&) const override {
@@ -105,7 +112,10 @@ class CnnFamily final : public Family {
   std::string memory_knobs(const ModelConfig&) const override { return "batch_size or image_size"; }
   nlohmann::json settings_json(const ModelConfig& c) const override {
     const CnnSettings& s = c.as<CnnSettings>();
-    return {{"model", s.model}, {"image_size", s.image_size}, {"num_classes", s.num_classes}};
+    nlohmann::json j{
+        {"model", s.model}, {"image_size", s.image_size}, {"num_classes", s.num_classes}};
+    j.update(input_json(c));
+    return j;
   }
   std::unique_ptr<TrainingRun::State> make_run(const ModelConfig& c, engine::Device device,
                                                bool /*compiled*/) const override {

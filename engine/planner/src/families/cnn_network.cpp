@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "families/cnn.h"
+#include "input_pipeline.h"
 #include "run_state.h"
 
 namespace planner {
@@ -128,6 +129,10 @@ struct CnnRun final : runs::ClassifierRun {
     else
       make_vgg();
     optimizer = runs::make_optimizer(c.optimizer, maker.trained(), 0.0);
+    if (c.input.reads_samples()) {
+      input = std::make_unique<InputPipeline>(c.input, batch_size, model.cfg.image_size,
+                                              model.cfg.num_classes);
+    }
   }
 
   // A convolution of `k` x `k` with its batch norm where the model has them (kaiming-normal-like
@@ -200,10 +205,16 @@ struct CnnRun final : runs::ClassifierRun {
                   {maker.weight({classes, 4096}), maker.zeros({classes})}};
   }
 
+  // The next batch of the input pipeline, or a batch made in memory, copied to the device.
   std::vector<Tensor> batch() const override {
+    const engine::Device d = maker.device();
+    if (input) {
+      const std::vector<Tensor> b = input->next();
+      return {b[0].to(d), b[1].to(d)};
+    }
     const CnnSettings& c = model.cfg;
-    return {engine::zeros({batch_size, 3, c.image_size, c.image_size}).to(maker.device()),
-            engine::zeros({batch_size}, engine::kInt64).to(maker.device())};
+    return {engine::zeros({batch_size, 3, c.image_size, c.image_size}).to(d),
+            engine::zeros({batch_size}, engine::kInt64).to(d)};
   }
   Tensor loss(const std::vector<Tensor>& b) override { return model.loss(b[0], b[1]); }
   void set_training(bool on) override { model.training = on; }
@@ -211,6 +222,7 @@ struct CnnRun final : runs::ClassifierRun {
   std::int64_t batch_size;
   bool with_bn;
   Model model;
+  std::unique_ptr<InputPipeline> input;  // none: batches made in memory
 };
 
 }  // namespace cnn

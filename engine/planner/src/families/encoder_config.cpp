@@ -164,6 +164,7 @@ std::optional<std::string> other_library_name(std::string_view name, const Encod
 }
 
 void other_field(const ConfigFields& in, const Field& f, const EncoderSettings& e) {
+  refuse_input_field(in, f, "an encoder's batches are made in memory");
   const bool distilbert = e.model_type == "distilbert", vit = e.model_type == "vit";
   if (const auto other = renamed(f.name); other && distilbert_name(f.name) != distilbert) {
     in.fail(f, distilbert ? "DistilBERT's config calls it " + *other

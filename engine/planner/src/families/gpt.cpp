@@ -90,6 +90,9 @@ std::vector<FieldRule> nanogpt_rules(const ConfigFields& in, ModelConfig& c) {
 // A field that is not nanoGPT's: one of train.py's other globals is ignored; a misspelling of a
 // field, or (in TOML) anything else, is refused.
 void other_field(const ConfigFields& in, const Field& f) {
+  refuse_input_field(in, f,
+                     "nanoGPT's batches are windows of its token file, read in the training "
+                     "process (train.py's get_batch)");
   if (f.name == "widths") {
     in.fail(f,
             "an MLP's field; a GPT has n_layer, n_head and n_embd (family = \"mlp\" plans an MLP)");

@@ -93,6 +93,9 @@ std::optional<std::string> other_library_name(std::string_view name) {
 // A config.json's other fields (initializer_range, bos_token_id, ...) are ignored, but not a
 // near miss of a field; in TOML nothing else is taken.
 void other_field(const ConfigFields& in, const Field& f) {
+  refuse_input_field(in, f,
+                     "a GPT's batches are windows of its token file, read in the training "
+                     "process (train.py's get_batch)");
   if (const auto message = other_library_name(f.name)) in.fail(f, *message);
   if (const auto near = near_name(f.name, kFields))
     in.fail(f, "not a field the planner knows; did you mean " + *near + "?");

@@ -53,6 +53,7 @@ void check_tensors(const ConfigFields& in, const ModelConfig& c) {
 
 // A field an MLP does not have: a GPT's is named as one; a near miss of an MLP's is asked about.
 void other_field(const ConfigFields& in, const Field& f, const std::vector<std::string>& gpt) {
+  refuse_input_field(in, f, "an MLP's batches are made in memory");
   if (std::find(gpt.begin(), gpt.end(), f.name) != gpt.end())
     in.fail(f, "a GPT's field, not an MLP's (an MLP's fields: " + listed(kFields) + ")");
   if (const auto near = near_name(f.name, kFields))

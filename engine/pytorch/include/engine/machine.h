@@ -4,6 +4,7 @@
 // whether the installed PyTorch build has MPS, the Metal GPU, unified memory and the numbers
 // the cost model needs. Every number carries its source in machine_profiles.cpp.
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -73,6 +74,13 @@ struct MachineProfile {
   double cpu_matrix_flops = 0;      // Accelerate's FP32 matrix peak on the AMX units (0: no AMX)
   double cpu_memory_bandwidth = 0;  // bytes per second PyTorch's cpu kernels stream
   double cpu_op_seconds = 0;        // host overhead of one eager PyTorch op on the cpu
+
+  // The cores that do a process's work (the efficiency cores do none, an emulator
+  // simplification): as many as the cpu's peak holds cores of cpu_core_hz, at least one.
+  double performance_cores() const noexcept {
+    const double core_hz = cpu_core_hz > 0 ? cpu_core_hz : cpu_fp32_flops / 32;
+    return core_hz > 0 ? std::max(1.0, cpu_fp32_flops / 32 / core_hz) : 1.0;
+  }
 
   // An x86_64 interpreter on Apple silicon runs translated by Rosetta 2.
   bool runs_under_rosetta() const noexcept {

@@ -75,9 +75,7 @@ WorkerProcesses::WorkerProcesses(int count, StartMethod method, double dataset_b
   machine_bytes_ = p.worker_resident_bytes;
   // The workers and the main process share the performance cores; more of them than cores,
   // and each runs that much slower.
-  const double core_hz = m.cpu_core_hz > 0 ? m.cpu_core_hz : m.cpu_fp32_flops / 32;
-  const double cores = std::max(1.0, m.cpu_fp32_flops / 32 / core_hz);
-  slowdown_ = std::max(1.0, (count + 1) / cores);
+  slowdown_ = std::max(1.0, (count + 1) / m.performance_cores());
   for (int w = 0; w < count; ++w) {
     const double parent = parent_start_seconds(method, dataset_bytes, m);
     trace_span(Track::Host, "DataLoader: start worker " + std::to_string(w), "startup",

@@ -1,0 +1,128 @@
+// A CNN's input pipeline in a plan (model_config.h's InputSettings): the DataLoader's time lands
+// in the step's input, its workers hide it at a cost in unified memory that the memory check
+// counts, and every field left out is named as a default.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "planner/model_config.h"
+#include "planner/prediction.h"
+
+// Named, not anonymous: the tests are compiled as unity files.
+namespace input_pipeline_test {
+
+const std::string kJpeg = TUTOR_SOURCE_DIR "/engine/planner/examples/resnet18_food101_jpeg.toml";
+const std::string kInMemory = TUTOR_SOURCE_DIR "/engine/planner/examples/resnet50_food101.toml";
+
+const engine::MachineProfile& mac(const char* name) { return *engine::find_machine(name); }
+
+bool lists(const std::vector<std::string>& fields, const std::string& field) {
+  return std::find(fields.begin(), fields.end(), field) != fields.end();
+}
+
+// Whether a default is listed for `name`, whatever its value.
+bool defaults(const std::vector<std::string>& fields, const std::string& name) {
+  return std::any_of(fields.begin(), fields.end(),
+                     [&](const std::string& f) { return f.starts_with(name + " "); });
+}
+
+}  // namespace input_pipeline_test
+
+using input_pipeline_test::defaults;
+using input_pipeline_test::kInMemory;
+using input_pipeline_test::kJpeg;
+using input_pipeline_test::lists;
+using input_pipeline_test::mac;
+
+TEST_CASE("a config without an input pipeline says so among its defaults; one with it, its own") {
+  const planner::ModelConfig in_memory = planner::read_model_config(kInMemory);
+  CHECK_FALSE(in_memory.input.reads_samples());
+  CHECK(lists(planner::defaulted_fields(in_memory),
+              "samples \"tensors\" (batches made in memory, no input pipeline)"));
+  CHECK_FALSE(defaults(planner::defaulted_fields(in_memory), "num_workers"));
+
+  const planner::ModelConfig jpeg = planner::read_model_config(kJpeg);
+  CHECK(jpeg.input.samples == "jpeg");
+  CHECK(jpeg.input.stored_size == 512);
+  const std::vector<std::string> listed = planner::defaulted_fields(jpeg);
+  CHECK(lists(listed, "num_workers 0 (the DataLoader's)"));
+  CHECK(lists(listed, "augment true"));
+  CHECK_FALSE(defaults(listed, "stored_size"));  // the file sets these
+  CHECK_FALSE(defaults(listed, "samples"));
+  CHECK_FALSE(defaults(listed, "num_samples"));
+}
+
+TEST_CASE(
+    "decoding JPEGs in the training process bounds the step; workers hide it and hold memory") {
+  const planner::ModelConfig config = planner::read_model_config(kJpeg);
+  const engine::MachineProfile& m3_max = mac("m3-max-64gb");  // a GPU fast enough to wait
+  const planner::Prediction alone = planner::predict(config, m3_max);
+  REQUIRE(alone.mps_split);
+  CHECK(alone.mps_split->bound() == planner::StepBound::Input);
+  CHECK(alone.mps_split->input > 0.5 * alone.mps_split->seconds);
+  CHECK(alone.mps_split->gpu_idle() > 0.1);
+  CHECK(alone.worker_bytes == 0);
+
+  // the same model with its batches made in memory: the GPU's work alone, shorter (the input's
+  // time overlaps the GPU's work queued before it, so the step grows by less than the input)
+  planner::ModelConfig in_memory = config;
+  in_memory.input = {};
+  const planner::Prediction bare = planner::predict(in_memory, m3_max);
+  REQUIRE(bare.mps_seconds);
+  CHECK(*alone.mps_seconds > 1.1 * *bare.mps_seconds);
+  CHECK(bare.mps_split->input == 0);
+
+  const std::vector<planner::WorkersStep> sweep = planner::sweep_workers(config, m3_max);
+  REQUIRE(sweep.size() >= 2);
+  CHECK(sweep.front().num_workers == 0);
+  for (std::size_t i = 1; i < sweep.size(); ++i) {
+    CAPTURE(sweep[i].num_workers);
+    CHECK(sweep[i].num_workers > sweep[i - 1].num_workers);
+    CHECK(sweep[i].num_workers <= static_cast<std::int64_t>(m3_max.performance_cores()));
+    // each worker a process of its own: memory grows with them, the wait shrinks
+    CHECK(sweep[i].mps.worker_bytes > sweep[i - 1].mps.worker_bytes);
+    if (sweep[i].mps.mps_split && sweep[i - 1].mps.mps_split)
+      CHECK(sweep[i].mps.mps_split->input <= sweep[i - 1].mps.mps_split->input + 1e-9);
+  }
+  const auto fix = planner::workers_hiding_input(sweep);
+  REQUIRE(fix);
+  CHECK(fix->num_workers > 0);
+  CHECK(fix->mps.mps_split->bound() != planner::StepBound::Input);
+  CHECK(*fix->mps.mps_seconds < 0.9 * *alone.mps_seconds);
+  CHECK(fix->mps.worker_bytes >= fix->num_workers * (400LL << 20));  // 0.4 GiB each, at least
+  CHECK(planner::input_bound_sweep(config, alone).size() == sweep.size());
+  CHECK(planner::input_bound_sweep(in_memory, bare).empty());
+}
+
+TEST_CASE("a plan draws the same shuffle and flips in every run: its numbers are the same") {
+  const planner::ModelConfig config = planner::read_model_config(kJpeg);
+  const planner::Prediction first = planner::predict(config, mac("m3-max-64gb"));
+  const planner::Prediction again = planner::predict(config, mac("m3-max-64gb"));
+  REQUIRE(first.mps_split);
+  CHECK(first.mps_split->input > 0);
+  CHECK(first.mps_split->input == again.mps_split->input);
+  CHECK(*first.mps_seconds == *again.mps_seconds);
+  CHECK(*first.cpu_seconds == *again.cpu_seconds);
+}
+
+TEST_CASE("the workers' memory counts against the Mac's: more than it has free swaps") {
+  planner::ModelConfig config = planner::read_model_config(kJpeg);
+  const engine::MachineProfile& m1 = mac("m1-8gb");
+  const planner::Prediction few = planner::predict(config, m1);
+  CHECK(few.memory == planner::MpsMemory::Fits);
+  config.input.num_workers = 16;
+  const planner::Prediction many = planner::predict(config, m1);
+  CHECK(many.worker_bytes > 6LL << 30);
+  CHECK(many.mps_bytes + many.worker_bytes > planner::free_memory(m1));
+  CHECK(many.memory == planner::MpsMemory::Swaps);
+}
+
+TEST_CASE("a dataset too small for one batch is an error the plan names, not a hang") {
+  planner::ModelConfig config = planner::read_model_config(kJpeg);
+  config.input.num_samples = 16;
+  const planner::Prediction p = planner::predict(config, mac("m1-8gb"));
+  CHECK(p.memory == planner::MpsMemory::Raises);
+  CHECK(p.why.find("num_samples is smaller than batch_size") != std::string::npos);
+}
