@@ -95,9 +95,9 @@ nlohmann::json sweep_json(const ModelConfig& config, const engine::MachineProfil
   for (const SweepStep& s : steps) {
     nlohmann::json row = {
         {"batch_size", s.batch_size},
-        {"mps_ms", milliseconds_json(s.mps.mps_seconds)},
-        {"samples_per_second", s.mps.mps_seconds ? nlohmann::json(samples_per_second(config, s))
-                                                 : nlohmann::json(nullptr)},
+        {"mps_ms", milliseconds_json(s.mps.mps_seconds())},
+        {"samples_per_second", s.mps.mps_seconds() ? nlohmann::json(samples_per_second(config, s))
+                                                   : nlohmann::json(nullptr)},
         {"split", split_json(s.mps.mps_split)}};
     row.update(mps_memory_json(s.mps));
     rows.push_back(row);
@@ -115,7 +115,7 @@ nlohmann::json workers_fix_json(const std::vector<WorkersStep>& steps) {
   const auto fix = workers_hiding_input(steps);
   if (!fix) return nullptr;
   return {{"num_workers", fix->num_workers},
-          {"mps_ms", milliseconds_json(fix->mps.mps_seconds)},
+          {"mps_ms", milliseconds_json(fix->mps.mps_seconds())},
           {"worker_bytes", fix->mps.worker_bytes}};
 }
 
@@ -125,7 +125,7 @@ nlohmann::json workers_sweep_json(const ModelConfig& config,
   nlohmann::json rows = nlohmann::json::array();
   for (const WorkersStep& s : steps) {
     nlohmann::json row = {{"num_workers", s.num_workers},
-                          {"mps_ms", milliseconds_json(s.mps.mps_seconds)},
+                          {"mps_ms", milliseconds_json(s.mps.mps_seconds())},
                           {"split", split_json(s.mps.mps_split)}};
     row.update(mps_memory_json(s.mps));
     rows.push_back(row);
@@ -155,9 +155,9 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
     nlohmann::json row = {
         {"machine", machine->name},
         {"cpu", cpu_run_name(p.cpu)},
-        {"cpu_ms", milliseconds_json(p.cpu_seconds)},
+        {"cpu_ms", milliseconds_json(p.cpu_seconds())},
         {"cpu_why", p.cpu_why},
-        {"mps_ms", milliseconds_json(p.mps_seconds)},
+        {"mps_ms", milliseconds_json(p.mps_seconds())},
         {"compiled_ms", milliseconds_json(p.compiled_seconds)},
         {"split", {{"cpu", split_json(p.cpu_split)}, {"mps", split_json(p.mps_split)}}},
         {"workers_fix", workers_fix_json(input_bound_sweep(config, p))},

@@ -74,12 +74,12 @@ std::string workers_fix_text(const std::vector<WorkersStep>& steps) {
         "input-bound: even num_workers = {} (the machine's performance cores) leaves the step "
         "waiting for its batches ({} ms); samples that cost less to load (stored smaller, "
         "decoded ahead) would",
-        most.num_workers, ms(most.mps.mps_seconds));
+        most.num_workers, ms(most.mps.mps_seconds()));
   }
   return fmt::format(
       "input-bound: num_workers = {} would hide it (a step of {} ms, {}), its worker processes "
       "holding {:.2f} GiB of the unified memory",
-      fix->num_workers, ms(fix->mps.mps_seconds), fix->mps.mps_split->bound_name(),
+      fix->num_workers, ms(fix->mps.mps_seconds()), fix->mps.mps_split->bound_name(),
       static_cast<double>(fix->mps.worker_bytes) / (1LL << 30));
 }
 
@@ -135,16 +135,16 @@ void print_config(const ModelConfig& config, std::ostream& out, std::size_t widt
 // One machine's row: its numbers, its memory and the verdict with its reasons.
 void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out, std::size_t width,
                bool table, bool memory_beside) {
-  const std::string speedup = p.cpu_seconds && p.mps_seconds
-                                  ? fmt::format("{:.2f}x", *p.cpu_seconds / *p.mps_seconds)
+  const std::string speedup = p.cpu_seconds() && p.mps_seconds()
+                                  ? fmt::format("{:.2f}x", *p.cpu_seconds() / *p.mps_seconds())
                                   : "-";
   if (table) {
-    out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", p.machine->name, ms(p.cpu_seconds),
-                       ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
+    out << fmt::format("{:<20} {:>8} {:>8} {:>9} {:>8}", p.machine->name, ms(p.cpu_seconds()),
+                       ms(p.mps_seconds()), ms(p.compiled_seconds), speedup);
   } else {
     out << fmt::format(
         "{}\n  cpu ms      {:>8}\n  mps ms      {:>8}\n  compiled ms {:>8}\n  cpu/mps     {:>8}",
-        p.machine->name, ms(p.cpu_seconds), ms(p.mps_seconds), ms(p.compiled_seconds), speedup);
+        p.machine->name, ms(p.cpu_seconds()), ms(p.mps_seconds()), ms(p.compiled_seconds), speedup);
   }
   const std::string indent = table ? "     " : "  ";
   out << (memory_beside ? "  " + memory_text(p) + "\n"
@@ -201,8 +201,8 @@ void print_machine_sweep(const ModelConfig& config, const engine::MachineProfile
                      memory_beside ? "  mps memory" : "");
   for (const SweepStep& s : steps) {
     const std::string rate =
-        s.mps.mps_seconds ? fmt::format("{:.1f}", samples_per_second(config, s)) : "-";
-    out << fmt::format("{:>7} {:>9} {:>10}", s.batch_size, ms(s.mps.mps_seconds), rate);
+        s.mps.mps_seconds() ? fmt::format("{:.1f}", samples_per_second(config, s)) : "-";
+    out << fmt::format("{:>7} {:>9} {:>10}", s.batch_size, ms(s.mps.mps_seconds()), rate);
     if (memory_beside) {
       out << "  " << wrap(memory_text(s.mps), width - kNumbers, "", std::string(kNumbers, ' '));
     } else {
@@ -249,7 +249,7 @@ void print_machine_workers_sweep(const ModelConfig& config, const engine::Machin
                      bound_width, memory_beside ? "  mps memory" : "");
   for (const WorkersStep& s : steps) {
     const auto& split = s.mps.mps_split;
-    out << fmt::format("{:>7} {:>9} {:>9}  {:<{}}", s.num_workers, ms(s.mps.mps_seconds),
+    out << fmt::format("{:>7} {:>9} {:>9}  {:<{}}", s.num_workers, ms(s.mps.mps_seconds()),
                        split ? ms(split->input) : "-", split ? split->bound_name() : "-",
                        bound_width);
     if (memory_beside) {

@@ -77,7 +77,6 @@ void predict_cpu(const ModelConfig& config, const engine::MachineProfile& machin
       return;
     }
     p.cpu_split = run.split;
-    p.cpu_seconds = p.cpu_split->seconds;
   } catch (const engine::Error& error) {
     p.cpu = CpuRun::Raises;
     p.cpu_why = error.what();
@@ -100,20 +99,17 @@ bool predict_mps(const ModelConfig& config, const engine::MachineProfile& machin
   try {
     const SteadyRun run = run_steady(config, machine, "mps", false);
     p.mps_split = run.split;
-    p.mps_seconds = run.split.seconds;
     p.mps_bytes = static_cast<std::int64_t>(run.memory.mps_driver);
     p.worker_bytes = static_cast<std::int64_t>(run.memory.dataloader_workers);
     if (compiled) p.compiled_seconds = run_steady(config, machine, "mps", true).split.seconds;
   } catch (const engine::NotImplementedError& error) {
     p.why = error.what();
     p.memory = MpsMemory::Unsupported;
-    p.mps_seconds.reset();
     p.mps_split.reset();
     return false;
   } catch (const engine::Error& error) {
     p.why = error.what();
     p.memory = memory_error(p.why);
-    p.mps_seconds.reset();
     p.mps_split.reset();
     return false;
   }
@@ -198,7 +194,7 @@ std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Pred
 
 double samples_per_second(const ModelConfig& config, const SweepStep& step) {
   return static_cast<double>(step.batch_size * family_of(config).micro_steps(config)) /
-         *step.mps.mps_seconds;
+         *step.mps.mps_seconds();
 }
 
 }  // namespace planner

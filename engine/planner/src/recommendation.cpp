@@ -95,7 +95,7 @@ std::optional<Recommendation> where_mps_cannot(const Prediction& p, const std::s
 // Where the cpu's step raises: mps if it runs there, else no device until the model is fixed.
 std::optional<Recommendation> where_cpu_raises(const Prediction& p, const std::string& knobs) {
   if (p.cpu != CpuRun::Raises) return std::nullopt;
-  if (!p.mps_seconds) {
+  if (!p.mps_seconds()) {
     return Recommendation{"none",
                           {"the step raises an error whatever the device, not for lack of "
                            "memory: " +
@@ -143,9 +143,9 @@ Recommendation recommend(const Prediction& p, const std::string& knobs) {
   if (auto r = where_cpu_raises(p, knobs)) return *r;
   if (auto r = where_mps_cannot(p, knobs)) return *r;
   if (p.cpu == CpuRun::Swaps) return cpu_swaps(p);
-  const double eager = *p.mps_seconds;
+  const double eager = *p.mps_seconds();
   const double best = p.compiled_seconds ? std::min(eager, *p.compiled_seconds) : eager;
-  const double speedup = *p.cpu_seconds / best;
+  const double speedup = *p.cpu_seconds() / best;
   Recommendation r;
   if (p.memory == MpsMemory::Swaps) {
     r = swapping(p, speedup, knobs);

@@ -70,8 +70,8 @@ TEST_CASE(
   planner::ModelConfig in_memory = config;
   in_memory.input = {};
   const planner::Prediction bare = planner::predict(in_memory, m3_max);
-  REQUIRE(bare.mps_seconds);
-  CHECK(*alone.mps_seconds > 1.1 * *bare.mps_seconds);
+  REQUIRE(bare.mps_seconds());
+  CHECK(*alone.mps_seconds() > 1.1 * *bare.mps_seconds());
   CHECK(bare.mps_split->input == 0);
 
   const std::vector<planner::WorkersStep> sweep = planner::sweep_workers(config, m3_max);
@@ -90,7 +90,7 @@ TEST_CASE(
   REQUIRE(fix);
   CHECK(fix->num_workers > 0);
   CHECK(fix->mps.mps_split->bound() != planner::StepBound::Input);
-  CHECK(*fix->mps.mps_seconds < 0.9 * *alone.mps_seconds);
+  CHECK(*fix->mps.mps_seconds() < 0.9 * *alone.mps_seconds());
   CHECK(fix->mps.worker_bytes >= fix->num_workers * (400LL << 20));  // 0.4 GiB each, at least
   CHECK(planner::input_bound_sweep(config, alone).size() == sweep.size());
   CHECK(planner::input_bound_sweep(in_memory, bare).empty());
@@ -103,8 +103,8 @@ TEST_CASE("a plan draws the same shuffle and flips in every run: its numbers are
   REQUIRE(first.mps_split);
   CHECK(first.mps_split->input > 0);
   CHECK(first.mps_split->input == again.mps_split->input);
-  CHECK(*first.mps_seconds == *again.mps_seconds);
-  CHECK(*first.cpu_seconds == *again.cpu_seconds);
+  CHECK(*first.mps_seconds() == *again.mps_seconds());
+  CHECK(*first.cpu_seconds() == *again.cpu_seconds());
 }
 
 TEST_CASE("the workers' memory counts against the Mac's: more than it has free swaps") {
@@ -117,6 +117,11 @@ TEST_CASE("the workers' memory counts against the Mac's: more than it has free s
   CHECK(many.worker_bytes > 6LL << 30);
   CHECK(many.mps_bytes + many.worker_bytes > planner::free_memory(m1));
   CHECK(many.memory == planner::MpsMemory::Swaps);
+  // and on the cpu, where the model's state and the workers together are more than it has free
+  CHECK(few.cpu == planner::CpuRun::Runs);
+  CHECK(many.state_bytes + many.worker_bytes > planner::free_memory(m1));
+  CHECK(many.cpu == planner::CpuRun::Swaps);
+  CHECK_FALSE(many.cpu_seconds());
 }
 
 TEST_CASE("a dataset too small for one batch is an error the plan names, not a hang") {

@@ -38,7 +38,7 @@ planner::Prediction predicted(const std::string& toml, const char* machine) {
 }
 
 double mps_ms(const std::string& toml, const char* machine) {
-  return *predicted(toml, machine).mps_seconds * 1e3;
+  return *predicted(toml, machine).mps_seconds() * 1e3;
 }
 
 // What `course plan FILE --machine m3-max-64gb [--json]` prints, on one line per paragraph.

@@ -45,7 +45,7 @@ TEST_CASE("a cpu that cannot hold the model's state is predicted to swap, with n
   const planner::Prediction p =
       planner::predict(verdict_config("gpt3_175b.toml"), named_machine("m4-max-128gb"));
   CHECK(p.cpu == planner::CpuRun::Swaps);
-  CHECK_FALSE(p.cpu_seconds);  // once, 295,245,753 ms on a 128 GB Mac
+  CHECK_FALSE(p.cpu_seconds());  // once, 295,245,753 ms on a 128 GB Mac
   const planner::Recommendation r = planner::recommend(p);
   CHECK(r.lane == "remote");
   CHECK(plan_printed("gpt3_175b.toml", {"--machine", "m4-max-128gb"})

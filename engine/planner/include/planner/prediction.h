@@ -37,18 +37,25 @@ enum class CpuRun {
 
 struct Prediction {
   const engine::MachineProfile* machine = nullptr;
-  std::optional<double> cpu_seconds;   // a steady iteration on the cpu, where it runs
-  std::optional<StepSplit> cpu_split;  // where its time goes
+  std::optional<StepSplit> cpu_split;  // a steady iteration on the cpu, where it runs, part by part
   CpuRun cpu = CpuRun::Runs;
   std::string cpu_why;                     // PyTorch's error where the cpu's step raised
-  std::optional<double> mps_seconds;       // eager, when the step runs on mps
-  std::optional<StepSplit> mps_split;      // where its time goes
+  std::optional<StepSplit> mps_split;      // eager, when the step runs on mps, part by part
   std::optional<double> compiled_seconds;  // with torch.compile, when the config asks for it
   MpsMemory memory = MpsMemory::Unavailable;
   std::int64_t mps_bytes = 0;     // Metal memory the process holds in the steady state
   std::int64_t worker_bytes = 0;  // its DataLoader workers' resident memory, in the same memory
   std::int64_t state_bytes = 0;   // model_state_bytes(): held on either device, whatever the batch
   std::string why;                // PyTorch's error when mps refused, or why MPS is unusable
+
+  // The steps, where they ran.
+  std::optional<double> cpu_seconds() const { return seconds_of(cpu_split); }
+  std::optional<double> mps_seconds() const { return seconds_of(mps_split); }
+
+ private:
+  static std::optional<double> seconds_of(const std::optional<StepSplit>& split) {
+    return split ? std::optional<double>(split->seconds) : std::nullopt;
+  }
 };
 
 // The weights, their gradients and the optimizer's state (SGD's momentum, Adam's two moments), in
