@@ -42,10 +42,8 @@ std::vector<FieldRule> input_rules(const ConfigFields& in, ModelConfig& c) {
 
 void refuse_input_field(const ConfigFields& in, const Field& f, std::string_view batches) {
   if (std::find(kInputFields.begin(), kInputFields.end(), f.name) == kInputFields.end()) return;
-  in.fail(f,
-          "sets the input pipeline, which the planner runs for a CNN's images (model = "
-          "\"resnet50\"); " +
-              std::string(batches));
+  in.fail(f, "sets the input pipeline, which the planner runs for a CNN's or an MLP's images; " +
+                 std::string(batches));
 }
 
 void check_input(const ConfigFields& in, const ModelConfig& c) {

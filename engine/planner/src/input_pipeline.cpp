@@ -11,7 +11,7 @@ namespace data = engine::sim::data;
 using engine::py::torch::utils::data::DataLoaderOptions;
 
 InputPipeline::InputPipeline(const InputSettings& input, std::int64_t batch_size,
-                             std::int64_t image_size, std::int64_t classes) {
+                             std::int64_t image_size, std::int64_t classes, std::int64_t channels) {
   // The training scripts' loaders: shuffled, the last short batch dropped, the workers started
   // again each epoch (persistent_workers is off by default), prefetch_factor's default.
   const DataLoaderOptions options{.batch_size = batch_size,
@@ -31,10 +31,12 @@ InputPipeline::InputPipeline(const InputSettings& input, std::int64_t batch_size
              .classes = classes}),
         options);
   } else {
-    loader_ = std::make_unique<DataLoader>(
-        data::InMemoryImages(
-            {.images = samples, .side = image_size, .augment = input.augment, .classes = classes}),
-        options);
+    loader_ = std::make_unique<DataLoader>(data::InMemoryImages({.images = samples,
+                                                                 .side = image_size,
+                                                                 .augment = input.augment,
+                                                                 .classes = classes,
+                                                                 .channels = channels}),
+                                           options);
   }
 }
 

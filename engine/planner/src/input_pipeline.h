@@ -16,9 +16,10 @@ namespace planner {
 
 class InputPipeline {
  public:
-  // Images of `image_size` a side, labelled with one of `classes`, `batch_size` to a batch.
+  // Images of `image_size` a side, labelled with one of `classes`, `batch_size` to a batch; JPEGs
+  // are RGB, images in memory `channels` deep.
   InputPipeline(const InputSettings& input, std::int64_t batch_size, std::int64_t image_size,
-                std::int64_t classes);
+                std::int64_t classes, std::int64_t channels = 3);
   ~InputPipeline();
   InputPipeline(const InputPipeline&) = delete;
   InputPipeline& operator=(const InputPipeline&) = delete;

@@ -131,3 +131,22 @@ TEST_CASE("a dataset too small for one batch is an error the plan names, not a h
   CHECK(p.memory == planner::MpsMemory::Raises);
   CHECK(p.why.find("num_samples is smaller than batch_size") != std::string::npos);
 }
+
+TEST_CASE("an MLP reads MNIST's images through a DataLoader, flattened on the device") {
+  const planner::ModelConfig config = planner::read_model_config(
+      TUTOR_SOURCE_DIR "/engine/planner/examples/mnist_mlp_dataloader.toml");
+  CHECK(config.input.samples == "images");
+  const planner::Prediction p = planner::predict(config, mac("m1-8gb"));
+  REQUIRE(p.mps_split);
+  REQUIRE(p.cpu_split);
+  CHECK(p.mps_split->input > 0);
+  CHECK(p.cpu_split->input > 0);
+  // 64 images converted a step, one channel each: less than the same of three channels costs
+  planner::ModelConfig rgb = planner::read_model_config(kJpeg);
+  rgb.input.samples = "images";
+  rgb.batch_size = 64;
+  rgb.as<planner::CnnSettings>().image_size = 28 * 2;  // a CNN's images are at least 32 a side
+  const planner::Prediction cnn = planner::predict(rgb, mac("m1-8gb"));
+  REQUIRE(cnn.cpu_split);
+  CHECK(p.cpu_split->input < cnn.cpu_split->input);
+}

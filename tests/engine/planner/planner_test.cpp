@@ -392,7 +392,9 @@ TEST_CASE("an MLP classifier is planned from its widths, with the planner's defa
   CHECK(mlp.as<planner::MlpSettings>().widths == std::vector<std::int64_t>{784, 512, 256, 10});
   CHECK(mlp.batch_size == 128);
   CHECK(planner::parameter_count(mlp) == 785 * 512 + 513 * 256 + 257 * 10);
-  CHECK(planner::defaulted_fields(mlp) == std::vector<std::string>{"dropout 0.0"});
+  CHECK(planner::defaulted_fields(mlp) ==
+        std::vector<std::string>{
+            "dropout 0.0", "samples \"tensors\" (batches made in memory, no input pipeline)"});
 
   const Run run = plan({kData + "mnist_mlp.toml", "--machine", "m1-8gb"}, 60);
   REQUIRE(run.status == 0);
@@ -429,12 +431,14 @@ TEST_CASE("an MLP's config is refused with its file, line and field") {
             .starts_with("bad.toml:2: widths: expected a list of 2 to 130 integers from 1 to"));
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nn_layer = 4\n") ==
         "bad.toml:3: n_layer: a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, "
-        "dropout, optimizer, trainable_layers, autocast)");
+        "dropout, optimizer, trainable_layers, autocast, samples, stored_size, augment, "
+        "num_workers, num_samples)");
   CHECK(refusal("family = \"mlp\"\nwidth = [784, 10]\n") ==
         "bad.toml:2: width: not a field the planner knows; did you mean widths?");
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nlayers = 3\n") ==
         "bad.toml:3: layers: not a field of an MLP (its fields: widths, batch_size, dropout, "
-        "optimizer, trainable_layers, autocast)");
+        "optimizer, trainable_layers, autocast, samples, stored_size, augment, num_workers, "
+        "num_samples)");
   CHECK(refusal("family = \"cnn\"\n") ==
         "bad.toml:1: family: a CNN names torchvision's model: model = \"resnet50\"");
   CHECK(

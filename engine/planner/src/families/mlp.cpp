@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "family.h"
 #include "family_registry.h"
+#include "input_pipeline.h"
 #include "run_state.h"
 
 namespace planner {
@@ -18,8 +20,38 @@ using engine::Tensor;
 namespace F = engine::nn::functional;
 
 // An MLP's fields, beside `family`.
-const std::vector<std::string> kFields{"widths",    "batch_size",       "dropout",
-                                       "optimizer", "trainable_layers", "autocast"};
+const std::vector<std::string> kFields = [] {
+  std::vector<std::string> names{"widths",    "batch_size",       "dropout",
+                                 "optimizer", "trainable_layers", "autocast"};
+  names.insert(names.end(), kInputFields.begin(), kInputFields.end());
+  return names;
+}();
+
+// The side of the grayscale images an MLP's inputs flatten (MNIST's 28 for 784), where its
+// samples are images; 0 where the inputs are no square.
+std::int64_t image_side(const MlpSettings& m) {
+  const std::int64_t inputs = m.widths.front();
+  auto side = static_cast<std::int64_t>(std::sqrt(static_cast<double>(inputs)));
+  while (side * side > inputs) --side;
+  while ((side + 1) * (side + 1) <= inputs) ++side;
+  return side * side == inputs ? side : 0;
+}
+
+// An MLP reads its images decoded in memory, one channel, as torchvision's MNIST holds them.
+void check_samples(const ConfigFields& in, const ModelConfig& c) {
+  if (!in.has("samples")) return;
+  const Field& f = *in.last("samples");
+  if (c.input.samples == "jpeg")
+    in.fail(f,
+            "an MLP reads grayscale images decoded in memory, as torchvision's MNIST holds "
+            "them: samples = \"images\"");
+  if (c.input.samples == "images" && image_side(c.as<MlpSettings>()) == 0) {
+    in.fail(f,
+            "images of one channel flatten into a square number of inputs (28 x 28 = 784); "
+            "widths[0] is " +
+                std::to_string(c.as<MlpSettings>().widths.front()));
+  }
+}
 
 // The inputs, up to limits::kLayers hidden layers and the classes.
 std::vector<std::int64_t> widths(const ConfigFields& in, const Field& f) {
@@ -53,7 +85,6 @@ void check_tensors(const ConfigFields& in, const ModelConfig& c) {
 
 // A field an MLP does not have: a GPT's is named as one; a near miss of an MLP's is asked about.
 void other_field(const ConfigFields& in, const Field& f, const std::vector<std::string>& gpt) {
-  refuse_input_field(in, f, "an MLP's batches are made in memory");
   if (std::find(gpt.begin(), gpt.end(), f.name) != gpt.end())
     in.fail(f, "a GPT's field, not an MLP's (an MLP's fields: " + listed(kFields) + ")");
   if (const auto near = near_name(f.name, kFields))
@@ -76,11 +107,22 @@ struct MlpRun final : runs::ClassifierRun {
       biases.push_back(maker.zeros({out}));
     }
     optimizer = runs::make_optimizer(c.optimizer, maker.trained(), 0.01);
+    if (c.input.reads_samples()) {
+      const std::int64_t classes = cfg.widths.back();
+      input = std::make_unique<InputPipeline>(c.input, batch_size, image_side(cfg), classes, 1);
+    }
   }
 
+  // The next batch of the input pipeline, its images flattened on the device
+  // (images.view(-1, 784), as the MNIST tutorials write it), or features made in memory.
   std::vector<Tensor> batch() const override {
-    return {engine::zeros({batch_size, cfg.widths.front()}).to(maker.device()),
-            engine::zeros({batch_size}, engine::kInt64).to(maker.device())};
+    const engine::Device d = maker.device();
+    if (input) {
+      const std::vector<Tensor> b = input->next();
+      return {b[0].to(d).view({batch_size, cfg.widths.front()}), b[1].to(d)};
+    }
+    return {engine::zeros({batch_size, cfg.widths.front()}).to(d),
+            engine::zeros({batch_size}, engine::kInt64).to(d)};
   }
   Tensor loss(const std::vector<Tensor>& b) override {
     Tensor h = b[0];
@@ -97,6 +139,7 @@ struct MlpRun final : runs::ClassifierRun {
   MlpSettings cfg;
   std::vector<Tensor> weights, biases;
   bool training = true;
+  std::unique_ptr<InputPipeline> input;  // none: features made in memory
 };
 
 class MlpFamily final : public Family {
@@ -115,6 +158,7 @@ class MlpFamily final : public Family {
         probability_rule(in, "dropout", m.dropout),
     };
     for (FieldRule& rule : shared_rules(in, c)) rules.push_back(std::move(rule));
+    for (FieldRule& rule : input_rules(in, c)) rules.push_back(std::move(rule));
     const std::vector<std::string> gpt = family_named("gpt")->field_names();
     c.set_in_file = in.apply(rules, [&](const Field& f) { other_field(in, f, gpt); });
     if (m.widths.empty()) {
@@ -124,6 +168,8 @@ class MlpFamily final : public Family {
     }
     check_trainable(in, c, block_count(c));
     check_tensors(in, c);
+    check_input(in, c);
+    check_samples(in, c);
     return c;
   }
 
@@ -148,6 +194,7 @@ class MlpFamily final : public Family {
     add("batch_size", std::to_string(c.batch_size));
     add("dropout", number(c.as<MlpSettings>().dropout));
     add("optimizer", "\"" + c.optimizer + "\"");
+    for (std::string& field : input_defaults(c)) out.push_back(std::move(field));
     return out;
   }
   std::string defaults_source(const ModelConfig&) const override {
@@ -156,7 +203,9 @@ class MlpFamily final : public Family {
   std::string memory_knobs(const ModelConfig&) const override { return "batch_size"; }
   nlohmann::json settings_json(const ModelConfig& c) const override {
     const MlpSettings& m = c.as<MlpSettings>();
-    return {{"widths", m.widths}, {"dropout", m.dropout}};
+    nlohmann::json j{{"widths", m.widths}, {"dropout", m.dropout}};
+    j.update(input_json(c));
+    return j;
   }
 
   std::unique_ptr<TrainingRun::State> make_run(const ModelConfig& c, engine::Device device,

@@ -54,19 +54,22 @@ std::uint64_t JpegImageFolder::in_memory_bytes() const {
 Sample InMemoryImages::get(std::size_t index) {
   const MachineProfile& m = machine();
   const auto side = options_.side;
-  const auto pixels = static_cast<double>(side * side);
+  // in RGB pixels' worth, which the costs are measured in
+  const auto pixels = static_cast<double>(side * side * options_.channels) / 3;
   if (options_.augment) {
     spend_cpu("RandomCrop", detail::crop_seconds(pixels, m));
     if (flips()) spend_cpu("RandomHorizontalFlip", detail::flip_seconds(pixels, m));
   }
   spend_cpu("ToTensor, Normalize", detail::to_tensor_seconds(pixels, m));
-  return {filled<float>({3, side, side}, ScalarType::Float, static_cast<float>(index % 256) / 255),
+  return {filled<float>({options_.channels, side, side}, ScalarType::Float,
+                        static_cast<float>(index % 256) / 255),
           label(index, options_.classes)};
 }
 
 std::uint64_t InMemoryImages::in_memory_bytes() const {
   const auto side = static_cast<std::uint64_t>(options_.side);
-  return options_.images * (side * side * 3 + 8);  // the uint8 array and the list of labels
+  const auto channels = static_cast<std::uint64_t>(options_.channels);
+  return options_.images * (side * side * channels + 8);  // the uint8 array, the list of labels
 }
 
 Sample TokenizedTexts::get(std::size_t index) {
