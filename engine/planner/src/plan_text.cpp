@@ -269,23 +269,20 @@ void print_machine_workers_sweep(const ModelConfig& config, const engine::Machin
   out << wrap(last, width, "  ", "  ");
 }
 
-}  // namespace
-
-void print_workers_sweep(const ModelConfig& config, const Machines& machines, std::ostream& out,
-                         std::size_t width) {
+// A sweep: the config, what the sweep does, then each machine's.
+void print_sweeps(const ModelConfig& config, const Machines& machines, std::ostream& out,
+                  std::size_t width, const std::string& what,
+                  void (*print_machine)(const ModelConfig&, const engine::MachineProfile&,
+                                        std::ostream&, std::size_t)) {
   print_config(config, out, width);
-  out << wrap(
-      "the DataLoader's workers, doubled from none up to the machine's performance cores (more "
-      "only share them): a steady iteration (not compiled) on mps" +
-          precision_text(config) +
-          ", the part of it spent waiting for batches, what bounds it, and the memory the GPU "
-          "and the worker processes hold",
-      width);
+  out << wrap(what, width);
   for (const engine::MachineProfile* machine : machines) {
     out << "\n" << machine->name << "\n";
-    print_machine_workers_sweep(config, *machine, out, width);
+    print_machine(config, *machine, out, width);
   }
 }
+
+}  // namespace
 
 void print_plan(const ModelConfig& config, const Machines& machines, std::ostream& out,
                 std::size_t width) {
@@ -305,20 +302,26 @@ void print_plan(const ModelConfig& config, const Machines& machines, std::ostrea
 
 void print_sweep(const ModelConfig& config, const Machines& machines, std::ostream& out,
                  std::size_t width) {
-  print_config(config, out, width);
-  out << wrap(
-      "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs out "
-      "of memory; a steady iteration (not compiled) on mps" +
-          precision_text(config) +
-          ", the Metal memory it holds, and what bounds it. That "
-          "memory grows in heaps, as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MiB "
-          "or more goes into a 1 GiB heap), so it rises in steps and can dip where a larger batch "
-          "packs its buffers into fewer heaps",
-      width);
-  for (const engine::MachineProfile* machine : machines) {
-    out << "\n" << machine->name << "\n";
-    print_machine_sweep(config, *machine, out, width);
-  }
+  print_sweeps(config, machines, out, width,
+               "the runbook's batch sweep: batch_size doubled from 1 until the GPU swaps or runs "
+               "out of memory; a steady iteration (not compiled) on mps" +
+                   precision_text(config) +
+                   ", the Metal memory it holds, and what bounds it. That memory grows in heaps, "
+                   "as PyTorch's MPS allocator takes it from Metal (a buffer of 10 MiB or more "
+                   "goes into a 1 GiB heap), so it rises in steps and can dip where a larger "
+                   "batch packs its buffers into fewer heaps",
+               print_machine_sweep);
+}
+
+void print_workers_sweep(const ModelConfig& config, const Machines& machines, std::ostream& out,
+                         std::size_t width) {
+  print_sweeps(config, machines, out, width,
+               "the DataLoader's workers, doubled from none up to the machine's performance cores "
+               "(more only share them): a steady iteration (not compiled) on mps" +
+                   precision_text(config) +
+                   ", the part of it spent waiting for batches, what bounds it, and the memory "
+                   "the GPU and the worker processes hold",
+               print_machine_workers_sweep);
 }
 
 }  // namespace planner
