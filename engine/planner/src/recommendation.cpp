@@ -137,11 +137,33 @@ Recommendation swapping(const Prediction& p, double speedup, const std::string& 
   return r;
 }
 
+// Where the DataLoader's workers are what makes the machine swap (the step's own memory fits
+// without them): fewer workers, not another Mac. The lane is mps's unless its step is too slow
+// against the cpu's.
+std::optional<Recommendation> where_workers_swap(const Prediction& p) {
+  const std::int64_t free = free_memory(*p.machine);
+  const bool mps_fits_alone = p.mps_bytes <= free;
+  const bool mps_tipped = p.memory == MpsMemory::Swaps && mps_fits_alone;
+  const bool cpu_tipped = p.cpu == CpuRun::Swaps && p.state_bytes <= free;
+  if (p.worker_bytes == 0 ||
+      !(mps_tipped || (cpu_tipped && p.memory == MpsMemory::Fits) || (cpu_tipped && mps_tipped)))
+    return std::nullopt;
+  const bool cpu_faster =
+      p.cpu_seconds() && p.mps_seconds() && *p.cpu_seconds() / *p.mps_seconds() < kMinimumSpeedup;
+  return Recommendation{
+      cpu_faster ? "cpu" : "mps",
+      {fmt::format("the DataLoader's workers hold {} of the unified memory, and with them the "
+                   "step needs more than the {} free, so macOS swaps: fewer workers fit "
+                   "(--sweep workers gives each count's step and memory)",
+                   gib(p.worker_bytes), gib(free))}};
+}
+
 }  // namespace
 
 Recommendation recommend(const Prediction& p, const std::string& knobs) {
   if (auto r = where_cpu_raises(p, knobs)) return *r;
   if (auto r = where_mps_cannot(p, knobs)) return *r;
+  if (auto r = where_workers_swap(p)) return *r;
   if (p.cpu == CpuRun::Swaps) return cpu_swaps(p);
   const double eager = *p.mps_seconds();
   const double best = p.compiled_seconds ? std::min(eager, *p.compiled_seconds) : eager;

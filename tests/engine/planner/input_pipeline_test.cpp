@@ -9,6 +9,7 @@
 
 #include "planner/model_config.h"
 #include "planner/prediction.h"
+#include "planner/recommendation.h"
 
 // Named, not anonymous: the tests are compiled as unity files.
 namespace input_pipeline_test {
@@ -122,6 +123,12 @@ TEST_CASE("the workers' memory counts against the Mac's: more than it has free s
   CHECK(many.state_bytes + many.worker_bytes > planner::free_memory(m1));
   CHECK(many.cpu == planner::CpuRun::Swaps);
   CHECK_FALSE(many.cpu_seconds());
+  // the verdict blames the workers, not the Mac: the step fits without them
+  const planner::Recommendation verdict = planner::recommend(many, "batch_size");
+  CHECK(verdict.lane == "mps");
+  REQUIRE_FALSE(verdict.reasons.empty());
+  CHECK(verdict.reasons.front().find("fewer workers fit") != std::string::npos);
+  CHECK(planner::recommend(few, "batch_size").reasons.front().find("workers") == std::string::npos);
 }
 
 TEST_CASE("a dataset too small for one batch is an error the plan names, not a hang") {
