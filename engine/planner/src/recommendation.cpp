@@ -142,11 +142,9 @@ Recommendation swapping(const Prediction& p, double speedup, const std::string& 
 // against the cpu's.
 std::optional<Recommendation> where_workers_swap(const Prediction& p) {
   const std::int64_t free = free_memory(*p.machine);
-  const bool mps_fits_alone = p.mps_bytes <= free;
-  const bool mps_tipped = p.memory == MpsMemory::Swaps && mps_fits_alone;
+  const bool mps_tipped = p.memory == MpsMemory::Swaps && p.mps_bytes <= free;
   const bool cpu_tipped = p.cpu == CpuRun::Swaps && p.state_bytes <= free;
-  if (p.worker_bytes == 0 ||
-      !(mps_tipped || (cpu_tipped && p.memory == MpsMemory::Fits) || (cpu_tipped && mps_tipped)))
+  if (p.worker_bytes == 0 || !(mps_tipped || (cpu_tipped && p.memory == MpsMemory::Fits)))
     return std::nullopt;
   const bool cpu_faster =
       p.cpu_seconds() && p.mps_seconds() && *p.cpu_seconds() / *p.mps_seconds() < kMinimumSpeedup;
