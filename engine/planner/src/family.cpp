@@ -22,6 +22,8 @@ std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
        [&](const Field& f) {
          c.autocast = in.choice(f, kAutocastDtypes, "torch.autocast's dtype, or off");
        }},
+      {"log_interval",
+       [&](const Field& f) { c.log_interval = in.integer(f, 1, limits::kLogInterval); }},
   };
 }
 

@@ -76,7 +76,8 @@ class Family {
 inline const std::vector<std::string> kOptimizers{"adamw", "adam", "sgd"};
 inline const std::vector<std::string> kAutocastDtypes{"off", "float16", "bfloat16"};
 
-// The rules of the fields every family shares: batch_size, optimizer, trainable_layers, autocast.
+// The rules of the fields every family shares: batch_size, optimizer, trainable_layers, autocast,
+// log_interval.
 std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& config);
 
 // The input pipeline's fields (model_config.h's InputSettings), for a family whose samples are

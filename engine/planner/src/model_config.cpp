@@ -3,6 +3,8 @@
 
 #include "planner/model_config.h"
 
+#include <algorithm>
+
 #include "engine/notebook/text_file.h"
 #include "family_registry.h"
 #include "readers/readers.h"
@@ -14,7 +16,12 @@ std::int64_t block_count(const ModelConfig& config) {
 }
 
 std::vector<std::string> defaulted_fields(const ModelConfig& config) {
-  return family_of(config).defaulted_fields(config);
+  std::vector<std::string> out = family_of(config).defaulted_fields(config);
+  const auto& set = config.set_in_file;
+  if (std::find(set.begin(), set.end(), "log_interval") == set.end())
+    out.push_back("log_interval " + std::to_string(config.log_interval) +
+                  " (loss.item() every step)");
+  return out;
 }
 
 ModelConfig parse_toml_config(std::string_view text, const std::string& path) {

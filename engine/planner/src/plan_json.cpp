@@ -19,6 +19,7 @@ nlohmann::json config_json(const ModelConfig& c) {
             {"family", family_of(c).name()},
             {"batch_size", c.batch_size},
             {"optimizer", c.optimizer},
+            {"log_interval", c.log_interval},
             {"trainable_layers",
              c.trainable_layers < 0 ? nlohmann::json("all") : nlohmann::json(c.trainable_layers)},
             {"parameters", parameter_count(c)},
@@ -111,8 +112,7 @@ nlohmann::json sweep_json(const ModelConfig& config, const engine::MachineProfil
 
 // The fewest workers that hide an input-bound mps step (prediction.h), with the step and the
 // workers' memory; null where the step is not input-bound or none do.
-nlohmann::json workers_fix_json(const std::vector<WorkersStep>& steps) {
-  const auto fix = workers_hiding_input(steps);
+nlohmann::json workers_fix_json(const std::optional<WorkersStep>& fix) {
   if (!fix) return nullptr;
   return {{"num_workers", fix->num_workers},
           {"mps_ms", milliseconds_json(fix->mps.mps_seconds())},
@@ -151,7 +151,9 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
   nlohmann::json rows = nlohmann::json::array();
   for (const engine::MachineProfile* machine : machines) {
     const Prediction p = predict(config, *machine);
-    const Recommendation r = recommend(p, memory_knobs(config));
+    auto fix = workers_hiding_input(input_bound_sweep(config, p));
+    if (fix) measure_cpu(config, *fix);
+    const Recommendation r = recommend(p, memory_knobs(config), fix ? &*fix : nullptr);
     nlohmann::json row = {
         {"machine", machine->name},
         {"cpu", cpu_run_name(p.cpu)},
@@ -160,7 +162,7 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
         {"mps_ms", milliseconds_json(p.mps_seconds())},
         {"compiled_ms", milliseconds_json(p.compiled_seconds)},
         {"split", {{"cpu", split_json(p.cpu_split)}, {"mps", split_json(p.mps_split)}}},
-        {"workers_fix", workers_fix_json(input_bound_sweep(config, p))},
+        {"workers_fix", workers_fix_json(fix)},
         {"verdict", r.lane},
         {"reasons", r.reasons}};
     row.update(mps_memory_json(p));

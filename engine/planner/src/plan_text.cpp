@@ -116,6 +116,13 @@ std::string precision_text(const ModelConfig& config) {
          (config.autocast == "float16" ? " with a GradScaler" : "");
 }
 
+// How often the step reads its loss, after its description.
+std::string logging_text(const ModelConfig& config) {
+  return config.log_interval == 1
+             ? ", the loss read with item() every step"
+             : fmt::format(", the loss read with item() every {} steps", config.log_interval);
+}
+
 // The config's first line and the values it took from defaults.
 void print_config(const ModelConfig& config, std::ostream& out, std::size_t width) {
   const Family& family = family_of(config);
@@ -158,7 +165,9 @@ void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out
   if (p.mps_split || p.cpu_split) out << wrap(split_text(p), width, indent, "     ");
   const std::vector<WorkersStep> workers = input_bound_sweep(config, p);
   if (!workers.empty()) out << wrap(workers_fix_text(workers), width, indent, "     ");
-  const Recommendation r = recommend(p, memory_knobs(config));
+  auto fix = workers_hiding_input(workers);
+  if (fix) measure_cpu(config, *fix);
+  const Recommendation r = recommend(p, memory_knobs(config), fix ? &*fix : nullptr);
   out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
   for (std::size_t i = 1; i < r.reasons.size(); ++i)
     out << wrap(r.reasons[i], width, "     ", "     ");
@@ -288,6 +297,7 @@ void print_plan(const ModelConfig& config, const Machines& machines, std::ostrea
                 std::size_t width) {
   print_config(config, out, width);
   out << wrap(family_of(config).step_description(config) + precision_text(config) +
+                  logging_text(config) +
                   ", in milliseconds, as the course's cost model predicts it",
               width)
       << "\n";

@@ -30,7 +30,7 @@ SteadyRun run_steady(const ModelConfig& config, const engine::MachineProfile& ma
   engine::manual_seed(0);
   engine::sim::ShapeOnlyGuard shape_only;
   TrainingRun run(config, engine::Device(device), compiled);
-  const StepSplit split = steady_step(run, std::string_view(device) == "mps",
+  const StepSplit split = steady_step(run, std::string_view(device) == "mps", config.log_interval,
                                       InputPipeline::warm_up_iterations(config.input),
                                       InputPipeline::timed_iterations(config.input));
   return {split, engine::sim::memory_use()};
@@ -184,6 +184,12 @@ std::optional<WorkersStep> workers_hiding_input(const std::vector<WorkersStep>& 
       return s;
   }
   return std::nullopt;
+}
+
+void measure_cpu(const ModelConfig& config, WorkersStep& step) {
+  ModelConfig at = config;
+  at.input.num_workers = step.num_workers;
+  predict_cpu(at, *step.mps.machine, step.mps);
 }
 
 std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p) {

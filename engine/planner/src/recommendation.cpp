@@ -158,7 +158,44 @@ std::optional<Recommendation> where_workers_swap(const Prediction& p) {
 
 }  // namespace
 
-Recommendation recommend(const Prediction& p, const std::string& knobs) {
+namespace {
+
+// mps against the cpu with a workers fix's workers on both devices (the cpu's step loads its
+// input too), where both steps run with them.
+std::optional<double> speedup_with_workers(const WorkersStep* fix) {
+  if (fix == nullptr || fix->mps.memory != MpsMemory::Fits) return std::nullopt;
+  const Prediction& with = fix->mps;
+  if (!with.mps_seconds() || !with.cpu_seconds()) return std::nullopt;
+  return *with.cpu_seconds() / *with.mps_seconds();
+}
+
+// Where mps loses to the cpu while its step waits for its input: mps, if the workers that hide
+// the input make it fast enough; else the cpu, saying that they do not.
+Recommendation mps_too_slow(const Prediction& p, const WorkersStep* fix, double speedup) {
+  const std::optional<double> with_workers = speedup_with_workers(fix);
+  if (with_workers && *with_workers >= kMinimumSpeedup) {
+    return {"mps",
+            {fmt::format("with num_workers = {} on both devices, mps is {} the cpu; without "
+                         "workers its step waits for its batches and is only {} the cpu",
+                         fix->num_workers, times(*with_workers), times(speedup))}};
+  }
+  Recommendation r = cpu_lane(p,
+                              fmt::format("mps is only {} the cpu, below the runbook's {:.2f}x",
+                                          times(speedup), kMinimumSpeedup),
+                              "");
+  if (with_workers) {
+    r.reasons.push_back(fmt::format(
+        "with num_workers = {} on both devices, mps is still only {} the cpu: the workers "
+        "shorten the cpu's step too",
+        fix->num_workers, times(*with_workers)));
+  }
+  return r;
+}
+
+}  // namespace
+
+Recommendation recommend(const Prediction& p, const std::string& knobs,
+                         const WorkersStep* workers_fix) {
   if (auto r = where_cpu_raises(p, knobs)) return *r;
   if (auto r = where_mps_cannot(p, knobs)) return *r;
   if (auto r = where_workers_swap(p)) return *r;
@@ -170,10 +207,7 @@ Recommendation recommend(const Prediction& p, const std::string& knobs) {
   if (p.memory == MpsMemory::Swaps) {
     r = swapping(p, speedup, knobs);
   } else if (speedup < kMinimumSpeedup) {
-    r = cpu_lane(p,
-                 fmt::format("mps is only {} the cpu, below the runbook's {:.2f}x", times(speedup),
-                             kMinimumSpeedup),
-                 "");
+    r = mps_too_slow(p, workers_fix, speedup);
     if (p.mps_split && p.mps_split->bound() == StepBound::Host)
       r.reasons.push_back(fmt::format(
           "the mps step is host-bound: its GPU idles {:.0f} % of the step, waiting for operators "

@@ -40,6 +40,8 @@ inline constexpr std::int64_t kChannels = 1024;
 // samples a dataset lists (ImageNet-21k's 14 million, twice over).
 inline constexpr std::int64_t kWorkers = 64;
 inline constexpr std::int64_t kSamples = 1 << 25;
+// Steps between two reads of the loss (a million: a log line a day at 10 steps a second).
+inline constexpr std::int64_t kLogInterval = 1'000'000;
 // Elements one tensor may hold: 512 GiB in float32, the memory of the largest Mac sold (Mac
 // Studio with M3 Ultra). Every byte count the engine keeps then stays far within 64 bits.
 inline constexpr double kTensorElements = 137'438'953'472.0;  // 2^37

@@ -1,5 +1,7 @@
 #include "planner/step_split.h"
 
+#include <optional>
+
 #include "planner/training_step.h"
 
 namespace planner {
@@ -48,17 +50,51 @@ StepSplit split_step(const engine::sim::TimelineTotals& totals, int iterations, 
   return split;
 }
 
-StepSplit steady_step(TrainingRun& run, bool on_gpu, int warm_up, int timed) {
-  engine::Tensor loss;
-  for (int i = 0; i < warm_up; ++i) loss = run.iterate();
+namespace {
+
+// `timed` steps, each reading its loss with item() where `logs`.
+StepSplit timed_steps(TrainingRun& run, bool on_gpu, int timed, bool logs) {
   std::optional<engine::sim::TimelineTotals> totals(std::in_place);
   const double from = engine::py::time::perf_counter();
-  for (int i = 0; i < timed; ++i) loss = run.iterate();
+  for (int i = 0; i < timed; ++i) {
+    const engine::Tensor loss = run.iterate();
+    if (logs) loss.item<float>();
+  }
   const double to = engine::py::time::perf_counter();
-  const StepSplit split = split_step(*totals, timed, (to - from) / timed, on_gpu);
-  totals.reset();
-  loss.item<float>();  // the log line: the process then holds what the last step needed
+  return split_step(*totals, timed, (to - from) / timed, on_gpu);
+}
+
+// One step in `n` of `logging`, the others `quiet`: each part the mean of the n steps.
+StepSplit mean_of(const StepSplit& logging, const StepSplit& quiet, std::int64_t n) {
+  const double w = 1.0 / static_cast<double>(n);
+  const auto mean = [&](double StepSplit::*part) {
+    return w * logging.*part + (1 - w) * quiet.*part;
+  };
+  StepSplit split;
+  split.on_gpu = logging.on_gpu;
+  split.seconds = mean(&StepSplit::seconds);
+  split.input = mean(&StepSplit::input);
+  split.wait_for_gpu = mean(&StepSplit::wait_for_gpu);
+  split.compute = mean(&StepSplit::compute);
+  split.gpu = mean(&StepSplit::gpu);
   return split;
+}
+
+}  // namespace
+
+StepSplit steady_step(TrainingRun& run, bool on_gpu, std::int64_t log_interval, int warm_up,
+                      int timed) {
+  // Each window begins as a step of its kind begins: behind one like it (a step that reads its
+  // loss starts on an idle GPU, one that does not behind the GPU work of the one before).
+  const bool every_step = log_interval == 1;
+  for (int i = 0; i < warm_up; ++i) {
+    const engine::Tensor loss = run.iterate();
+    if (every_step) loss.item<float>();
+  }
+  if (every_step) return timed_steps(run, on_gpu, timed, true);
+  const StepSplit quiet = timed_steps(run, on_gpu, timed, false);
+  run.iterate().item<float>();
+  return mean_of(timed_steps(run, on_gpu, timed, true), quiet, log_interval);
 }
 
 }  // namespace planner

@@ -3,6 +3,7 @@
 // counts, and every field left out is named as a default.
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <string>
@@ -156,4 +157,34 @@ TEST_CASE("an MLP reads MNIST's images through a DataLoader, flattened on the de
   const planner::Prediction cnn = planner::predict(rgb, mac("m1-8gb"));
   REQUIRE(cnn.cpu_split);
   CHECK(p.cpu_split->input < cnn.cpu_split->input);
+}
+
+TEST_CASE("the verdict weighs the workers that hide an input-bound step, on both devices") {
+  const planner::ModelConfig config = planner::read_model_config(
+      TUTOR_SOURCE_DIR "/engine/planner/examples/mnist_mlp_dataloader.toml");
+  const planner::Prediction p = planner::predict(config, mac("m1-8gb"));
+  REQUIRE(p.mps_split);
+  REQUIRE(p.mps_split->bound() == planner::StepBound::Input);
+  auto fix = planner::workers_hiding_input(planner::input_bound_sweep(config, p));
+  REQUIRE(fix);
+  CHECK_FALSE(fix->mps.cpu_seconds());  // the sweep runs mps alone
+  planner::measure_cpu(config, *fix);
+  REQUIRE(fix->mps.cpu_seconds());
+  CHECK(*fix->mps.cpu_seconds() < *p.cpu_seconds());  // the cpu's step loads its input too
+  const planner::Recommendation r = planner::recommend(p, "batch_size", &*fix);
+  CHECK(r.lane == "cpu");  // the workers shorten both steps, and mps is still too slow
+  REQUIRE(r.reasons.size() == 2);
+  CHECK(r.reasons[1].starts_with("with num_workers = 1 on both devices, mps is still only"));
+
+  // where they shorten the mps step more than the cpu's, past the runbook's 1.22x: mps
+  planner::WorkersStep faster = *fix;
+  faster.mps.cpu_split->seconds = 1.3 * *faster.mps.mps_seconds();
+  const planner::Recommendation with = planner::recommend(p, "batch_size", &faster);
+  CHECK(with.lane == "mps");
+  CHECK(with.reasons.front() ==
+        "with num_workers = 1 on both devices, mps is 1.30x the cpu; without workers its step "
+        "waits for its batches and is only " +
+            fmt::format("{:.2f}x", *p.cpu_seconds() / *p.mps_seconds()) + " the cpu");
+  // and without a fix, the verdict is the plain one
+  CHECK(planner::recommend(p, "batch_size").reasons.size() == 1);
 }

@@ -4,7 +4,10 @@
 #include "planner/step_split.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "planner/model_config.h"
@@ -101,9 +104,54 @@ TEST_CASE("a verdict against mps names a host-bound step and what shifts its bou
   const planner::Recommendation r = planner::recommend(host_bound, "batch_size");
   CHECK(r.lane == "cpu");
   REQUIRE(r.reasons.size() == 2);
-  CHECK(r.reasons[1].starts_with("the mps step is host-bound: its GPU idles 52 % of the step"));
+  CHECK(r.reasons[1].starts_with("the mps step is host-bound: its GPU idles 60 % of the step"));
   // GPU-bound: the same verdict, with no word of the host
   const planner::Prediction gpu_bound = predicted("mnist_mlp.toml", "m3-max-64gb");
   CHECK(gpu_bound.mps_split->bound() == planner::StepBound::Device);
   CHECK(planner::recommend(gpu_bound, "batch_size").reasons.size() == 1);
+}
+
+TEST_CASE(
+    "a loop that reads its loss every step waits for the GPU in each; logging less often "
+    "shortens a small mps step, and the plan says how often it reads it") {
+  planner::ModelConfig config = planner::read_model_config(kExamples + "mnist_mlp_dataloader.toml");
+  CHECK(config.log_interval == 1);  // the default: loss.item() every step
+  const engine::MachineProfile& m1 = *engine::find_machine("m1-8gb");
+  const planner::Prediction every_step = planner::predict(config, m1);
+  config.log_interval = 100;
+  const planner::Prediction rarely = planner::predict(config, m1);
+  REQUIRE(every_step.mps_split);
+  REQUIRE(rarely.mps_split);
+  check_adds_up(*every_step.mps_split);
+  check_adds_up(*rarely.mps_split);
+  CHECK(rarely.mps_seconds() < every_step.mps_seconds());
+  CHECK(rarely.mps_split->wait_for_gpu < every_step.mps_split->wait_for_gpu);
+  // the cpu has no GPU to wait for: its step hardly changes
+  CHECK(*rarely.cpu_seconds() == doctest::Approx(*every_step.cpu_seconds()).epsilon(0.02));
+  // as the planner's README says
+  std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
+  std::stringstream readme;
+  readme << in.rdbuf();
+  std::string text = readme.str();
+  for (std::size_t at; (at = text.find('\n')) != std::string::npos;) text[at] = ' ';
+  const std::string claim = fmt::format(
+      "steps in {:.2f} ms reading it every step and in {:.2f} ms reading it every 100 "
+      "steps",
+      1e3 * *every_step.mps_seconds(), 1e3 * *rarely.mps_seconds());
+  CHECK_MESSAGE(text.find(claim) != std::string::npos, "the README should say: " << claim);
+
+  // nanoGPT's train.py reads log_interval (its config for Shakespeare: every 10 iterations)
+  const planner::ModelConfig nanogpt =
+      planner::read_model_config(kExamples + "train_shakespeare_char.py");
+  CHECK(nanogpt.log_interval == 10);
+  const auto refusal = [](const std::string& text) {
+    try {
+      static_cast<void>(planner::parse_toml_config(text, "bad.toml"));
+    } catch (const planner::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nlog_interval = 0\n") ==
+        "bad.toml:3: log_interval: expected an integer from 1 to 1000000, got 0");
 }

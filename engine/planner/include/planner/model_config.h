@@ -40,6 +40,11 @@ struct ModelConfig {
   // device it runs on, with that dtype; float16's backward through a GradScaler, as mixed
   // precision is written for it
   std::string autocast = "off";
+  // The loss read with loss.item() every `log_interval` steps, for a log line: on mps a sync that
+  // leaves the GPU idle while the host prepares the next step. 1 by default: the CIFAR-10
+  // tutorial's running_loss, the ImageNet example's meters, nanoGPT's train.py (its default) and
+  // Trainer (logging_nan_inf_filter tests each step's loss) read it every step.
+  std::int64_t log_interval = 1;
   InputSettings input;
   FamilySettings settings;
   std::vector<std::string> set_in_file{};  // the fields the file set; the others are defaults

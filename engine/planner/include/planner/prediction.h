@@ -104,6 +104,10 @@ std::vector<WorkersStep> sweep_workers(const ModelConfig& config,
 // The fewest workers of a sweep whose step is no longer input-bound, without swapping, if any.
 std::optional<WorkersStep> workers_hiding_input(const std::vector<WorkersStep>& steps);
 
+// Measures `step`'s cpu step too, with as many workers: what a workers fix's mps step is weighed
+// against (the cpu's step loads its input as the mps one does).
+void measure_cpu(const ModelConfig& config, WorkersStep& step);
+
 // Where `p`'s mps step is input-bound: the workers sweep on its machine, to find the fewest
 // workers that hide the input (plan_text.cpp and plan_json.cpp say what they cost); else empty.
 std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p);

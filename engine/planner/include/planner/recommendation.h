@@ -30,7 +30,11 @@ std::string memory_knobs(const ModelConfig& config);
 // the machine can hold.
 std::string model_state_text(const Prediction& prediction);
 
+// `workers_fix`: where the mps step is input-bound, the fewest DataLoader workers that hide its
+// input (prediction.h's workers_hiding_input), whose step the verdict weighs too: a step that
+// only waits for its batches is no reason to train on the cpu.
 Recommendation recommend(const Prediction& prediction,
-                         const std::string& knobs = "batch_size or block_size");
+                         const std::string& knobs = "batch_size or block_size",
+                         const WorkersStep* workers_fix = nullptr);
 
 }  // namespace planner

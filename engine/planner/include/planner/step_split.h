@@ -6,6 +6,7 @@
 
 #include <engine/timeline.h>
 
+#include <cstdint>
 #include <string>
 
 namespace planner {
@@ -43,9 +44,13 @@ struct StepSplit {
 StepSplit split_step(const engine::sim::TimelineTotals& totals, int iterations, double seconds,
                      bool on_gpu);
 
-// train.py's steady iteration: `warm_up` untimed iterations, then `timed` ones, each timed from
-// the end of the one before to its own end without a synchronize (the blocking batch copies keep
-// it honest on mps), then split by the timeline recorded over them.
-StepSplit steady_step(TrainingRun& run, bool on_gpu, int warm_up = 2, int timed = 3);
+// The steady step of a loop that reads its loss with item() every `log_interval` steps: after
+// `warm_up` untimed steps, `timed` ones that read it, each timed from the end of the one before
+// to its own end (on mps, item() waits for the GPU, which then idles while the host prepares the
+// next step), and where log_interval is more than 1, `timed` that do not (the blocking batch
+// copies keep them honest on mps); the mean of one of the first for log_interval - 1 of the
+// others, each split by the timeline recorded over them.
+StepSplit steady_step(TrainingRun& run, bool on_gpu, std::int64_t log_interval, int warm_up = 2,
+                      int timed = 3);
 
 }  // namespace planner

@@ -42,7 +42,8 @@ const std::vector<std::string> kFields{"model_type",
                                        "batch_size",
                                        "optimizer",
                                        "trainable_layers",
-                                       "autocast"};
+                                       "autocast",
+                                       "log_interval"};
 // The fields DistilBERT's config names differently from BERT's (and ViT's): (BERT's, DistilBERT's).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kDistilNames{
     {{"hidden_size", "dim"},

@@ -32,16 +32,15 @@ const std::vector<std::string> kFields{"n_layer",
                                        "init_from",
                                        "trainable_layers",
                                        "autocast",
+                                       "log_interval",
                                        "dtype"};
 
 // train.py's globals that do not change what an iteration computes: accepted and ignored.
-const std::vector<std::string> kIgnored{"out_dir",       "eval_interval", "log_interval",
-                                        "eval_iters",    "eval_only",     "always_save_checkpoint",
-                                        "wandb_log",     "wandb_project", "wandb_run_name",
-                                        "learning_rate", "max_iters",     "weight_decay",
-                                        "beta1",         "beta2",         "grad_clip",
-                                        "decay_lr",      "warmup_iters",  "lr_decay_iters",
-                                        "min_lr",        "backend",       "device"};
+const std::vector<std::string> kIgnored{
+    "out_dir",      "eval_interval",  "eval_iters",     "eval_only",     "always_save_checkpoint",
+    "wandb_log",    "wandb_project",  "wandb_run_name", "learning_rate", "max_iters",
+    "weight_decay", "beta1",          "beta2",          "grad_clip",     "decay_lr",
+    "warmup_iters", "lr_decay_iters", "min_lr",         "backend",       "device"};
 
 // model.py's from_pretrained: the GPT-2 checkpoints' shapes (bias on, GPT-2's 50257 tokens).
 struct Pretrained {

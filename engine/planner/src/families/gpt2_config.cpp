@@ -20,7 +20,7 @@ const std::vector<std::string> kFields{
     "resid_pdrop", "num_labels",       "id2label",
     "seq_length",  "batch_size",       "gradient_accumulation_steps",
     "optimizer",   "trainable_layers", "attn_implementation",
-    "compile",     "autocast"};
+    "compile",     "autocast",         "log_interval"};
 
 // `architectures`: the model class the checkpoint was saved from, one of the two the planner
 // builds. Whether it is the classifier.
