@@ -159,7 +159,8 @@ std::optional<std::int64_t> largest_without_swap(const std::vector<SweepStep>& s
 }
 
 std::vector<WorkersStep> sweep_workers(const ModelConfig& config,
-                                       const engine::MachineProfile& machine) {
+                                       const engine::MachineProfile& machine,
+                                       const Prediction* planned) {
   std::vector<WorkersStep> steps;
   ModelConfig at = config;
   const std::int64_t cores = static_cast<std::int64_t>(machine.performance_cores());
@@ -170,7 +171,15 @@ std::vector<WorkersStep> sweep_workers(const ModelConfig& config,
     step.num_workers = at.input.num_workers;
     step.mps.machine = &machine;
     step.mps.state_bytes = state_bytes;
-    predict_mps(at, machine, /*compiled=*/false, step.mps);
+    if (planned != nullptr && step.num_workers == config.input.num_workers) {
+      step.mps = *planned;  // its mps part: a sweep's rows measure no cpu
+      step.mps.cpu_split.reset();
+      step.mps.cpu = CpuRun::Runs;
+      step.mps.cpu_why.clear();
+      step.mps.compiled_seconds.reset();
+    } else {
+      predict_mps(at, machine, /*compiled=*/false, step.mps);
+    }
     steps.push_back(step);
     if (step.mps.memory != MpsMemory::Fits || step.num_workers >= cores) break;
   }
@@ -195,7 +204,7 @@ void measure_cpu(const ModelConfig& config, WorkersStep& step) {
 std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p) {
   if (!config.input.reads_samples() || !p.mps_split || p.mps_split->bound() != StepBound::Input)
     return {};
-  return sweep_workers(config, *p.machine);
+  return sweep_workers(config, *p.machine, &p);
 }
 
 double samples_per_second(const ModelConfig& config, const SweepStep& step) {

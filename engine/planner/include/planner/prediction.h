@@ -97,9 +97,11 @@ struct WorkersStep {
 
 // The workers sweep on `machine`, for a config with an input pipeline: num_workers 0, 1, 2, 4, ...
 // up to the machine's performance cores (more only share them), on mps; where MPS is unusable,
-// one row that says why. A row that swaps or raises is the last.
+// one row that says why. A row that swaps or raises is the last. `planned`: the config's own
+// prediction on `machine`, whose mps step is the row of its own num_workers.
 std::vector<WorkersStep> sweep_workers(const ModelConfig& config,
-                                       const engine::MachineProfile& machine);
+                                       const engine::MachineProfile& machine,
+                                       const Prediction* planned = nullptr);
 
 // The fewest workers of a sweep whose step is no longer input-bound, without swapping, if any.
 std::optional<WorkersStep> workers_hiding_input(const std::vector<WorkersStep>& steps);
