@@ -130,7 +130,7 @@ void print_config(const ModelConfig& config, std::ostream& out, std::size_t widt
                   millions(parameter_count(config)) + " parameters" + frozen_text(config),
               width);
   for (const std::string& note : family.notes(config)) out << wrap(note, width, "  ", "  ");
-  const std::vector<std::string> defaults = family.defaulted_fields(config);
+  const std::vector<std::string> defaults = defaulted_fields(config);
   if (!defaults.empty()) {
     std::string list;
     for (const std::string& d : defaults) list += (list.empty() ? "" : ", ") + d;

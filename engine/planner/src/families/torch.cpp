@@ -62,7 +62,10 @@ class TorchFamily final : public Family {
   }
   std::int64_t block_count(const ModelConfig&) const override { return 0; }
   std::vector<std::string> defaulted_fields(const ModelConfig&) const override { return {}; }
-  std::string defaults_source(const ModelConfig&) const override { return ""; }
+  // a trace sets no plan field: the shared ones (log_interval) keep the planner's defaults
+  std::string defaults_source(const ModelConfig&) const override {
+    return "the planner's defaults";
+  }
   std::string step_description(const ModelConfig&) const override {
     return "a steady training step as traced (the batch copied in, forward, backward, the "
            "optimizer's step)";
