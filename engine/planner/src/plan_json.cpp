@@ -151,8 +151,7 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
   nlohmann::json rows = nlohmann::json::array();
   for (const engine::MachineProfile* machine : machines) {
     const Prediction p = predict(config, *machine);
-    auto fix = workers_hiding_input(input_bound_sweep(config, p));
-    if (fix) measure_cpu(config, *fix);
+    const auto fix = measured_workers_fix(config, input_bound_sweep(config, p));
     const Recommendation r = recommend(p, memory_knobs(config), fix ? &*fix : nullptr);
     nlohmann::json row = {
         {"machine", machine->name},

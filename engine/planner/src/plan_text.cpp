@@ -65,9 +65,9 @@ std::string split_text(const Prediction& p) {
 }
 
 // What hides an input-bound mps step: "input-bound: num_workers = 4 would hide it (a step of
-// 98.2 ms) and hold 1.60 GiB more"; or that no number of workers does.
-std::string workers_fix_text(const std::vector<WorkersStep>& steps) {
-  const auto fix = workers_hiding_input(steps);
+// 98.2 ms) and hold 1.60 GiB more"; or that no number of workers of the sweep `steps` does.
+std::string workers_fix_text(const std::vector<WorkersStep>& steps,
+                             const std::optional<WorkersStep>& fix) {
   if (!fix) {
     const WorkersStep& most = steps.back();
     return fmt::format(
@@ -164,9 +164,8 @@ void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out
   }
   if (p.mps_split || p.cpu_split) out << wrap(split_text(p), width, indent, "     ");
   const std::vector<WorkersStep> workers = input_bound_sweep(config, p);
-  if (!workers.empty()) out << wrap(workers_fix_text(workers), width, indent, "     ");
-  auto fix = workers_hiding_input(workers);
-  if (fix) measure_cpu(config, *fix);
+  const auto fix = measured_workers_fix(config, workers);
+  if (!workers.empty()) out << wrap(workers_fix_text(workers, fix), width, indent, "     ");
   const Recommendation r = recommend(p, memory_knobs(config), fix ? &*fix : nullptr);
   out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
   for (std::size_t i = 1; i < r.reasons.size(); ++i)
@@ -270,7 +269,7 @@ void print_machine_workers_sweep(const ModelConfig& config, const engine::Machin
       out << wrap("it raises: " + s.mps.why, width, "    ", "      ");
   }
   const auto fix = workers_hiding_input(steps);
-  std::string last = workers_fix_text(steps);
+  std::string last = workers_fix_text(steps, fix);
   if (fix && fix->num_workers == 0) last = "the step is not input-bound even without workers";
   if (fix && fix->num_workers > 0)
     last = fmt::format("the fewest workers that keep the step from waiting on its input: {}",

@@ -201,6 +201,13 @@ void measure_cpu(const ModelConfig& config, WorkersStep& step) {
   predict_cpu(at, *step.mps.machine, step.mps);
 }
 
+std::optional<WorkersStep> measured_workers_fix(const ModelConfig& config,
+                                                const std::vector<WorkersStep>& steps) {
+  std::optional<WorkersStep> fix = workers_hiding_input(steps);
+  if (fix) measure_cpu(config, *fix);
+  return fix;
+}
+
 std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p) {
   if (!config.input.reads_samples() || !p.mps_split || p.mps_split->bound() != StepBound::Input)
     return {};

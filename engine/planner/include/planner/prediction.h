@@ -110,6 +110,10 @@ std::optional<WorkersStep> workers_hiding_input(const std::vector<WorkersStep>& 
 // against (the cpu's step loads its input as the mps one does).
 void measure_cpu(const ModelConfig& config, WorkersStep& step);
 
+// workers_hiding_input() with its cpu step measured: the fix a plan's verdict weighs.
+std::optional<WorkersStep> measured_workers_fix(const ModelConfig& config,
+                                                const std::vector<WorkersStep>& steps);
+
 // Where `p`'s mps step is input-bound: the workers sweep on its machine, to find the fewest
 // workers that hide the input (plan_text.cpp and plan_json.cpp say what they cost); else empty.
 std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p);
