@@ -25,6 +25,16 @@ planner::Prediction predicted(const std::string& example, const char* machine,
   return planner::predict(config, *engine::find_machine(machine));
 }
 
+// The planner's README, its lines joined with spaces, as its prose reads.
+std::string planner_readme_prose() {
+  std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
+  std::stringstream readme;
+  readme << in.rdbuf();
+  std::string text = readme.str();
+  for (std::size_t at; (at = text.find('\n')) != std::string::npos;) text[at] = ' ';
+  return text;
+}
+
 void check_adds_up(const planner::StepSplit& s) {
   CHECK(s.seconds > 0);
   // the host's own work is what the recorded parts leave of the step: they fit within it
@@ -129,11 +139,7 @@ TEST_CASE(
   // the cpu has no GPU to wait for: its step hardly changes
   CHECK(*rarely.cpu_seconds() == doctest::Approx(*every_step.cpu_seconds()).epsilon(0.02));
   // as the planner's README says
-  std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
-  std::stringstream readme;
-  readme << in.rdbuf();
-  std::string text = readme.str();
-  for (std::size_t at; (at = text.find('\n')) != std::string::npos;) text[at] = ' ';
+  const std::string text = planner_readme_prose();
   const std::string claim = fmt::format(
       "steps in {:.2f} ms reading it every step and in {:.2f} ms reading it every 100 "
       "steps",
@@ -154,4 +160,32 @@ TEST_CASE(
   };
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nlog_interval = 0\n") ==
         "bad.toml:3: log_interval: expected an integer from 1 to 1000000, got 0");
+}
+
+TEST_CASE("the numbers the planner's README states about splits and workers are the plan's") {
+  const std::string readme = planner_readme_prose();
+  const auto says = [&](const std::string& claim) {
+    CHECK_MESSAGE(readme.find(claim) != std::string::npos, "the README should say: " << claim);
+  };
+  const planner::Prediction mlp = predicted("mnist_mlp.toml", "m3-max-64gb");
+  REQUIRE(mlp.mps_split);
+  CHECK(mlp.mps_split->bound() == planner::StepBound::Device);
+  says(fmt::format("(the MNIST MLP's, {:.0f} % on the M3 Max)", 100 * mlp.mps_split->gpu_idle()));
+
+  const engine::MachineProfile& m3 = *engine::find_machine("m3-max-64gb");
+  planner::ModelConfig jpeg = planner::read_model_config(kExamples + "resnet18_food101_jpeg.toml");
+  const planner::Prediction plain = planner::predict(jpeg, m3);
+  const auto fix = planner::workers_hiding_input(planner::input_bound_sweep(jpeg, plain));
+  REQUIRE(fix);
+  CHECK(fix->num_workers == 1);
+  says(fmt::format("on the M3 Max, whose one worker would hold {:.2f} GiB",
+                   static_cast<double>(fix->mps.worker_bytes) / (1LL << 30)));
+  jpeg.input.num_workers = 2;
+  const planner::Prediction two = planner::predict(jpeg, m3);
+  says(
+      fmt::format("`{:.2f} + workers {:.2f} of {:.1f} GiB free` for "
+                  "`examples/resnet18_food101_jpeg.toml` with two workers",
+                  static_cast<double>(two.mps_bytes) / (1LL << 30),
+                  static_cast<double>(two.worker_bytes) / (1LL << 30),
+                  static_cast<double>(planner::free_memory(m3)) / (1LL << 30)));
 }
