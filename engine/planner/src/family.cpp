@@ -9,8 +9,14 @@
 
 namespace planner {
 
-std::string Family::step_description(const ModelConfig&) const {
-  return "a steady training step (the batch copied in, forward, backward, the optimizer's step)";
+std::string Family::step_description(const ModelConfig& c) const {
+  const std::int64_t k = c.gradient_accumulation_steps;
+  if (k == 1)
+    return "a steady training step (the batch copied in, forward, backward, the optimizer's step)";
+  return fmt::format(
+      "a steady training step ({} micro-batches, each copied in, forward and backward with its "
+      "loss divided by {}; then the optimizer's step)",
+      k, k);
 }
 
 std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
@@ -22,6 +28,8 @@ std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
        [&](const Field& f) {
          c.autocast = in.choice(f, kAutocastDtypes, "torch.autocast's dtype, or off");
        }},
+      size_rule(in, "gradient_accumulation_steps", c.gradient_accumulation_steps,
+                limits::kMicroSteps),
       {"log_interval",
        [&](const Field& f) { c.log_interval = in.integer(f, 1, limits::kLogInterval); }},
   };

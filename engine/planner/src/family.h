@@ -64,8 +64,6 @@ class Family {
   virtual nlohmann::json settings_json(const ModelConfig&) const = 0;
 
   // --- running it ---
-  // Forward and backward passes per optimizer step (a GPT's gradient_accumulation_steps).
-  virtual std::int64_t micro_steps(const ModelConfig&) const { return 1; }
   // Whether the config asks for torch.compile, which a plan then times too.
   virtual bool compiles(const ModelConfig&) const { return false; }
   virtual std::unique_ptr<TrainingRun::State> make_run(const ModelConfig&, engine::Device device,
@@ -77,7 +75,7 @@ inline const std::vector<std::string> kOptimizers{"adamw", "adam", "sgd"};
 inline const std::vector<std::string> kAutocastDtypes{"off", "float16", "bfloat16"};
 
 // The rules of the fields every family shares: batch_size, optimizer, trainable_layers, autocast,
-// log_interval.
+// gradient_accumulation_steps, log_interval.
 std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& config);
 
 // The input pipeline's fields (model_config.h's InputSettings), for a family whose samples are

@@ -17,8 +17,14 @@ std::int64_t block_count(const ModelConfig& config) {
 
 std::vector<std::string> defaulted_fields(const ModelConfig& config) {
   std::vector<std::string> out = family_of(config).defaulted_fields(config);
-  const auto& set = config.set_in_file;
-  if (std::find(set.begin(), set.end(), "log_interval") == set.end())
+  const auto defaulted = [&](std::string_view field) {
+    return std::find(config.set_in_file.begin(), config.set_in_file.end(), field) ==
+           config.set_in_file.end();
+  };
+  if (defaulted("gradient_accumulation_steps"))
+    out.push_back("gradient_accumulation_steps " +
+                  std::to_string(config.gradient_accumulation_steps));
+  if (defaulted("log_interval"))
     out.push_back("log_interval " + std::to_string(config.log_interval) +
                   " (loss.item() every step)");
   return out;

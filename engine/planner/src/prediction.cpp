@@ -22,8 +22,8 @@ struct SteadyRun {
   StepSplit split;
   engine::sim::MemoryUse memory;
 };
-SteadyRun run_steady(const ModelConfig& config, const engine::MachineProfile& machine,
-                     const char* device, bool compiled) {
+SteadyRun run_all_micro_steps(const ModelConfig& config, const engine::MachineProfile& machine,
+                              const char* device, bool compiled) {
   engine::sim::use_machine(machine);
   // A fresh process draws a seed of its own, as PyTorch's does; a plan seeds it, so that what a
   // step draws (a DataLoader's shuffle, its augmentation's flips) is the same in every plan.
@@ -34,6 +34,39 @@ SteadyRun run_steady(const ModelConfig& config, const engine::MachineProfile& ma
                                       InputPipeline::warm_up_iterations(config.input),
                                       InputPipeline::timed_iterations(config.input));
   return {split, engine::sim::memory_use()};
+}
+
+// `b`, a step of one micro-step more than `a`, with `more` micro-steps added, part by part.
+StepSplit add_micro_steps(const StepSplit& a, const StepSplit& b, std::int64_t more) {
+  const double n = static_cast<double>(more);
+  const auto grown = [&](double StepSplit::*part) { return b.*part + n * (b.*part - a.*part); };
+  StepSplit split = b;
+  split.seconds = grown(&StepSplit::seconds);
+  split.input = grown(&StepSplit::input);
+  split.wait_for_gpu = grown(&StepSplit::wait_for_gpu);
+  split.compute = grown(&StepSplit::compute);
+  split.gpu = grown(&StepSplit::gpu);
+  return split;
+}
+
+// A step of many micro-steps, from steps of two and three: past the first, each micro-step
+// does the same work (a batch in, forward, backward into gradients that already exist), so the
+// third's cost is each later one's, and the memory is the three's (the gradients and the
+// allocator's blocks are all there after the first). This keeps a plan's time bounded whatever
+// gradient_accumulation_steps says; where the step has as few micro-steps as the two shorter
+// steps have together, it is timed whole.
+constexpr std::int64_t kTimedMicroSteps = 3;
+SteadyRun run_steady(const ModelConfig& config, const engine::MachineProfile& machine,
+                     const char* device, bool compiled) {
+  const std::int64_t k = config.gradient_accumulation_steps;
+  if (k <= 2 * kTimedMicroSteps - 1) return run_all_micro_steps(config, machine, device, compiled);
+  ModelConfig shorter = config;
+  shorter.gradient_accumulation_steps = kTimedMicroSteps - 1;
+  const SteadyRun two = run_all_micro_steps(shorter, machine, device, compiled);
+  shorter.gradient_accumulation_steps = kTimedMicroSteps;
+  SteadyRun three = run_all_micro_steps(shorter, machine, device, compiled);
+  three.split = add_micro_steps(two.split, three.split, k - kTimedMicroSteps);
+  return three;
 }
 
 }  // namespace
@@ -215,7 +248,7 @@ std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Pred
 }
 
 double samples_per_second(const ModelConfig& config, const SweepStep& step) {
-  return static_cast<double>(step.batch_size * family_of(config).micro_steps(config)) /
+  return static_cast<double>(step.batch_size * config.gradient_accumulation_steps) /
          *step.mps.mps_seconds();
 }
 

@@ -90,9 +90,12 @@ struct ClassifierRun : TrainingRun::State {
   std::vector<engine::Tensor> parameters() const override { return maker.all(); }
 
   ClassifierRun(ParameterMaker m, const ModelConfig& config)
-      : maker(std::move(m)), precision(config.autocast, maker.device()) {}
+      : maker(std::move(m)),
+        precision(config.autocast, maker.device()),
+        micro_batches(config.gradient_accumulation_steps) {}
   ParameterMaker maker;
   Precision precision;
+  std::int64_t micro_batches;  // gradients accumulated over them before each optimizer step
   std::unique_ptr<engine::optim::Optimizer> optimizer;
 };
 

@@ -23,15 +23,12 @@ inline constexpr std::int64_t kVocabulary = 1 << 20;
 inline constexpr std::int64_t kClasses = 1 << 20;
 // Samples a step or micro-step: the batch sweep's largest.
 inline constexpr std::int64_t kBatch = 1 << 16;
-// Micro-steps an optimizer step accumulates.
+// Micro-steps an optimizer step accumulates (a plan times at most five of them a machine and
+// device, prediction.cpp's run_steady, so this bounds no plan's time).
 inline constexpr std::int64_t kMicroSteps = 1024;
-// Layers times micro-steps: each a forward and a backward pass a plan runs 15 times a machine
-// (two warm-up and three timed iterations, on the cpu, on mps and compiled), about 2 ms on one
-// core of a 2024 laptop, so a plan stays within about 4 s a machine. nanoGPT's own configs run
-// 480 (train_gpt2.py) and 1536 (finetune_shakespeare.py on gpt2-xl).
-inline constexpr std::int64_t kLayerPasses = 2048;
-// ATen operators a traced forward pass may dispatch: about thirty a layer of a GPT, so as many
-// layer passes as kLayerPasses allows.
+// ATen operators a traced forward pass may dispatch: about thirty a layer of a GPT, so about as
+// many as 2048 layers run, each forward and backward pass about 2 ms on one core of a 2024
+// laptop.
 inline constexpr std::int64_t kTracedOperators = 1 << 16;
 // Pixels an image's side, and its channels.
 inline constexpr std::int64_t kImageSide = 8192;

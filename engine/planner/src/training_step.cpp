@@ -84,12 +84,17 @@ void Precision::update() {
 
 Tensor ClassifierRun::iterate() {
   Tensor l;
-  {
-    std::optional<engine::py::torch::autocast> region;
-    precision.enter(region);
-    l = loss(batch());
+  for (std::int64_t micro = 0; micro < micro_batches; ++micro) {
+    {
+      std::optional<engine::py::torch::autocast> region;
+      precision.enter(region);
+      l = loss(batch());
+      // the mean over the micro-batches, as one batch of them all would give (a loop that does
+      // not accumulate divides nothing)
+      if (micro_batches > 1) l = l / static_cast<double>(micro_batches);
+    }
+    precision.backward(l);
   }
-  precision.backward(l);
   precision.step(*optimizer);
   precision.update();
   optimizer->zero_grad();

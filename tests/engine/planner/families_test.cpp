@@ -59,7 +59,7 @@ TEST_CASE("a Hugging Face config.json is read with its own names, the rest of it
   const std::vector<std::string> defaults = planner::defaulted_fields(bert);
   CHECK(defaults == std::vector<std::string>{"seq_length 128", "num_labels 2",
                                              "attn_implementation \"sdpa\"", "batch_size 8",
-                                             "optimizer \"adamw\"",
+                                             "optimizer \"adamw\"", "gradient_accumulation_steps 1",
                                              "log_interval 1 (loss.item() every step)"});
   // id2label gives num_labels, as PretrainedConfig derives it
   CHECK(planner::parse_json_config(
@@ -328,8 +328,9 @@ TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
   CHECK(nlohmann::json::parse(out.str())["config"]["model_type"] == "gpt2");
   CHECK(planner::defaulted_fields(lm) ==
         std::vector<std::string>{"n_inner null (4 x n_embd)", "attn_implementation \"sdpa\"",
-                                 "gradient_accumulation_steps 1", "optimizer \"adamw\"",
-                                 "compile false", "log_interval 1 (loss.item() every step)"});
+                                 "optimizer \"adamw\"", "compile false",
+                                 "gradient_accumulation_steps 1",
+                                 "log_interval 1 (loss.item() every step)"});
   const auto json = [](const std::string& text) {
     return planner::parse_json_config(text, "config.json");
   };

@@ -59,7 +59,7 @@ TEST_CASE("nanoGPT's shakespeare-char config reads the same from its Python file
     CHECK(gpt.n_embd == 384);
     CHECK(gpt.block_size == 256);
     CHECK(c.batch_size == 64);
-    CHECK(gpt.gradient_accumulation_steps == 1);
+    CHECK(c.gradient_accumulation_steps == 1);
     CHECK(gpt.dropout == doctest::Approx(0.2));
     CHECK(gpt.vocab_size == 65);  // shakespeare_char's meta.pkl
     CHECK_FALSE(gpt.bias);        // train.py's default
@@ -75,7 +75,7 @@ TEST_CASE("what a config leaves out keeps train.py's defaults; 5 * 8 is read as 
   const planner::GptSettings& gpt2 = gpt2_config.as<planner::GptSettings>();
   CHECK(gpt2.n_layer == 12);
   CHECK(gpt2.n_embd == 768);
-  CHECK(gpt2.gradient_accumulation_steps == 40);
+  CHECK(gpt2_config.gradient_accumulation_steps == 40);
   CHECK(gpt2.vocab_size == 50304);  // no meta.pkl for openwebtext: GPT-2's, padded
   CHECK(gpt2.compile);
   CHECK(planner::parameter_count(gpt2_config) == 123'587'328);  // 123.59M
@@ -155,10 +155,11 @@ TEST_CASE("the plan names every value the config left to train.py's defaults") {
   const ModelConfig pretrained =
       planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
   CHECK(planner::defaulted_fields(pretrained) ==  // the shape is the checkpoint's, not a default
-        std::vector<std::string>{"batch_size 12", "gradient_accumulation_steps 40", "dropout 0.0",
-                                 "num_labels 0 (a language model)", "activation_function \"gelu\"",
-                                 "attn_implementation \"sdpa\"", "compile True",
-                                 "optimizer \"adamw\"", "log_interval 1 (loss.item() every step)"});
+        std::vector<std::string>{"batch_size 12", "dropout 0.0", "num_labels 0 (a language model)",
+                                 "activation_function \"gelu\"", "attn_implementation \"sdpa\"",
+                                 "compile True", "optimizer \"adamw\"",
+                                 "gradient_accumulation_steps 40",
+                                 "log_interval 1 (loss.item() every step)"});
   const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m3-max-64gb"});
   CHECK(
       run.out.find(
@@ -279,7 +280,8 @@ TEST_CASE("course plan's refusals are wrapped to the terminal, the long lists of
     unwrapped.replace(at, 3, " ");
   CHECK(unwrapped.find("foo: not a field of bert's config (its fields: model_type,") !=
         std::string::npos);
-  CHECK(unwrapped.find("trainable_layers, autocast, log_interval)") != std::string::npos);
+  CHECK(unwrapped.find("trainable_layers, autocast, log_interval, gradient_accumulation_steps)") !=
+        std::string::npos);
 }
 
 TEST_CASE(
@@ -393,9 +395,9 @@ TEST_CASE("an MLP classifier is planned from its widths, with the planner's defa
   CHECK(mlp.batch_size == 128);
   CHECK(planner::parameter_count(mlp) == 785 * 512 + 513 * 256 + 257 * 10);
   CHECK(planner::defaulted_fields(mlp) ==
-        std::vector<std::string>{"dropout 0.0",
-                                 "samples \"tensors\" (batches made in memory, no input pipeline)",
-                                 "log_interval 1 (loss.item() every step)"});
+        std::vector<std::string>{
+            "dropout 0.0", "samples \"tensors\" (batches made in memory, no input pipeline)",
+            "gradient_accumulation_steps 1", "log_interval 1 (loss.item() every step)"});
 
   const Run run = plan({kData + "mnist_mlp.toml", "--machine", "m1-8gb"}, 60);
   REQUIRE(run.status == 0);
@@ -432,16 +434,14 @@ TEST_CASE("an MLP's config is refused with its file, line and field") {
             .starts_with("bad.toml:2: widths: expected a list of 2 to 130 integers from 1 to"));
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nn_layer = 4\n") ==
         "bad.toml:3: n_layer: a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, "
-        "dropout, optimizer, trainable_layers, autocast, log_interval, samples, stored_size, "
-        "augment, "
-        "num_workers, num_samples)");
+        "dropout, optimizer, trainable_layers, autocast, log_interval, "
+        "gradient_accumulation_steps, samples, stored_size, augment, num_workers, num_samples)");
   CHECK(refusal("family = \"mlp\"\nwidth = [784, 10]\n") ==
         "bad.toml:2: width: not a field the planner knows; did you mean widths?");
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nlayers = 3\n") ==
         "bad.toml:3: layers: not a field of an MLP (its fields: widths, batch_size, dropout, "
-        "optimizer, trainable_layers, autocast, log_interval, samples, stored_size, augment, "
-        "num_workers, "
-        "num_samples)");
+        "optimizer, trainable_layers, autocast, log_interval, gradient_accumulation_steps, "
+        "samples, stored_size, augment, num_workers, num_samples)");
   CHECK(refusal("family = \"cnn\"\n") ==
         "bad.toml:1: family: a CNN names torchvision's model: model = \"resnet50\"");
   CHECK(

@@ -78,8 +78,8 @@ void check_transcript(const std::string& name, const std::vector<Command>& comma
                           << ": compare them, and copy it over if the change is meant");
 }
 
-// GPT-2's 40 micro-steps take seconds a machine: its plan, as long as all the other examples',
-// is a test of its own, run beside them, and two machines pin its sweep's lines.
+// GPT-2's plan, the examples' largest, is a test of its own, run beside them, and two machines
+// pin its sweep's lines.
 constexpr const char* kSlowExample = "train_gpt2.py";
 
 // The plan and the sweep, in text and JSON. The sweep's JSON, a dozen fields per batch, is

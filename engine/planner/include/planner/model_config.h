@@ -30,7 +30,7 @@ struct InputSettings {
 
 struct ModelConfig {
   std::string name;  // the file's stem: "train_shakespeare_char"
-  // Samples (a GPT's: sequences) per step, or per micro-step where a GPT accumulates gradients;
+  // Samples (a GPT's: sequences) per step, or per micro-step where the step accumulates gradients;
   // by default train.py's, as the settings default to nanoGPT's GPT
   std::int64_t batch_size = 12;
   std::string optimizer = "adamw";  // "adamw", "adam" or "sgd" (with momentum)
@@ -45,6 +45,10 @@ struct ModelConfig {
   // tutorial's running_loss, the ImageNet example's meters, nanoGPT's train.py (its default) and
   // Trainer (logging_nan_inf_filter tests each step's loss) read it every step.
   std::int64_t log_interval = 1;
+  // Micro-batches a step accumulates gradients over: each forward and backward with its loss
+  // divided by their number, then one optimizer step. 1: none, as PyTorch's loops and Trainer's
+  // default; nanoGPT's train.py defaults to 5 * 8 = 40
+  std::int64_t gradient_accumulation_steps = 1;
   InputSettings input;
   FamilySettings settings;
   std::vector<std::string> set_in_file{};  // the fields the file set; the others are defaults

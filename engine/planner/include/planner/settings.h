@@ -17,7 +17,6 @@ namespace planner {
 struct GptSettings {
   std::int64_t n_layer = 12, n_head = 12, n_embd = 768, block_size = 1024;
   std::int64_t vocab_size = 50304;  // meta.pkl's, when the dataset has one; else GPT-2's, padded
-  std::int64_t gradient_accumulation_steps = 40;  // 5 * 8
   double dropout = 0.0;
   bool bias = false;
   // `num_labels`: 0, a language model (model.py's output layer, tied to the token embedding);

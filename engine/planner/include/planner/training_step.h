@@ -30,7 +30,8 @@ class TrainingRun {
 
   // One iteration: for a GPT, gradient_accumulation_steps forward and backward passes (the next
   // batch copied in behind each forward pass), clipping to 1.0, the optimizer's step, zero_grad;
-  // for an MLP, one batch copied in, forward, backward, the optimizer's step, zero_grad.
+  // for a classifier, gradient_accumulation_steps batches each copied in, forward, backward
+  // (the loss divided by their number), then the optimizer's step and zero_grad.
   engine::Tensor iterate();
 
   // estimate_loss(): model.eval(), then `eval_iters` batches (a GPT: of each split) under no_grad,

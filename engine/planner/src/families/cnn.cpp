@@ -14,8 +14,9 @@ namespace families::cnn {
 
 // torchvision's names (the model's, its num_classes), the input and the training.
 const std::vector<std::string> kFields = [] {
-  std::vector<std::string> names{"model",     "image_size",       "num_classes", "batch_size",
-                                 "optimizer", "trainable_layers", "autocast",    "log_interval"};
+  std::vector<std::string> names{"model",      "image_size",   "num_classes",
+                                 "batch_size", "optimizer",    "trainable_layers",
+                                 "autocast",   "log_interval", "gradient_accumulation_steps"};
   names.insert(names.end(), kInputFields.begin(), kInputFields.end());
   return names;
 }();

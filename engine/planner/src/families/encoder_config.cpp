@@ -43,7 +43,8 @@ const std::vector<std::string> kFields{"model_type",
                                        "optimizer",
                                        "trainable_layers",
                                        "autocast",
-                                       "log_interval"};
+                                       "log_interval",
+                                       "gradient_accumulation_steps"};
 // The fields DistilBERT's config names differently from BERT's (and ViT's): (BERT's, DistilBERT's).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kDistilNames{
     {{"hidden_size", "dim"},

@@ -63,8 +63,6 @@ std::vector<FieldRule> nanogpt_rules(const ConfigFields& in, ModelConfig& c) {
       size_rule(in, "n_embd", g.n_embd, limits::kWidth),
       size_rule(in, "block_size", g.block_size, limits::kSequence),
       size_rule(in, "vocab_size", g.vocab_size, limits::kVocabulary),
-      size_rule(in, "gradient_accumulation_steps", g.gradient_accumulation_steps,
-                limits::kMicroSteps),
       size_rule(in, "num_labels", g.num_labels, limits::kClasses),
       probability_rule(in, "dropout", g.dropout),
       yes_no_rule(in, "bias", g.bias),
@@ -128,6 +126,7 @@ bool take_pretrained_shape(const ConfigFields& in, GptSettings& g) {
 ModelConfig read_nanogpt_config(const ConfigFields& in) {
   ModelConfig c;
   c.name = in.stem();
+  c.gradient_accumulation_steps = 5 * 8;
   GptSettings& g = c.as<GptSettings>();
   c.set_in_file = in.apply(nanogpt_rules(in, c), [&](const Field& f) { other_field(in, f); });
   if (c.set_in_file.empty()) {
@@ -164,7 +163,6 @@ std::vector<std::string> nanogpt_defaulted_fields(const ModelConfig& c) {
                                           ? " (shakespeare_char's meta.pkl)"
                                           : " (GPT-2's, padded)"),
       true);
-  add("gradient_accumulation_steps", std::to_string(g.gradient_accumulation_steps));
   add("dropout", number(g.dropout));
   add("bias", g.bias ? "True" : "False", true);
   add("num_labels", g.num_labels == 0 ? "0 (a language model)" : std::to_string(g.num_labels));
@@ -200,8 +198,8 @@ class GptFamily final : public Family {
     return fmt::format(
         "{} layers, {} heads, {} wide, context {}, batch {} x {} micro-step{}, dropout {}, "
         "{}{}{}{}, {}, compile {}",
-        g.n_layer, g.n_head, g.n_embd, g.block_size, c.batch_size, g.gradient_accumulation_steps,
-        g.gradient_accumulation_steps == 1 ? "" : "s", g.dropout, g.bias ? "biases" : "no biases",
+        g.n_layer, g.n_head, g.n_embd, g.block_size, c.batch_size, c.gradient_accumulation_steps,
+        c.gradient_accumulation_steps == 1 ? "" : "s", g.dropout, g.bias ? "biases" : "no biases",
         g.activation_function == "gelu" ? "" : ", " + g.activation_function,
         g.attn_implementation == "sdpa" ? "" : ", eager attention",
         g.num_labels == 0 ? "" : fmt::format(", classifying {} labels", g.num_labels), c.optimizer,
@@ -247,7 +245,6 @@ class GptFamily final : public Family {
                      {"n_head", g.n_head},
                      {"n_embd", g.n_embd},
                      {"block_size", g.block_size},
-                     {"gradient_accumulation_steps", g.gradient_accumulation_steps},
                      {"vocab_size", g.vocab_size},
                      {"dropout", g.dropout},
                      {"bias", g.bias},
@@ -259,9 +256,6 @@ class GptFamily final : public Family {
     return j;
   }
 
-  std::int64_t micro_steps(const ModelConfig& c) const override {
-    return c.as<GptSettings>().gradient_accumulation_steps;
-  }
   bool compiles(const ModelConfig& c) const override { return c.as<GptSettings>().compile; }
   std::unique_ptr<TrainingRun::State> make_run(const ModelConfig& c, engine::Device device,
                                                bool compiled) const override {
@@ -286,19 +280,6 @@ void check_heads(const ConfigFields& in, const GptSettings& g, const Field* embd
 
 void check_gpt_sizes(const ConfigFields& in, const ModelConfig& c) {
   const GptSettings& g = c.as<GptSettings>();
-  const std::int64_t passes = g.n_layer * g.gradient_accumulation_steps;
-  if (passes > limits::kLayerPasses) {
-    const std::string message = fmt::format(
-        "n_layer x gradient_accumulation_steps = {} x {} = {} layer passes a step; a plan runs at "
-        "most {}, so that it takes seconds a machine: plan fewer micro-steps (a step takes as long "
-        "as its micro-steps together)",
-        g.n_layer, g.gradient_accumulation_steps, passes, limits::kLayerPasses);
-    const Field* field = in.has("gradient_accumulation_steps")
-                             ? in.last("gradient_accumulation_steps")
-                             : in.last("n_layer");
-    if (field == nullptr) in.fail_file(message);
-    in.fail(*field, message);
-  }
   const std::string seq = g.model_type == "gpt2" ? "seq_length" : "block_size";
   const std::pair<std::string, std::int64_t> batch{"batch_size", c.batch_size},
       tokens{seq, g.block_size};

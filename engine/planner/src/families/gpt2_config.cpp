@@ -66,8 +66,6 @@ std::vector<FieldRule> gpt2_rules(const ConfigFields& in, ModelConfig& c, Gpt2Re
       size_rule(in, "num_labels", r.labels, limits::kClasses),
       {"id2label", [&](const Field& f) { require_labels(in, f); }, false},  // gives num_labels
       size_rule(in, "seq_length", g.block_size, limits::kSequence),
-      size_rule(in, "gradient_accumulation_steps", g.gradient_accumulation_steps,
-                limits::kMicroSteps),
       {"attn_implementation",
        [&](const Field& f) {
          g.attn_implementation = in.choice(f, {"sdpa", "eager"});
@@ -135,7 +133,7 @@ ModelConfig read_gpt2_config(const ConfigFields& in) {
   GptSettings& g = c.as<GptSettings>();
   g.model_type = "gpt2";
   g.vocab_size = 50257, g.dropout = 0.1, g.bias = true, g.activation_function = "gelu_new";
-  g.gradient_accumulation_steps = 1, g.compile = false;
+  g.compile = false;
   families::gpt2::Gpt2Reading reading;
   c.set_in_file = in.apply(families::gpt2::gpt2_rules(in, c, reading),
                            [&](const Field& f) { families::gpt2::other_field(in, f); });
@@ -165,7 +163,6 @@ std::vector<std::string> gpt2_defaulted_fields(const ModelConfig& c) {
   if (g.num_labels > 0) add("num_labels", std::to_string(g.num_labels));
   add("attn_implementation", "\"" + g.attn_implementation + "\"");
   add("batch_size", std::to_string(c.batch_size));
-  add("gradient_accumulation_steps", std::to_string(g.gradient_accumulation_steps));
   add("optimizer", "\"" + c.optimizer + "\"");
   add("compile", g.compile ? "true" : "false");
   return out;

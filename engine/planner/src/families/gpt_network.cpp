@@ -218,8 +218,8 @@ struct GptRun final : TrainingRun::State {
   // asks for it, as train.py's scaler does.
   Tensor iterate() override {
     Tensor loss;
-    for (std::int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
-      loss = forward(x, y) / static_cast<double>(cfg.gradient_accumulation_steps);
+    for (std::int64_t micro = 0; micro < config.gradient_accumulation_steps; ++micro) {
+      loss = forward(x, y) / static_cast<double>(config.gradient_accumulation_steps);
       std::tie(x, y) = batch();
       precision.backward(loss);
     }

@@ -21,8 +21,9 @@ namespace F = engine::nn::functional;
 
 // An MLP's fields, beside `family`.
 const std::vector<std::string> kFields = [] {
-  std::vector<std::string> names{"widths",           "batch_size", "dropout",     "optimizer",
-                                 "trainable_layers", "autocast",   "log_interval"};
+  std::vector<std::string> names{
+      "widths",           "batch_size", "dropout",      "optimizer",
+      "trainable_layers", "autocast",   "log_interval", "gradient_accumulation_steps"};
   names.insert(names.end(), kInputFields.begin(), kInputFields.end());
   return names;
 }();

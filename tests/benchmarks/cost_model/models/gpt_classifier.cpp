@@ -30,7 +30,7 @@ double gpt_classifier(const Case& c) {
   gpt2.batch_size = 8, gpt2.trainable_layers = 1;
   planner::GptSettings& gpt = gpt2.as<planner::GptSettings>();
   gpt.block_size = 120, gpt.vocab_size = 50257, gpt.dropout = 0.0;
-  gpt.bias = true, gpt.compile = false, gpt.gradient_accumulation_steps = 1;
+  gpt.bias = true, gpt.compile = false;
   gpt.activation_function = "gelu_new", gpt.attn_implementation = "eager";
   auto count = [&](const char* key, std::int64_t fallback) {
     const auto it = c.model.find(key);

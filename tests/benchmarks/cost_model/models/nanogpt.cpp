@@ -24,7 +24,7 @@ planner::ModelConfig shakespeare_char() {
   config.batch_size = 64;
   planner::GptSettings& gpt = config.as<planner::GptSettings>();
   gpt.n_layer = 6, gpt.n_head = 6, gpt.n_embd = 384, gpt.block_size = 256;
-  gpt.vocab_size = 65, gpt.dropout = 0.2, gpt.gradient_accumulation_steps = 1;
+  gpt.vocab_size = 65, gpt.dropout = 0.2;
   return config;
 }
 

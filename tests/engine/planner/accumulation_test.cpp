@@ -1,0 +1,107 @@
+// Gradient accumulation, a field every family shares (model_config.h): a step of k micro-batches,
+// each with its loss divided by k, then one optimizer step; and a step of many micro-steps,
+// priced from steps of two and three (prediction.cpp), so a plan's time does not grow with k.
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "planner/model_config.h"
+#include "planner/prediction.h"
+
+namespace {
+
+const std::string kAccumulationExamples = TUTOR_SOURCE_DIR "/engine/planner/examples/";
+
+planner::Prediction accumulating(const std::string& example, std::int64_t micro_steps,
+                                 const char* machine) {
+  planner::ModelConfig config = planner::read_model_config(kAccumulationExamples + example);
+  config.gradient_accumulation_steps = micro_steps;
+  return planner::predict(config, *engine::find_machine(machine));
+}
+
+// The planner's README with its lines joined by spaces, as its prose reads.
+std::string accumulation_readme_prose() {
+  std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
+  std::stringstream readme;
+  readme << in.rdbuf();
+  std::string text = readme.str();
+  for (char& c : text) c = c == '\n' ? ' ' : c;
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("past the first, every micro-step costs the same, so a long step is priced from short") {
+  for (const char* example : {"mnist_mlp.toml", "train_shakespeare_char.py"}) {
+    CAPTURE(example);
+    // four and five micro-steps are timed whole; six and forty from steps of two and three
+    const planner::Prediction four = accumulating(example, 4, "m1-8gb");
+    const planner::Prediction five = accumulating(example, 5, "m1-8gb");
+    const planner::Prediction six = accumulating(example, 6, "m1-8gb");
+    const planner::Prediction forty = accumulating(example, 40, "m1-8gb");
+    for (auto seconds : {&planner::Prediction::mps_seconds, &planner::Prediction::cpu_seconds}) {
+      const double micro_step = *(five.*seconds)() - *(four.*seconds)();
+      CHECK(micro_step > 0);
+      CHECK(*(six.*seconds)() == doctest::Approx(*(five.*seconds)() + micro_step).epsilon(0.01));
+      CHECK(*(forty.*seconds)() ==
+            doctest::Approx(*(five.*seconds)() + 35 * micro_step).epsilon(0.01));
+    }
+    // the gradients and the allocator's blocks are all there after the first micro-step
+    CHECK(six.mps_bytes == five.mps_bytes);
+    CHECK(forty.mps_bytes == five.mps_bytes);
+  }
+}
+
+TEST_CASE("accumulating micro-batches holds one micro-batch's memory and takes longer") {
+  const auto& m3_max = *engine::find_machine("m3-max-64gb");
+  const planner::ModelConfig whole =
+      planner::read_model_config(kAccumulationExamples + "resnet50_food101.toml");
+  const planner::ModelConfig quarters =
+      planner::read_model_config(kAccumulationExamples + "resnet50_food101_accumulate.toml");
+  REQUIRE(quarters.batch_size * quarters.gradient_accumulation_steps == whole.batch_size);
+  const planner::Prediction one = planner::predict(whole, m3_max);
+  const planner::Prediction four = planner::predict(quarters, m3_max);
+  CHECK(four.mps_bytes < one.mps_bytes);
+  // four smaller batches fill the GPU less well and dispatch four times the kernels
+  CHECK(*four.mps_seconds() > *one.mps_seconds());
+  // and a plan of one micro-batch of 8 takes about a quarter of the four
+  planner::ModelConfig single = quarters;
+  single.gradient_accumulation_steps = 1;
+  const planner::Prediction eighth = planner::predict(single, m3_max);
+  CHECK(*four.mps_seconds() > 3 * *eighth.mps_seconds());
+  CHECK(*four.mps_seconds() < 4.5 * *eighth.mps_seconds());
+  // the planner's README says what the example shows
+  const double gib = 1 << 30;
+  const std::string claim = fmt::format(
+      "on the M3 Max the Metal memory falls from {:.2f} to {:.2f} GiB and the step grows from "
+      "{:.0f} to {:.0f} ms",
+      static_cast<double>(one.mps_bytes) / gib, static_cast<double>(four.mps_bytes) / gib,
+      *one.mps_seconds() * 1e3, *four.mps_seconds() * 1e3);
+  CHECK_MESSAGE(accumulation_readme_prose().find(claim) != std::string::npos, claim);
+}
+
+TEST_CASE("gradient_accumulation_steps is every family's field, 1 by default, nanoGPT's 40") {
+  const auto read = [](const std::string& text) {
+    return planner::parse_toml_config(text, "accumulate.toml");
+  };
+  const planner::ModelConfig mlp = read("family = \"mlp\"\nwidths = [784, 10]\n");
+  CHECK(mlp.gradient_accumulation_steps == 1);
+  const auto defaults = planner::defaulted_fields(mlp);
+  CHECK(std::find(defaults.begin(), defaults.end(), "gradient_accumulation_steps 1") !=
+        defaults.end());
+  CHECK(
+      read("model = \"resnet18\"\ngradient_accumulation_steps = 8\n").gradient_accumulation_steps ==
+      8);
+  CHECK(read("model_type = \"bert\"\ngradient_accumulation_steps = 2\n")
+            .gradient_accumulation_steps == 2);
+  const planner::ModelConfig nanogpt = read("n_layer = 2\n");
+  CHECK(nanogpt.gradient_accumulation_steps == 40);  // train.py's 5 * 8
+  const auto gpt_defaults = planner::defaulted_fields(nanogpt);
+  CHECK(std::find(gpt_defaults.begin(), gpt_defaults.end(), "gradient_accumulation_steps 40") !=
+        gpt_defaults.end());
+}
