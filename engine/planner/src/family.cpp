@@ -30,6 +30,7 @@ std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
        }},
       size_rule(in, "gradient_accumulation_steps", c.gradient_accumulation_steps,
                 limits::kMicroSteps),
+      yes_no_rule(in, "gradient_checkpointing", c.gradient_checkpointing),
       {"log_interval",
        [&](const Field& f) { c.log_interval = in.integer(f, 1, limits::kLogInterval); }},
   };

@@ -75,7 +75,7 @@ inline const std::vector<std::string> kOptimizers{"adamw", "adam", "sgd"};
 inline const std::vector<std::string> kAutocastDtypes{"off", "float16", "bfloat16"};
 
 // The rules of the fields every family shares: batch_size, optimizer, trainable_layers, autocast,
-// gradient_accumulation_steps, log_interval.
+// gradient_accumulation_steps, gradient_checkpointing, log_interval.
 std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& config);
 
 // The input pipeline's fields (model_config.h's InputSettings), for a family whose samples are

@@ -24,6 +24,9 @@ std::vector<std::string> defaulted_fields(const ModelConfig& config) {
   if (defaulted("gradient_accumulation_steps"))
     out.push_back("gradient_accumulation_steps " +
                   std::to_string(config.gradient_accumulation_steps));
+  if (defaulted("gradient_checkpointing"))
+    out.push_back(std::string("gradient_checkpointing ") +
+                  (config.gradient_checkpointing ? "true" : "false"));
   if (defaulted("log_interval"))
     out.push_back("log_interval " + std::to_string(config.log_interval) +
                   " (loss.item() every step)");

@@ -20,6 +20,7 @@ nlohmann::json config_json(const ModelConfig& c) {
             {"batch_size", c.batch_size},
             {"optimizer", c.optimizer},
             {"gradient_accumulation_steps", c.gradient_accumulation_steps},
+            {"gradient_checkpointing", c.gradient_checkpointing},
             {"log_interval", c.log_interval},
             {"trainable_layers",
              c.trainable_layers < 0 ? nlohmann::json("all") : nlohmann::json(c.trainable_layers)},

@@ -116,11 +116,16 @@ std::string precision_text(const ModelConfig& config) {
          (config.autocast == "float16" ? " with a GradScaler" : "");
 }
 
-// How often the step reads its loss, after its description.
+// How often the step reads its loss, after its description, and whether it recomputes its
+// blocks.
 std::string logging_text(const ModelConfig& config) {
-  return config.log_interval == 1
-             ? ", the loss read with item() every step"
-             : fmt::format(", the loss read with item() every {} steps", config.log_interval);
+  return (config.log_interval == 1
+              ? ", the loss read with item() every step"
+              : fmt::format(", the loss read with item() every {} steps", config.log_interval)) +
+         (config.gradient_checkpointing
+              ? ", each " + family_of(config).block_name(config) +
+                    " checkpointed (its activations recomputed in the backward pass)"
+              : "");
 }
 
 // The config's first line and the values it took from defaults.

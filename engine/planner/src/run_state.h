@@ -5,6 +5,7 @@
 
 #include <engine/engine.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +76,17 @@ class ParameterMaker {
   std::int64_t blocks_, trainable_, block_ = 0;
   std::vector<engine::Tensor> all_;
 };
+
+// One block of a model (a layer, a ResNet's stage) on `x`: where `checkpointed` (the config
+// checkpoints its blocks, and the block has something to backpropagate into: its input or its
+// parameters need gradients) and grad mode is on (while training, as transformers checks), under
+// torch.utils.checkpoint.checkpoint(use_reentrant=False), so that its activations are freed and
+// recomputed by the backward pass. transformers passes use_reentrant=True; the two cost the same
+// time and memory, and the reentrant one would leave a block whose input needs no gradient (a
+// frozen embedding's) without gradients for its parameters.
+engine::Tensor run_block(bool checkpointed,
+                         const std::function<engine::Tensor(const engine::Tensor&)>& block,
+                         const engine::Tensor& x);
 
 // The usual loop of a classifier: a batch made on the cpu and copied to the device (blocking
 // copies on mps), forward with the loss (in the config's precision), backward, the optimizer's

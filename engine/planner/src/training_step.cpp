@@ -82,6 +82,13 @@ void Precision::update() {
   if (scaler_) scaler_->update();
 }
 
+Tensor run_block(bool checkpointed, const std::function<Tensor(const Tensor&)>& block,
+                 const Tensor& x) {
+  if (!checkpointed || !engine::GradMode::is_enabled()) return block(x);
+  return engine::py::torch::utils::checkpoint::checkpoint(
+      [block](const std::vector<Tensor>& args) { return block(args[0]); }, {x}, false);
+}
+
 Tensor ClassifierRun::iterate() {
   Tensor l;
   for (std::int64_t micro = 0; micro < micro_batches; ++micro) {

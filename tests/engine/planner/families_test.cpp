@@ -56,6 +56,9 @@ TEST_CASE("a Hugging Face config.json is read with its own names, the rest of it
   CHECK(bert.as<planner::EncoderSettings>().model_type == "bert");
   CHECK(bert.as<planner::EncoderSettings>().vocab_size == 30522);
   CHECK(bert.as<planner::EncoderSettings>().dropout == 0.1);
+  // its "gradient_checkpointing": false is read, as transformers' older configs carry it
+  CHECK(std::find(bert.set_in_file.begin(), bert.set_in_file.end(), "gradient_checkpointing") !=
+        bert.set_in_file.end());
   const std::vector<std::string> defaults = planner::defaulted_fields(bert);
   CHECK(defaults == std::vector<std::string>{"seq_length 128", "num_labels 2",
                                              "attn_implementation \"sdpa\"", "batch_size 8",
@@ -329,7 +332,7 @@ TEST_CASE("GPT-2's config.json is read with transformers' names and defaults") {
   CHECK(planner::defaulted_fields(lm) ==
         std::vector<std::string>{"n_inner null (4 x n_embd)", "attn_implementation \"sdpa\"",
                                  "optimizer \"adamw\"", "compile false",
-                                 "gradient_accumulation_steps 1",
+                                 "gradient_accumulation_steps 1", "gradient_checkpointing false",
                                  "log_interval 1 (loss.item() every step)"});
   const auto json = [](const std::string& text) {
     return planner::parse_json_config(text, "config.json");

@@ -151,21 +151,22 @@ TEST_CASE("the plan names every value the config left to train.py's defaults") {
   CHECK(planner::defaulted_fields(shakespeare) ==
         std::vector<std::string>{"vocab_size 65 (shakespeare_char's meta.pkl)", "bias False",
                                  "num_labels 0 (a language model)", "activation_function \"gelu\"",
-                                 "attn_implementation \"sdpa\"", "optimizer \"adamw\""});
+                                 "attn_implementation \"sdpa\"", "optimizer \"adamw\"",
+                                 "gradient_checkpointing false"});
   const ModelConfig pretrained =
       planner::parse_python_config("init_from = 'gpt2'\nblock_size = 256\n", "ft.py");
   CHECK(planner::defaulted_fields(pretrained) ==  // the shape is the checkpoint's, not a default
         std::vector<std::string>{"batch_size 12", "dropout 0.0", "num_labels 0 (a language model)",
                                  "activation_function \"gelu\"", "attn_implementation \"sdpa\"",
                                  "compile True", "optimizer \"adamw\"",
-                                 "gradient_accumulation_steps 40",
+                                 "gradient_accumulation_steps 40", "gradient_checkpointing false",
                                  "log_interval 1 (loss.item() every step)"});
   const Run run = plan({kData + "train_shakespeare_char.toml", "--machine", "m3-max-64gb"});
   CHECK(
       run.out.find(
           "not in the file, so train.py's defaults: vocab_size 65 (shakespeare_char's meta.pkl), bias False, "
           "num_labels 0 (a language model), activation_function \"gelu\",\n  attn_implementation "
-          "\"sdpa\", optimizer \"adamw\"\n") != std::string::npos);
+          "\"sdpa\", optimizer \"adamw\", gradient_checkpointing false\n") != std::string::npos);
 }
 
 TEST_CASE("a bad config is refused with its file, line and field") {
@@ -173,7 +174,7 @@ TEST_CASE("a bad config is refused with its file, line and field") {
       refusal("n_layer = 6\nwidth = 384\n") ==
       "bad.toml:2: width: not a field the planner knows (a GPT's fields: n_layer, n_head, "
       "n_embd, block_size, batch_size, vocab_size, gradient_accumulation_steps, dropout, bias, "
-      "num_labels, activation_function, attn_implementation, compile, optimizer, dataset, init_from, trainable_layers, autocast, log_interval, dtype; family = \"mlp\", model_type = "
+      "num_labels, activation_function, attn_implementation, compile, optimizer, dataset, init_from, trainable_layers, autocast, log_interval, gradient_checkpointing, dtype; family = \"mlp\", model_type = "
       "\"bert\" or model = \"resnet50\" plan other families)");
   CHECK(refusal("n_head = 6\nn_layers = 4\n") ==
         "bad.toml:2: n_layers: not a field the planner knows; did you mean n_layer?");
@@ -280,8 +281,10 @@ TEST_CASE("course plan's refusals are wrapped to the terminal, the long lists of
     unwrapped.replace(at, 3, " ");
   CHECK(unwrapped.find("foo: not a field of bert's config (its fields: model_type,") !=
         std::string::npos);
-  CHECK(unwrapped.find("trainable_layers, autocast, log_interval, gradient_accumulation_steps)") !=
-        std::string::npos);
+  CHECK(
+      unwrapped.find(
+          "trainable_layers, autocast, log_interval, gradient_accumulation_steps, gradient_checkpointing)") !=
+      std::string::npos);
 }
 
 TEST_CASE(
@@ -395,9 +398,10 @@ TEST_CASE("an MLP classifier is planned from its widths, with the planner's defa
   CHECK(mlp.batch_size == 128);
   CHECK(planner::parameter_count(mlp) == 785 * 512 + 513 * 256 + 257 * 10);
   CHECK(planner::defaulted_fields(mlp) ==
-        std::vector<std::string>{
-            "dropout 0.0", "samples \"tensors\" (batches made in memory, no input pipeline)",
-            "gradient_accumulation_steps 1", "log_interval 1 (loss.item() every step)"});
+        std::vector<std::string>{"dropout 0.0",
+                                 "samples \"tensors\" (batches made in memory, no input pipeline)",
+                                 "gradient_accumulation_steps 1", "gradient_checkpointing false",
+                                 "log_interval 1 (loss.item() every step)"});
 
   const Run run = plan({kData + "mnist_mlp.toml", "--machine", "m1-8gb"}, 60);
   REQUIRE(run.status == 0);
@@ -435,13 +439,14 @@ TEST_CASE("an MLP's config is refused with its file, line and field") {
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nn_layer = 4\n") ==
         "bad.toml:3: n_layer: a GPT's field, not an MLP's (an MLP's fields: widths, batch_size, "
         "dropout, optimizer, trainable_layers, autocast, log_interval, "
-        "gradient_accumulation_steps, samples, stored_size, augment, num_workers, num_samples)");
+        "gradient_accumulation_steps, gradient_checkpointing, samples, stored_size, augment, "
+        "num_workers, num_samples)");
   CHECK(refusal("family = \"mlp\"\nwidth = [784, 10]\n") ==
         "bad.toml:2: width: not a field the planner knows; did you mean widths?");
   CHECK(refusal("family = \"mlp\"\nwidths = [784, 10]\nlayers = 3\n") ==
         "bad.toml:3: layers: not a field of an MLP (its fields: widths, batch_size, dropout, "
         "optimizer, trainable_layers, autocast, log_interval, gradient_accumulation_steps, "
-        "samples, stored_size, augment, num_workers, num_samples)");
+        "gradient_checkpointing, samples, stored_size, augment, num_workers, num_samples)");
   CHECK(refusal("family = \"cnn\"\n") ==
         "bad.toml:1: family: a CNN names torchvision's model: model = \"resnet50\"");
   CHECK(

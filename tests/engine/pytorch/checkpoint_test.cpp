@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,20 @@ Block make_block(std::int64_t width, engine::Device device) {
   return block;
 }
 
-// The weights' gradients after one backward through `block`, checkpointed or not.
-std::vector<std::vector<float>> gradients(bool checkpointed, bool use_reentrant) {
+// The weights' gradients after one backward through `block`, checkpointed or not; its forward
+// pass under the cpu's autocast where `autocast`, the backward outside it, as a loop runs them.
+std::vector<std::vector<float>> gradients(bool checkpointed, bool use_reentrant,
+                                          bool autocast = false) {
   engine::manual_seed(0);
   const Block block = make_block(8, engine::Device("cpu"));
   const Tensor x = engine::randn({4, 8}).requires_grad_();
-  const Tensor y = checkpointed ? checkpointing::checkpoint(block, {x}, use_reentrant) : block({x});
+  Tensor y;
+  {
+    std::optional<engine::py::torch::autocast> region;
+    if (autocast) region.emplace("cpu", engine::kBFloat16);
+    y = checkpointed ? checkpointing::checkpoint(block, {x}, use_reentrant) : block({x});
+    y = y.to(engine::kFloat);
+  }
   engine::pow(y, 2).sum().backward();
   std::vector<std::vector<float>> all{x.grad().to_vector<float>()};
   for (const Tensor& w : block.weights) all.push_back(w.grad().to_vector<float>());
@@ -52,6 +61,15 @@ TEST_CASE("a checkpointed region gives the gradients the plain one gives, bit fo
   const auto plain = gradients(false, false);
   CHECK(gradients(true, true) == plain);
   CHECK(gradients(true, false) == plain);
+}
+
+TEST_CASE("the backward recomputes a region under the autocast its forward pass ran in") {
+  // backward runs outside `with torch.autocast()`; checkpoint.py keeps the forward pass's
+  // autocast state and enters it again, so the recomputed products are bfloat16's, as they were
+  const auto plain = gradients(false, false, true);
+  CHECK(gradients(true, false, true) == plain);
+  CHECK(gradients(true, true, true) == plain);
+  CHECK(plain != gradients(false, false, false));  // the precision shows in the gradients
 }
 
 TEST_CASE("checkpointing holds fewer bytes until backward and spends one more forward there") {

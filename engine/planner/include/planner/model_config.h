@@ -49,6 +49,10 @@ struct ModelConfig {
   // divided by their number, then one optimizer step. 1: none, as PyTorch's loops and Trainer's
   // default; nanoGPT's train.py defaults to 5 * 8 = 40
   std::int64_t gradient_accumulation_steps = 1;
+  // Each block (what trainable_layers counts) run under torch.utils.checkpoint while training:
+  // its activations freed after the forward pass and recomputed by the backward, as
+  // transformers' gradient_checkpointing does for each layer. Off by default, as everywhere
+  bool gradient_checkpointing = false;
   InputSettings input;
   FamilySettings settings;
   std::vector<std::string> set_in_file{};  // the fields the file set; the others are defaults

@@ -14,9 +14,16 @@ namespace families::cnn {
 
 // torchvision's names (the model's, its num_classes), the input and the training.
 const std::vector<std::string> kFields = [] {
-  std::vector<std::string> names{"model",      "image_size",   "num_classes",
-                                 "batch_size", "optimizer",    "trainable_layers",
-                                 "autocast",   "log_interval", "gradient_accumulation_steps"};
+  std::vector<std::string> names{"model",
+                                 "image_size",
+                                 "num_classes",
+                                 "batch_size",
+                                 "optimizer",
+                                 "trainable_layers",
+                                 "autocast",
+                                 "log_interval",
+                                 "gradient_accumulation_steps",
+                                 "gradient_checkpointing"};
   names.insert(names.end(), kInputFields.begin(), kInputFields.end());
   return names;
 }();

@@ -65,11 +65,16 @@ struct Linear {
 struct Model {
   CnnSettings cfg;
   bool training = true;
+  bool checkpointed = false;               // each stage under torch.utils.checkpoint while training
   ConvBn stem;                             // ResNet
   std::vector<std::vector<Block>> stages;  // ResNet's four; VGG's five, a Block per convolution
   std::vector<Linear> head;                // ResNet: fc; VGG: its classifier's three
 
   bool resnet() const { return cfg.model.starts_with("resnet"); }
+  // whether a stage's parameters train (trainable_layers freezes whole stages)
+  static bool trains(const std::vector<Block>& stage) {
+    return stage.front().convs.front().conv.weight.requires_grad();
+  }
 
   Tensor residual(const Block& b, const Tensor& x) const {
     Tensor h = x;
@@ -88,14 +93,25 @@ struct Model {
       h = F::max_pool2d(F::relu(stem(h, training)),
                         F::MaxPool2dFuncOptions(3).stride(2).padding(1));
       for (const auto& stage : stages) {
-        for (const Block& b : stage) h = residual(b, h);
+        h = runs::run_block(
+            checkpointed && (h.requires_grad() || trains(stage)),
+            [this, &stage](Tensor in) {
+              for (const Block& b : stage) in = residual(b, in);
+              return in;
+            },
+            h);
       }
       h = F::adaptive_avg_pool2d(h, F::AdaptiveAvgPool2dFuncOptions(1)).reshape({B, -1});
       return F::cross_entropy(head[0](h), labels);
     }
     for (const auto& stage : stages) {
-      for (const Block& b : stage) h = F::relu(b.convs[0](h, training));
-      h = F::max_pool2d(h, F::MaxPool2dFuncOptions(2).stride(2));
+      h = runs::run_block(
+          checkpointed && (h.requires_grad() || trains(stage)),
+          [this, &stage](Tensor in) {
+            for (const Block& b : stage) in = F::relu(b.convs[0](in, training));
+            return F::max_pool2d(in, F::MaxPool2dFuncOptions(2).stride(2));
+          },
+          h);
     }
     h = F::adaptive_avg_pool2d(h, F::AdaptiveAvgPool2dFuncOptions({7, 7})).reshape({B, -1});
     const auto drop = F::DropoutFuncOptions().p(0.5).training(training);
@@ -124,6 +140,7 @@ struct CnnRun final : runs::ClassifierRun {
         with_bn(c.as<CnnSettings>().model.starts_with("resnet") ||
                 c.as<CnnSettings>().model.ends_with("_bn")) {
     model.cfg = c.as<CnnSettings>();
+    model.checkpointed = c.gradient_checkpointing;
     if (model.resnet())
       make_resnet();
     else

@@ -44,7 +44,8 @@ const std::vector<std::string> kFields{"model_type",
                                        "trainable_layers",
                                        "autocast",
                                        "log_interval",
-                                       "gradient_accumulation_steps"};
+                                       "gradient_accumulation_steps",
+                                       "gradient_checkpointing"};
 // The fields DistilBERT's config names differently from BERT's (and ViT's): (BERT's, DistilBERT's).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kDistilNames{
     {{"hidden_size", "dim"},

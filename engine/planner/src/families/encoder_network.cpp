@@ -52,6 +52,7 @@ struct Layer {
 struct Encoder {
   EncoderSettings cfg;
   bool training = true;
+  bool checkpointed = false;             // each layer under torch.utils.checkpoint while training
   Tensor words, positions, token_types;  // text
   Linear patches;                        // ViT: the convolution's weight and bias
   Tensor cls_token;                      // ViT
@@ -129,7 +130,10 @@ struct Encoder {
                -3.4028234663852886e38;
       }
     }
-    for (const Layer& l : layers) h = layer(l, h, mask);
+    for (const Layer& l : layers)
+      h = runs::run_block(
+          checkpointed && (h.requires_grad() || l.query.weight.requires_grad()),
+          [this, &l, mask](const Tensor& in) { return layer(l, in, mask); }, h);
     if (vit()) h = embedding_norm(h);
     const Tensor first = h.slice(1, 0, 1).reshape({B, cfg.hidden_size});
     Tensor logits;
@@ -158,6 +162,7 @@ struct EncoderRun final : runs::ClassifierRun {
             c),
         batch_size(c.batch_size) {
     model.cfg = c.as<EncoderSettings>();
+    model.checkpointed = c.gradient_checkpointing;
     const EncoderSettings& e = model.cfg;
     maker.enter_block(-1);  // the embeddings: below every layer
     make_embeddings();

@@ -33,6 +33,7 @@ const std::vector<std::string> kFields{"n_layer",
                                        "trainable_layers",
                                        "autocast",
                                        "log_interval",
+                                       "gradient_checkpointing",
                                        "dtype"};
 
 // train.py's globals that do not change what an iteration computes: accepted and ignored.

@@ -13,14 +13,28 @@ namespace planner {
 namespace families::gpt2 {
 
 // GPT2Config's fields the planner reads, and its own beside them.
-const std::vector<std::string> kFields{
-    "model_type",  "architectures",    "n_layer",
-    "n_head",      "n_embd",           "vocab_size",
-    "n_positions", "n_inner",          "activation_function",
-    "resid_pdrop", "num_labels",       "id2label",
-    "seq_length",  "batch_size",       "gradient_accumulation_steps",
-    "optimizer",   "trainable_layers", "attn_implementation",
-    "compile",     "autocast",         "log_interval"};
+const std::vector<std::string> kFields{"model_type",
+                                       "architectures",
+                                       "n_layer",
+                                       "n_head",
+                                       "n_embd",
+                                       "vocab_size",
+                                       "n_positions",
+                                       "n_inner",
+                                       "activation_function",
+                                       "resid_pdrop",
+                                       "num_labels",
+                                       "id2label",
+                                       "seq_length",
+                                       "batch_size",
+                                       "gradient_accumulation_steps",
+                                       "optimizer",
+                                       "trainable_layers",
+                                       "attn_implementation",
+                                       "compile",
+                                       "autocast",
+                                       "log_interval",
+                                       "gradient_checkpointing"};
 
 // `architectures`: the model class the checkpoint was saved from, one of the two the planner
 // builds. Whether it is the classifier.

@@ -38,6 +38,7 @@ struct Gpt {
   // undefined for sdpa
   Tensor causal_mask;
   bool training = true;
+  bool checkpointed = false;  // each block under torch.utils.checkpoint while training
 
   Tensor norm(const Tensor& x, const Tensor& w, const Tensor& b) const {
     return F::layer_norm(x, F::LayerNormFuncOptions({cfg.n_embd}).weight(w).bias(b));
@@ -93,8 +94,13 @@ struct Gpt {
     const Tensor pos_emb = F::embedding(pos, wpe);
     Tensor x = dropout(tok_emb + pos_emb);
     for (const Block& b : blocks) {
-      x = x + attention(b, norm(x, b.ln_1, b.ln_1_b));
-      x = x + mlp(b, norm(x, b.ln_2, b.ln_2_b));
+      x = runs::run_block(
+          checkpointed && (x.requires_grad() || b.c_attn.requires_grad()),
+          [this, &b](const Tensor& in) {
+            const Tensor h = in + attention(b, norm(in, b.ln_1, b.ln_1_b));
+            return h + mlp(b, norm(h, b.ln_2, b.ln_2_b));
+          },
+          x);
     }
     x = norm(x, ln_f, ln_f_b);
     if (!score.defined()) {
@@ -196,6 +202,7 @@ struct GptRun final : TrainingRun::State {
     for (const Tensor& t : requiring_grad(gpt.vectors())) trained.push_back(t);
     optimizers.push_back(runs::make_optimizer(c.optimizer, requiring_grad(gpt.matrices()), 0.1));
     optimizers.push_back(runs::make_optimizer(c.optimizer, requiring_grad(gpt.vectors()), 0.0));
+    gpt.checkpointed = c.gradient_checkpointing;
     std::tie(x, y) = batch();
   }
   // get_batch(): windows gathered on the cpu and copied to the device (a blocking copy on mps); a

@@ -21,9 +21,15 @@ namespace F = engine::nn::functional;
 
 // An MLP's fields, beside `family`.
 const std::vector<std::string> kFields = [] {
-  std::vector<std::string> names{
-      "widths",           "batch_size", "dropout",      "optimizer",
-      "trainable_layers", "autocast",   "log_interval", "gradient_accumulation_steps"};
+  std::vector<std::string> names{"widths",
+                                 "batch_size",
+                                 "dropout",
+                                 "optimizer",
+                                 "trainable_layers",
+                                 "autocast",
+                                 "log_interval",
+                                 "gradient_accumulation_steps",
+                                 "gradient_checkpointing"};
   names.insert(names.end(), kInputFields.begin(), kInputFields.end());
   return names;
 }();
@@ -99,7 +105,8 @@ struct MlpRun final : runs::ClassifierRun {
   MlpRun(const ModelConfig& c, engine::Device d, std::int64_t blocks)
       : ClassifierRun(runs::ParameterMaker(d, blocks, c.trainable_layers), c),
         batch_size(c.batch_size),
-        cfg(c.as<MlpSettings>()) {
+        cfg(c.as<MlpSettings>()),
+        checkpointed(c.gradient_checkpointing) {
     for (std::size_t i = 0; i + 1 < cfg.widths.size(); ++i) {
       // layer i is hidden block i; the last one is the head
       maker.enter_block(static_cast<std::int64_t>(i));
@@ -127,18 +134,24 @@ struct MlpRun final : runs::ClassifierRun {
   }
   Tensor loss(const std::vector<Tensor>& b) override {
     Tensor h = b[0];
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-      h = F::linear(h, weights[i], biases[i]);
-      if (i + 1 == weights.size()) break;
-      h = F::dropout(F::relu(h), F::DropoutFuncOptions().p(cfg.dropout).training(training));
+    const std::size_t head = weights.size() - 1;
+    for (std::size_t i = 0; i < head; ++i) {
+      h = runs::run_block(
+          checkpointed && (h.requires_grad() || weights[i].requires_grad()),
+          [this, i](const Tensor& in) {
+            const Tensor z = F::relu(F::linear(in, weights[i], biases[i]));
+            return F::dropout(z, F::DropoutFuncOptions().p(cfg.dropout).training(training));
+          },
+          h);
     }
-    return F::cross_entropy(h, b[1]);
+    return F::cross_entropy(F::linear(h, weights[head], biases[head]), b[1]);
   }
   void set_training(bool on) override { training = on; }
 
   std::int64_t batch_size;
   MlpSettings cfg;
   std::vector<Tensor> weights, biases;
+  bool checkpointed;  // each hidden layer under torch.utils.checkpoint while training
   bool training = true;
   std::unique_ptr<InputPipeline> input;  // none: features made in memory
 };

@@ -4,10 +4,13 @@
 #include "engine/checkpoint.h"
 
 #include <algorithm>
+#include <array>
 #include <iostream>
+#include <optional>
 #include <utility>
 
 #include "autograd/record.h"
+#include "engine/autocast.h"
 #include "engine/autograd.h"
 
 namespace engine::py::torch::utils::checkpoint {
@@ -26,12 +29,34 @@ class EnableGrad {
   bool previous_;
 };
 
-// The recomputation: `function` again on detached copies of `args`, with its graph, then
-// backward from its output with the gradient that reached it. The parameters inside receive
-// their gradients there; the gradients of the inputs are returned.
+// The autocast state of the cpu and mps around the region's forward pass, which the
+// recomputation runs under again, as checkpoint.py keeps device_autocast_kwargs and
+// cpu_autocast_kwargs: backward runs outside the `with torch.autocast()` of the forward pass.
+struct AutocastState {
+  struct Device {
+    DeviceType type;
+    const char* name;
+    bool enabled;
+    ScalarType dtype;
+  };
+  std::array<Device, 2> devices;
+
+  static AutocastState current() {
+    const auto of = [](DeviceType type, const char* name) {
+      return Device{type, name, engine::autocast::is_autocast_enabled(type),
+                    engine::autocast::get_autocast_dtype(type)};
+    };
+    return {{of(DeviceType::CPU, "cpu"), of(DeviceType::MPS, "mps")}};
+  }
+};
+
+// The recomputation: `function` again on detached copies of `args`, with its graph and the
+// forward pass's autocast state, then backward from its output with the gradient that reached
+// it. The parameters inside receive their gradients there; the gradients of the inputs are
+// returned.
 std::vector<Tensor> recompute_and_backward(
     const std::function<Tensor(const std::vector<Tensor>&)>& function,
-    const std::vector<Tensor>& args, const Tensor& grad) {
+    const std::vector<Tensor>& args, const AutocastState& autocast_state, const Tensor& grad) {
   std::vector<Tensor> inputs;
   inputs.reserve(args.size());
   for (const Tensor& arg : args) {
@@ -42,6 +67,11 @@ std::vector<Tensor> recompute_and_backward(
   Tensor output;
   {
     const EnableGrad enable_grad;
+    std::array<std::optional<py::torch::autocast>, 2> regions;
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+      const AutocastState::Device& d = autocast_state.devices[i];
+      if (d.enabled) regions[i].emplace(d.name, d.dtype);
+    }
     output = function(inputs);
   }
   if (output.requires_grad()) detail::run_backward(output, grad);
@@ -70,10 +100,11 @@ Tensor checkpoint(const std::function<Tensor(const std::vector<Tensor>&)>& funct
     output = function(args);
   }
   if (!records) return output;
-  // The node keeps the inputs (the checkpoint's only saved tensors) and the function.
+  // The node keeps the inputs (the checkpoint's only saved tensors), the function and the
+  // autocast state it ran under.
   detail::record(output, use_reentrant ? "CheckpointFunctionBackward" : "CheckpointBackward", args,
-                 [function, args](const Tensor& grad) {
-                   return recompute_and_backward(function, args, grad);
+                 [function, args, state = AutocastState::current()](const Tensor& grad) {
+                   return recompute_and_backward(function, args, state, grad);
                  });
   return output;
 }

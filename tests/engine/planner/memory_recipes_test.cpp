@@ -1,6 +1,7 @@
-// Gradient accumulation, a field every family shares (model_config.h): a step of k micro-batches,
-// each with its loss divided by k, then one optimizer step; and a step of many micro-steps,
-// priced from steps of two and three (prediction.cpp), so a plan's time does not grow with k.
+// The memory recipes, fields every family shares (model_config.h). Gradient accumulation: a step
+// of k micro-batches, each with its loss divided by k, then one optimizer step; a step of many
+// micro-steps is priced from steps of two and three (prediction.cpp), so a plan's time does not
+// grow with k. Gradient checkpointing: each block recomputed by the backward pass.
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -15,17 +16,17 @@
 
 namespace {
 
-const std::string kAccumulationExamples = TUTOR_SOURCE_DIR "/engine/planner/examples/";
+const std::string kRecipeExamples = TUTOR_SOURCE_DIR "/engine/planner/examples/";
 
 planner::Prediction accumulating(const std::string& example, std::int64_t micro_steps,
                                  const char* machine) {
-  planner::ModelConfig config = planner::read_model_config(kAccumulationExamples + example);
+  planner::ModelConfig config = planner::read_model_config(kRecipeExamples + example);
   config.gradient_accumulation_steps = micro_steps;
   return planner::predict(config, *engine::find_machine(machine));
 }
 
 // The planner's README with its lines joined by spaces, as its prose reads.
-std::string accumulation_readme_prose() {
+std::string recipes_readme_prose() {
   std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
   std::stringstream readme;
   readme << in.rdbuf();
@@ -60,9 +61,9 @@ TEST_CASE("past the first, every micro-step costs the same, so a long step is pr
 TEST_CASE("accumulating micro-batches holds one micro-batch's memory and takes longer") {
   const auto& m3_max = *engine::find_machine("m3-max-64gb");
   const planner::ModelConfig whole =
-      planner::read_model_config(kAccumulationExamples + "resnet50_food101.toml");
+      planner::read_model_config(kRecipeExamples + "resnet50_food101.toml");
   const planner::ModelConfig quarters =
-      planner::read_model_config(kAccumulationExamples + "resnet50_food101_accumulate.toml");
+      planner::read_model_config(kRecipeExamples + "resnet50_food101_accumulate.toml");
   REQUIRE(quarters.batch_size * quarters.gradient_accumulation_steps == whole.batch_size);
   const planner::Prediction one = planner::predict(whole, m3_max);
   const planner::Prediction four = planner::predict(quarters, m3_max);
@@ -82,7 +83,7 @@ TEST_CASE("accumulating micro-batches holds one micro-batch's memory and takes l
       "{:.0f} to {:.0f} ms",
       static_cast<double>(one.mps_bytes) / gib, static_cast<double>(four.mps_bytes) / gib,
       *one.mps_seconds() * 1e3, *four.mps_seconds() * 1e3);
-  CHECK_MESSAGE(accumulation_readme_prose().find(claim) != std::string::npos, claim);
+  CHECK_MESSAGE(recipes_readme_prose().find(claim) != std::string::npos, claim);
 }
 
 TEST_CASE("gradient_accumulation_steps is every family's field, 1 by default, nanoGPT's 40") {
@@ -104,4 +105,69 @@ TEST_CASE("gradient_accumulation_steps is every family's field, 1 by default, na
   const auto gpt_defaults = planner::defaulted_fields(nanogpt);
   CHECK(std::find(gpt_defaults.begin(), gpt_defaults.end(), "gradient_accumulation_steps 40") !=
         gpt_defaults.end());
+}
+
+TEST_CASE("checkpointing each block holds less memory and recomputes, so the step takes longer") {
+  const auto& m3_max = *engine::find_machine("m3-max-64gb");
+  const planner::Prediction plain = planner::predict(
+      planner::read_model_config(kRecipeExamples + "resnet50_food101.toml"), m3_max);
+  const planner::ModelConfig config =
+      planner::read_model_config(kRecipeExamples + "resnet50_food101_checkpointed.toml");
+  REQUIRE(config.gradient_checkpointing);
+  const planner::Prediction checkpointed = planner::predict(config, m3_max);
+  CHECK(checkpointed.mps_bytes < plain.mps_bytes);
+  // each stage's forward pass runs again: at most a second forward pass, about a third of a step
+  CHECK(*checkpointed.mps_seconds() > *plain.mps_seconds());
+  CHECK(*checkpointed.mps_seconds() < 1.5 * *plain.mps_seconds());
+  CHECK(*checkpointed.cpu_seconds() > *plain.cpu_seconds());
+  const double gib = 1 << 30;
+  const std::string claim = fmt::format(
+      "checkpointing its four stages instead holds {:.2f} GiB and steps in {:.0f} ms",
+      static_cast<double>(checkpointed.mps_bytes) / gib, *checkpointed.mps_seconds() * 1e3);
+  CHECK_MESSAGE(recipes_readme_prose().find(claim) != std::string::npos, claim);
+}
+
+TEST_CASE("a frozen block is not recomputed: nothing in it needs the activations a backward uses") {
+  // DistilBERT with its last layer trained: checkpointing recomputes that layer alone, not the
+  // five frozen below it, whose forward passes record nothing to begin with
+  const auto& m1 = *engine::find_machine("m1-pro-16gb");
+  planner::ModelConfig config =
+      planner::read_model_config(kRecipeExamples + "distilbert_last_block.toml");
+  REQUIRE(config.trainable_layers == 1);
+  const planner::Prediction plain = planner::predict(config, m1);
+  config.gradient_checkpointing = true;
+  const planner::Prediction checkpointed = planner::predict(config, m1);
+  CHECK(*checkpointed.mps_seconds() > *plain.mps_seconds());
+  CHECK(*checkpointed.mps_seconds() < 1.25 * *plain.mps_seconds());
+}
+
+TEST_CASE("a checkpointed block is recomputed under the autocast of its forward pass") {
+  // backward runs outside `with torch.autocast()`: without the forward pass's state, the cpu's
+  // recomputed convolutions would take float16 activations and float32 weights and raise
+  planner::ModelConfig config =
+      planner::read_model_config(kRecipeExamples + "resnet50_food101_float16.toml");
+  config.gradient_checkpointing = true;
+  const planner::Prediction p = planner::predict(config, *engine::find_machine("m3-max-64gb"));
+  CHECK(p.cpu == planner::CpuRun::Runs);
+  CHECK(p.cpu_why.empty());
+  CHECK(p.cpu_seconds().has_value());
+  CHECK(p.mps_seconds().has_value());
+}
+
+TEST_CASE("gradient_checkpointing is every family's field, off by default") {
+  const auto read = [](const std::string& text) {
+    return planner::parse_toml_config(text, "checkpointed.toml");
+  };
+  const planner::ModelConfig mlp = read("family = \"mlp\"\nwidths = [784, 10]\n");
+  CHECK_FALSE(mlp.gradient_checkpointing);
+  const auto defaults = planner::defaulted_fields(mlp);
+  CHECK(std::find(defaults.begin(), defaults.end(), "gradient_checkpointing false") !=
+        defaults.end());
+  for (const char* family : {"model = \"resnet18\"\n", "model_type = \"bert\"\n", "n_layer = 2\n",
+                             "family = \"mlp\"\nwidths = [784, 10]\n"}) {
+    CAPTURE(family);
+    CHECK(read(std::string(family) + "gradient_checkpointing = true\n").gradient_checkpointing);
+  }
+  CHECK(planner::parse_python_config("n_layer = 2\ngradient_checkpointing = True\n", "c.py")
+            .gradient_checkpointing);
 }
