@@ -121,6 +121,15 @@ nlohmann::json workers_fix_json(const std::optional<WorkersStep>& fix) {
           {"worker_bytes", fix->mps.worker_bytes}};
 }
 
+nlohmann::json memory_fix_json(const std::optional<MemoryFix>& fix) {
+  if (!fix) return nullptr;
+  return {{"batch_size", fix->batch_size},
+          {"gradient_accumulation_steps", fix->gradient_accumulation_steps},
+          {"gradient_checkpointing", fix->gradient_checkpointing},
+          {"mps_ms", milliseconds_json(fix->mps.mps_seconds())},
+          {"mps_bytes", fix->mps.mps_bytes}};
+}
+
 nlohmann::json workers_sweep_json(const ModelConfig& config,
                                   const engine::MachineProfile& machine) {
   const std::vector<WorkersStep> steps = sweep_workers(config, machine);
@@ -154,7 +163,9 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
   for (const engine::MachineProfile* machine : machines) {
     const Prediction p = predict(config, *machine);
     const auto fix = measured_workers_fix(config, input_bound_sweep(config, p));
-    const Recommendation r = recommend(p, memory_knobs(config), fix ? &*fix : nullptr);
+    const auto recipe = memory_fix(config, p);
+    const Recommendation r =
+        recommend(p, memory_knobs(config), fix ? &*fix : nullptr, recipe ? &*recipe : nullptr);
     nlohmann::json row = {
         {"machine", machine->name},
         {"cpu", cpu_run_name(p.cpu)},
@@ -164,6 +175,7 @@ void print_plan_json(const ModelConfig& config, const Machines& machines, std::o
         {"compiled_ms", milliseconds_json(p.compiled_seconds)},
         {"split", {{"cpu", split_json(p.cpu_split)}, {"mps", split_json(p.mps_split)}}},
         {"workers_fix", workers_fix_json(fix)},
+        {"memory_fix", memory_fix_json(recipe)},
         {"verdict", r.lane},
         {"reasons", r.reasons}};
     row.update(mps_memory_json(p));

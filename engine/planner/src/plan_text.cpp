@@ -171,7 +171,9 @@ void print_row(const ModelConfig& config, const Prediction& p, std::ostream& out
   const std::vector<WorkersStep> workers = input_bound_sweep(config, p);
   const auto fix = measured_workers_fix(config, workers);
   if (!workers.empty()) out << wrap(workers_fix_text(workers, fix), width, indent, "     ");
-  const Recommendation r = recommend(p, memory_knobs(config), fix ? &*fix : nullptr);
+  const auto recipe = memory_fix(config, p);
+  const Recommendation r =
+      recommend(p, memory_knobs(config), fix ? &*fix : nullptr, recipe ? &*recipe : nullptr);
   out << wrap("-> " + r.lane + ": " + r.reasons.front(), width, "  ", "     ");
   for (std::size_t i = 1; i < r.reasons.size(); ++i)
     out << wrap(r.reasons[i], width, "     ", "     ");

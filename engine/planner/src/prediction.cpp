@@ -5,6 +5,8 @@
 
 #include "planner/prediction.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string_view>
 
@@ -12,6 +14,7 @@
 #include "input_pipeline.h"
 #include "planner/step_split.h"
 #include "planner/training_step.h"
+#include "size_limits.h"
 
 namespace planner {
 namespace {
@@ -181,6 +184,59 @@ std::vector<SweepStep> sweep_batch(const ModelConfig& config, const engine::Mach
       break;
   }
   return steps;
+}
+
+std::string MemoryFix::recipe() const {
+  if (gradient_checkpointing) return "gradient_checkpointing = true";
+  return fmt::format(
+      "batch_size {} with gradient_accumulation_steps {} (the same {} samples a step)", batch_size,
+      gradient_accumulation_steps, batch_size * gradient_accumulation_steps);
+}
+
+namespace {
+
+// `at`'s mps step, as a fix's candidate (`fix.gradient_checkpointing`: the recipe is to turn it
+// on): whether it fits.
+bool fits(const ModelConfig& at, const engine::MachineProfile& machine, MemoryFix& fix) {
+  fix.batch_size = at.batch_size;
+  fix.gradient_accumulation_steps = at.gradient_accumulation_steps;
+  fix.mps.machine = &machine;
+  fix.mps.state_bytes = model_state_bytes(at);
+  predict_mps(at, machine, /*compiled=*/false, fix.mps);
+  return fix.mps.memory == MpsMemory::Fits;
+}
+
+}  // namespace
+
+std::optional<MemoryFix> memory_fix(const ModelConfig& config, const Prediction& p) {
+  const engine::MachineProfile& machine = *p.machine;
+  const bool too_much = p.memory == MpsMemory::OutOfMemory ||
+                        (p.memory == MpsMemory::Swaps && p.mps_bytes > free_memory(machine));
+  if (!too_much || p.state_bytes > std::min(free_memory(machine), allocator_limit(machine)))
+    return std::nullopt;
+  std::optional<MemoryFix> best;
+  const auto keep = [&](const MemoryFix& fix) {
+    if (!best || *fix.mps.mps_seconds() < *best->mps.mps_seconds()) best = fix;
+  };
+  ModelConfig at = config;
+  while (at.batch_size % 2 == 0 && at.gradient_accumulation_steps * 2 <= limits::kMicroSteps) {
+    at.batch_size /= 2;
+    at.gradient_accumulation_steps *= 2;
+    MemoryFix fix;
+    if (fits(at, machine, fix)) {
+      keep(fix);
+      break;
+    }
+    if (fix.mps.memory == MpsMemory::Raises) break;
+  }
+  if (!config.gradient_checkpointing) {
+    at = config;
+    at.gradient_checkpointing = true;
+    MemoryFix fix;
+    fix.gradient_checkpointing = true;
+    if (fits(at, machine, fix)) keep(fix);
+  }
+  return best;
 }
 
 std::optional<std::int64_t> largest_without_swap(const std::vector<SweepStep>& steps) {

@@ -57,9 +57,32 @@ Recommendation cpu_lane(const Prediction& p, const std::string& fact, const std:
 
 namespace {
 
+// Where a memory recipe fits the step on mps: mps with it, if mps is then fast enough against the
+// cpu (which runs the step as written); else the cpu. `as_written`: why the step as written does
+// not fit.
+std::optional<Recommendation> with_memory_fix(const Prediction& p, const MemoryFix* fix,
+                                              const std::string& as_written) {
+  if (fix == nullptr) return std::nullopt;
+  const std::string fitting =
+      fmt::format("{} fits the step in {} of Metal memory", fix->recipe(), gib(fix->mps.mps_bytes));
+  if (!p.cpu_seconds()) return Recommendation{"mps", {fitting, as_written}};
+  const double speedup = *p.cpu_seconds() / *fix->mps.mps_seconds();
+  if (speedup >= kMinimumSpeedup) {
+    return Recommendation{
+        "mps",
+        {fmt::format("{}, and mps is then {} the cpu", fitting, times(speedup)), as_written}};
+  }
+  return Recommendation{"cpu",
+                        {fmt::format("{}, but mps is then only {} the cpu, below the runbook's "
+                                     "{:.2f}x",
+                                     fitting, times(speedup), kMinimumSpeedup),
+                         as_written}};
+}
+
 // Where the step cannot run on mps (no MPS, an operator it refuses, memory it cannot give): the
 // lane and why; nothing where it runs.
-std::optional<Recommendation> where_mps_cannot(const Prediction& p, const std::string& knobs) {
+std::optional<Recommendation> where_mps_cannot(const Prediction& p, const std::string& knobs,
+                                               const MemoryFix* memory_fix) {
   const engine::MachineProfile& m = *p.machine;
   const bool no_batch_fits = p.state_bytes > allocator_limit(m);
   switch (p.memory) {
@@ -78,6 +101,11 @@ std::optional<Recommendation> where_mps_cannot(const Prediction& p, const std::s
       if (p.memory == MpsMemory::BufferTooLarge)
         return Recommendation{"remote",
                               {"one tensor is longer than Metal's largest buffer: lower " + knobs}};
+      if (auto r = with_memory_fix(
+              p, memory_fix,
+              fmt::format("as written, the step needs more Metal memory than PyTorch allows ({})",
+                          gib(allocator_limit(m)))))
+        return *r;
       return Recommendation{
           "remote",
           {fmt::format("the step needs more Metal memory than PyTorch allows ({}): halve {}, or "
@@ -195,16 +223,23 @@ Recommendation mps_too_slow(const Prediction& p, const WorkersStep* fix, double 
 }  // namespace
 
 Recommendation recommend(const Prediction& p, const std::string& knobs,
-                         const WorkersStep* workers_fix) {
+                         const WorkersStep* workers_fix, const MemoryFix* memory_fix) {
   if (auto r = where_cpu_raises(p, knobs)) return *r;
-  if (auto r = where_mps_cannot(p, knobs)) return *r;
+  if (auto r = where_mps_cannot(p, knobs, memory_fix)) return *r;
   if (auto r = where_workers_swap(p)) return *r;
   if (p.cpu == CpuRun::Swaps) return cpu_swaps(p);
   const double eager = *p.mps_seconds();
   const double best = p.compiled_seconds ? std::min(eager, *p.compiled_seconds) : eager;
   const double speedup = *p.cpu_seconds() / best;
   Recommendation r;
-  if (p.memory == MpsMemory::Swaps) {
+  const auto fitted = with_memory_fix(
+      p, memory_fix,
+      fmt::format("as written, the step holds {} of Metal memory where {} are free, and macOS "
+                  "swaps",
+                  gib(p.mps_bytes), gib(free_memory(*p.machine))));
+  if (p.memory == MpsMemory::Swaps && fitted) {
+    r = *fitted;
+  } else if (p.memory == MpsMemory::Swaps) {
     r = swapping(p, speedup, knobs);
   } else if (speedup < kMinimumSpeedup) {
     r = mps_too_slow(p, workers_fix, speedup);

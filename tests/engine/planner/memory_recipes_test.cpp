@@ -13,6 +13,7 @@
 
 #include "planner/model_config.h"
 #include "planner/prediction.h"
+#include "planner/recommendation.h"
 
 namespace {
 
@@ -170,4 +171,49 @@ TEST_CASE("gradient_checkpointing is every family's field, off by default") {
   }
   CHECK(planner::parse_python_config("n_layer = 2\ngradient_checkpointing = True\n", "c.py")
             .gradient_checkpointing);
+}
+
+TEST_CASE("a step too large for the Mac's memory is fitted with a recipe before another Mac") {
+  const auto& m1 = *engine::find_machine("m1-8gb");
+  planner::ModelConfig config =
+      planner::read_model_config(kRecipeExamples + "train_shakespeare_char.toml");
+  const planner::Prediction as_written = planner::predict(config, m1);
+  REQUIRE(as_written.memory == planner::MpsMemory::Swaps);
+  const auto fix = planner::memory_fix(config, as_written);
+  REQUIRE(fix.has_value());
+  // the same samples a step, in micro-batches that fit
+  CHECK(fix->batch_size * fix->gradient_accumulation_steps ==
+        config.batch_size * config.gradient_accumulation_steps);
+  CHECK(fix->batch_size < config.batch_size);
+  CHECK_FALSE(fix->gradient_checkpointing);
+  CHECK(fix->mps.memory == planner::MpsMemory::Fits);
+  CHECK(fix->mps.mps_bytes < as_written.mps_bytes);
+  const planner::Recommendation r =
+      planner::recommend(as_written, planner::memory_knobs(config), nullptr, &*fix);
+  CHECK(r.lane == "mps");
+  CHECK(r.reasons.front().starts_with(fix->recipe() + " fits the step in "));
+  CHECK(r.reasons.at(1).starts_with("as written, the step holds "));
+  // without the fix, the verdict as before: another Mac
+  CHECK(planner::recommend(as_written, planner::memory_knobs(config)).lane == "remote");
+
+  // a batch that cannot be halved into equal micro-batches is fitted by checkpointing
+  config.batch_size = 63;
+  const planner::Prediction odd = planner::predict(config, m1);
+  REQUIRE(odd.memory == planner::MpsMemory::Swaps);
+  const auto checkpointing = planner::memory_fix(config, odd);
+  REQUIRE(checkpointing.has_value());
+  CHECK(checkpointing->gradient_checkpointing);
+  CHECK(checkpointing->batch_size == 63);
+  CHECK(checkpointing->recipe() == "gradient_checkpointing = true");
+}
+
+TEST_CASE("no recipe is offered where the step fits, or where the model's state alone cannot") {
+  const planner::ModelConfig small =
+      planner::read_model_config(kRecipeExamples + "train_shakespeare_char.toml");
+  const auto& m3_max = *engine::find_machine("m3-max-64gb");
+  CHECK_FALSE(planner::memory_fix(small, planner::predict(small, m3_max)).has_value());
+  const planner::ModelConfig huge =
+      planner::read_model_config(TUTOR_SOURCE_DIR "/tests/engine/planner/verdicts/gpt3_175b.toml");
+  const auto& m4_max = *engine::find_machine("m4-max-128gb");
+  CHECK_FALSE(planner::memory_fix(huge, planner::predict(huge, m4_max)).has_value());
 }

@@ -255,10 +255,9 @@ TEST_CASE("course plan fits a narrow terminal: prose wrapped, the memory column 
   CHECK(run.out.find("\nmachine                   cpu      mps  compiled  cpu/mps\n") !=
         std::string::npos);
   CHECK(run.out.find("\n     mps memory: 6.09 of 5.0 GiB free: swaps\n") != std::string::npos);
-  CHECK(
-      run.out.find(
-          "\n  -> remote: swapping, mps is only 0.98x the cpu: train on a\n     Mac with more memory\n") !=
-      std::string::npos);
+  CHECK(run.out.find("\n  -> mps: batch_size 32 with gradient_accumulation_steps 2\n"
+                     "     (the same 64 samples a step) fits the step in 3.09 GiB\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("course plan's refusals are wrapped to the terminal, the long lists of fields included") {
@@ -339,8 +338,11 @@ TEST_CASE("course plan --json gives each machine's steps, memory and verdict, as
   REQUIRE(plan["machines"].size() == 1);
   const nlohmann::json& m1 = plan["machines"][0];
   CHECK(m1["machine"] == "m1-8gb");
-  CHECK(m1["verdict"] == "remote");
+  CHECK(m1["verdict"] == "mps");  // with the memory fix
   CHECK(m1["memory"] == "swaps");
+  CHECK(m1["memory_fix"]["batch_size"] == 32);
+  CHECK(m1["memory_fix"]["gradient_accumulation_steps"] == 2);
+  CHECK(m1["memory_fix"]["gradient_checkpointing"] == false);
   CHECK(m1["compiled_ms"].is_null());  // the config does not compile
   // The same numbers as the table's row: "m1-8gb  3763  3850  -  0.98x  6.09 of 5.0 GiB free: swaps"
   CHECK(table.out.find(fmt::format("{:.0f}     {:.0f}", m1["cpu_ms"].get<double>(),

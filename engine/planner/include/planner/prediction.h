@@ -118,6 +118,21 @@ std::optional<WorkersStep> measured_workers_fix(const ModelConfig& config,
 // workers that hide the input (plan_text.cpp and plan_json.cpp say what they cost); else empty.
 std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Prediction& p);
 
+// A memory recipe (the runbook's gradient accumulation and checkpointing) for a step that swaps
+// or needs more Metal memory than PyTorch allows, where the model's state itself fits: the same
+// samples a step in smaller micro-batches (batch_size halved and gradient_accumulation_steps
+// doubled until the step fits), or each block checkpointed at the batch as written; the faster
+// of those that fit, with its mps step.
+struct MemoryFix {
+  std::int64_t batch_size = 0;
+  std::int64_t gradient_accumulation_steps = 1;
+  bool gradient_checkpointing = false;  // the recipe: turn it on, at the batch as written
+  Prediction mps;                       // its cpu_seconds is not measured
+  // "batch_size 32 with gradient_accumulation_steps 2 (the same 64 samples a step)"
+  std::string recipe() const;
+};
+std::optional<MemoryFix> memory_fix(const ModelConfig& config, const Prediction& p);
+
 // Samples (a GPT's: sequences) trained per second at one step of the sweep, every micro-step's.
 double samples_per_second(const ModelConfig& config, const SweepStep& step);
 

@@ -32,9 +32,12 @@ std::string model_state_text(const Prediction& prediction);
 
 // `workers_fix`: where the mps step is input-bound, the fewest DataLoader workers that hide its
 // input (prediction.h's workers_hiding_input), whose step the verdict weighs too: a step that
-// only waits for its batches is no reason to train on the cpu.
+// only waits for its batches is no reason to train on the cpu. `memory_fix`: where the step does
+// not fit mps's memory, the recipe that fits it (prediction.h's memory_fix), whose step the
+// verdict weighs against the cpu's in place of "train on a Mac with more memory".
 Recommendation recommend(const Prediction& prediction,
                          const std::string& knobs = "batch_size or block_size",
-                         const WorkersStep* workers_fix = nullptr);
+                         const WorkersStep* workers_fix = nullptr,
+                         const MemoryFix* memory_fix = nullptr);
 
 }  // namespace planner
