@@ -64,6 +64,9 @@ class Family {
   virtual nlohmann::json settings_json(const ModelConfig&) const = 0;
 
   // --- running it ---
+  // Whether its run takes gradient_accumulation_steps and gradient_checkpointing, so that a plan
+  // may try them as memory recipes (a traced step replays the one batch it was traced with).
+  virtual bool runs_memory_recipes() const { return true; }
   // Whether the config asks for torch.compile, which a plan then times too.
   virtual bool compiles(const ModelConfig&) const { return false; }
   virtual std::unique_ptr<TrainingRun::State> make_run(const ModelConfig&, engine::Device device,

@@ -212,7 +212,8 @@ std::optional<MemoryFix> memory_fix(const ModelConfig& config, const Prediction&
   const engine::MachineProfile& machine = *p.machine;
   const bool too_much = p.memory == MpsMemory::OutOfMemory ||
                         (p.memory == MpsMemory::Swaps && p.mps_bytes > free_memory(machine));
-  if (!too_much || p.state_bytes > std::min(free_memory(machine), allocator_limit(machine)))
+  if (!too_much || p.state_bytes > std::min(free_memory(machine), allocator_limit(machine)) ||
+      !family_of(config).runs_memory_recipes())
     return std::nullopt;
   std::optional<MemoryFix> best;
   const auto keep = [&](const MemoryFix& fix) {

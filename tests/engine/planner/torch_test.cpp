@@ -207,4 +207,19 @@ TEST_CASE("traces PyTorch 2.11 made plan, and the families' agree with their nat
 }
 #endif
 
+TEST_CASE("a traced step is offered no memory recipe: it replays the one batch it was traced at") {
+  const planner::ModelConfig lenet =
+      planner::traced_model_config(example("lenet5"), committed_trace);
+  planner::Prediction too_large;  // as a step that needs more Metal memory than PyTorch allows
+  too_large.machine = engine::find_machine("m1-8gb");
+  too_large.memory = planner::MpsMemory::OutOfMemory;
+  too_large.state_bytes = planner::model_state_bytes(lenet);
+  CHECK_FALSE(planner::memory_fix(lenet, too_large).has_value());
+  // where a family's config the same prediction would be tried with the recipes
+  const planner::ModelConfig mlp =
+      planner::parse_toml_config("family = \"mlp\"\nwidths = [784, 10]\n", "mlp.toml");
+  too_large.state_bytes = planner::model_state_bytes(mlp);
+  CHECK(planner::memory_fix(mlp, too_large).has_value());
+}
+
 }  // namespace torch_tests

@@ -122,7 +122,7 @@ std::vector<WorkersStep> input_bound_sweep(const ModelConfig& config, const Pred
 // or needs more Metal memory than PyTorch allows, where the model's state itself fits: the same
 // samples a step in smaller micro-batches (batch_size halved and gradient_accumulation_steps
 // doubled until the step fits), or each block checkpointed at the batch as written; the faster
-// of those that fit, with its mps step.
+// of those that fit, with its mps step. None for a traced model, whose step replays its trace.
 struct MemoryFix {
   std::int64_t batch_size = 0;
   std::int64_t gradient_accumulation_steps = 1;

@@ -75,6 +75,7 @@ class TorchFamily final : public Family {
   }
   nlohmann::json settings_json(const ModelConfig& c) const override;
 
+  bool runs_memory_recipes() const override { return false; }
   std::unique_ptr<TrainingRun::State> make_run(const ModelConfig& c, engine::Device device,
                                                bool /*compiled*/) const override {
     const TorchSettings& s = c.as<TorchSettings>();
