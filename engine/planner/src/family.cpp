@@ -36,6 +36,13 @@ std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& c) {
   };
 }
 
+std::vector<std::string> with_shared_fields(std::vector<std::string> own,
+                                            const std::vector<std::string>& more) {
+  own.insert(own.end(), kSharedFields.begin(), kSharedFields.end());
+  own.insert(own.end(), more.begin(), more.end());
+  return own;
+}
+
 std::vector<FieldRule> input_rules(const ConfigFields& in, ModelConfig& c) {
   InputSettings& s = c.input;
   return {

@@ -77,6 +77,17 @@ class Family {
 inline const std::vector<std::string> kOptimizers{"adamw", "adam", "sgd"};
 inline const std::vector<std::string> kAutocastDtypes{"off", "float16", "bfloat16"};
 
+// The fields every family shares (batch_size aside, which each lists among its own), and a
+// classifier family's field names: its own, then the shared ones, then `more`.
+inline const std::vector<std::string> kSharedFields{"optimizer",
+                                                    "trainable_layers",
+                                                    "autocast",
+                                                    "log_interval",
+                                                    "gradient_accumulation_steps",
+                                                    "gradient_checkpointing"};
+std::vector<std::string> with_shared_fields(std::vector<std::string> own,
+                                            const std::vector<std::string>& more = {});
+
 // The rules of the fields every family shares: batch_size, optimizer, trainable_layers, autocast,
 // gradient_accumulation_steps, gradient_checkpointing, log_interval.
 std::vector<FieldRule> shared_rules(const ConfigFields& in, ModelConfig& config);

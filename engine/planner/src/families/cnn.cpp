@@ -13,20 +13,8 @@ namespace planner {
 namespace families::cnn {
 
 // torchvision's names (the model's, its num_classes), the input and the training.
-const std::vector<std::string> kFields = [] {
-  std::vector<std::string> names{"model",
-                                 "image_size",
-                                 "num_classes",
-                                 "batch_size",
-                                 "optimizer",
-                                 "trainable_layers",
-                                 "autocast",
-                                 "log_interval",
-                                 "gradient_accumulation_steps",
-                                 "gradient_checkpointing"};
-  names.insert(names.end(), kInputFields.begin(), kInputFields.end());
-  return names;
-}();
+const std::vector<std::string> kFields =
+    with_shared_fields({"model", "image_size", "num_classes", "batch_size"}, kInputFields);
 
 std::string known_model(const ConfigFields& in, const Field& f) {
   const std::string model = in.text(f);

@@ -20,19 +20,8 @@ using engine::Tensor;
 namespace F = engine::nn::functional;
 
 // An MLP's fields, beside `family`.
-const std::vector<std::string> kFields = [] {
-  std::vector<std::string> names{"widths",
-                                 "batch_size",
-                                 "dropout",
-                                 "optimizer",
-                                 "trainable_layers",
-                                 "autocast",
-                                 "log_interval",
-                                 "gradient_accumulation_steps",
-                                 "gradient_checkpointing"};
-  names.insert(names.end(), kInputFields.begin(), kInputFields.end());
-  return names;
-}();
+const std::vector<std::string> kFields =
+    with_shared_fields({"widths", "batch_size", "dropout"}, kInputFields);
 
 // The side of the grayscale images an MLP's inputs flatten (MNIST's 28 for 784), where its
 // samples are images; 0 where the inputs are no square.
