@@ -39,19 +39,6 @@ SteadyRun run_all_micro_steps(const ModelConfig& config, const engine::MachinePr
   return {split, engine::sim::memory_use()};
 }
 
-// `b`, a step of one micro-step more than `a`, with `more` micro-steps added, part by part.
-StepSplit add_micro_steps(const StepSplit& a, const StepSplit& b, std::int64_t more) {
-  const double n = static_cast<double>(more);
-  const auto grown = [&](double StepSplit::*part) { return b.*part + n * (b.*part - a.*part); };
-  StepSplit split = b;
-  split.seconds = grown(&StepSplit::seconds);
-  split.input = grown(&StepSplit::input);
-  split.wait_for_gpu = grown(&StepSplit::wait_for_gpu);
-  split.compute = grown(&StepSplit::compute);
-  split.gpu = grown(&StepSplit::gpu);
-  return split;
-}
-
 // A step of many micro-steps, from steps of two and three: past the first, each micro-step
 // does the same work (a batch in, forward, backward into gradients that already exist), so the
 // third's cost is each later one's, and the memory is the three's (the gradients and the
@@ -68,7 +55,9 @@ SteadyRun run_steady(const ModelConfig& config, const engine::MachineProfile& ma
   const SteadyRun two = run_all_micro_steps(shorter, machine, device, compiled);
   shorter.gradient_accumulation_steps = kTimedMicroSteps;
   SteadyRun three = run_all_micro_steps(shorter, machine, device, compiled);
-  three.split = add_micro_steps(two.split, three.split, k - kTimedMicroSteps);
+  // three's, and k - 3 more of what three has over two
+  const double more = static_cast<double>(k - kTimedMicroSteps);
+  three.split = weighted(two.split, -more, three.split, 1 + more);
   return three;
 }
 

@@ -50,6 +50,18 @@ StepSplit split_step(const engine::sim::TimelineTotals& totals, int iterations, 
   return split;
 }
 
+StepSplit weighted(const StepSplit& a, double wa, const StepSplit& b, double wb) {
+  const auto part = [&](double StepSplit::*p) { return wa * a.*p + wb * b.*p; };
+  StepSplit split;
+  split.on_gpu = a.on_gpu;
+  split.seconds = part(&StepSplit::seconds);
+  split.input = part(&StepSplit::input);
+  split.wait_for_gpu = part(&StepSplit::wait_for_gpu);
+  split.compute = part(&StepSplit::compute);
+  split.gpu = part(&StepSplit::gpu);
+  return split;
+}
+
 namespace {
 
 // `timed` steps, each reading its loss with item() where `logs`.
@@ -62,22 +74,6 @@ StepSplit timed_steps(TrainingRun& run, bool on_gpu, int timed, bool logs) {
   }
   const double to = engine::py::time::perf_counter();
   return split_step(*totals, timed, (to - from) / timed, on_gpu);
-}
-
-// One step in `n` of `logging`, the others `quiet`: each part the mean of the n steps.
-StepSplit mean_of(const StepSplit& logging, const StepSplit& quiet, std::int64_t n) {
-  const double w = 1.0 / static_cast<double>(n);
-  const auto mean = [&](double StepSplit::*part) {
-    return w * logging.*part + (1 - w) * quiet.*part;
-  };
-  StepSplit split;
-  split.on_gpu = logging.on_gpu;
-  split.seconds = mean(&StepSplit::seconds);
-  split.input = mean(&StepSplit::input);
-  split.wait_for_gpu = mean(&StepSplit::wait_for_gpu);
-  split.compute = mean(&StepSplit::compute);
-  split.gpu = mean(&StepSplit::gpu);
-  return split;
 }
 
 }  // namespace
@@ -94,7 +90,9 @@ StepSplit steady_step(TrainingRun& run, bool on_gpu, std::int64_t log_interval, 
   if (every_step) return timed_steps(run, on_gpu, timed, true);
   const StepSplit quiet = timed_steps(run, on_gpu, timed, false);
   run.iterate().item<float>();
-  return mean_of(timed_steps(run, on_gpu, timed, true), quiet, log_interval);
+  // one step in log_interval reads it
+  const double w = 1.0 / static_cast<double>(log_interval);
+  return weighted(timed_steps(run, on_gpu, timed, true), w, quiet, 1 - w);
 }
 
 }  // namespace planner

@@ -7,13 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "planner/model_config.h"
 #include "planner/prediction.h"
 #include "planner/recommendation.h"
+#include "readme_prose.h"
 
 namespace {
 
@@ -24,16 +23,6 @@ planner::Prediction accumulating(const std::string& example, std::int64_t micro_
   planner::ModelConfig config = planner::read_model_config(kRecipeExamples + example);
   config.gradient_accumulation_steps = micro_steps;
   return planner::predict(config, *engine::find_machine(machine));
-}
-
-// The planner's README with its lines joined by spaces, as its prose reads.
-std::string recipes_readme_prose() {
-  std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
-  std::stringstream readme;
-  readme << in.rdbuf();
-  std::string text = readme.str();
-  for (char& c : text) c = c == '\n' ? ' ' : c;
-  return text;
 }
 
 }  // namespace
@@ -84,7 +73,7 @@ TEST_CASE("accumulating micro-batches holds one micro-batch's memory and takes l
       "{:.0f} to {:.0f} ms",
       static_cast<double>(one.mps_bytes) / gib, static_cast<double>(four.mps_bytes) / gib,
       *one.mps_seconds() * 1e3, *four.mps_seconds() * 1e3);
-  CHECK_MESSAGE(recipes_readme_prose().find(claim) != std::string::npos, claim);
+  CHECK_MESSAGE(planner_tests::planner_readme_prose().find(claim) != std::string::npos, claim);
 }
 
 TEST_CASE("gradient_accumulation_steps is every family's field, 1 by default, nanoGPT's 40") {
@@ -125,7 +114,7 @@ TEST_CASE("checkpointing each block holds less memory and recomputes, so the ste
   const std::string claim = fmt::format(
       "checkpointing its four stages instead holds {:.2f} GiB and steps in {:.0f} ms",
       static_cast<double>(checkpointed.mps_bytes) / gib, *checkpointed.mps_seconds() * 1e3);
-  CHECK_MESSAGE(recipes_readme_prose().find(claim) != std::string::npos, claim);
+  CHECK_MESSAGE(planner_tests::planner_readme_prose().find(claim) != std::string::npos, claim);
 }
 
 TEST_CASE("a frozen block is not recomputed: nothing in it needs the activations a backward uses") {

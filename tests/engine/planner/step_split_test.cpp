@@ -6,13 +6,12 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "planner/model_config.h"
 #include "planner/prediction.h"
 #include "planner/recommendation.h"
+#include "readme_prose.h"
 
 namespace {
 
@@ -23,16 +22,6 @@ planner::Prediction predicted(const std::string& example, const char* machine,
   planner::ModelConfig config = planner::read_model_config(kExamples + example);
   if (batch_size > 0) config.batch_size = batch_size;
   return planner::predict(config, *engine::find_machine(machine));
-}
-
-// The planner's README, its lines joined with spaces, as its prose reads.
-std::string planner_readme_prose() {
-  std::ifstream in(TUTOR_SOURCE_DIR "/engine/planner/README.md");
-  std::stringstream readme;
-  readme << in.rdbuf();
-  std::string text = readme.str();
-  for (std::size_t at; (at = text.find('\n')) != std::string::npos;) text[at] = ' ';
-  return text;
 }
 
 void check_adds_up(const planner::StepSplit& s) {
@@ -139,7 +128,7 @@ TEST_CASE(
   // the cpu has no GPU to wait for: its step hardly changes
   CHECK(*rarely.cpu_seconds() == doctest::Approx(*every_step.cpu_seconds()).epsilon(0.02));
   // as the planner's README says
-  const std::string text = planner_readme_prose();
+  const std::string text = planner_tests::planner_readme_prose();
   const std::string claim = fmt::format(
       "steps in {:.2f} ms reading it every step and in {:.2f} ms reading it every 100 "
       "steps",
@@ -163,7 +152,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the numbers the planner's README states about splits and workers are the plan's") {
-  const std::string readme = planner_readme_prose();
+  const std::string readme = planner_tests::planner_readme_prose();
   const auto says = [&](const std::string& claim) {
     CHECK_MESSAGE(readme.find(claim) != std::string::npos, "the README should say: " << claim);
   };

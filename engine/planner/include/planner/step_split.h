@@ -44,6 +44,10 @@ struct StepSplit {
 StepSplit split_step(const engine::sim::TimelineTotals& totals, int iterations, double seconds,
                      bool on_gpu);
 
+// wa x a + wb x b, part by part: a mean of two kinds of step, or a step grown by more of what
+// one step has over another.
+StepSplit weighted(const StepSplit& a, double wa, const StepSplit& b, double wb);
+
 // The steady step of a loop that reads its loss with item() every `log_interval` steps: after
 // `warm_up` untimed steps, `timed` ones that read it, each timed from the end of the one before
 // to its own end (on mps, item() waits for the GPU, which then idles while the host prepares the
