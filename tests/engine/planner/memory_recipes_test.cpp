@@ -112,7 +112,7 @@ TEST_CASE("checkpointing each block holds less memory and recomputes, so the ste
   CHECK(*checkpointed.cpu_seconds() > *plain.cpu_seconds());
   const double gib = 1 << 30;
   const std::string claim = fmt::format(
-      "checkpointing its four stages instead holds {:.2f} GiB and steps in {:.0f} ms",
+      "with its four stages checkpointed: it holds {:.2f} GiB and steps in {:.0f} ms",
       static_cast<double>(checkpointed.mps_bytes) / gib, *checkpointed.mps_seconds() * 1e3);
   CHECK_MESSAGE(planner_tests::planner_readme_prose().find(claim) != std::string::npos, claim);
 }
