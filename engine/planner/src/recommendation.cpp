@@ -232,15 +232,13 @@ Recommendation recommend(const Prediction& p, const std::string& knobs,
   const double best = p.compiled_seconds ? std::min(eager, *p.compiled_seconds) : eager;
   const double speedup = *p.cpu_seconds() / best;
   Recommendation r;
-  const auto fitted = with_memory_fix(
-      p, memory_fix,
-      fmt::format("as written, the step holds {} of Metal memory where {} are free, and macOS "
-                  "swaps",
-                  gib(p.mps_bytes), gib(free_memory(*p.machine))));
-  if (p.memory == MpsMemory::Swaps && fitted) {
-    r = *fitted;
-  } else if (p.memory == MpsMemory::Swaps) {
-    r = swapping(p, speedup, knobs);
+  if (p.memory == MpsMemory::Swaps) {
+    const auto fitted = with_memory_fix(
+        p, memory_fix,
+        fmt::format("as written, the step holds {} of Metal memory where {} are free, and macOS "
+                    "swaps",
+                    gib(p.mps_bytes), gib(free_memory(*p.machine))));
+    r = fitted ? *fitted : swapping(p, speedup, knobs);
   } else if (speedup < kMinimumSpeedup) {
     r = mps_too_slow(p, workers_fix, speedup);
     if (p.mps_split && p.mps_split->bound() == StepBound::Host)

@@ -77,14 +77,16 @@ class ParameterMaker {
   std::vector<engine::Tensor> all_;
 };
 
-// One block of a model (a layer, a ResNet's stage) on `x`: where `checkpointed` (the config
-// checkpoints its blocks, and the block has something to backpropagate into: its input or its
-// parameters need gradients) and grad mode is on (while training, as transformers checks), under
-// torch.utils.checkpoint.checkpoint(use_reentrant=False), so that its activations are freed and
-// recomputed by the backward pass. transformers passes use_reentrant=True; the two cost the same
-// time and memory, and the reentrant one would leave a block whose input needs no gradient (a
-// frozen embedding's) without gradients for its parameters.
-engine::Tensor run_block(bool checkpointed,
+// One block of a model (a layer, a ResNet's stage) on `x`. Where the config checkpoints its
+// blocks (`checkpointed`), grad mode is on (while training, as transformers checks) and the block
+// has something to backpropagate into (`x` needs a gradient, or the block's parameters train:
+// `trains`), it runs under torch.utils.checkpoint.checkpoint(use_reentrant=False), so that its
+// activations are freed and recomputed by the backward pass; a frozen block below the trained
+// ones records nothing to recompute. transformers passes use_reentrant=True; the two cost the
+// same time and memory, and the reentrant one would leave a block whose input needs no gradient
+// (a frozen embedding's) without gradients for its parameters. The backward pass calls `block`
+// again, after the forward pass has returned: it must hold what it uses by value.
+engine::Tensor run_block(bool checkpointed, bool trains,
                          const std::function<engine::Tensor(const engine::Tensor&)>& block,
                          const engine::Tensor& x);
 

@@ -82,9 +82,10 @@ void Precision::update() {
   if (scaler_) scaler_->update();
 }
 
-Tensor run_block(bool checkpointed, const std::function<Tensor(const Tensor&)>& block,
+Tensor run_block(bool checkpointed, bool trains, const std::function<Tensor(const Tensor&)>& block,
                  const Tensor& x) {
-  if (!checkpointed || !engine::GradMode::is_enabled()) return block(x);
+  if (!checkpointed || !engine::GradMode::is_enabled() || !(trains || x.requires_grad()))
+    return block(x);
   return engine::py::torch::utils::checkpoint::checkpoint(
       [block](const std::vector<Tensor>& args) { return block(args[0]); }, {x}, false);
 }

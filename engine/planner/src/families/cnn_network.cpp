@@ -94,7 +94,7 @@ struct Model {
                         F::MaxPool2dFuncOptions(3).stride(2).padding(1));
       for (const auto& stage : stages) {
         h = runs::run_block(
-            checkpointed && (h.requires_grad() || trains(stage)),
+            checkpointed, trains(stage),
             [this, &stage](Tensor in) {
               for (const Block& b : stage) in = residual(b, in);
               return in;
@@ -106,7 +106,7 @@ struct Model {
     }
     for (const auto& stage : stages) {
       h = runs::run_block(
-          checkpointed && (h.requires_grad() || trains(stage)),
+          checkpointed, trains(stage),
           [this, &stage](Tensor in) {
             for (const Block& b : stage) in = F::relu(b.convs[0](in, training));
             return F::max_pool2d(in, F::MaxPool2dFuncOptions(2).stride(2));

@@ -132,7 +132,7 @@ struct Encoder {
     }
     for (const Layer& l : layers)
       h = runs::run_block(
-          checkpointed && (h.requires_grad() || l.query.weight.requires_grad()),
+          checkpointed, l.query.weight.requires_grad(),
           [this, &l, mask](const Tensor& in) { return layer(l, in, mask); }, h);
     if (vit()) h = embedding_norm(h);
     const Tensor first = h.slice(1, 0, 1).reshape({B, cfg.hidden_size});

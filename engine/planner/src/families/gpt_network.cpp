@@ -95,7 +95,7 @@ struct Gpt {
     Tensor x = dropout(tok_emb + pos_emb);
     for (const Block& b : blocks) {
       x = runs::run_block(
-          checkpointed && (x.requires_grad() || b.c_attn.requires_grad()),
+          checkpointed, b.c_attn.requires_grad(),
           [this, &b](const Tensor& in) {
             const Tensor h = in + attention(b, norm(in, b.ln_1, b.ln_1_b));
             return h + mlp(b, norm(h, b.ln_2, b.ln_2_b));

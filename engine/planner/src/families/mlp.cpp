@@ -126,7 +126,7 @@ struct MlpRun final : runs::ClassifierRun {
     const std::size_t head = weights.size() - 1;
     for (std::size_t i = 0; i < head; ++i) {
       h = runs::run_block(
-          checkpointed && (h.requires_grad() || weights[i].requires_grad()),
+          checkpointed, weights[i].requires_grad(),
           [this, i](const Tensor& in) {
             const Tensor z = F::relu(F::linear(in, weights[i], biases[i]));
             return F::dropout(z, F::DropoutFuncOptions().p(cfg.dropout).training(training));
